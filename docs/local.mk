@@ -1,0 +1,2 @@
+# Documentation.
+EXTRA_DIST += docs/schemas.md docs/DESIGN-notes.md

@@ -1,0 +1,72 @@
+/*
+ * common/alloc.c - allocation wrappers with failure injection for tests.
+ */
+#include "common/alloc.h"
+
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Remaining successful allocations before injected failures; < 0 = off. */
+static _Atomic long alloc_budget = -1;
+
+void nvtxw_alloc_fail_after(long count) { atomic_store(&alloc_budget, count); }
+
+/* Returns non-zero when this allocation must fail. */
+static int alloc_should_fail(void) {
+    long budget = atomic_load_explicit(&alloc_budget, memory_order_relaxed);
+    if (budget < 0)
+        return 0;
+    while (budget > 0) {
+        if (atomic_compare_exchange_weak(&alloc_budget, &budget, budget - 1))
+            return 0;
+        if (budget < 0)
+            return 0;
+    }
+    return 1;
+}
+
+void* nvtxw_malloc(size_t size) {
+    if (alloc_should_fail())
+        return NULL;
+    return malloc(size ? size : 1);
+}
+
+void* nvtxw_calloc(size_t count, size_t size) {
+    if (alloc_should_fail())
+        return NULL;
+    if (count == 0 || size == 0)
+        count = size = 1;
+    return calloc(count, size);
+}
+
+void* nvtxw_realloc(void* ptr, size_t size) {
+    if (alloc_should_fail())
+        return NULL;
+    return realloc(ptr, size ? size : 1);
+}
+
+void* nvtxw_reallocarray(void* ptr, size_t count, size_t size) {
+    if (size != 0 && count > SIZE_MAX / size)
+        return NULL;
+    return nvtxw_realloc(ptr, count * size);
+}
+
+void nvtxw_free(void* ptr) { free(ptr); }
+
+char* nvtxw_strndup(const char* s, size_t length) {
+    char* copy;
+    if (s == NULL)
+        return NULL;
+    if (length == SIZE_MAX)
+        return NULL;
+    copy = nvtxw_malloc(length + 1);
+    if (copy == NULL)
+        return NULL;
+    memcpy(copy, s, length);
+    copy[length] = '\0';
+    return copy;
+}
+
+char* nvtxw_strdup(const char* s) { return s ? nvtxw_strndup(s, strlen(s)) : NULL; }

@@ -1,0 +1,17 @@
+/*
+ * nvtxw/nvtxw.h - umbrella header of libnvtxw.
+ */
+#ifndef NVTXW_NVTXW_H
+#define NVTXW_NVTXW_H
+
+#include "nvtxw/abi.h"
+#include "nvtxw/error.h"
+#include "nvtxw/export.h"
+#include "nvtxw/format.h"
+#include "nvtxw/helper_types.h"
+#include "nvtxw/nvtx_types.h"
+#include "nvtxw/payload.h"
+#include "nvtxw/resource.h"
+#include "nvtxw/schema_yaml.h"
+
+#endif /* NVTXW_NVTXW_H */

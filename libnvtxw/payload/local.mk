@@ -1,0 +1,9 @@
+# The payload schema engine: registry, finalization, visitor, formatters.
+libnvtxw_libnvtxw_la_SOURCES += \
+	libnvtxw/payload/entry_types.c \
+	libnvtxw/payload/registry.c \
+	libnvtxw/payload/registry_internal.h \
+	libnvtxw/payload/finalize.c \
+	libnvtxw/payload/visit.c \
+	libnvtxw/payload/format_json.c \
+	libnvtxw/payload/format_text.c

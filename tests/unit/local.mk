@@ -1,0 +1,5 @@
+# Check unit tests, one fragment per module so each can be owned separately.
+include tests/unit/abi.mk
+include tests/unit/payload.mk
+include tests/unit/format.mk
+include tests/unit/schema.mk

@@ -1,0 +1,1 @@
+# Command-line tools (the OTF2 importer and nvtxw-replay come with their issues).
