@@ -1,10 +1,13 @@
 # libFuzzer targets: ./configure CC=clang --enable-fuzzing, then
-# `make fuzz/visit_fuzz` and run it (not part of make check).
+# `make fuzz/visit_fuzz` and run it (not part of make check). The target
+# compiles the library sources into itself so that every library function is
+# instrumented (coverage and sanitizers), and needs no libtool library.
 EXTRA_DIST += fuzz/visit_fuzz.c fuzz/README.md
 if ENABLE_FUZZING
 noinst_PROGRAMS += fuzz/visit_fuzz
-fuzz_visit_fuzz_SOURCES = fuzz/visit_fuzz.c
-fuzz_visit_fuzz_CFLAGS = $(AM_CFLAGS) -fsanitize=fuzzer,address,undefined
-fuzz_visit_fuzz_LDFLAGS = $(AM_LDFLAGS) -fsanitize=fuzzer,address,undefined -static
-fuzz_visit_fuzz_LDADD = libnvtxw/libnvtxw.la
+fuzz_visit_fuzz_SOURCES = fuzz/visit_fuzz.c $(libnvtxw_libnvtxw_la_SOURCES)
+fuzz_visit_fuzz_CPPFLAGS = $(AM_CPPFLAGS) -DNVTXW_BUILDING_LIBRARY
+fuzz_visit_fuzz_CFLAGS = $(AM_CFLAGS) -fsanitize=fuzzer,address,undefined $(ZSTD_CFLAGS) $(YAML_CFLAGS)
+fuzz_visit_fuzz_LDFLAGS = $(AM_LDFLAGS) -fsanitize=fuzzer,address,undefined
+fuzz_visit_fuzz_LDADD = $(ZSTD_LIBS) $(YAML_LIBS)
 endif

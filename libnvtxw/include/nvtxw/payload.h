@@ -49,6 +49,37 @@ NVTXW_API void nvtxw_schema_registry_destroy(nvtxw_schema_registry_t* registry);
  * Nested schemas and enums an entry refers to must be registered earlier.
  * Returns NVTXW_RESULT_SUCCESS or NVTXW_RESULT_INVALID_ARGUMENT (or
  * NVTXW_RESULT_FAILED when out of memory); on failure nothing is registered.
+ *
+ * Layout (finalized here, spec 3.2-3.4):
+ *  - STATIC/DYNAMIC: an entry's offset is explicit when it is entry 0 or its
+ *    offset is non-zero; implicit offsets follow the previous fixed entry,
+ *    aligned to the entry's natural alignment capped by packAlign (which must
+ *    be a power of two). In DYNAMIC schemas, implicit entries after a
+ *    variable-size one are placed at alignUp(cursor, align) while parsing
+ *    (the header's rule, not the sample tool's frozen offsets).
+ *  - Size: payloadStaticSize when given (it must cover the entries), else
+ *    the end of the last entry rounded up to the schema alignment (sizeof).
+ *  - POINTER entries hold a pointer, OFFSET_FROM_BASE/OFFSET_FROM_HERE
+ *    entries a size_t offset (from the payload start / from the end of the
+ *    entry); the array and string flags then describe the data found there.
+ *  - UNION: members at offset 0 unless given a non-zero offset; the entry of
+ *    union type in the enclosing schema has detail = index of an earlier
+ *    embedded integer entry (the selector) whose value v selects member v.
+ *    Arrays of UNION schemas are rejected.
+ *  - UNION_WITH_INTERNAL_SELECTOR: exactly one UNION_SELECTOR entry (size =
+ *    arrayOrUnionDetail if 1, 2, 4 or 8, else 4; implicit offset 0); the
+ *    other entries are the members, all at alignUp(selector end, largest
+ *    member alignment) unless given a non-zero offset; selector value v
+ *    selects the v-th member (counting entries other than the selector).
+ *  - LENGTH_INDEX names an earlier embedded integer entry, or an embedded
+ *    FIXED/ZERO_TERMINATED integer array giving up to 8 dimensions (not for
+ *    strings). Variable-size embedded data only in DYNAMIC schemas; arrays
+ *    of DYNAMIC schemas and FIXED arrays of length 0 are rejected. Nesting
+ *    is limited to 32 schemas and 256 length/selector entries per path.
+ * Semantics chains: scope, time and counter extensions are copied by their
+ * struct size (counter units included); unknown extensions are dropped (their
+ * layout is unknown, so no copy could be complete). The reserved `extension`
+ * field is not kept.
  */
 NVTXW_API nvtxwResultCode_t nvtxw_schema_registry_add_schema(nvtxw_schema_registry_t* registry,
                                                              const nvtxPayloadSchemaAttr_t* attr,
@@ -62,8 +93,8 @@ NVTXW_API nvtxwResultCode_t nvtxw_schema_registry_add_enum(nvtxw_schema_registry
 /* Lookup by ID; NULL when no schema (or enum) has that ID. */
 NVTXW_API const nvtxw_schema_t*
 nvtxw_schema_registry_find_schema(const nvtxw_schema_registry_t* registry, uint64_t id);
-NVTXW_API const nvtxw_enum_t* nvtxw_schema_registry_find_enum(const nvtxw_schema_registry_t* registry,
-                                                              uint64_t id);
+NVTXW_API const nvtxw_enum_t*
+nvtxw_schema_registry_find_enum(const nvtxw_schema_registry_t* registry, uint64_t id);
 
 /* Registrations in registration order: index 0 .. count-1. Each item is either
  * a schema or an enum; the other out pointer is set to NULL. */
@@ -78,6 +109,7 @@ NVTXW_API void nvtxw_schema_registry_at(const nvtxw_schema_registry_t* registry,
  * payloadStaticSize, packAlign and the assigned schemaId (with the SCHEMA_ID
  * bit set). Feeding it back to nvtxw_schema_registry_add_schema of another
  * registry reproduces the schema. Pointers are borrowed from the registry.
+ * Fields whose fieldMask bit was absent read as 0/NULL; EXTENSION is cleared.
  */
 NVTXW_API void nvtxw_schema_get_attr(const nvtxw_schema_t* schema, nvtxPayloadSchemaAttr_t* out);
 NVTXW_API uint64_t nvtxw_schema_id(const nvtxw_schema_t* schema);
@@ -98,8 +130,9 @@ NVTXW_API void nvtxw_enum_get_attr(const nvtxw_enum_t* enumeration, nvtxPayloadE
 NVTXW_API uint64_t nvtxw_enum_id(const nvtxw_enum_t* enumeration);
 
 /* Size and natural alignment of a predefined entry type on this platform
- * (spec 3.2); 0 when the type has no fixed size (C-string pointer forms
- * excluded: they report pointer size). */
+ * (spec 3.2); 0 when the type is unknown or has no fixed size
+ * (UNION_SELECTOR: its entry's detail gives it). C-string types report the
+ * pointer size of their pointer form. */
 NVTXW_API size_t nvtxw_entry_type_size(uint64_t type);
 NVTXW_API size_t nvtxw_entry_type_align(uint64_t type);
 /* Symbolic name of a predefined entry type ("INT64", "CSTRING_UTF8"), or
@@ -112,14 +145,14 @@ NVTXW_API const char* nvtxw_entry_type_name(uint64_t type);
 
 /* What the parser knows about the field being visited. Borrowed. */
 typedef struct nvtxw_field_info {
-    const char* name;        /* never NULL; "" when the entry is unnamed */
-    const char* description; /* never NULL */
-    uint64_t type;           /* predefined entry type, or schema/enum ID */
-    uint64_t flags;          /* NVTX_PAYLOAD_ENTRY_FLAG_* of the entry */
-    size_t entry_index;      /* index in its schema */
-    uint64_t schema_id;      /* schema holding the entry; 0 for predefined payloads */
-    uint64_t time_domain_id; /* from a time semantic on the entry, else 0 */
-    uint64_t scope_id;       /* from a scope semantic on the entry, else 0 */
+    const char* name;                      /* never NULL; "" when the entry is unnamed */
+    const char* description;               /* never NULL */
+    uint64_t type;                         /* predefined entry type, or schema/enum ID */
+    uint64_t flags;                        /* NVTX_PAYLOAD_ENTRY_FLAG_* of the entry */
+    size_t entry_index;                    /* index in its schema */
+    uint64_t schema_id;                    /* schema holding the entry; 0 for predefined payloads */
+    uint64_t time_domain_id;               /* from a time semantic on the entry, else 0 */
+    uint64_t scope_id;                     /* from a scope semantic on the entry, else 0 */
     const nvtxPayloadSchemaEntry_t* entry; /* registered copy; NULL for predefined payloads */
 } nvtxw_field_info_t;
 
@@ -139,10 +172,27 @@ typedef struct nvtxw_field_info {
  * Arrays (fixed, zero-terminated, length-indexed, length from another
  * payload) produce array_begin/array_end around their elements; a
  * multi-dimensional array nests one array per dimension, row-major. A string
- * is one value, never an array of characters. A BYTE array is one on_bytes.
- * Union members appear as the selected member's value.
+ * is one value, never an array of characters (a ZERO_TERMINATED string entry
+ * with detail > 0 is an array of fixed-size strings). A BYTE array is one
+ * on_bytes.
+ * A union value is object_begin(union schema id), for
+ * UNION_WITH_INTERNAL_SELECTOR the selector's field (on_unsigned), then the
+ * selected member's field, object_end.
  * Payloads with schema NVTX_TYPE_PAYLOAD_SCHEMA_REFERENCED and payloads of
  * size 0 produce no events (the index sequence then has gaps).
+ * Predefined-type payloads (schema ID < 1<<24) are payload_begin(.., type
+ * name such as "INT32") with one field named "": C-string types are inline
+ * characters (cut at the first NUL, the whole payload without one); other
+ * types hold size/elementSize elements (trailing bytes ignored), one is a
+ * scalar, several an array, fewer than one an error. RAW payloads are
+ * payload_begin(.., "<raw>") with one field "" holding on_bytes(all).
+ * Value mapping: signed types and CHAR (when char is signed) -> on_signed;
+ * unsigned types, CHAR8/16/32/WCHAR code units, ADDRESS, COLOR_ARGB,
+ * RANGE_ID, CATEGORY, SCOPE_ID, PID/TID, UNION_SELECTOR -> on_unsigned
+ * (consumers format ADDRESS/COLOR as hex from the field type); every float
+ * type -> on_float (FLOAT16, BF16 exact; FLOAT128 rounded to the nearest
+ * double); INT128/UINT128 -> on_bytes (16 bytes, memory order); enums read
+ * sizeOfEnum bytes unsigned.
  *
  * Every member may be NULL (nothing is called). A non-zero return stops the
  * walk; nvtxw_payload_visit then returns NVTXW_RESULT_FAILED with a message
@@ -164,11 +214,14 @@ typedef struct nvtxw_visitor {
     int (*on_unsigned)(void* ctx, uint64_t value);
     int (*on_float)(void* ctx, double value);
     /* Valid UTF-8 (invalid input is replaced by U+FFFD), length in bytes,
-     * NUL-terminated as a convenience. */
+     * NUL-terminated as a convenience. UTF-16/32 is transcoded (surrogate
+     * pairs joined; unpaired surrogates and code points beyond U+10FFFF
+     * become U+FFFD); CSTRING (locale) is taken as UTF-8. */
     int (*on_string)(void* ctx, const char* utf8, size_t length);
     int (*on_bytes)(void* ctx, const void* data, size_t size);
-    /* name: the matching enumerator, or flag names joined by '|'; NULL when
-     * no name matches. */
+    /* name: the matching enumerator, or the names of all isFlag entries
+     * contained in the value joined by '|' when they cover it exactly (cut
+     * with "..." beyond 255 bytes); NULL when no name matches. */
     int (*on_enum)(void* ctx, uint64_t value, const char* name);
     /* text: the registered string, or NULL when the resolver does not know
      * the handle (or none was given). */
@@ -198,8 +251,20 @@ typedef struct nvtxw_visit_options {
 
 /*
  * Walks `count` payloads that together form one event (spec 2.4, 7.3) and
- * calls `visitor`. Memory use is constant: no tree is built. Every read is
- * bounds-checked against its payload's size.
+ * calls `visitor`. Memory use is constant: no tree is built; the only heap
+ * use is one scratch buffer for strings that cannot be passed in place
+ * (transcoded, or without a NUL in bounds), reused for the whole call and
+ * bounded by the longest string. Every read is bounds-checked against its
+ * payload's size (zero-terminated scans stop at the payload end).
+ * A POINTER entry must point into a payload of the same event (a NULL
+ * pointer is on_null); detail 0 on a C-string selects the NUL-terminated
+ * pointer form. A size of SIZE_MAX is only accepted for predefined C-string
+ * types and is measured in the producer's memory (in-process use).
+ * A STATIC schema payload shorter than the schema fails before
+ * payload_begin, naming the first field that does not fit. Lengths that do
+ * not fit the remaining bytes are errors, never clamped; an array whose
+ * outer dimensions multiply to more than max(bytes left, 4096) rows is
+ * rejected, since empty rows would otherwise cost unbounded events.
  * Errors (NVTXW_RESULT_INVALID_ARGUMENT; nvtxw_last_error() names the payload
  * index, schema and field path such as "values[2].name"): unknown or
  * unregistered schema IDs, payloads shorter than their schema requires,

@@ -1,0 +1,429 @@
+/*
+ * payload/finalize.c - schema finalization at registration (spec 3.2-3.4,
+ * 7.2 with the header's rules where the sample tool has quirks).
+ *
+ * Layout rules, per entry i of a schema:
+ *  - inline size: POINTER entries hold a pointer, OFFSET_FROM_BASE/HERE
+ *    entries a size_t; otherwise embedded fixed strings take detail code
+ *    units, FIXED_SIZE arrays detail elements, scalars one element, and
+ *    zero-terminated, length-indexed and length-from-payload data is sized
+ *    while parsing ("runtime"; DYNAMIC schemas only).
+ *  - alignment: the element's natural alignment (code unit for strings,
+ *    nested schema alignment, sizeOfEnum), capped by packAlign.
+ *  - offset (STATIC, DYNAMIC): explicit when i == 0 or offset != 0;
+ *    otherwise alignUp(end of previous fixed entries, align). In DYNAMIC
+ *    schemas, implicit entries after a runtime-sized one are placed at
+ *    alignUp(cursor, align) while parsing (the header's rule, not the
+ *    sample's frozen offsets, spec 7.2 step 8).
+ *  - UNION: every member at offset 0 unless given a non-zero offset.
+ *    UNION_WITH_INTERNAL_SELECTOR: one UNION_SELECTOR entry (implicit offset
+ *    0); the other entries, the members, share alignUp(selector end, largest
+ *    member alignment) unless given a non-zero offset.
+ *  - size: STATIC and unions: payloadStaticSize when given (it must cover the
+ *    entries), else the end of the last entry rounded up to the schema
+ *    alignment, like sizeof. DYNAMIC: the fixed part.
+ * Nested schemas and enums must be registered earlier, which also rules out
+ * cycles.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common/alloc.h"
+#include "common/error_internal.h"
+#include "payload/registry_internal.h"
+
+typedef struct layout {
+    const nvtxw_schema_registry_t* registry;
+    nvtxw_schema_t* schema;
+    size_t next;      /* end of the fixed entries placed so far */
+    size_t align;     /* schema alignment so far */
+    int seen_runtime; /* a runtime-sized entry was placed (DYNAMIC) */
+    uint32_t child_slots;
+    uint32_t child_depth;
+} layout_t;
+
+static nvtxwResultCode_t entry_fail(const nvtxw_schema_t* schema, size_t index, const char* format,
+                                    ...) NVTXW_PRINTF(3, 4);
+
+static nvtxwResultCode_t entry_fail(const nvtxw_schema_t* schema, size_t index, const char* format,
+                                    ...) {
+    char detail[NVTXW_ERROR_MAX];
+    const char* name = schema->entries[index].name;
+    va_list args;
+    va_start(args, format);
+    vsnprintf(detail, sizeof detail, format, args);
+    va_end(args);
+    return error_set(NVTXW_RESULT_INVALID_ARGUMENT, "cannot register schema: entry %zu \"%s\": %s",
+                     index, name ? name : "", detail);
+}
+
+static nvtxwResultCode_t schema_fail(const nvtxw_schema_t* schema, const char* format, ...)
+    NVTXW_PRINTF(2, 3);
+
+static nvtxwResultCode_t schema_fail(const nvtxw_schema_t* schema, const char* format, ...) {
+    char detail[NVTXW_ERROR_MAX];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(detail, sizeof detail, format, args);
+    va_end(args);
+    return error_set(NVTXW_RESULT_INVALID_ARGUMENT, "cannot register schema \"%s\": %s",
+                     registry_schema_label(schema), detail);
+}
+
+static int is_integral(const finalized_entry_t* fe) {
+    if (fe->kind == ENTRY_KIND_ENUM)
+        return 1;
+    return fe->kind == ENTRY_KIND_PREDEFINED &&
+           (fe->info->category == ENTRY_CAT_SIGNED || fe->info->category == ENTRY_CAT_UNSIGNED ||
+            fe->info->category == ENTRY_CAT_SELECTOR);
+}
+
+/* Kind, element size and alignment from the entry type. */
+static nvtxwResultCode_t classify_nested(layout_t* l, size_t i, finalized_entry_t* fe) {
+    const nvtxPayloadSchemaEntry_t* e = &l->schema->entries[i];
+    const nvtxw_schema_t* nested = nvtxw_schema_registry_find_schema(l->registry, e->type);
+    const nvtxw_enum_t* enumeration = nvtxw_schema_registry_find_enum(l->registry, e->type);
+    if (enumeration != NULL) {
+        fe->kind = ENTRY_KIND_ENUM;
+        fe->enumeration = enumeration;
+        fe->element_size = fe->align = enumeration->attr.sizeOfEnum;
+        return NVTXW_RESULT_SUCCESS;
+    }
+    if (nested == NULL)
+        return entry_fail(l->schema, i,
+                          "type %llu is neither a predefined type nor a schema or "
+                          "enum registered earlier",
+                          (unsigned long long)e->type);
+    fe->nested = nested;
+    fe->element_size = nested->static_size;
+    fe->align = nested->alignment;
+    fe->kind = ENTRY_KIND_NESTED;
+    if (nested->attr.type == NVTX_PAYLOAD_SCHEMA_TYPE_UNION)
+        fe->kind = ENTRY_KIND_UNION;
+    else if (nested->attr.type == NVTX_PAYLOAD_SCHEMA_TYPE_UNION_WITH_INTERNAL_SELECTOR)
+        fe->kind = ENTRY_KIND_UNION_INTERNAL;
+    if (nested->slot_need > l->child_slots)
+        l->child_slots = nested->slot_need;
+    if (nested->depth > l->child_depth)
+        l->child_depth = nested->depth;
+    return NVTXW_RESULT_SUCCESS;
+}
+
+static nvtxwResultCode_t classify(layout_t* l, size_t i, finalized_entry_t* fe) {
+    const nvtxPayloadSchemaEntry_t* e = &l->schema->entries[i];
+    if (e->type >= NVTX_PAYLOAD_SCHEMA_ID_STATIC_START)
+        return classify_nested(l, i, fe);
+    fe->info = registry_entry_type(e->type);
+    if (fe->info == NULL)
+        return entry_fail(l->schema, i, "unknown entry type %llu", (unsigned long long)e->type);
+    if (fe->info->category == ENTRY_CAT_STRING) {
+        fe->kind = ENTRY_KIND_STRING;
+        fe->element_size = fe->align = fe->info->unit;
+    } else if (fe->info->category == ENTRY_CAT_SELECTOR) {
+        uint64_t d = e->arrayOrUnionDetail;
+        fe->element_size = (d == 1 || d == 2 || d == 4 || d == 8) ? (size_t)d : 4;
+        fe->align = fe->element_size;
+    } else {
+        fe->element_size = fe->info->size;
+        fe->align = fe->info->align;
+    }
+    return NVTXW_RESULT_SUCCESS;
+}
+
+static nvtxwResultCode_t pick_form(layout_t* l, size_t i, finalized_entry_t* fe) {
+    const nvtxPayloadSchemaEntry_t* e = &l->schema->entries[i];
+    uint64_t forms =
+        e->flags & (NVTX_PAYLOAD_ENTRY_FLAG_POINTER | NVTX_PAYLOAD_ENTRY_FLAG_OFFSET_FROM_BASE |
+                    NVTX_PAYLOAD_ENTRY_FLAG_OFFSET_FROM_HERE);
+    fe->array = (uint8_t)NVTXW_PAYLOAD_ENTRY_ARRAY_KIND(e->flags);
+    if (fe->array > NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_LENGTH_PAYLOAD_INDEX)
+        return entry_fail(l->schema, i, "unknown array kind 0x%x in flags 0x%llx",
+                          (unsigned)fe->array, (unsigned long long)e->flags);
+    if (forms & (forms - 1))
+        return entry_fail(l->schema, i,
+                          "flags 0x%llx combine POINTER, OFFSET_FROM_BASE and "
+                          "OFFSET_FROM_HERE",
+                          (unsigned long long)e->flags);
+    if (forms == NVTX_PAYLOAD_ENTRY_FLAG_POINTER)
+        fe->form = ENTRY_FORM_POINTER;
+    else if (forms == NVTX_PAYLOAD_ENTRY_FLAG_OFFSET_FROM_BASE)
+        fe->form = ENTRY_FORM_OFFSET_BASE;
+    else if (forms == NVTX_PAYLOAD_ENTRY_FLAG_OFFSET_FROM_HERE)
+        fe->form = ENTRY_FORM_OFFSET_HERE;
+    else if (fe->kind == ENTRY_KIND_STRING && fe->array == 0 && e->arrayOrUnionDetail == 0)
+        fe->form = ENTRY_FORM_POINTER; /* detail 0 selects the pointer form (spec 3.2) */
+    return NVTXW_RESULT_SUCCESS;
+}
+
+/* LENGTH_INDEX: entry `detail` must be an earlier inline integral scalar, or
+ * an integral FIXED/ZT array giving the dimensions. */
+static nvtxwResultCode_t check_length_source(layout_t* l, size_t i, finalized_entry_t* fe) {
+    uint64_t src = l->schema->entries[i].arrayOrUnionDetail;
+    finalized_entry_t* se;
+    if (src >= i)
+        return entry_fail(l->schema, i, "array length index %llu is not an earlier entry",
+                          (unsigned long long)src);
+    se = &l->schema->fin[src];
+    if (!is_integral(se) || se->form != ENTRY_FORM_INLINE ||
+        (se->array != 0 && se->array != NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_FIXED_SIZE &&
+         se->array != NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_ZERO_TERMINATED))
+        return entry_fail(l->schema, i,
+                          "array length entry %llu is not an embedded integer or "
+                          "fixed/zero-terminated integer array",
+                          (unsigned long long)src);
+    if (se->array != 0 && fe->kind == ENTRY_KIND_STRING)
+        return entry_fail(l->schema, i, "string length entry %llu is an array",
+                          (unsigned long long)src);
+    if (se->array == NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_FIXED_SIZE &&
+        l->schema->entries[src].arrayOrUnionDetail > REGISTRY_MAX_DIMS)
+        return entry_fail(l->schema, i, "array length entry %llu gives %llu dimensions (max %d)",
+                          (unsigned long long)src,
+                          (unsigned long long)l->schema->entries[src].arrayOrUnionDetail,
+                          REGISTRY_MAX_DIMS);
+    if (se->slot == REGISTRY_NO_SLOT)
+        se->slot = l->schema->slot_count++;
+    return NVTXW_RESULT_SUCCESS;
+}
+
+static nvtxwResultCode_t check_union_entry(layout_t* l, size_t i, finalized_entry_t* fe) {
+    uint64_t src = l->schema->entries[i].arrayOrUnionDetail;
+    finalized_entry_t* se;
+    if (fe->array != 0)
+        return entry_fail(l->schema, i, "arrays of UNION schemas are not supported");
+    if (src >= i)
+        return entry_fail(l->schema, i, "union selector index %llu is not an earlier entry",
+                          (unsigned long long)src);
+    se = &l->schema->fin[src];
+    if (!is_integral(se) || se->form != ENTRY_FORM_INLINE || se->array != 0)
+        return entry_fail(l->schema, i, "union selector entry %llu is not an embedded integer",
+                          (unsigned long long)src);
+    if (se->slot == REGISTRY_NO_SLOT)
+        se->slot = l->schema->slot_count++;
+    return NVTXW_RESULT_SUCCESS;
+}
+
+/* Rules that depend on kind and array shape. */
+static nvtxwResultCode_t check_shape(layout_t* l, size_t i, finalized_entry_t* fe) {
+    const nvtxPayloadSchemaEntry_t* e = &l->schema->entries[i];
+    uint64_t type = l->schema->attr.type;
+    int in_union = type == NVTX_PAYLOAD_SCHEMA_TYPE_UNION ||
+                   type == NVTX_PAYLOAD_SCHEMA_TYPE_UNION_WITH_INTERNAL_SELECTOR;
+    if (fe->kind == ENTRY_KIND_UNION)
+        return in_union ? entry_fail(l->schema, i,
+                                     "a UNION with an external selector cannot be "
+                                     "a union member")
+                        : check_union_entry(l, i, fe);
+    if (fe->kind == ENTRY_KIND_NESTED && fe->array != 0 &&
+        fe->nested->attr.type == NVTX_PAYLOAD_SCHEMA_TYPE_DYNAMIC)
+        return entry_fail(l->schema, i, "arrays of DYNAMIC schemas are not supported");
+    if (fe->array == NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_FIXED_SIZE && e->arrayOrUnionDetail == 0)
+        return entry_fail(l->schema, i, "fixed-size %s with length 0",
+                          fe->kind == ENTRY_KIND_STRING ? "string" : "array");
+    if (fe->info && fe->info->category == ENTRY_CAT_SELECTOR && fe->array != 0)
+        return entry_fail(l->schema, i, "arrays of UNION_SELECTOR are not supported");
+    if (in_union && (fe->array == NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_LENGTH_INDEX ||
+                     (fe->form == ENTRY_FORM_INLINE && fe->array > 0x10)))
+        return entry_fail(l->schema, i, "union members must have a fixed size");
+    if (fe->array == NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_LENGTH_INDEX)
+        return check_length_source(l, i, fe);
+    return NVTXW_RESULT_SUCCESS;
+}
+
+/* Inline bytes and runtime flag; 0 = success. */
+static nvtxwResultCode_t size_entry(layout_t* l, size_t i, finalized_entry_t* fe) {
+    uint64_t detail = l->schema->entries[i].arrayOrUnionDetail;
+    int fixed_string = fe->kind == ENTRY_KIND_STRING && (fe->array == 0 || fe->array == 0x10);
+    if (fe->form == ENTRY_FORM_POINTER) {
+        fe->inline_size = fe->align = sizeof(void*);
+    } else if (fe->form != ENTRY_FORM_INLINE) {
+        fe->inline_size = fe->align = sizeof(size_t);
+    } else if (fixed_string || fe->array == NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_FIXED_SIZE) {
+        if (detail > SIZE_MAX / fe->element_size)
+            return entry_fail(l->schema, i, "length %llu overflows", (unsigned long long)detail);
+        fe->inline_size = (size_t)detail * fe->element_size;
+    } else if (fe->array != 0) {
+        fe->runtime = 1;
+    } else if (fe->nested != NULL && fe->nested->variable) {
+        fe->runtime = 1;
+    } else {
+        fe->inline_size = fe->element_size;
+    }
+    if (l->schema->attr.packAlign != 0 && fe->align > l->schema->attr.packAlign)
+        fe->align = l->schema->attr.packAlign;
+    if (fe->align == 0)
+        fe->align = 1;
+    if (fe->runtime && l->schema->attr.type != NVTX_PAYLOAD_SCHEMA_TYPE_DYNAMIC)
+        return entry_fail(l->schema, i,
+                          "variable-length embedded data is only allowed in DYNAMIC schemas");
+    if (fe->align > l->align)
+        l->align = fe->align;
+    return NVTXW_RESULT_SUCCESS;
+}
+
+static void read_semantics(const nvtxPayloadSchemaEntry_t* e, finalized_entry_t* fe) {
+    const nvtxSemanticsHeader_t* h;
+    for (h = e->semantics; h != NULL; h = h->next) {
+        if (h->semanticId == NVTX_SEMANTIC_ID_TIME_V1 &&
+            h->structSize >= sizeof(nvtxSemanticsTime_t))
+            fe->time_domain_id = ((const nvtxSemanticsTime_t*)h)->timeDomainId;
+        if (h->semanticId == NVTX_SEMANTIC_ID_SCOPE_V1 &&
+            h->structSize >= sizeof(nvtxSemanticsScope_t))
+            fe->scope_id = ((const nvtxSemanticsScope_t*)h)->scopeId;
+    }
+}
+
+static nvtxwResultCode_t prepare_entry(layout_t* l, size_t i) {
+    finalized_entry_t* fe = &l->schema->fin[i];
+    nvtxwResultCode_t status;
+    fe->slot = REGISTRY_NO_SLOT;
+    status = classify(l, i, fe);
+    if (status == NVTXW_RESULT_SUCCESS)
+        status = pick_form(l, i, fe);
+    if (status == NVTXW_RESULT_SUCCESS)
+        status = check_shape(l, i, fe);
+    if (status == NVTXW_RESULT_SUCCESS)
+        status = size_entry(l, i, fe);
+    read_semantics(&l->schema->entries[i], fe);
+    return status;
+}
+
+static nvtxwResultCode_t extend(layout_t* l, size_t i, size_t offset, size_t size) {
+    if (offset > SIZE_MAX / 2 || size > SIZE_MAX / 2)
+        return entry_fail(l->schema, i, "offset %zu plus size %zu overflows", offset, size);
+    if (offset + size > l->next)
+        l->next = offset + size;
+    return NVTXW_RESULT_SUCCESS;
+}
+
+/* STATIC and DYNAMIC placement (see the file comment). */
+static nvtxwResultCode_t place_struct(layout_t* l, size_t i) {
+    finalized_entry_t* fe = &l->schema->fin[i];
+    uint64_t given = l->schema->entries[i].offset;
+    if (i == 0 || given != 0) {
+        if (given > SIZE_MAX / 2)
+            return entry_fail(l->schema, i, "offset %llu too large", (unsigned long long)given);
+        fe->offset = (size_t)given;
+    } else if (l->seen_runtime) {
+        fe->offset = SIZE_MAX;
+        return NVTXW_RESULT_SUCCESS;
+    } else {
+        fe->offset = registry_align_up(l->next, fe->align);
+    }
+    if (fe->runtime) {
+        l->seen_runtime = 1;
+        return NVTXW_RESULT_SUCCESS;
+    }
+    return extend(l, i, fe->offset, fe->inline_size);
+}
+
+/* UNION_WITH_INTERNAL_SELECTOR: finds the selector, places every entry. */
+static nvtxwResultCode_t place_internal_union(layout_t* l) {
+    nvtxw_schema_t* s = l->schema;
+    size_t n = s->attr.numEntries;
+    size_t i;
+    size_t selector = SIZE_MAX;
+    size_t member_align = 1;
+    size_t common;
+    nvtxwResultCode_t status = NVTXW_RESULT_SUCCESS;
+    for (i = 0; i < n; i++) {
+        if (s->entries[i].type != NVTX_PAYLOAD_ENTRY_TYPE_UNION_SELECTOR) {
+            member_align = s->fin[i].align > member_align ? s->fin[i].align : member_align;
+            continue;
+        }
+        if (selector != SIZE_MAX)
+            return entry_fail(s, i, "second UNION_SELECTOR entry (the first is entry %zu)",
+                              selector);
+        selector = i;
+    }
+    if (selector == SIZE_MAX || n < 2)
+        return schema_fail(s, "UNION_WITH_INTERNAL_SELECTOR needs one UNION_SELECTOR entry and at "
+                              "least one member");
+    s->selector_index = selector;
+    s->fin[selector].offset = (size_t)s->entries[selector].offset;
+    common =
+        registry_align_up(s->fin[selector].offset + s->fin[selector].inline_size, member_align);
+    for (i = 0; i < n && status == NVTXW_RESULT_SUCCESS; i++) {
+        if (i != selector)
+            s->fin[i].offset = s->entries[i].offset ? (size_t)s->entries[i].offset : common;
+        status = extend(l, i, s->fin[i].offset, s->fin[i].inline_size);
+    }
+    return status;
+}
+
+static nvtxwResultCode_t place_entries(layout_t* l) {
+    nvtxw_schema_t* s = l->schema;
+    size_t i;
+    nvtxwResultCode_t status = NVTXW_RESULT_SUCCESS;
+    for (i = 0; i < s->attr.numEntries; i++) {
+        if (s->entries[i].offset > SIZE_MAX / 2)
+            return entry_fail(s, i, "offset %llu too large",
+                              (unsigned long long)s->entries[i].offset);
+    }
+    if (s->attr.type == NVTX_PAYLOAD_SCHEMA_TYPE_UNION_WITH_INTERNAL_SELECTOR)
+        return place_internal_union(l);
+    for (i = 0; i < s->attr.numEntries && status == NVTXW_RESULT_SUCCESS; i++) {
+        if (s->attr.type == NVTX_PAYLOAD_SCHEMA_TYPE_UNION) {
+            s->fin[i].offset = (size_t)s->entries[i].offset;
+            status = extend(l, i, s->fin[i].offset, s->fin[i].inline_size);
+        } else {
+            status = place_struct(l, i);
+        }
+    }
+    return status;
+}
+
+static nvtxwResultCode_t finish_size(layout_t* l) {
+    nvtxw_schema_t* s = l->schema;
+    size_t given = s->attr.payloadStaticSize;
+    size_t i;
+    s->alignment = l->align;
+    for (i = 0; i < s->attr.numEntries; i++)
+        s->variable |= s->fin[i].runtime;
+    if (s->attr.type == NVTX_PAYLOAD_SCHEMA_TYPE_DYNAMIC) {
+        s->static_size = s->variable ? l->next : registry_align_up(l->next, l->align);
+    } else if (given != 0) {
+        if (given < l->next)
+            return schema_fail(s,
+                               "payloadStaticSize %zu is smaller than the %zu bytes the "
+                               "entries need",
+                               given, l->next);
+        s->static_size = given;
+    } else {
+        s->static_size = registry_align_up(l->next, l->align);
+    }
+    if (s->static_size == SIZE_MAX)
+        return schema_fail(s, "size overflows");
+    s->slot_need = s->slot_count + l->child_slots;
+    s->depth = 1 + l->child_depth;
+    if (s->depth > REGISTRY_MAX_DEPTH)
+        return schema_fail(s, "nesting depth %u exceeds %d", (unsigned)s->depth,
+                           REGISTRY_MAX_DEPTH);
+    if (s->slot_need > REGISTRY_MAX_SLOTS)
+        return schema_fail(s, "%u length and selector entries along one nesting path (max %d)",
+                           (unsigned)s->slot_need, REGISTRY_MAX_SLOTS);
+    return NVTXW_RESULT_SUCCESS;
+}
+
+nvtxwResultCode_t finalize_schema(const nvtxw_schema_registry_t* registry, nvtxw_schema_t* schema) {
+    layout_t l;
+    size_t i;
+    nvtxwResultCode_t status = NVTXW_RESULT_SUCCESS;
+    memset(&l, 0, sizeof l);
+    l.registry = registry;
+    l.schema = schema;
+    l.align = 1;
+    schema->fin = nvtxw_calloc(schema->attr.numEntries, sizeof *schema->fin);
+    if (schema->fin == NULL)
+        return error_oom("a finalized schema");
+    schema->selector_index = SIZE_MAX;
+    for (i = 0; i < schema->attr.numEntries && status == NVTXW_RESULT_SUCCESS; i++)
+        status = prepare_entry(&l, i);
+    if (status == NVTXW_RESULT_SUCCESS)
+        status = place_entries(&l);
+    if (status == NVTXW_RESULT_SUCCESS)
+        status = finish_size(&l);
+    return status;
+}

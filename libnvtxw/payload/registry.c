@@ -1,0 +1,581 @@
+/*
+ * payload/registry.c - per-domain registry of payload schemas and enums.
+ *
+ * Registrations live in an array in registration order; an open-addressing
+ * hash table maps IDs to that array so the visitor's per-event lookups are
+ * O(1). Schema and enum IDs share one namespace (spec 3.5): static IDs in
+ * [1<<24, 1<<32) are the caller's, dynamic ones are handed out from 1<<32
+ * upward. Everything the caller passes is deep-copied (spec conformance 39):
+ * names, descriptions, entries and semantics chains. Of the semantics chain
+ * the known extensions (scope, time, counters) are copied by their struct
+ * size; unknown extensions are dropped because their layout, and thus what a
+ * copy must include, is unknown.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/alloc.h"
+#include "common/error_internal.h"
+#include "payload/registry_internal.h"
+
+/* Longest semantics chain accepted; longer ones are taken for a cycle. */
+#define SEMANTICS_MAX_CHAIN 64
+
+typedef struct registry_item {
+    nvtxw_schema_t* schema;
+    nvtxw_enum_t* enumeration;
+    uint64_t id;
+} registry_item_t;
+
+struct nvtxw_schema_registry {
+    registry_item_t* items; /* registration order */
+    size_t count;
+    size_t capacity;
+    size_t* slots;     /* hash table of item index + 1; 0 = empty */
+    size_t slot_count; /* power of two, kept at most half full */
+    uint64_t next_dynamic;
+};
+
+static size_t hash_id(uint64_t id) {
+    id ^= id >> 33;
+    id *= 0xff51afd7ed558ccdULL;
+    id ^= id >> 33;
+    id *= 0xc4ceb9fe1a85ec53ULL;
+    id ^= id >> 33;
+    return (size_t)id;
+}
+
+static const registry_item_t* registry_lookup(const nvtxw_schema_registry_t* registry,
+                                              uint64_t id) {
+    size_t mask;
+    size_t pos;
+    if (registry == NULL || registry->slot_count == 0)
+        return NULL;
+    mask = registry->slot_count - 1;
+    for (pos = hash_id(id) & mask; registry->slots[pos] != 0; pos = (pos + 1) & mask) {
+        const registry_item_t* item = &registry->items[registry->slots[pos] - 1];
+        if (item->id == id)
+            return item;
+    }
+    return NULL;
+}
+
+static void hash_insert(size_t* slots, size_t slot_count, uint64_t id, size_t index) {
+    size_t mask = slot_count - 1;
+    size_t pos = hash_id(id) & mask;
+    while (slots[pos] != 0)
+        pos = (pos + 1) & mask;
+    slots[pos] = index + 1;
+}
+
+/* Makes room for one more registration so that committing cannot fail. */
+static nvtxwResultCode_t registry_reserve(nvtxw_schema_registry_t* registry) {
+    if (registry->count == registry->capacity) {
+        size_t capacity = registry->capacity ? registry->capacity * 2 : 16;
+        registry_item_t* items = nvtxw_reallocarray(registry->items, capacity, sizeof *items);
+        if (items == NULL)
+            return error_oom("the schema registry");
+        registry->items = items;
+        registry->capacity = capacity;
+    }
+    if ((registry->count + 1) * 2 > registry->slot_count) {
+        size_t slot_count = registry->slot_count ? registry->slot_count * 2 : 32;
+        size_t* slots = nvtxw_calloc(slot_count, sizeof *slots);
+        size_t i;
+        if (slots == NULL)
+            return error_oom("the schema registry");
+        for (i = 0; i < registry->count; i++)
+            hash_insert(slots, slot_count, registry->items[i].id, i);
+        nvtxw_free(registry->slots);
+        registry->slots = slots;
+        registry->slot_count = slot_count;
+    }
+    return NVTXW_RESULT_SUCCESS;
+}
+
+static void registry_commit(nvtxw_schema_registry_t* registry, uint64_t id, nvtxw_schema_t* schema,
+                            nvtxw_enum_t* enumeration) {
+    registry_item_t* item = &registry->items[registry->count];
+    item->id = id;
+    item->schema = schema;
+    item->enumeration = enumeration;
+    hash_insert(registry->slots, registry->slot_count, id, registry->count);
+    registry->count++;
+}
+
+nvtxw_schema_registry_t* nvtxw_schema_registry_create(void) {
+    nvtxw_schema_registry_t* registry = nvtxw_calloc(1, sizeof *registry);
+    if (registry != NULL)
+        registry->next_dynamic = NVTX_PAYLOAD_SCHEMA_ID_DYNAMIC_START;
+    return registry;
+}
+
+static void semantics_free(const nvtxSemanticsHeader_t* header) {
+    while (header != NULL) {
+        const nvtxSemanticsHeader_t* next = header->next;
+        if (header->semanticId == NVTX_SEMANTIC_ID_COUNTERS_V1 &&
+            header->structSize >= offsetof(nvtxSemanticsCounter_t, unitScaleNumerator))
+            nvtxw_free((char*)((const nvtxSemanticsCounter_t*)header)->unit);
+        nvtxw_free((void*)header);
+        header = next;
+    }
+}
+
+static void schema_free(nvtxw_schema_t* schema) {
+    size_t i;
+    if (schema == NULL)
+        return;
+    if (schema->entries != NULL) {
+        for (i = 0; i < schema->attr.numEntries; i++) {
+            nvtxw_free((char*)schema->entries[i].name);
+            nvtxw_free((char*)schema->entries[i].description);
+            semantics_free(schema->entries[i].semantics);
+        }
+    }
+    nvtxw_free(schema->entries);
+    nvtxw_free(schema->fin);
+    nvtxw_free((char*)schema->attr.name);
+    nvtxw_free(schema);
+}
+
+static void enum_free(nvtxw_enum_t* enumeration) {
+    size_t i;
+    if (enumeration == NULL)
+        return;
+    if (enumeration->entries != NULL) {
+        for (i = 0; i < enumeration->attr.numEntries; i++)
+            nvtxw_free((char*)enumeration->entries[i].name);
+    }
+    nvtxw_free(enumeration->entries);
+    nvtxw_free(enumeration->sorted);
+    nvtxw_free((char*)enumeration->attr.name);
+    nvtxw_free(enumeration);
+}
+
+void nvtxw_schema_registry_destroy(nvtxw_schema_registry_t* registry) {
+    size_t i;
+    if (registry == NULL)
+        return;
+    for (i = 0; i < registry->count; i++) {
+        schema_free(registry->items[i].schema);
+        enum_free(registry->items[i].enumeration);
+    }
+    nvtxw_free(registry->items);
+    nvtxw_free(registry->slots);
+    nvtxw_free(registry);
+}
+
+/* Checks the ID rules shared by schemas and enums; *id receives the ID to use
+ * (a dynamic one is only reserved when the registration commits). */
+static nvtxwResultCode_t registry_pick_id(const nvtxw_schema_registry_t* registry, int has_static,
+                                          uint64_t requested, const uint64_t* id_out,
+                                          const char* what, uint64_t* id) {
+    if (!has_static) {
+        if (id_out == NULL)
+            return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                             "cannot register %s: no static ID given and the ID output is NULL",
+                             what);
+        if (registry->next_dynamic == 0)
+            return error_set(NVTXW_RESULT_FAILED, "cannot register %s: dynamic IDs exhausted",
+                             what);
+        *id = registry->next_dynamic;
+        return NVTXW_RESULT_SUCCESS;
+    }
+    if (requested < NVTX_PAYLOAD_SCHEMA_ID_STATIC_START ||
+        requested >= NVTX_PAYLOAD_SCHEMA_ID_DYNAMIC_START)
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                         "cannot register %s: static ID %llu outside [%llu, %llu)", what,
+                         (unsigned long long)requested,
+                         (unsigned long long)NVTX_PAYLOAD_SCHEMA_ID_STATIC_START,
+                         (unsigned long long)NVTX_PAYLOAD_SCHEMA_ID_DYNAMIC_START);
+    if (registry_lookup(registry, requested) != NULL)
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                         "cannot register %s: ID %llu is already used by %s", what,
+                         (unsigned long long)requested,
+                         registry_lookup(registry, requested)->schema ? "a schema" : "an enum");
+    *id = requested;
+    return NVTXW_RESULT_SUCCESS;
+}
+
+static void registry_publish_id(nvtxw_schema_registry_t* registry, int has_static, uint64_t id,
+                                uint64_t* id_out) {
+    if (!has_static)
+        registry->next_dynamic++;
+    if (id_out != NULL)
+        *id_out = id;
+}
+
+/* Copies one known semantic extension; unknown ones yield *copy = NULL. */
+static nvtxwResultCode_t semantics_copy_one(const nvtxSemanticsHeader_t* src, size_t entry,
+                                            nvtxSemanticsHeader_t** copy) {
+    size_t known = 0;
+    *copy = NULL;
+    if (src->structSize < sizeof(nvtxSemanticsHeader_t))
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                         "cannot register schema: entry %zu: semantics header id %u has "
+                         "structSize %u, smaller than the header",
+                         entry, (unsigned)src->semanticId, (unsigned)src->structSize);
+    if (src->semanticId == NVTX_SEMANTIC_ID_SCOPE_V1)
+        known = sizeof(nvtxSemanticsScope_t);
+    else if (src->semanticId == NVTX_SEMANTIC_ID_TIME_V1)
+        known = sizeof(nvtxSemanticsTime_t);
+    else if (src->semanticId == NVTX_SEMANTIC_ID_COUNTERS_V1)
+        known = sizeof(nvtxSemanticsCounter_t);
+    if (known == 0)
+        return NVTXW_RESULT_SUCCESS;
+    *copy = nvtxw_calloc(1, known);
+    if (*copy == NULL)
+        return error_oom("a semantics extension");
+    memcpy(*copy, src, src->structSize < known ? src->structSize : known);
+    (*copy)->structSize = (uint32_t)(src->structSize < known ? src->structSize : known);
+    (*copy)->next = NULL;
+    if (src->semanticId == NVTX_SEMANTIC_ID_COUNTERS_V1 &&
+        (*copy)->structSize >= offsetof(nvtxSemanticsCounter_t, unitScaleNumerator)) {
+        nvtxSemanticsCounter_t* counter = (nvtxSemanticsCounter_t*)*copy;
+        counter->unit = nvtxw_strdup(counter->unit);
+        if (counter->unit == NULL && ((const nvtxSemanticsCounter_t*)src)->unit != NULL) {
+            nvtxw_free(*copy);
+            *copy = NULL;
+            return error_oom("a counter unit");
+        }
+    }
+    return NVTXW_RESULT_SUCCESS;
+}
+
+static nvtxwResultCode_t semantics_copy(const nvtxSemanticsHeader_t* src, size_t entry,
+                                        const nvtxSemanticsHeader_t** out) {
+    const nvtxSemanticsHeader_t** tail = out;
+    size_t length = 0;
+    *out = NULL;
+    for (; src != NULL; src = src->next) {
+        nvtxSemanticsHeader_t* copy;
+        nvtxwResultCode_t status;
+        if (++length > SEMANTICS_MAX_CHAIN)
+            return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                             "cannot register schema: entry %zu: semantics chain longer than %d "
+                             "(cycle?)",
+                             entry, SEMANTICS_MAX_CHAIN);
+        status = semantics_copy_one(src, entry, &copy);
+        if (status != NVTXW_RESULT_SUCCESS)
+            return status;
+        if (copy != NULL) {
+            *tail = copy;
+            tail = &copy->next;
+        }
+    }
+    return NVTXW_RESULT_SUCCESS;
+}
+
+static nvtxwResultCode_t entries_copy(nvtxw_schema_t* schema, const nvtxPayloadSchemaEntry_t* src,
+                                      size_t count) {
+    size_t i;
+    schema->entries = nvtxw_calloc(count, sizeof *schema->entries);
+    if (schema->entries == NULL)
+        return error_oom("schema entries");
+    schema->attr.numEntries = count; /* from here on schema_free walks them */
+    for (i = 0; i < count; i++) {
+        nvtxPayloadSchemaEntry_t* dst = &schema->entries[i];
+        nvtxwResultCode_t status;
+        dst->flags = src[i].flags;
+        dst->type = src[i].type;
+        dst->arrayOrUnionDetail = src[i].arrayOrUnionDetail;
+        dst->offset = src[i].offset;
+        dst->name = nvtxw_strdup(src[i].name);
+        dst->description = nvtxw_strdup(src[i].description);
+        if ((src[i].name && !dst->name) || (src[i].description && !dst->description))
+            return error_oom("schema entry names");
+        status = semantics_copy(src[i].semantics, i, &dst->semantics);
+        if (status != NVTXW_RESULT_SUCCESS)
+            return status;
+    }
+    return NVTXW_RESULT_SUCCESS;
+}
+
+static nvtxwResultCode_t schema_check_attr(const nvtxPayloadSchemaAttr_t* attr) {
+    const uint64_t required = NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_TYPE |
+                              NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_ENTRIES |
+                              NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_NUM_ENTRIES;
+    if ((attr->fieldMask & required) != required)
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                         "cannot register schema: fieldMask 0x%llx lacks TYPE, ENTRIES or "
+                         "NUM_ENTRIES",
+                         (unsigned long long)attr->fieldMask);
+    if ((attr->fieldMask & NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_NAME) && attr->name == NULL)
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                         "cannot register schema: NAME bit set but name is NULL");
+    if (attr->entries == NULL || attr->numEntries == 0)
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                         "cannot register schema: entries=%p, numEntries=%zu (need at least one)",
+                         (const void*)attr->entries, attr->numEntries);
+    if (attr->type < NVTX_PAYLOAD_SCHEMA_TYPE_STATIC ||
+        attr->type > NVTX_PAYLOAD_SCHEMA_TYPE_UNION_WITH_INTERNAL_SELECTOR)
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                         "cannot register schema: unknown schema type %llu",
+                         (unsigned long long)attr->type);
+    if ((attr->fieldMask & NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_ALIGNMENT) &&
+        (attr->packAlign & (attr->packAlign - 1)) != 0)
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                         "cannot register schema: packAlign %zu is not a power of two",
+                         attr->packAlign);
+    return NVTXW_RESULT_SUCCESS;
+}
+
+/* The attr as stored: fields whose bit is absent read as 0/NULL, the
+ * reserved extension is not kept. */
+static void schema_copy_attr(nvtxw_schema_t* schema, const nvtxPayloadSchemaAttr_t* attr,
+                             uint64_t id) {
+    uint64_t mask = attr->fieldMask & ~(uint64_t)NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_EXTENSION;
+    schema->attr.fieldMask = mask | NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_SCHEMA_ID;
+    schema->attr.type = attr->type;
+    schema->attr.flags = (mask & NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_FLAGS) ? attr->flags : 0;
+    schema->attr.payloadStaticSize =
+        (mask & NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_STATIC_SIZE) ? attr->payloadStaticSize : 0;
+    schema->attr.packAlign =
+        (mask & NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_ALIGNMENT) ? attr->packAlign : 0;
+    schema->attr.schemaId = id;
+}
+
+nvtxwResultCode_t nvtxw_schema_registry_add_schema(nvtxw_schema_registry_t* registry,
+                                                   const nvtxPayloadSchemaAttr_t* attr,
+                                                   uint64_t* id_out) {
+    nvtxwResultCode_t status;
+    nvtxw_schema_t* schema = NULL;
+    int has_static;
+    uint64_t id = 0;
+
+    if (registry == NULL || attr == NULL)
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                         "cannot register schema: registry or attr is NULL");
+    status = schema_check_attr(attr);
+    if (status != NVTXW_RESULT_SUCCESS)
+        goto error;
+    has_static = (attr->fieldMask & NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_SCHEMA_ID) != 0;
+    status = registry_pick_id(registry, has_static, attr->schemaId, id_out, "schema", &id);
+    if (status != NVTXW_RESULT_SUCCESS)
+        goto error;
+    status = registry_reserve(registry);
+    if (status != NVTXW_RESULT_SUCCESS)
+        goto error;
+    schema = nvtxw_calloc(1, sizeof *schema);
+    if (schema == NULL) {
+        status = error_oom("a schema");
+        goto error;
+    }
+    schema_copy_attr(schema, attr, id);
+    if (attr->fieldMask & NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_NAME) {
+        schema->attr.name = nvtxw_strdup(attr->name);
+        if (schema->attr.name == NULL) {
+            status = error_oom("a schema name");
+            goto error;
+        }
+    }
+    status = entries_copy(schema, attr->entries, attr->numEntries);
+    if (status != NVTXW_RESULT_SUCCESS)
+        goto error;
+    schema->attr.entries = schema->entries;
+    status = finalize_schema(registry, schema);
+    if (status != NVTXW_RESULT_SUCCESS)
+        goto error;
+    registry_commit(registry, id, schema, NULL);
+    registry_publish_id(registry, has_static, id, id_out);
+    return NVTXW_RESULT_SUCCESS;
+error:
+    schema_free(schema);
+    return status;
+}
+
+static nvtxwResultCode_t enum_check_attr(const nvtxPayloadEnumAttr_t* attr) {
+    const uint64_t required = NVTX_PAYLOAD_ENUM_ATTR_FIELD_ENTRIES |
+                              NVTX_PAYLOAD_ENUM_ATTR_FIELD_NUM_ENTRIES |
+                              NVTX_PAYLOAD_ENUM_ATTR_FIELD_SIZE;
+    size_t size = attr->sizeOfEnum;
+    if ((attr->fieldMask & required) != required)
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                         "cannot register enum: fieldMask 0x%llx lacks ENTRIES, NUM_ENTRIES or "
+                         "SIZE",
+                         (unsigned long long)attr->fieldMask);
+    if ((attr->fieldMask & NVTX_PAYLOAD_ENUM_ATTR_FIELD_NAME) && attr->name == NULL)
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                         "cannot register enum: NAME bit set but name is NULL");
+    if (attr->entries == NULL || attr->numEntries == 0)
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                         "cannot register enum: entries=%p, numEntries=%zu (need at least one)",
+                         (const void*)attr->entries, attr->numEntries);
+    if (size != 1 && size != 2 && size != 4 && size != 8)
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                         "cannot register enum: sizeOfEnum %zu is not 1, 2, 4 or 8", size);
+    return NVTXW_RESULT_SUCCESS;
+}
+
+static int enum_index_compare(const void* a, const void* b) {
+    const enum_index_t* x = a;
+    const enum_index_t* y = b;
+    if (x->value != y->value)
+        return x->value < y->value ? -1 : 1;
+    return x->entry < y->entry ? -1 : (x->entry > y->entry);
+}
+
+/* Sorted value index; of duplicate values the last registered wins. */
+static nvtxwResultCode_t enum_build_index(nvtxw_enum_t* enumeration) {
+    size_t count = enumeration->attr.numEntries;
+    size_t i;
+    size_t kept = 0;
+    enumeration->sorted = nvtxw_calloc(count, sizeof *enumeration->sorted);
+    if (enumeration->sorted == NULL)
+        return error_oom("an enum index");
+    for (i = 0; i < count; i++) {
+        enumeration->sorted[i].value = enumeration->entries[i].value;
+        enumeration->sorted[i].entry = i;
+        if (enumeration->entries[i].isFlag)
+            enumeration->has_flags = 1;
+    }
+    qsort(enumeration->sorted, count, sizeof *enumeration->sorted, enum_index_compare);
+    for (i = 0; i < count; i++) {
+        if (kept > 0 && enumeration->sorted[kept - 1].value == enumeration->sorted[i].value)
+            kept--;
+        enumeration->sorted[kept++] = enumeration->sorted[i];
+    }
+    enumeration->sorted_count = kept;
+    return NVTXW_RESULT_SUCCESS;
+}
+
+static nvtxwResultCode_t enum_copy(nvtxw_enum_t* enumeration, const nvtxPayloadEnumAttr_t* attr) {
+    size_t i;
+    enumeration->entries = nvtxw_calloc(attr->numEntries, sizeof *enumeration->entries);
+    if (enumeration->entries == NULL)
+        return error_oom("enum entries");
+    enumeration->attr.numEntries = attr->numEntries;
+    for (i = 0; i < attr->numEntries; i++) {
+        const char* name = attr->entries[i].name ? attr->entries[i].name : "";
+        enumeration->entries[i].name = nvtxw_strdup(name);
+        enumeration->entries[i].value = attr->entries[i].value;
+        enumeration->entries[i].isFlag = attr->entries[i].isFlag;
+        if (enumeration->entries[i].name == NULL)
+            return error_oom("enum entry names");
+    }
+    enumeration->attr.entries = enumeration->entries;
+    if (attr->fieldMask & NVTX_PAYLOAD_ENUM_ATTR_FIELD_NAME) {
+        enumeration->attr.name = nvtxw_strdup(attr->name);
+        if (enumeration->attr.name == NULL)
+            return error_oom("an enum name");
+    }
+    return enum_build_index(enumeration);
+}
+
+nvtxwResultCode_t nvtxw_schema_registry_add_enum(nvtxw_schema_registry_t* registry,
+                                                 const nvtxPayloadEnumAttr_t* attr,
+                                                 uint64_t* id_out) {
+    nvtxwResultCode_t status;
+    nvtxw_enum_t* enumeration = NULL;
+    int has_static;
+    uint64_t id = 0;
+
+    if (registry == NULL || attr == NULL)
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                         "cannot register enum: registry or attr is NULL");
+    status = enum_check_attr(attr);
+    if (status != NVTXW_RESULT_SUCCESS)
+        goto error;
+    has_static = (attr->fieldMask & NVTX_PAYLOAD_ENUM_ATTR_FIELD_SCHEMA_ID) != 0;
+    status = registry_pick_id(registry, has_static, attr->schemaId, id_out, "enum", &id);
+    if (status != NVTXW_RESULT_SUCCESS)
+        goto error;
+    status = registry_reserve(registry);
+    if (status != NVTXW_RESULT_SUCCESS)
+        goto error;
+    enumeration = nvtxw_calloc(1, sizeof *enumeration);
+    if (enumeration == NULL) {
+        status = error_oom("an enum");
+        goto error;
+    }
+    enumeration->attr.fieldMask =
+        (attr->fieldMask & ~(uint64_t)NVTX_PAYLOAD_ENUM_ATTR_FIELD_EXTENSION) |
+        NVTX_PAYLOAD_ENUM_ATTR_FIELD_SCHEMA_ID;
+    enumeration->attr.sizeOfEnum = attr->sizeOfEnum;
+    enumeration->attr.schemaId = id;
+    status = enum_copy(enumeration, attr);
+    if (status != NVTXW_RESULT_SUCCESS)
+        goto error;
+    registry_commit(registry, id, NULL, enumeration);
+    registry_publish_id(registry, has_static, id, id_out);
+    return NVTXW_RESULT_SUCCESS;
+error:
+    enum_free(enumeration);
+    return status;
+}
+
+const nvtxw_schema_t* nvtxw_schema_registry_find_schema(const nvtxw_schema_registry_t* registry,
+                                                        uint64_t id) {
+    const registry_item_t* item = registry_lookup(registry, id);
+    return item ? item->schema : NULL;
+}
+
+const nvtxw_enum_t* nvtxw_schema_registry_find_enum(const nvtxw_schema_registry_t* registry,
+                                                    uint64_t id) {
+    const registry_item_t* item = registry_lookup(registry, id);
+    return item ? item->enumeration : NULL;
+}
+
+size_t nvtxw_schema_registry_count(const nvtxw_schema_registry_t* registry) {
+    return registry ? registry->count : 0;
+}
+
+void nvtxw_schema_registry_at(const nvtxw_schema_registry_t* registry, size_t index,
+                              const nvtxw_schema_t** schema_out, const nvtxw_enum_t** enum_out) {
+    const registry_item_t* item =
+        (registry != NULL && index < registry->count) ? &registry->items[index] : NULL;
+    if (schema_out != NULL)
+        *schema_out = item ? item->schema : NULL;
+    if (enum_out != NULL)
+        *enum_out = item ? item->enumeration : NULL;
+}
+
+void nvtxw_schema_get_attr(const nvtxw_schema_t* schema, nvtxPayloadSchemaAttr_t* out) {
+    if (out != NULL)
+        *out = schema->attr;
+}
+
+uint64_t nvtxw_schema_id(const nvtxw_schema_t* schema) { return schema->attr.schemaId; }
+
+const char* nvtxw_schema_name(const nvtxw_schema_t* schema) {
+    return registry_schema_label(schema);
+}
+
+const char* registry_schema_label(const nvtxw_schema_t* schema) {
+    return schema->attr.name ? schema->attr.name : "";
+}
+
+size_t nvtxw_schema_static_size(const nvtxw_schema_t* schema) { return schema->static_size; }
+
+size_t nvtxw_schema_alignment(const nvtxw_schema_t* schema) { return schema->alignment; }
+
+int nvtxw_schema_is_variable_size(const nvtxw_schema_t* schema) { return schema->variable; }
+
+size_t nvtxw_schema_entry_offset(const nvtxw_schema_t* schema, size_t index) {
+    return index < schema->attr.numEntries ? schema->fin[index].offset : SIZE_MAX;
+}
+
+void nvtxw_enum_get_attr(const nvtxw_enum_t* enumeration, nvtxPayloadEnumAttr_t* out) {
+    if (out != NULL)
+        *out = enumeration->attr;
+}
+
+uint64_t nvtxw_enum_id(const nvtxw_enum_t* enumeration) { return enumeration->attr.schemaId; }
+
+const char* registry_enum_lookup(const nvtxw_enum_t* enumeration, uint64_t value) {
+    size_t low = 0;
+    size_t high = enumeration->sorted_count;
+    while (low < high) {
+        size_t mid = low + (high - low) / 2;
+        uint64_t here = enumeration->sorted[mid].value;
+        if (here == value)
+            return enumeration->entries[enumeration->sorted[mid].entry].name;
+        if (here < value)
+            low = mid + 1;
+        else
+            high = mid;
+    }
+    return NULL;
+}

@@ -1,0 +1,659 @@
+/*
+ * tests/unit/visit_test.c - nvtxw_payload_visit event sequences: every
+ * predefined type, every array kind, strings of every width and form,
+ * nested schemas, unions, enums, pointers, the NVIDIA helper schemas and
+ * spec conformance checks 40-42.
+ */
+#include <check.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "nvtxw/error.h"
+#include "nvtxw/payload.h"
+#include "visit_recorder.h"
+
+#define E(type, name)                                                                              \
+    { 0, NVTX_PAYLOAD_ENTRY_TYPE_##type, name, NULL, 0, 0, NULL, NULL }
+#define EF(type, name, flags, detail)                                                              \
+    { flags, type, name, NULL, detail, 0, NULL, NULL }
+#define FIXED NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_FIXED_SIZE
+#define ZT NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_ZERO_TERMINATED
+#define LI NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_LENGTH_INDEX
+#define LPI NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_LENGTH_PAYLOAD_INDEX
+#define PTR NVTX_PAYLOAD_ENTRY_FLAG_POINTER
+#define T(x) NVTX_PAYLOAD_ENTRY_TYPE_##x
+
+static uint64_t add(nvtxw_schema_registry_t* r, const nvtxPayloadSchemaEntry_t* es, size_t n,
+                    uint64_t type, const char* name) {
+    nvtxPayloadSchemaAttr_t a;
+    uint64_t id = 0;
+    nvtxwResultCode_t rc;
+    memset(&a, 0, sizeof a);
+    a.fieldMask = NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_TYPE | NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_ENTRIES |
+                  NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_NUM_ENTRIES | NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_NAME;
+    a.name = name;
+    a.type = type;
+    a.entries = es;
+    a.numEntries = n;
+    rc = nvtxw_schema_registry_add_schema(r, &a, &id);
+    ck_assert_msg(rc == NVTXW_RESULT_SUCCESS, "register %s: %s", name, nvtxw_last_error());
+    return id;
+}
+
+#define STATIC NVTX_PAYLOAD_SCHEMA_TYPE_STATIC
+#define DYNAMIC NVTX_PAYLOAD_SCHEMA_TYPE_DYNAMIC
+
+static void expect(const nvtxw_schema_registry_t* r, const nvtxPayloadData_t* p, size_t n,
+                   const char* expected) {
+    nvtxwResultCode_t rc;
+    const char* got = record(r, p, n, &rc, NULL);
+    ck_assert_msg(rc == NVTXW_RESULT_SUCCESS, "visit failed: %s (events: %s)", nvtxw_last_error(),
+                  got);
+    ck_assert_str_eq(got, expected);
+}
+
+/* One predefined payload: "B1 P0(type,size,NAME) F() <values> /F /P /B". */
+static void expect_predef(uint64_t type, const void* data, size_t size, const char* values) {
+    char want[1024];
+    nvtxPayloadData_t p = {type, size, data};
+    snprintf(want, sizeof want, "B1 P0(%llu,%zu,%s) F()%s /F /P /B", (unsigned long long)type, size,
+             nvtxw_entry_type_name(type), values);
+    expect(NULL, &p, 1, want);
+}
+
+START_TEST(predefined_integers) {
+    int8_t i8 = -5;
+    uint8_t u8 = 250;
+    int16_t i16 = -300;
+    uint16_t u16 = 65000;
+    int32_t i32[3] = {1, -2, 3};
+    uint32_t u32 = 4000000000u;
+    int64_t i64 = INT64_MIN;
+    uint64_t u64 = UINT64_MAX;
+    long l = -7;
+    unsigned long ul = 7;
+    long long ll = -8;
+    unsigned long long ull = 8;
+    short s = -9;
+    unsigned short us = 9;
+    int in = -10;
+    unsigned int ui = 10;
+    size_t sz = 11;
+    char c = 'A';
+    unsigned char uc = 200;
+    expect_predef(T(INT8), &i8, 1, " S-5");
+    expect_predef(T(UINT8), &u8, 1, " U250");
+    expect_predef(T(INT16), &i16, 2, " S-300");
+    expect_predef(T(UINT16), &u16, 2, " U65000");
+    expect_predef(T(INT32), i32, 12, " [3 S1 S-2 S3 ]"); /* conformance 42 */
+    expect_predef(T(INT32), i32, 13, " [3 S1 S-2 S3 ]"); /* trailing byte ignored */
+    expect_predef(T(UINT32), &u32, 4, " U4000000000");
+    expect_predef(T(INT64), &i64, 8, " S-9223372036854775808");
+    expect_predef(T(UINT64), &u64, 8, " U18446744073709551615");
+    expect_predef(T(LONG), &l, sizeof l, " S-7");
+    expect_predef(T(ULONG), &ul, sizeof ul, " U7");
+    expect_predef(T(LONGLONG), &ll, sizeof ll, " S-8");
+    expect_predef(T(ULONGLONG), &ull, sizeof ull, " U8");
+    expect_predef(T(SHORT), &s, sizeof s, " S-9");
+    expect_predef(T(USHORT), &us, sizeof us, " U9");
+    expect_predef(T(INT), &in, sizeof in, " S-10");
+    expect_predef(T(UINT), &ui, sizeof ui, " U10");
+    expect_predef(T(SIZE), &sz, sizeof sz, " U11");
+    expect_predef(T(CHAR), &c, 1, " S65");
+    expect_predef(T(UCHAR), &uc, 1, " U200");
+}
+END_TEST
+
+START_TEST(predefined_special_integers) {
+    uint32_t u32 = 0xFF00FF00u;
+    uint64_t u64 = 0x123456789ull;
+    uint16_t c16 = 0x263A;
+    uint32_t c32 = 0x1F600;
+    wchar_t wc = L'x';
+    uint8_t c8 = 'z';
+    uintptr_t addr = 0xdeadbeef;
+    uint8_t bytes[3] = {1, 0xab, 0};
+    uint8_t i128[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
+    expect_predef(T(COLOR_ARGB), &u32, 4, " U4278255360");
+    expect_predef(T(CATEGORY), &u32, 4, " U4278255360");
+    expect_predef(T(RANGE_ID), &u64, 8, " U4886718345");
+    expect_predef(T(SCOPE_ID), &u64, 8, " U4886718345");
+    expect_predef(T(PID_UINT32), &u32, 4, " U4278255360");
+    expect_predef(T(PID_UINT64), &u64, 8, " U4886718345");
+    expect_predef(T(TID_UINT32), &u32, 4, " U4278255360");
+    expect_predef(T(TID_UINT64), &u64, 8, " U4886718345");
+    expect_predef(T(ADDRESS), &addr, sizeof addr, " U3735928559");
+    expect_predef(T(CHAR8), &c8, 1, " U122");
+    expect_predef(T(CHAR16), &c16, 2, " U9786");
+    expect_predef(T(CHAR32), &c32, 4, " U128512");
+    expect_predef(T(WCHAR), &wc, sizeof wc, " U120");
+    expect_predef(T(BYTE), bytes, 3, " X01ab00");
+    expect_predef(T(INT128), i128, 16, " X0102030405060708090a0b0c0d0e0f10");
+    expect_predef(T(UINT128), i128, 16, " X0102030405060708090a0b0c0d0e0f10");
+    expect_predef(T(UNION_SELECTOR), &u32, 4, " U4278255360");
+}
+END_TEST
+
+START_TEST(predefined_floats) {
+    float f = 1.5f;
+    double d[2] = {-2.25, 1e300};
+    long double ld = 0.125L;
+    uint16_t half[4] = {0x3C00, 0xC000, 0x0001, 0x7C00}; /* 1, -2, 2^-24, inf */
+    uint16_t bf = 0x3FC0;                                /* 1.5 */
+    uint32_t tf32 = 0x40490FDB;                          /* float pi */
+    /* binary128 1.0 and 1 + 2^-60 (rounds to 1.0) and 2^-1074 */
+    uint64_t q1[2] = {0, 0x3FFF000000000000ull};
+    uint64_t q2[2] = {0x1000ull, 0x3FFF000000000000ull};
+    uint64_t q3[2] = {0, (uint64_t)(16383 - 1074) << 48};
+    uint64_t q4[2] = {0, 0xC000800000000000ull}; /* -3 */
+    expect_predef(T(FLOAT), &f, 4, " D1.5");
+    expect_predef(T(FLOAT32), &f, 4, " D1.5");
+    expect_predef(T(DOUBLE), d, 16, " [2 D-2.25 D1.0000000000000001e+300 ]");
+    expect_predef(T(FLOAT64), d, 8, " D-2.25");
+    expect_predef(T(LONGDOUBLE), &ld, sizeof ld, " D0.125");
+    expect_predef(T(FLOAT16), half, 8, " [4 D1 D-2 D5.9604644775390625e-08 Dinf ]");
+    expect_predef(T(BF16), &bf, 2, " D1.5");
+    expect_predef(T(TF32), &tf32, 4, " D3.1415927410125732");
+    expect_predef(T(FLOAT128), q1, 16, " D1");
+    expect_predef(T(FLOAT128), q2, 16, " D1");
+    expect_predef(T(FLOAT128), q3, 16, " D4.9406564584124654e-324");
+    expect_predef(T(FLOAT128), q4, 16, " D-3");
+}
+END_TEST
+
+START_TEST(predefined_strings) {
+    const uint16_t u16[] = {'h', 0xD83D, 0xDE00, 'i', 0};
+    const uint32_t u32[] = {'o', 0x1F600, 0x110000, 0xD800, 'k'};
+    nvtxPayloadData_t sm = {T(CSTRING_UTF8), SIZE_MAX, "abc"};
+    expect_predef(T(CSTRING_UTF8), "hello", 5, " T\"hello\"");
+    expect_predef(T(CSTRING), "ab\0cd", 5, " T\"ab\"");
+    expect_predef(T(CSTRING_UTF8), "", 1, " T\"\"");
+    expect_predef(T(CSTRING_UTF8),
+                  "a\xff"
+                  "b\xc3",
+                  4,
+                  " T\"a\xef\xbf\xbd"
+                  "b\xef\xbf\xbd\"");
+    expect_predef(T(CSTRING_UTF16), u16, sizeof u16, " T\"h\xf0\x9f\x98\x80i\"");
+    expect_predef(T(CSTRING_UTF32), u32, sizeof u32,
+                  " T\"o\xf0\x9f\x98\x80\xef\xbf\xbd\xef\xbf\xbdk\"");
+    /* unpaired high surrogate at the end */
+    expect_predef(T(CSTRING_UTF16), u16, 4, " T\"h\xef\xbf\xbd\"");
+    expect(NULL, &sm, 1, "B1 P0(76,4,CSTRING_UTF8) F() T\"abc\" /F /P /B"); /* conformance 42 */
+}
+END_TEST
+
+START_TEST(skipped_and_raw) {
+    int32_t v = 4;
+    uint8_t raw[2] = {0xca, 0xfe};
+    nvtxPayloadData_t p[4] = {{T(INT32), 0, &v},
+                              {NVTX_TYPE_PAYLOAD_SCHEMA_REFERENCED, 4, &v},
+                              {NVTX_TYPE_PAYLOAD_SCHEMA_RAW, 2, raw},
+                              {T(INT32), 4, &v}};
+    /* conformance 40: size 0 ignored, the call succeeds */
+    expect(NULL, p, 4, "B4 P2(1023,2,<raw>) F() Xcafe /F /P P3(15,4,INT32) F() S4 /F /P /B");
+    expect(NULL, NULL, 0, "B0 /B");
+}
+END_TEST
+
+/* The 13 helper schemas of spec 4.3. */
+typedef struct helper_ids {
+    uint64_t id[13];
+} helper_ids_t;
+
+static void register_helpers(nvtxw_schema_registry_t* r, helper_ids_t* out) {
+#define TS(role, n)                                                                                \
+    { NVTX_PAYLOAD_ENTRY_FLAG_TIMESTAMP | (role), T(INT64), n, NULL, 0, 0, NULL, NULL }
+#define COLOR                                                                                      \
+    { 0, T(COLOR_ARGB), "color", NULL, 0, 0, NULL, NULL }
+#define CAT                                                                                        \
+    { 0, T(CATEGORY), "category", NULL, 0, 0, NULL, NULL }
+#define RID                                                                                        \
+    { 0, T(RANGE_ID), "rangeId", NULL, 0, 0, NULL, NULL }
+#define MSG                                                                                        \
+    {                                                                                              \
+        NVTX_PAYLOAD_ENTRY_FLAG_EVENT_MESSAGE, T(NVTX_REGISTERED_STRING_HANDLE), "message", NULL,  \
+            0, 0, NULL, NULL                                                                       \
+    }
+    enum {
+        MARK = NVTX_PAYLOAD_ENTRY_FLAG_MARK,
+        BEG = NVTX_PAYLOAD_ENTRY_FLAG_RANGE_BEGIN,
+        END = NVTX_PAYLOAD_ENTRY_FLAG_RANGE_END
+    };
+    static const nvtxPayloadSchemaEntry_t mark[] = {TS(MARK, "timestamp"), COLOR, CAT, MSG};
+    static const nvtxPayloadSchemaEntry_t range[] = {TS(BEG, "timestampBegin"),
+                                                     TS(END, "timestampEnd"), COLOR, CAT, MSG};
+    static const nvtxPayloadSchemaEntry_t push[] = {TS(BEG, "timestamp"), COLOR, CAT, MSG};
+    static const nvtxPayloadSchemaEntry_t pop[] = {TS(END, "timestamp")};
+    static const nvtxPayloadSchemaEntry_t start[] = {RID, TS(BEG, "timestamp"), COLOR, CAT, MSG};
+    static const nvtxPayloadSchemaEntry_t end[] = {RID, TS(END, "timestamp")};
+    static const nvtxPayloadSchemaEntry_t msg[] = {{NVTX_PAYLOAD_ENTRY_FLAG_EVENT_MESSAGE | ZT,
+                                                    T(CSTRING_UTF8), "message", NULL, 0, 0, NULL,
+                                                    NULL}};
+    struct {
+        const nvtxPayloadSchemaEntry_t* e;
+        size_t n;
+        uint64_t flags;
+        uint64_t type;
+        size_t size;
+    } d[13] = {{mark, 3, 32, STATIC, 16},  {mark, 4, 32, STATIC, 24},  {range, 4, 16, STATIC, 24},
+               {range, 5, 16, STATIC, 32}, {range, 4, 24, STATIC, 24}, {range, 5, 24, STATIC, 32},
+               {push, 3, 40, STATIC, 16},  {push, 4, 40, STATIC, 24},  {pop, 1, 48, STATIC, 8},
+               {start, 4, 56, STATIC, 24}, {start, 5, 56, STATIC, 32}, {end, 2, 64, STATIC, 16},
+               {msg, 1, 0, DYNAMIC, 0}};
+    int k;
+    for (k = 0; k < 13; k++) {
+        nvtxPayloadSchemaAttr_t a;
+        memset(&a, 0, sizeof a);
+        a.fieldMask = 0x7C;
+        a.type = d[k].type;
+        a.flags = d[k].flags;
+        a.entries = d[k].e;
+        a.numEntries = d[k].n;
+        a.payloadStaticSize = d[k].size;
+        ck_assert_int_eq(nvtxw_schema_registry_add_schema(r, &a, &out->id[k]),
+                         NVTXW_RESULT_SUCCESS);
+        ck_assert_uint_eq(
+            nvtxw_schema_static_size(nvtxw_schema_registry_find_schema(r, out->id[k])), d[k].size);
+    }
+}
+
+static const char* resolve(void* ctx, uint64_t handle) {
+    (void)ctx;
+    return handle == 0x1234 ? "registered" : NULL;
+}
+
+START_TEST(helper_schemas) {
+    nvtxw_schema_registry_t* r = nvtxw_schema_registry_create();
+    helper_ids_t ids;
+    struct {
+        int64_t ts;
+        uint32_t color, category;
+    } utf8 = {100, 0xFF00FF00u, 3};
+    struct {
+        int64_t ts;
+        uint32_t color, category;
+        uint64_t message;
+    } regs = {5, 1, 2, 0x1234};
+    struct {
+        uint64_t id;
+        int64_t ts;
+    } endp = {77, 9};
+    nvtxPayloadData_t p[2];
+    char want[512];
+    nvtxwResultCode_t rc;
+    nvtxw_visit_options_t opt = {sizeof opt, resolve, NULL, 0};
+    register_helpers(r, &ids);
+    /* conformance 41: "hello" without NUL, and the {id,1,""} empty message */
+    p[0] = (nvtxPayloadData_t){ids.id[0], sizeof utf8, &utf8};
+    p[1] = (nvtxPayloadData_t){ids.id[12], 5, "hello"};
+    snprintf(want, sizeof want,
+             "B2 P0(%llu,16,) F(timestamp) S100 /F F(color) U4278255360 /F F(category) U3 /F /P "
+             "P1(%llu,5,) F(message) T\"hello\" /F /P /B",
+             (unsigned long long)ids.id[0], (unsigned long long)ids.id[12]);
+    expect(r, p, 2, want);
+    p[1] = (nvtxPayloadData_t){ids.id[12], 1, ""};
+    snprintf(want, sizeof want, "P1(%llu,1,) F(message) T\"\" /F /P /B",
+             (unsigned long long)ids.id[12]);
+    ck_assert_ptr_nonnull(strstr(record(r, p, 2, &rc, NULL), want));
+    p[0] = (nvtxPayloadData_t){ids.id[1], sizeof regs, &regs};
+    ck_assert_ptr_nonnull(strstr(record(r, p, 1, &rc, &opt), "F(message) H4660=registered /F"));
+    regs.message = 99;
+    ck_assert_ptr_nonnull(strstr(record(r, p, 1, &rc, &opt), "F(message) H99=- /F"));
+    p[0] = (nvtxPayloadData_t){ids.id[11], sizeof endp, &endp};
+    snprintf(want, sizeof want, "B1 P0(%llu,16,) F(rangeId) U77 /F F(timestamp) S9 /F /P /B",
+             (unsigned long long)ids.id[11]);
+    expect(r, p, 1, want);
+    nvtxw_schema_registry_destroy(r);
+}
+END_TEST
+
+START_TEST(array_kinds) {
+    nvtxw_schema_registry_t* r = nvtxw_schema_registry_create();
+    nvtxPayloadSchemaEntry_t es[] = {EF(T(UINT16), "fixed", FIXED, 2), EF(T(INT8), "n", 0, 0),
+                                     EF(T(INT32), "li", LI, 1),        EF(T(UINT8), "zt", ZT, 0),
+                                     EF(T(BYTE), "raw", FIXED, 3),     EF(T(INT16), "lpi", LPI, 1)};
+    uint64_t id = add(r, es, 6, DYNAMIC, "arrays");
+    uint8_t buf[64];
+    uint16_t f[2] = {7, 8};
+    int8_t n = 2;
+    int32_t li[2] = {-1, 5};
+    uint8_t zt[3] = {9, 8, 0};
+    int16_t lpi[3] = {1, 2, 3};
+    uint32_t count = 3;
+    nvtxPayloadData_t p[2] = {{id, 0, buf}, {T(UINT32), 4, &count}};
+    char want[512];
+    size_t off = 0;
+    memset(buf, 0xEE, sizeof buf);
+    memcpy(buf, f, 4), off = 4;
+    memcpy(buf + off, &n, 1), off = 8; /* li aligned to 4 */
+    memcpy(buf + off, li, 8), off += 8;
+    memcpy(buf + off, zt, 3), off += 3;
+    memcpy(buf + off, "\x01\x02\x03", 3), off += 3;
+    off = (off + 1) & ~(size_t)1;
+    memcpy(buf + off, lpi, 6), off += 6;
+    p[0].size = off;
+    snprintf(want, sizeof want,
+             "B2 P0(%llu,%zu,arrays) F(fixed) [2 U7 U8 ] /F F(n) S2 /F F(li) [2 S-1 S5 ] /F "
+             "F(zt) [2 U9 U8 ] /F F(raw) X010203 /F F(lpi) [3 S1 S2 S3 ] /F /P "
+             "P1(16,4,UINT32) F() U3 /F /P /B",
+             (unsigned long long)id, off);
+    expect(r, p, 2, want);
+    nvtxw_schema_registry_destroy(r);
+}
+END_TEST
+
+START_TEST(multi_dimensional) {
+    nvtxw_schema_registry_t* r = nvtxw_schema_registry_create();
+    nvtxPayloadSchemaEntry_t es[] = {EF(T(UINT8), "dims", FIXED, 2), EF(T(INT8), "m", LI, 0)};
+    nvtxPayloadSchemaEntry_t ls[] = {EF(T(UINT8), "m", LPI, 1)};
+    uint64_t id = add(r, es, 2, DYNAMIC, "md");
+    uint64_t lid = add(r, ls, 1, DYNAMIC, "lpi");
+    uint8_t buf[8] = {2, 3, 1, 2, 3, 4, 5, 6};
+    uint64_t dims[2] = {3, 2};
+    nvtxPayloadData_t p[2] = {{id, 8, buf}, {T(UINT64), 16, dims}};
+    char want[512];
+    snprintf(want, sizeof want,
+             "B1 P0(%llu,8,md) F(dims) [2 U2 U3 ] /F F(m) [2 [3 S1 S2 S3 ] [3 S4 S5 S6 ] ] /F /P "
+             "/B",
+             (unsigned long long)id);
+    expect(r, p, 1, want);
+    p[0] = (nvtxPayloadData_t){lid, 6, buf + 2};
+    snprintf(want, sizeof want,
+             "B2 P0(%llu,6,lpi) F(m) [3 [2 U1 U2 ] [2 U3 U4 ] [2 U5 U6 ] ] /F /P P1(18,16,UINT64) "
+             "F() [2 U3 U2 ] /F /P /B",
+             (unsigned long long)lid);
+    expect(r, p, 2, want);
+    nvtxw_schema_registry_destroy(r);
+}
+END_TEST
+
+START_TEST(string_forms) {
+    nvtxw_schema_registry_t* r = nvtxw_schema_registry_create();
+    nvtxPayloadSchemaEntry_t es[] = {
+        EF(T(CSTRING), "fixed", 0, 4),     EF(T(CSTRING_UTF8), "fx", FIXED, 3),
+        EF(T(UINT8), "len", 0, 0),         EF(T(CSTRING_UTF8), "li", LI, 2),
+        EF(T(CSTRING_UTF16), "zt", ZT, 0), EF(T(CSTRING_UTF8), "names", ZT, 3),
+        EF(T(CSTRING_UTF32), "w", 0, 2),
+    };
+    uint64_t id = add(r, es, 7, DYNAMIC, "strings");
+    uint8_t buf[64];
+    uint16_t zt[3] = {'o', 'k', 0};
+    uint32_t w[2] = {0x263A, 0};
+    size_t off;
+    nvtxPayloadData_t p;
+    char want[512];
+    memset(buf, 0, sizeof buf);
+    memcpy(buf, "abcd", 4);
+    memcpy(buf + 4, "x\0y", 3);
+    buf[7] = 3;
+    memcpy(buf + 8, "xyz", 3);
+    memcpy(buf + 12, zt, 6); /* aligned to 2 from 11 */
+    memcpy(buf + 18, "ab\0cd\0\0\0\0", 9);
+    off = 28; /* 27 aligned to 4 */
+    memcpy(buf + off, w, 8);
+    p = (nvtxPayloadData_t){id, off + 8, buf};
+    snprintf(want, sizeof want,
+             "B1 P0(%llu,%zu,strings) F(fixed) T\"abcd\" /F F(fx) T\"x\" /F F(len) U3 /F "
+             "F(li) T\"xyz\" /F F(zt) T\"ok\" /F F(names) [2 T\"ab\" T\"cd\" ] /F "
+             "F(w) T\"\xe2\x98\xba\" /F /P /B",
+             (unsigned long long)id, off + 8);
+    expect(r, &p, 1, want);
+    nvtxw_schema_registry_destroy(r);
+}
+END_TEST
+
+START_TEST(pointers_and_offsets) {
+    nvtxw_schema_registry_t* r = nvtxw_schema_registry_create();
+    nvtxPayloadSchemaEntry_t es[] = {
+        EF(T(CSTRING_UTF8), "p", 0, 0),
+        EF(T(CSTRING_UTF8), "nul", PTR, 0),
+        EF(T(CSTRING_UTF8), "fixed", PTR, 2),
+        EF(T(INT32), "arr", PTR | FIXED, 2),
+        EF(T(CSTRING_UTF8), "base", NVTX_PAYLOAD_ENTRY_FLAG_OFFSET_FROM_BASE, 0),
+        EF(T(UINT8), "here", NVTX_PAYLOAD_ENTRY_FLAG_OFFSET_FROM_HERE | ZT, 0),
+    };
+    uint64_t id = add(r, es, 6, STATIC, "ptrs");
+    char blob[16] = "hello\0world";
+    int32_t ints[2] = {-4, 4};
+    struct {
+        const char* p;
+        const char* nul;
+        const char* fixed;
+        const int32_t* arr;
+        size_t base;
+        size_t here;
+        char tail[8];
+    } s = {blob, NULL, blob + 6, ints, offsetof(__typeof__(s), tail), 0, "tl\0\3\4\0"};
+    nvtxPayloadData_t p[3] = {{id, sizeof s, &s},
+                              {NVTX_TYPE_PAYLOAD_SCHEMA_REFERENCED, sizeof blob, blob},
+                              {NVTX_TYPE_PAYLOAD_SCHEMA_REFERENCED, sizeof ints, ints}};
+    char want[512];
+    s.here = 3; /* from the end of "here" (offset 48) to tail + 3 */
+    snprintf(want, sizeof want,
+             "B3 P0(%llu,%zu,ptrs) F(p) T\"hello\" /F F(nul) N /F F(fixed) T\"wo\" /F "
+             "F(arr) [2 S-4 S4 ] /F F(base) T\"tl\" /F F(here) [2 U3 U4 ] /F /P /B",
+             (unsigned long long)id, sizeof s);
+    expect(r, p, 3, want);
+    nvtxw_schema_registry_destroy(r);
+}
+END_TEST
+
+START_TEST(foreign_pointer_deep_copy) {
+    nvtxw_schema_registry_t* r = nvtxw_schema_registry_create();
+    nvtxPayloadSchemaEntry_t es[] = {
+        EF(T(CSTRING_UTF8), "s", PTR | NVTX_PAYLOAD_ENTRY_FLAG_DEEP_COPY, 0)};
+    nvtxPayloadSchemaAttr_t a;
+    uint64_t id;
+    const char* text = "outside";
+    nvtxPayloadData_t p;
+    nvtxw_visit_options_t opt = {sizeof opt, NULL, NULL, NVTXW_VISIT_ALLOW_FOREIGN_POINTERS};
+    nvtxwResultCode_t rc;
+    memset(&a, 0, sizeof a);
+    a.fieldMask = 0x3C;
+    a.type = STATIC;
+    a.flags = NVTX_PAYLOAD_SCHEMA_FLAG_DEEP_COPY;
+    a.entries = es;
+    a.numEntries = 1;
+    ck_assert_int_eq(nvtxw_schema_registry_add_schema(r, &a, &id), NVTXW_RESULT_SUCCESS);
+    p = (nvtxPayloadData_t){id, sizeof text, &text};
+    ck_assert_ptr_nonnull(strstr(record(r, &p, 1, &rc, &opt), "F(s) T\"outside\" /F"));
+    ck_assert_int_eq(rc, NVTXW_RESULT_SUCCESS);
+    record(r, &p, 1, &rc, NULL);
+    ck_assert_int_eq(rc, NVTXW_RESULT_INVALID_ARGUMENT);
+    ck_assert_ptr_nonnull(strstr(nvtxw_last_error(), "points into no payload"));
+    nvtxw_schema_registry_destroy(r);
+}
+END_TEST
+
+START_TEST(nested_schemas) {
+    nvtxw_schema_registry_t* r = nvtxw_schema_registry_create();
+    nvtxPayloadSchemaEntry_t ie[] = {E(INT16, "a"), E(UINT8, "b")};
+    uint64_t in = add(r, ie, 2, STATIC, "inner");
+    nvtxPayloadSchemaEntry_t de[] = {EF(T(UINT8), "n", 0, 0), EF(T(UINT8), "v", LI, 0)};
+    uint64_t dyn = add(r, de, 2, DYNAMIC, "dyn");
+    nvtxPayloadSchemaEntry_t oe[] = {EF(in, "one", 0, 0), EF(in, "two", FIXED, 2),
+                                     EF(dyn, "d", 0, 0), EF(T(UINT16), "after", 0, 0),
+                                     EF(in, "ptr", PTR, 0)};
+    uint64_t out = add(r, oe, 5, DYNAMIC, "outer");
+    uint8_t buf[64];
+    int16_t target[2] = {42, 7};
+    const void* tp = target;
+    uint16_t after = 513;
+    nvtxPayloadData_t p[2];
+    char want[768];
+    memset(buf, 0, sizeof buf);
+    buf[0] = 1, buf[2] = 2;                /* one = {1, 2} */
+    buf[4] = 3, buf[6] = 4;                /* two[0] */
+    buf[8] = 5, buf[10] = 6;               /* two[1] */
+    buf[12] = 2, buf[13] = 9, buf[14] = 8; /* d = {n=2, v=[9,8]} */
+    memcpy(buf + 16, &after, 2);           /* alignUp(15, 2) = 16 */
+    memcpy(buf + 24, &tp, sizeof tp);      /* alignUp(18, 8) */
+    p[0] = (nvtxPayloadData_t){out, 32, buf};
+    p[1] = (nvtxPayloadData_t){NVTX_TYPE_PAYLOAD_SCHEMA_REFERENCED, 4, target};
+    snprintf(want, sizeof want,
+             "B2 P0(%llu,32,outer) F(one) {%llu F(a) S1 /F F(b) U2 /F } /F F(two) [2 {%llu F(a) "
+             "S3 /F F(b) U4 /F } {%llu F(a) S5 /F F(b) U6 /F } ] /F F(d) {%llu F(n) U2 /F F(v) "
+             "[2 U9 U8 ] /F } /F F(after) U513 /F F(ptr) {%llu F(a) S42 /F F(b) U7 /F } /F /P /B",
+             (unsigned long long)out, (unsigned long long)in, (unsigned long long)in,
+             (unsigned long long)in, (unsigned long long)dyn, (unsigned long long)in);
+    expect(r, p, 2, want);
+    nvtxw_schema_registry_destroy(r);
+}
+END_TEST
+
+START_TEST(unions_and_enums) {
+    nvtxw_schema_registry_t* r = nvtxw_schema_registry_create();
+    nvtxPayloadSchemaEntry_t ue[] = {E(INT32, "i"), E(FLOAT, "f")};
+    uint64_t u = add(r, ue, 2, NVTX_PAYLOAD_SCHEMA_TYPE_UNION, "u");
+    nvtxPayloadSchemaEntry_t ie[] = {EF(T(UNION_SELECTOR), "sel", 0, 1), E(UINT8, "b"),
+                                     E(INT64, "l")};
+    uint64_t iu = add(r, ie, 3, NVTX_PAYLOAD_SCHEMA_TYPE_UNION_WITH_INTERNAL_SELECTOR, "iu");
+    nvtxPayloadEnum_t ev[] = {{"A", 1, 1}, {"B", 2, 1}, {"C", 4, 1}, {"ZERO", 0, 0}};
+    nvtxPayloadEnumAttr_t ea = {NVTX_PAYLOAD_ENUM_ATTR_FIELD_ENTRIES |
+                                    NVTX_PAYLOAD_ENUM_ATTR_FIELD_NUM_ENTRIES |
+                                    NVTX_PAYLOAD_ENUM_ATTR_FIELD_SIZE,
+                                NULL,
+                                ev,
+                                4,
+                                2,
+                                0,
+                                NULL};
+    uint64_t en;
+    nvtxPayloadSchemaEntry_t oe[4];
+    uint64_t out;
+    struct {
+        uint32_t sel;
+        union {
+            int32_t i;
+            float f;
+        } u;
+        struct {
+            uint8_t sel;
+            union {
+                uint8_t b;
+                int64_t l;
+            } m;
+        } iu[2];
+        uint16_t e[4];
+    } s;
+    nvtxPayloadData_t p;
+    char want[768];
+    ck_assert_int_eq(nvtxw_schema_registry_add_enum(r, &ea, &en), NVTXW_RESULT_SUCCESS);
+    oe[0] = (nvtxPayloadSchemaEntry_t)EF(T(UINT32), "sel", 0, 0);
+    oe[1] = (nvtxPayloadSchemaEntry_t)EF(u, "u", 0, 0);
+    oe[2] = (nvtxPayloadSchemaEntry_t)EF(iu, "iu", FIXED, 2);
+    oe[3] = (nvtxPayloadSchemaEntry_t)EF(en, "e", FIXED, 4);
+    out = add(r, oe, 4, STATIC, "outer");
+    memset(&s, 0, sizeof s);
+    s.sel = 1;
+    s.u.f = 2.5f;
+    s.iu[0].sel = 0, s.iu[0].m.b = 200;
+    s.iu[1].sel = 1, s.iu[1].m.l = -1;
+    s.e[0] = 2, s.e[1] = 5, s.e[2] = 0, s.e[3] = 9;
+    p = (nvtxPayloadData_t){out, sizeof s, &s};
+    ck_assert_uint_eq(nvtxw_schema_static_size(nvtxw_schema_registry_find_schema(r, out)),
+                      sizeof s);
+    snprintf(want, sizeof want,
+             "B1 P0(%llu,%zu,outer) F(sel) U1 /F F(u) {%llu F(f) D2.5 /F } /F F(iu) [2 {%llu "
+             "F(sel) U0 /F F(b) U200 /F } {%llu F(sel) U1 /F F(l) S-1 /F } ] /F F(e) [4 E2=B "
+             "E5=A|C E0=ZERO E9=- ] /F /P /B",
+             (unsigned long long)out, sizeof s, (unsigned long long)u, (unsigned long long)iu,
+             (unsigned long long)iu);
+    expect(r, &p, 1, want);
+    nvtxw_schema_registry_destroy(r);
+}
+END_TEST
+
+static int stop_info(void* ctx, const nvtxw_field_info_t* f) {
+    uint64_t* seen = ctx;
+    seen[0] = f->time_domain_id;
+    seen[1] = f->scope_id;
+    seen[2] = f->entry_index;
+    return 0;
+}
+
+START_TEST(field_info_semantics) {
+    nvtxw_schema_registry_t* r = nvtxw_schema_registry_create();
+    nvtxSemanticsScope_t scope = {{sizeof scope, NVTX_SEMANTIC_ID_SCOPE_V1, 1, NULL}, 31000000};
+    nvtxSemanticsTime_t time = {{sizeof time, NVTX_SEMANTIC_ID_TIME_V1, 1, &scope.header}, 4242};
+    nvtxPayloadSchemaEntry_t es[] = {E(INT64, "ts")};
+    nvtxw_visitor_t v;
+    uint64_t seen[3] = {0, 0, 9};
+    int64_t ts = 1;
+    uint64_t id;
+    nvtxPayloadData_t p;
+    es[0].semantics = &time.header;
+    es[0].flags = NVTX_PAYLOAD_ENTRY_FLAG_TIMESTAMP;
+    id = add(r, es, 1, STATIC, "t");
+    p = (nvtxPayloadData_t){id, 8, &ts};
+    memset(&v, 0, sizeof v);
+    v.struct_size = sizeof v;
+    v.field_begin = stop_info;
+    ck_assert_int_eq(nvtxw_payload_visit(r, &p, 1, &v, seen, NULL), NVTXW_RESULT_SUCCESS);
+    ck_assert_uint_eq(seen[0], 4242);
+    ck_assert_uint_eq(seen[1], 31000000);
+    ck_assert_uint_eq(seen[2], 0);
+    nvtxw_schema_registry_destroy(r);
+}
+END_TEST
+
+START_TEST(visitor_stops) {
+    int32_t v[3] = {1, 2, 3};
+    nvtxPayloadData_t p = {T(INT32), 12, v};
+    recorder_t rec;
+    memset(&rec, 0, sizeof rec);
+    rec.stop_at = 5; /* B P F [ S1 */
+    ck_assert_int_eq(nvtxw_payload_visit(NULL, &p, 1, &recorder_visitor, &rec, NULL),
+                     NVTXW_RESULT_FAILED);
+    ck_assert_str_eq(rec.text, "B1 P0(15,12,INT32) F() [3 S1");
+    ck_assert_ptr_nonnull(strstr(nvtxw_last_error(), "visitor stopped at payload 0"));
+    ck_assert_ptr_nonnull(strstr(nvtxw_last_error(), "on_signed"));
+}
+END_TEST
+
+START_TEST(dynamic_cursor_rule) {
+    /* Header rule: implicit entries after a variable-size one follow the cursor. */
+    nvtxw_schema_registry_t* r = nvtxw_schema_registry_create();
+    nvtxPayloadSchemaEntry_t es[] = {EF(T(CSTRING_UTF8), "s", ZT, 0), E(UINT32, "x"),
+                                     E(UINT8, "y")};
+    uint64_t id = add(r, es, 3, DYNAMIC, "cur");
+    uint8_t buf[16] = {'h', 'i', 0, 0xAA, 7, 0, 0, 0, 5};
+    nvtxPayloadData_t p = {id, 9, buf};
+    char want[256];
+    snprintf(want, sizeof want, "B1 P0(%llu,9,cur) F(s) T\"hi\" /F F(x) U7 /F F(y) U5 /F /P /B",
+             (unsigned long long)id);
+    expect(r, &p, 1, want);
+    nvtxw_schema_registry_destroy(r);
+}
+END_TEST
+
+int main(void) {
+    Suite* s = suite_create("visit");
+    TCase* tc = tcase_create("core");
+    SRunner* sr;
+    int failed;
+    tcase_add_test(tc, predefined_integers);
+    tcase_add_test(tc, predefined_special_integers);
+    tcase_add_test(tc, predefined_floats);
+    tcase_add_test(tc, predefined_strings);
+    tcase_add_test(tc, skipped_and_raw);
+    tcase_add_test(tc, helper_schemas);
+    tcase_add_test(tc, array_kinds);
+    tcase_add_test(tc, multi_dimensional);
+    tcase_add_test(tc, string_forms);
+    tcase_add_test(tc, pointers_and_offsets);
+    tcase_add_test(tc, foreign_pointer_deep_copy);
+    tcase_add_test(tc, nested_schemas);
+    tcase_add_test(tc, unions_and_enums);
+    tcase_add_test(tc, field_info_semantics);
+    tcase_add_test(tc, visitor_stops);
+    tcase_add_test(tc, dynamic_cursor_rule);
+    suite_add_tcase(s, tc);
+    sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed != 0;
+}
