@@ -5,5 +5,11 @@ libnvtxw_libnvtxw_la_SOURCES += \
 	libnvtxw/payload/registry_internal.h \
 	libnvtxw/payload/finalize.c \
 	libnvtxw/payload/visit.c \
+	libnvtxw/payload/visit_internal.h \
+	libnvtxw/payload/visit_entry.c \
+	libnvtxw/payload/visit_number.c \
+	libnvtxw/payload/visit_string.c \
+	libnvtxw/payload/format_common.c \
+	libnvtxw/payload/format_common.h \
 	libnvtxw/payload/format_json.c \
 	libnvtxw/payload/format_text.c
