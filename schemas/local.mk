@@ -1,3 +1,6 @@
-# Payload schemas shipped with nvtxw (docs/schemas.md).
+# Payload schemas shipped with nvtxw (docs/schemas.md): the helpers' event
+# schemas and counter sample layouts, installed for tools and producers.
 schemasdir = $(pkgdatadir)/schemas
-dist_schemas_DATA =
+dist_schemas_DATA = \
+	schemas/nvtxw-helpers.yaml \
+	schemas/nvtxw-counters.yaml
