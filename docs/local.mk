@@ -1,2 +1,2 @@
-# Documentation.
+# Documentation (man pages are installed by their tool's local.mk).
 EXTRA_DIST += docs/schemas.md docs/DESIGN-notes.md

@@ -10,6 +10,7 @@ AM_TESTS_ENVIRONMENT = \
 	CK_DEFAULT_TIMEOUT=60; export CK_DEFAULT_TIMEOUT;
 
 include tests/unit/local.mk
+include tests/cli/local.mk
 
 check-long: check
 .PHONY: check-long

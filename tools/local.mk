@@ -1,1 +1,2 @@
-# Command-line tools (the OTF2 importer and nvtxw-replay come with their issues).
+# Command-line tools; each is a thin client of the public API.
+include tools/payload/local.mk

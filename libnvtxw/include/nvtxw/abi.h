@@ -94,8 +94,7 @@ typedef struct nvtxwInterface_v2 {
     nvtxwResultCode_t (*ScopeRegister)(nvtxDomainHandle_t domain, const nvtxScopeAttr_t* attr,
                                        uint64_t* scopeIdOut);
     nvtxwResultCode_t (*SchemaRegister)(nvtxDomainHandle_t domain,
-                                        const nvtxPayloadSchemaAttr_t* attr,
-                                        uint64_t* schemaIdOut);
+                                        const nvtxPayloadSchemaAttr_t* attr, uint64_t* schemaIdOut);
     nvtxwResultCode_t (*EnumRegister)(nvtxDomainHandle_t domain, const nvtxPayloadEnumAttr_t* attr,
                                       uint64_t* enumIdOut);
     nvtxwResultCode_t (*CounterRegister)(nvtxDomainHandle_t domain, const nvtxCounterAttr_t* attr,
@@ -121,14 +120,12 @@ typedef struct nvtxwInterface_v2 {
                                             uint64_t timeDomainId2, int64_t timestamp1,
                                             int64_t timestamp2);
     nvtxwResultCode_t (*TimeSyncPointTableWrite)(nvtxwStreamHandle_t stream,
-                                                 uint64_t timeDomainIdSrc,
-                                                 uint64_t timeDomainIdDst,
+                                                 uint64_t timeDomainIdSrc, uint64_t timeDomainIdDst,
                                                  const nvtxSyncPoint_t* syncPoints, size_t count);
     nvtxwResultCode_t (*TimestampConversionFactorWrite)(nvtxwStreamHandle_t stream,
                                                         uint64_t timeDomainIdSrc,
                                                         uint64_t timeDomainIdDst, double slope,
-                                                        int64_t timestampSrc,
-                                                        int64_t timestampDst);
+                                                        int64_t timestampSrc, int64_t timestampDst);
     void (*reserved[43])(void);
 } nvtxwInterface_v2_t;
 

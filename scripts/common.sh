@@ -1,0 +1,52 @@
+# Shared by scripts/demo and scripts/test: install missing build dependencies
+# (Debian packages, as root) and build the project out of tree.
+# Sourced, not executed.
+
+# Debian packages the build and the test suite need.
+NVTXW_DEPS="gcc g++ make autoconf automake libtool pkg-config libzstd-dev libyaml-dev check
+libopen-trace-format2-dev otf2-tools libsqlite3-dev python3 clang clang-format
+libclang-rt-14-dev"
+
+nvtxw_die() {
+    echo "$(basename "$0"): error: $*" >&2
+    exit 1
+}
+
+# Installs whichever of NVTXW_DEPS are missing. apt-get update runs once, and
+# only when something is missing.
+nvtxw_install_deps() {
+    local missing="" pkg
+    for pkg in $NVTXW_DEPS; do
+        dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" ||
+            missing="$missing $pkg"
+    done
+    [ -z "$missing" ] && return 0
+    if [ "$(id -u)" != 0 ]; then
+        nvtxw_die "missing packages:$missing (run as root, or install them with apt-get)"
+    fi
+    echo "Installing build dependencies:$missing"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq || nvtxw_die "apt-get update failed"
+    # shellcheck disable=SC2086
+    apt-get install -y -qq --no-install-recommends $missing >/dev/null ||
+        nvtxw_die "apt-get install failed for:$missing"
+}
+
+# nvtxw_build DIR [configure options...]: configure (once) and build in DIR.
+nvtxw_build() {
+    local dir=$1
+    shift
+    if [ ! -x "$NVTXW_TOP/configure" ] || [ "$NVTXW_TOP/configure.ac" -nt "$NVTXW_TOP/configure" ]; then
+        (cd "$NVTXW_TOP" && autoreconf -fi >/dev/null 2>&1) || nvtxw_die "autoreconf failed"
+    fi
+    mkdir -p "$dir"
+    if [ ! -f "$dir/Makefile" ]; then
+        (cd "$dir" && "$NVTXW_TOP/configure" -q "$@") || nvtxw_die "configure failed in $dir"
+    fi
+    make -C "$dir" -j"$(nproc)" >"$dir/build.log" 2>&1 || {
+        tail -n 40 "$dir/build.log" >&2
+        nvtxw_die "build failed in $dir (full log: $dir/build.log)"
+    }
+}
+
+NVTXW_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

@@ -1,0 +1,8 @@
+# CLI golden tests (STYLE rule 17, second ring).
+TESTS += tests/cli/payload_cli_test.sh
+EXTRA_DIST += tests/cli/payload_cli_test.sh \
+	tests/cli/golden/check-shipped.out \
+	tests/cli/golden/dump-example.out \
+	tests/cli/golden/decode-json.out \
+	tests/cli/golden/decode-text.out \
+	tests/cli/golden/decode-predefined.out
