@@ -56,8 +56,9 @@ static nvtxwResultCode_t entry_fail(const nvtxw_schema_t* schema, size_t index, 
     va_start(args, format);
     vsnprintf(detail, sizeof detail, format, args);
     va_end(args);
-    return error_set(NVTXW_RESULT_INVALID_ARGUMENT, "cannot register schema: entry %zu \"%s\": %s",
-                     index, name ? name : "", detail);
+    return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                     "cannot register schema \"%s\": entry %zu \"%s\": %s",
+                     registry_schema_label(schema), index, name ? name : "", detail);
 }
 
 static nvtxwResultCode_t schema_fail(const nvtxw_schema_t* schema, const char* format, ...)
@@ -275,6 +276,20 @@ static void read_semantics(const nvtxPayloadSchemaEntry_t* e, finalized_entry_t*
     }
 }
 
+/* The visitor's view of entry i; its pointers stay valid with the schema. */
+static void fill_field(const nvtxw_schema_t* schema, size_t i, finalized_entry_t* fe) {
+    const nvtxPayloadSchemaEntry_t* e = &schema->entries[i];
+    fe->field.name = e->name ? e->name : "";
+    fe->field.description = e->description ? e->description : "";
+    fe->field.type = e->type;
+    fe->field.flags = e->flags;
+    fe->field.entry_index = i;
+    fe->field.schema_id = schema->attr.schemaId;
+    fe->field.time_domain_id = fe->time_domain_id;
+    fe->field.scope_id = fe->scope_id;
+    fe->field.entry = e;
+}
+
 static nvtxwResultCode_t prepare_entry(layout_t* l, size_t i) {
     finalized_entry_t* fe = &l->schema->fin[i];
     nvtxwResultCode_t status;
@@ -287,6 +302,7 @@ static nvtxwResultCode_t prepare_entry(layout_t* l, size_t i) {
     if (status == NVTXW_RESULT_SUCCESS)
         status = size_entry(l, i, fe);
     read_semantics(&l->schema->entries[i], fe);
+    fill_field(l->schema, i, fe);
     return status;
 }
 

@@ -13,15 +13,14 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/alloc.h"
 #include "common/error_internal.h"
 #include "payload/registry_internal.h"
-
-/* Longest semantics chain accepted; longer ones are taken for a cycle. */
-#define SEMANTICS_MAX_CHAIN 64
+#include "payload/semantics.h"
 
 typedef struct registry_item {
     nvtxw_schema_t* schema;
@@ -112,17 +111,6 @@ nvtxw_schema_registry_t* nvtxw_schema_registry_create(void) {
     return registry;
 }
 
-static void semantics_free(const nvtxSemanticsHeader_t* header) {
-    while (header != NULL) {
-        const nvtxSemanticsHeader_t* next = header->next;
-        if (header->semanticId == NVTX_SEMANTIC_ID_COUNTERS_V1 &&
-            header->structSize >= offsetof(nvtxSemanticsCounter_t, unitScaleNumerator))
-            nvtxw_free((char*)((const nvtxSemanticsCounter_t*)header)->unit);
-        nvtxw_free((void*)header);
-        header = next;
-    }
-}
-
 static void schema_free(nvtxw_schema_t* schema) {
     size_t i;
     if (schema == NULL)
@@ -199,6 +187,12 @@ static nvtxwResultCode_t registry_pick_id(const nvtxw_schema_registry_t* registr
     return NVTXW_RESULT_SUCCESS;
 }
 
+uint64_t registry_exchange_next_dynamic(nvtxw_schema_registry_t* registry, uint64_t next) {
+    uint64_t old = registry->next_dynamic;
+    registry->next_dynamic = next;
+    return old;
+}
+
 static void registry_publish_id(nvtxw_schema_registry_t* registry, int has_static, uint64_t id,
                                 uint64_t* id_out) {
     if (!has_static)
@@ -207,69 +201,9 @@ static void registry_publish_id(nvtxw_schema_registry_t* registry, int has_stati
         *id_out = id;
 }
 
-/* Copies one known semantic extension; unknown ones yield *copy = NULL. */
-static nvtxwResultCode_t semantics_copy_one(const nvtxSemanticsHeader_t* src, size_t entry,
-                                            nvtxSemanticsHeader_t** copy) {
-    size_t known = 0;
-    *copy = NULL;
-    if (src->structSize < sizeof(nvtxSemanticsHeader_t))
-        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
-                         "cannot register schema: entry %zu: semantics header id %u has "
-                         "structSize %u, smaller than the header",
-                         entry, (unsigned)src->semanticId, (unsigned)src->structSize);
-    if (src->semanticId == NVTX_SEMANTIC_ID_SCOPE_V1)
-        known = sizeof(nvtxSemanticsScope_t);
-    else if (src->semanticId == NVTX_SEMANTIC_ID_TIME_V1)
-        known = sizeof(nvtxSemanticsTime_t);
-    else if (src->semanticId == NVTX_SEMANTIC_ID_COUNTERS_V1)
-        known = sizeof(nvtxSemanticsCounter_t);
-    if (known == 0)
-        return NVTXW_RESULT_SUCCESS;
-    *copy = nvtxw_calloc(1, known);
-    if (*copy == NULL)
-        return error_oom("a semantics extension");
-    memcpy(*copy, src, src->structSize < known ? src->structSize : known);
-    (*copy)->structSize = (uint32_t)(src->structSize < known ? src->structSize : known);
-    (*copy)->next = NULL;
-    if (src->semanticId == NVTX_SEMANTIC_ID_COUNTERS_V1 &&
-        (*copy)->structSize >= offsetof(nvtxSemanticsCounter_t, unitScaleNumerator)) {
-        nvtxSemanticsCounter_t* counter = (nvtxSemanticsCounter_t*)*copy;
-        counter->unit = nvtxw_strdup(counter->unit);
-        if (counter->unit == NULL && ((const nvtxSemanticsCounter_t*)src)->unit != NULL) {
-            nvtxw_free(*copy);
-            *copy = NULL;
-            return error_oom("a counter unit");
-        }
-    }
-    return NVTXW_RESULT_SUCCESS;
-}
-
-static nvtxwResultCode_t semantics_copy(const nvtxSemanticsHeader_t* src, size_t entry,
-                                        const nvtxSemanticsHeader_t** out) {
-    const nvtxSemanticsHeader_t** tail = out;
-    size_t length = 0;
-    *out = NULL;
-    for (; src != NULL; src = src->next) {
-        nvtxSemanticsHeader_t* copy;
-        nvtxwResultCode_t status;
-        if (++length > SEMANTICS_MAX_CHAIN)
-            return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
-                             "cannot register schema: entry %zu: semantics chain longer than %d "
-                             "(cycle?)",
-                             entry, SEMANTICS_MAX_CHAIN);
-        status = semantics_copy_one(src, entry, &copy);
-        if (status != NVTXW_RESULT_SUCCESS)
-            return status;
-        if (copy != NULL) {
-            *tail = copy;
-            tail = &copy->next;
-        }
-    }
-    return NVTXW_RESULT_SUCCESS;
-}
-
 static nvtxwResultCode_t entries_copy(nvtxw_schema_t* schema, const nvtxPayloadSchemaEntry_t* src,
                                       size_t count) {
+    char context[256];
     size_t i;
     schema->entries = nvtxw_calloc(count, sizeof *schema->entries);
     if (schema->entries == NULL)
@@ -286,7 +220,9 @@ static nvtxwResultCode_t entries_copy(nvtxw_schema_t* schema, const nvtxPayloadS
         dst->description = nvtxw_strdup(src[i].description);
         if ((src[i].name && !dst->name) || (src[i].description && !dst->description))
             return error_oom("schema entry names");
-        status = semantics_copy(src[i].semantics, i, &dst->semantics);
+        snprintf(context, sizeof context, "register schema \"%s\": entry %zu \"%s\"",
+                 registry_schema_label(schema), i, dst->name ? dst->name : "");
+        status = semantics_copy(src[i].semantics, context, &dst->semantics);
         if (status != NVTXW_RESULT_SUCCESS)
             return status;
     }
@@ -297,27 +233,30 @@ static nvtxwResultCode_t schema_check_attr(const nvtxPayloadSchemaAttr_t* attr) 
     const uint64_t required = NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_TYPE |
                               NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_ENTRIES |
                               NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_NUM_ENTRIES;
+    const char* name =
+        (attr->fieldMask & NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_NAME) && attr->name ? attr->name : "";
     if ((attr->fieldMask & required) != required)
         return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
-                         "cannot register schema: fieldMask 0x%llx lacks TYPE, ENTRIES or "
+                         "cannot register schema \"%s\": fieldMask 0x%llx lacks TYPE, ENTRIES or "
                          "NUM_ENTRIES",
-                         (unsigned long long)attr->fieldMask);
+                         name, (unsigned long long)attr->fieldMask);
     if ((attr->fieldMask & NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_NAME) && attr->name == NULL)
         return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
                          "cannot register schema: NAME bit set but name is NULL");
     if (attr->entries == NULL || attr->numEntries == 0)
         return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
-                         "cannot register schema: entries=%p, numEntries=%zu (need at least one)",
-                         (const void*)attr->entries, attr->numEntries);
+                         "cannot register schema \"%s\": entries=%p, numEntries=%zu (need at least "
+                         "one)",
+                         name, (const void*)attr->entries, attr->numEntries);
     if (attr->type < NVTX_PAYLOAD_SCHEMA_TYPE_STATIC ||
         attr->type > NVTX_PAYLOAD_SCHEMA_TYPE_UNION_WITH_INTERNAL_SELECTOR)
         return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
-                         "cannot register schema: unknown schema type %llu",
+                         "cannot register schema \"%s\": unknown schema type %llu", name,
                          (unsigned long long)attr->type);
     if ((attr->fieldMask & NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_ALIGNMENT) &&
         (attr->packAlign & (attr->packAlign - 1)) != 0)
         return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
-                         "cannot register schema: packAlign %zu is not a power of two",
+                         "cannot register schema \"%s\": packAlign %zu is not a power of two", name,
                          attr->packAlign);
     return NVTXW_RESULT_SUCCESS;
 }
@@ -417,16 +356,18 @@ static int enum_index_compare(const void* a, const void* b) {
     return x->entry < y->entry ? -1 : (x->entry > y->entry);
 }
 
-/* Sorted value index; of duplicate values the last registered wins. */
+/* Sorted index of masked values; of duplicates the last registered wins. */
 static nvtxwResultCode_t enum_build_index(nvtxw_enum_t* enumeration) {
     size_t count = enumeration->attr.numEntries;
     size_t i;
     size_t kept = 0;
+    size_t bits = 8 * enumeration->attr.sizeOfEnum;
+    enumeration->value_mask = bits >= 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1;
     enumeration->sorted = nvtxw_calloc(count, sizeof *enumeration->sorted);
     if (enumeration->sorted == NULL)
         return error_oom("an enum index");
     for (i = 0; i < count; i++) {
-        enumeration->sorted[i].value = enumeration->entries[i].value;
+        enumeration->sorted[i].value = enumeration->entries[i].value & enumeration->value_mask;
         enumeration->sorted[i].entry = i;
         if (enumeration->entries[i].isFlag)
             enumeration->has_flags = 1;

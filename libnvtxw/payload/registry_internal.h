@@ -69,10 +69,11 @@ typedef enum entry_form {
 } entry_form_t;
 
 typedef struct finalized_entry {
-    size_t offset;       /* from the object base; SIZE_MAX = cursor at parse time */
-    size_t inline_size;  /* bytes at offset; 0 when only known while parsing */
-    size_t align;        /* after packAlign capping */
-    size_t element_size; /* one element: type size, code unit, nested static size */
+    nvtxw_field_info_t field; /* what field_begin/field_end report, built once */
+    size_t offset;            /* from the object base; SIZE_MAX = cursor at parse time */
+    size_t inline_size;       /* bytes at offset; 0 when only known while parsing */
+    size_t align;             /* after packAlign capping */
+    size_t element_size;      /* one element: type size, code unit, nested static size */
     uint64_t time_domain_id;
     uint64_t scope_id;
     const nvtxw_schema_t* nested; /* NESTED / UNION kinds */
@@ -103,10 +104,14 @@ typedef struct enum_index {
     size_t entry; /* index into entries */
 } enum_index_t;
 
+/* Enumerator values are compared on the low sizeOfEnum bytes (value_mask):
+ * a producer's negative C enumerator arrives as (uint64_t)-1 but its payload
+ * holds only sizeOfEnum bytes. */
 struct nvtxw_enum {
     nvtxPayloadEnumAttr_t attr;
     nvtxPayloadEnum_t* entries;
-    enum_index_t* sorted; /* by value; one row per distinct value (last wins) */
+    uint64_t value_mask;  /* low 8 * sizeOfEnum bits */
+    enum_index_t* sorted; /* by masked value; one row per distinct value (last wins) */
     size_t sorted_count;
     int has_flags;
 };
@@ -116,8 +121,13 @@ struct nvtxw_enum {
  * NVTXW_RESULT_INVALID_ARGUMENT / NVTXW_RESULT_FAILED (out of memory). */
 nvtxwResultCode_t finalize_schema(const nvtxw_schema_registry_t* registry, nvtxw_schema_t* schema);
 
-/* Name of the exact match for `value`, or NULL. */
+/* Name of the enumerator whose masked value equals `value` (sizeOfEnum bytes
+ * read zero-extended), or NULL. */
 const char* registry_enum_lookup(const nvtxw_enum_t* enumeration, uint64_t value);
+
+/* Sets the next dynamic ID the registry hands out and returns the previous
+ * one (payload/registry_restore.c registers under exact IDs with it). */
+uint64_t registry_exchange_next_dynamic(nvtxw_schema_registry_t* registry, uint64_t next);
 
 /* "name" for messages: the schema's name or "" when unnamed. */
 const char* registry_schema_label(const nvtxw_schema_t* schema);

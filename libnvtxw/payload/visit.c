@@ -109,7 +109,7 @@ int visit_resolve_pointer(visit_state_t* vs, uintptr_t address, int allow_foreig
         return 0;
     for (j = 0; j < vs->count; j++) {
         const nvtxPayloadData_t* p = &vs->payloads[j];
-        uintptr_t start = (uintptr_t)p->payload;
+        uint64_t start = vs->origins ? vs->origins[j] : (uint64_t)(uintptr_t)p->payload;
         if (p->payload == NULL || p->size == 0 || p->size == SIZE_MAX)
             continue;
         if (address >= start && address - start < p->size) {
@@ -202,7 +202,9 @@ static int visit_raw(visit_state_t* vs, const nvtxPayloadData_t* p) {
     return status ? status : VISIT_CALL(vs, payload_end, vs->index);
 }
 
-/* First entry of a STATIC (or union) schema that the payload cannot hold. */
+/* First entry of a STATIC (or union) schema that the payload cannot hold.
+ * A payload shorter than the static size whose entries all fit (tail padding
+ * or a larger payloadStaticSize not sent) is decoded, as in spec 7.3. */
 static int check_static_size(visit_state_t* vs, const nvtxw_schema_t* schema, size_t size) {
     size_t i;
     if (schema->attr.type == NVTX_PAYLOAD_SCHEMA_TYPE_DYNAMIC || size >= schema->static_size)
@@ -221,8 +223,7 @@ static int check_static_size(visit_state_t* vs, const nvtxw_schema_t* schema, si
             return status;
         }
     }
-    return visit_fail(vs, "payload has %zu bytes, schema static size is %zu", size,
-                      schema->static_size);
+    return 0;
 }
 
 static int visit_schema_payload(visit_state_t* vs, const nvtxPayloadData_t* p) {
@@ -289,10 +290,13 @@ static int visit_one(visit_state_t* vs, const nvtxPayloadData_t* given) {
 
 static void state_init(visit_state_t* vs, const nvtxw_visitor_t* visitor, void* ctx,
                        const nvtxw_visit_options_t* options) {
-    size_t n;
     memset(vs, 0, offsetof(visit_state_t, path));
-    n = visitor->struct_size < sizeof vs->v ? visitor->struct_size : sizeof vs->v;
-    memcpy(&vs->v, visitor, n);
+    vs->v = visitor;
+    if (visitor->struct_size < sizeof *visitor) {
+        memset(&vs->short_visitor, 0, sizeof vs->short_visitor);
+        memcpy(&vs->short_visitor, visitor, visitor->struct_size);
+        vs->v = &vs->short_visitor;
+    }
     vs->ctx = ctx;
     if (options != NULL) {
         if (options->struct_size >= offsetof(nvtxw_visit_options_t, resolve_ctx) + sizeof(void*)) {
@@ -301,6 +305,9 @@ static void state_init(visit_state_t* vs, const nvtxw_visitor_t* visitor, void* 
         }
         if (options->struct_size >= offsetof(nvtxw_visit_options_t, flags) + sizeof(uint32_t))
             vs->flags = options->flags;
+        if (options->struct_size >=
+            offsetof(nvtxw_visit_options_t, payload_origins) + sizeof(const uint64_t*))
+            vs->origins = options->payload_origins;
     }
     vs->scratch = vs->inline_scratch;
     vs->scratch_capacity = sizeof vs->inline_scratch;
@@ -335,5 +342,47 @@ nvtxwResultCode_t nvtxw_payload_visit(const nvtxw_schema_registry_t* registry,
         status = VISIT_CALL0(&vs, end_payloads);
     if (vs.scratch != vs.inline_scratch)
         nvtxw_free(vs.scratch);
+    return status;
+}
+
+/* Walks one payload of a DYNAMIC schema with a visitor that does nothing,
+ * to learn how many bytes it occupies (event batches, spec 2.13). */
+nvtxwResultCode_t nvtxw_payload_measure(const nvtxw_schema_registry_t* registry, uint64_t schema_id,
+                                        const void* data, size_t size, size_t* consumed) {
+    nvtxw_visitor_t quiet;
+    const nvtxw_schema_t* schema = nvtxw_schema_registry_find_schema(registry, schema_id);
+    nvtxPayloadData_t payload;
+    visit_region_t region;
+    visit_state_t vs;
+    int status;
+    if (consumed == NULL || (data == NULL && size > 0))
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                         "cannot measure payload: consumed=%p, data=%p, size=%zu", (void*)consumed,
+                         data, size);
+    memset(&quiet, 0, sizeof quiet);
+    quiet.struct_size = sizeof quiet;
+    payload.schemaId = schema_id;
+    payload.size = size;
+    payload.payload = data;
+    state_init(&vs, &quiet, NULL, NULL);
+    vs.registry = registry;
+    vs.payloads = &payload;
+    vs.count = 1;
+    vs.schema_id = schema_id;
+    vs.schema_name = schema ? registry_schema_label(schema) : "";
+    if (schema == NULL)
+        return visit_fail(&vs, "schema ID %llu is not registered", (unsigned long long)schema_id);
+    region.data = data;
+    region.size = size;
+    region.payload = 0;
+    *consumed = 0;
+    status = check_static_size(&vs, schema, size);
+    if (status == 0)
+        status = visit_fields(&vs, schema, &region, 0, 0, 0, consumed);
+    if (vs.scratch != vs.inline_scratch)
+        nvtxw_free(vs.scratch);
+    if (status == 0 && schema->attr.type != NVTX_PAYLOAD_SCHEMA_TYPE_DYNAMIC &&
+        *consumed < schema->static_size)
+        *consumed = schema->static_size;
     return status;
 }

@@ -46,10 +46,14 @@ static int integral_value(visit_state_t* vs, const finalized_entry_t* fe, const 
     return 0;
 }
 
-/* Zero-terminated run of elements of `size` bytes at pos; *terminated. */
-static size_t zt_count(const visit_region_t* r, size_t pos, size_t size, int* terminated) {
+/* Zero-terminated run of elements of `size` bytes at pos, looking at no
+ * more than `limit` elements; *terminated. */
+static size_t zt_count(const visit_region_t* r, size_t pos, size_t size, size_t limit,
+                       int* terminated) {
     size_t avail = pos <= r->size ? (r->size - pos) / size : 0;
     size_t n = 0;
+    if (avail > limit)
+        avail = limit;
     while (n < avail) {
         const uint8_t* e = r->data + pos + n * size;
         if (e[0] == 0 && (size == 1 || memcmp(e, e + 1, size - 1) == 0))
@@ -72,7 +76,7 @@ static int lengths_from_entry(visit_state_t* vs, visit_frame_t* f, size_t src, u
     if (se->array == NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_FIXED_SIZE)
         n = (size_t)f->schema->entries[src].arrayOrUnionDetail;
     else if (se->array == NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_ZERO_TERMINATED)
-        n = zt_count(f->region, pos, se->element_size, &terminated);
+        n = zt_count(f->region, pos, se->element_size, REGISTRY_MAX_DIMS + 1, &terminated);
     if (n == 0 || n > REGISTRY_MAX_DIMS)
         return visit_fail(vs, "length entry %zu gives %zu dimensions (1 to %d allowed)", src, n,
                           REGISTRY_MAX_DIMS);
@@ -162,10 +166,12 @@ static int visit_enum(visit_state_t* vs, const nvtxw_enum_t* e, uint64_t value) 
         vs->enum_names[0] = '\0';
         for (k = 0; k < e->attr.numEntries; k++) {
             const nvtxPayloadEnum_t* entry = &e->entries[k];
-            size_t length = strlen(entry->name);
-            if (!entry->isFlag || entry->value == 0 || (value & entry->value) != entry->value)
+            uint64_t bits = entry->value & e->value_mask;
+            size_t length;
+            if (!entry->isFlag || bits == 0 || (value & bits) != bits)
                 continue;
-            covered |= entry->value;
+            length = strlen(entry->name);
+            covered |= bits;
             if (used + length + 2 > sizeof vs->enum_names) {
                 memcpy(vs->enum_names + sizeof vs->enum_names - 4, "...", 4);
                 used = sizeof vs->enum_names;
@@ -179,6 +185,22 @@ static int visit_enum(visit_state_t* vs, const nvtxw_enum_t* e, uint64_t value) 
         name = covered == value ? vs->enum_names : NULL;
     }
     return VISIT_CALL(vs, on_enum, value, name);
+}
+
+/* Value of the external selector of UNION entry i (read earlier, in
+ * bounds). Unlike lengths, a negative selector selects nothing. */
+static int union_selector(visit_state_t* vs, visit_frame_t* f, size_t i, uint64_t* selector) {
+    const finalized_entry_t* se = &f->schema->fin[f->schema->entries[i].arrayOrUnionDetail];
+    const uint8_t* p = f->region->data + f->slots[se->slot];
+    if (se->kind == ENTRY_KIND_PREDEFINED && se->info->category == ENTRY_CAT_SIGNED) {
+        int64_t v = visit_read_signed(p, se->element_size);
+        if (v < 0)
+            return visit_fail(vs, "union selector %lld is negative", (long long)v);
+        *selector = (uint64_t)v;
+        return 0;
+    }
+    *selector = visit_read_unsigned(p, se->element_size);
+    return 0;
 }
 
 /* One element at pos; *consumed = its parsed size. */
@@ -196,8 +218,9 @@ static int visit_element(visit_state_t* vs, visit_frame_t* f, size_t i, const vi
                 return status;
         }
         if (fe->kind == ENTRY_KIND_UNION) {
-            const finalized_entry_t* se = &f->schema->fin[f->schema->entries[i].arrayOrUnionDetail];
-            integral_value(vs, se, f->region->data + f->slots[se->slot], &selector);
+            status = union_selector(vs, f, i, &selector);
+            if (status != 0)
+                return status;
         }
         return visit_fields(vs, fe->nested, r, pos, 1, selector, consumed);
     }
@@ -272,7 +295,7 @@ static int visit_array(visit_state_t* vs, visit_frame_t* f, size_t i, const visi
     if (fe->array == NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_FIXED_SIZE)
         dims[0] = f->schema->entries[i].arrayOrUnionDetail;
     else if (fe->array == NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_ZERO_TERMINATED)
-        dims[0] = zt_count(r, pos, fe->element_size, &terminated);
+        dims[0] = zt_count(r, pos, fe->element_size, SIZE_MAX, &terminated);
     else
         status = visit_lengths(vs, f, i, dims, &ndims);
     if (status == 0)
@@ -281,7 +304,7 @@ static int visit_array(visit_state_t* vs, visit_frame_t* f, size_t i, const visi
         return status;
     *consumed = bytes + (terminated ? fe->element_size : 0);
     if (fe->info != NULL && fe->info->type == NVTX_PAYLOAD_ENTRY_TYPE_BYTE)
-        return VISIT_CALL(vs, on_bytes, r->data + pos, bytes);
+        return VISIT_CALL(vs, on_bytes, r->data + (bytes ? pos : 0), bytes);
     w.frame = f;
     w.entry = i;
     w.region = r;
@@ -299,6 +322,42 @@ static int visit_data(visit_state_t* vs, visit_frame_t* f, size_t i, const visit
     return visit_element(vs, f, i, r, pos, consumed);
 }
 
+/* Whether the length-indexed data of POINTER entry i has no element, so
+ * the pointer is never read (an empty vector's data() may point anywhere). */
+static int pointer_unused(visit_state_t* vs, visit_frame_t* f, size_t i, int* unused) {
+    const finalized_entry_t* fe = &f->schema->fin[i];
+    uint64_t dims[REGISTRY_MAX_DIMS];
+    size_t ndims = 0;
+    size_t k;
+    int status;
+    *unused = 0;
+    if (fe->array != NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_LENGTH_INDEX &&
+        fe->array != NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_LENGTH_PAYLOAD_INDEX)
+        return 0;
+    status = visit_lengths(vs, f, i, dims, &ndims);
+    for (k = 0; k < ndims && status == 0; k++)
+        *unused |= dims[k] == 0;
+    return status;
+}
+
+static int resolve_target(visit_state_t* vs, visit_frame_t* f, size_t i, uint64_t value,
+                          visit_region_t* target, size_t* target_pos) {
+    static const uint8_t nothing[1] = {0};
+    int deep = (f->schema->entries[i].flags & NVTX_PAYLOAD_ENTRY_FLAG_DEEP_COPY) &&
+               (f->schema->attr.flags & NVTX_PAYLOAD_SCHEMA_FLAG_DEEP_COPY) &&
+               (vs->flags & NVTXW_VISIT_ALLOW_FOREIGN_POINTERS);
+    int unused = 0;
+    int status = value != 0 ? pointer_unused(vs, f, i, &unused) : 0;
+    if (status != 0 || !unused)
+        return status ? status
+                      : visit_resolve_pointer(vs, (uintptr_t)value, deep, target, target_pos);
+    target->data = nothing; /* zero elements: an empty region will do */
+    target->size = 0;
+    target->payload = vs->index;
+    *target_pos = 0;
+    return 0;
+}
+
 /* POINTER / OFFSET_FROM_* entries: the inline value leads to the data. */
 static int visit_indirect(visit_state_t* vs, visit_frame_t* f, size_t i, size_t pos) {
     const finalized_entry_t* fe = &f->schema->fin[i];
@@ -309,10 +368,7 @@ static int visit_indirect(visit_state_t* vs, visit_frame_t* f, size_t i, size_t 
     size_t used = 0;
     int status = 0;
     if (fe->form == ENTRY_FORM_POINTER) {
-        int deep = (f->schema->entries[i].flags & NVTX_PAYLOAD_ENTRY_FLAG_DEEP_COPY) &&
-                   (f->schema->attr.flags & NVTX_PAYLOAD_SCHEMA_FLAG_DEEP_COPY) &&
-                   (vs->flags & NVTXW_VISIT_ALLOW_FOREIGN_POINTERS);
-        status = visit_resolve_pointer(vs, (uintptr_t)value, deep, &target, &target_pos);
+        status = resolve_target(vs, f, i, value, &target, &target_pos);
         if (status == 0 && target.data == NULL)
             return VISIT_CALL0(vs, on_null);
     } else {
@@ -334,25 +390,12 @@ static int visit_indirect(visit_state_t* vs, visit_frame_t* f, size_t i, size_t 
 
 static int visit_entry(visit_state_t* vs, visit_frame_t* f, size_t i) {
     const finalized_entry_t* fe = &f->schema->fin[i];
-    const nvtxPayloadSchemaEntry_t* e = &f->schema->entries[i];
-    nvtxw_field_info_t field;
     size_t off = fe->offset != SIZE_MAX ? fe->offset : registry_align_up(f->cursor, fe->align);
     size_t pos = off > SIZE_MAX - f->base ? SIZE_MAX : f->base + off;
     size_t consumed = fe->inline_size;
-    int status;
-    memset(&field, 0, sizeof field);
-    field.name = e->name ? e->name : "";
-    field.description = e->description ? e->description : "";
-    field.type = e->type;
-    field.flags = e->flags;
-    field.entry_index = i;
-    field.schema_id = f->schema->attr.schemaId;
-    field.time_domain_id = fe->time_domain_id;
-    field.scope_id = fe->scope_id;
-    field.entry = e;
-    status = visit_path_push(vs, field.name, i, 0);
+    int status = visit_path_push(vs, fe->field.name, i, 0);
     if (status == 0)
-        status = VISIT_CALL(vs, field_begin, &field);
+        status = VISIT_CALL(vs, field_begin, &fe->field);
     if (status == 0 && fe->slot != REGISTRY_NO_SLOT)
         f->slots[fe->slot] = pos;
     if (status == 0 && fe->form != ENTRY_FORM_INLINE) {
@@ -368,7 +411,7 @@ static int visit_entry(visit_state_t* vs, visit_frame_t* f, size_t i) {
         consumed = SIZE_MAX - off;
     if (off + consumed > f->cursor)
         f->cursor = off + consumed;
-    status = VISIT_CALL(vs, field_end, &field);
+    status = VISIT_CALL(vs, field_end, &fe->field);
     visit_path_pop(vs);
     return status;
 }

@@ -15,12 +15,13 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "common/error_internal.h"
 #include "payload/registry_internal.h"
 
 #define VISIT_MAX_PATH 128
-#define VISIT_INLINE_SCRATCH 256
+#define VISIT_INLINE_SCRATCH 1024 /* strings up to this size need no heap */
 #define VISIT_ENUM_NAMES 256
 /* Rows (inner arrays) a multi-dimensional array may have beyond its bytes. */
 #define VISIT_MAX_EMPTY 4096
@@ -51,12 +52,13 @@ typedef struct visit_state {
     const nvtxw_schema_registry_t* registry;
     const nvtxPayloadData_t* payloads;
     size_t count;
-    nvtxw_visitor_t v;
+    const nvtxw_visitor_t* v; /* the caller's, or `short_visitor` when it is older */
     void* ctx;
     const char* (*resolve)(void* resolve_ctx, uint64_t handle);
     void* resolve_ctx;
     uint32_t flags;
-    size_t index; /* payload being walked */
+    const uint64_t* origins; /* payload_origins option, or NULL */
+    size_t index;            /* payload being walked */
     uint64_t schema_id;
     const char* schema_name;
     visit_path_item_t path[VISIT_MAX_PATH];
@@ -68,6 +70,7 @@ typedef struct visit_state {
     size_t scratch_capacity;
     char inline_scratch[VISIT_INLINE_SCRATCH];
     char enum_names[VISIT_ENUM_NAMES];
+    nvtxw_visitor_t short_visitor; /* zero-extended copy of a smaller struct_size */
 } visit_state_t;
 
 /* Every visit_* function returns 0 or an NVTXW_RESULT_* code with the error
@@ -88,9 +91,49 @@ static inline void visit_path_pop(visit_state_t* vs) { vs->path_len--; }
 int visit_resolve_pointer(visit_state_t* vs, uintptr_t address, int allow_foreign,
                           visit_region_t* region, size_t* pos);
 
-/* Integers read in host byte order; size 1, 2, 4 or 8. */
-uint64_t visit_read_unsigned(const uint8_t* p, size_t size);
-int64_t visit_read_signed(const uint8_t* p, size_t size);
+/* Integers read in host byte order; size 1, 2, 4 or 8 (others: the first
+ * min(size, 8) bytes). Inline: they run for every value on the write path. */
+static inline uint64_t visit_read_unsigned(const uint8_t* p, size_t size) {
+    uint8_t u8;
+    uint16_t u16;
+    uint32_t u32;
+    uint64_t u64 = 0;
+    switch (size) {
+    case 1:
+        memcpy(&u8, p, 1);
+        return u8;
+    case 2:
+        memcpy(&u16, p, 2);
+        return u16;
+    case 4:
+        memcpy(&u32, p, 4);
+        return u32;
+    default:
+        memcpy(&u64, p, size < 8 ? size : 8);
+        return u64;
+    }
+}
+
+static inline int64_t visit_read_signed(const uint8_t* p, size_t size) {
+    int8_t i8;
+    int16_t i16;
+    int32_t i32;
+    int64_t i64 = 0;
+    switch (size) {
+    case 1:
+        memcpy(&i8, p, 1);
+        return i8;
+    case 2:
+        memcpy(&i16, p, 2);
+        return i16;
+    case 4:
+        memcpy(&i32, p, 4);
+        return i32;
+    default:
+        memcpy(&i64, p, size < 8 ? size : 8);
+        return i64;
+    }
+}
 /* Emits one predefined (non-string) value of `size` bytes at p. */
 int visit_emit_number(visit_state_t* vs, const entry_type_info_t* info, const uint8_t* p,
                       size_t size);
@@ -110,9 +153,13 @@ int visit_lengths(visit_state_t* vs, visit_frame_t* f, size_t i, uint64_t* dims,
 int visit_fields(visit_state_t* vs, const nvtxw_schema_t* schema, const visit_region_t* region,
                  size_t pos, int as_object, uint64_t selector, size_t* consumed);
 
+static inline int visit_checked(visit_state_t* vs, int result, const char* callback) {
+    return result == 0 ? 0 : visit_stopped(vs, result, callback);
+}
+
 #define VISIT_CALL(vs, fn, ...)                                                                    \
-    ((vs)->v.fn == NULL ? 0 : visit_stopped((vs), (vs)->v.fn((vs)->ctx, __VA_ARGS__), #fn))
+    ((vs)->v->fn == NULL ? 0 : visit_checked((vs), (vs)->v->fn((vs)->ctx, __VA_ARGS__), #fn))
 #define VISIT_CALL0(vs, fn)                                                                        \
-    ((vs)->v.fn == NULL ? 0 : visit_stopped((vs), (vs)->v.fn((vs)->ctx), #fn))
+    ((vs)->v->fn == NULL ? 0 : visit_checked((vs), (vs)->v->fn((vs)->ctx), #fn))
 
 #endif /* NVTXW_PAYLOAD_VISIT_INTERNAL_H */

@@ -17,48 +17,6 @@
 
 #include "payload/visit_internal.h"
 
-uint64_t visit_read_unsigned(const uint8_t* p, size_t size) {
-    uint8_t u8;
-    uint16_t u16;
-    uint32_t u32;
-    uint64_t u64 = 0;
-    switch (size) {
-    case 1:
-        memcpy(&u8, p, 1);
-        return u8;
-    case 2:
-        memcpy(&u16, p, 2);
-        return u16;
-    case 4:
-        memcpy(&u32, p, 4);
-        return u32;
-    default:
-        memcpy(&u64, p, size < 8 ? size : 8);
-        return u64;
-    }
-}
-
-int64_t visit_read_signed(const uint8_t* p, size_t size) {
-    int8_t i8;
-    int16_t i16;
-    int32_t i32;
-    int64_t i64 = 0;
-    switch (size) {
-    case 1:
-        memcpy(&i8, p, 1);
-        return i8;
-    case 2:
-        memcpy(&i16, p, 2);
-        return i16;
-    case 4:
-        memcpy(&i32, p, 4);
-        return i32;
-    default:
-        memcpy(&i64, p, size < 8 ? size : 8);
-        return i64;
-    }
-}
-
 /* x * 2^e, exact whenever the result is representable. */
 static double scale2(double x, long e) {
     while (e > 0) {

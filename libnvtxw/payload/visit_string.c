@@ -90,8 +90,21 @@ static int utf8_valid(const uint8_t* s, size_t n) {
     size_t k = 0;
     while (k < n) {
         uint32_t cp;
-        size_t used = utf8_decode(s + k, n - k, &cp);
-        if (cp == REPLACEMENT && used == 1 && s[k] >= 0x80)
+        size_t used;
+        uint64_t word;
+        if (n - k >= 8) { /* ASCII runs, eight bytes at a time */
+            memcpy(&word, s + k, 8);
+            if ((word & 0x8080808080808080ull) == 0) {
+                k += 8;
+                continue;
+            }
+        }
+        if (s[k] < 0x80) {
+            k++;
+            continue;
+        }
+        used = utf8_decode(s + k, n - k, &cp);
+        if (cp == REPLACEMENT && used == 1)
             return 0;
         k += used;
     }
@@ -114,6 +127,18 @@ static int scratch_reserve(visit_state_t* vs, size_t size) {
 
 static uint32_t read_unit(const uint8_t* p, size_t unit) {
     return (uint32_t)visit_read_unsigned(p, unit);
+}
+
+/* Code units before the first NUL unit among the `units` at p. */
+static size_t unit_length(const uint8_t* p, size_t units, size_t unit) {
+    size_t n = 0;
+    if (unit == 1) {
+        const uint8_t* nul = units ? memchr(p, 0, units) : NULL;
+        return nul ? (size_t)(nul - p) : units;
+    }
+    while (n < units && read_unit(p + n * unit, unit) != 0)
+        n++;
+    return n;
 }
 
 /* Code points of `units` units at p into the scratch buffer. */
@@ -144,14 +169,20 @@ static size_t transcode(visit_state_t* vs, const uint8_t* p, size_t units, size_
 }
 
 int visit_emit_string(visit_state_t* vs, const uint8_t* p, size_t units, size_t unit) {
-    size_t length = 0;
+    size_t length = unit_length(p, units, unit);
     size_t out;
     int status;
-    while (length < units && read_unit(p + length * unit, unit) != 0)
-        length++;
-    /* In place: valid UTF-8 followed by its NUL inside the bounds. */
-    if (unit == 1 && length < units && utf8_valid(p, length))
-        return VISIT_CALL(vs, on_string, (const char*)p, length);
+    if (unit == 1 && utf8_valid(p, length)) {
+        /* In place when its NUL lies inside the bounds, else copied. */
+        if (length < units)
+            return VISIT_CALL(vs, on_string, (const char*)p, length);
+        status = scratch_reserve(vs, length + 1);
+        if (status != 0)
+            return status;
+        memcpy(vs->scratch, p, length);
+        vs->scratch[length] = '\0';
+        return VISIT_CALL(vs, on_string, vs->scratch, length);
+    }
     if (length > (SIZE_MAX - 1) / 4)
         return visit_fail(vs, "string of %zu code units too long", length);
     status = scratch_reserve(vs, length * (unit == 4 ? 4 : 3) + 1);
@@ -164,9 +195,7 @@ int visit_emit_string(visit_state_t* vs, const uint8_t* p, size_t units, size_t 
 /* NUL-terminated string at pos: code units before the NUL; *terminated. */
 static size_t scan_units(const visit_region_t* r, size_t pos, size_t unit, int* terminated) {
     size_t avail = (r->size - pos) / unit;
-    size_t n = 0;
-    while (n < avail && read_unit(r->data + pos + n * unit, unit) != 0)
-        n++;
+    size_t n = unit_length(r->data + pos, avail, unit);
     *terminated = n < avail;
     return n;
 }

@@ -496,6 +496,31 @@ START_TEST(p_union_selector_range) {
     bad_visit(&p, 1, INV, "payload 0", "field \"val\"", "union selector 2");
 }
 END_TEST
+START_TEST(p_union_selector_negative) {
+    /* A negative signed selector is invalid, not member 0. */
+    nvtxPayloadSchemaEntry_t ue[] = {EF(T(INT32), "i", 0, 0), EF(T(FLOAT), "f", 0, 0)};
+    uint64_t u = ok(ue, 2, UNION);
+    nvtxPayloadSchemaEntry_t es[] = {EF(T(INT32), "sel", 0, 0), EF(u, "val", 0, 0)};
+    uint64_t id = ok(es, 2, STATIC);
+    int32_t buf[2] = {-1, 0};
+    nvtxPayloadData_t p = {id, sizeof buf, buf};
+    bad_visit(&p, 1, INV, "field \"val\"", "union selector -1", NULL);
+}
+END_TEST
+START_TEST(s_entry_error_names_schema) {
+    /* Entry errors name the schema as well as the entry. */
+    nvtxPayloadSchemaEntry_t es[] = {EF(T(INT8), "a", 0, 0), EF(999, "bad", 0, 0)};
+    nvtxPayloadSchemaAttr_t a = attr_of(es, 2, STATIC);
+    nvtxSemanticsHeader_t tiny = {4, NVTX_SEMANTIC_ID_SCOPE_V1, 1, NULL};
+    a.fieldMask |= NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_NAME;
+    a.name = "events";
+    bad_attr(&a, INV, "cannot register schema \"events\": entry 1 \"bad\"",
+             "unknown entry type 999");
+    es[1] = (nvtxPayloadSchemaEntry_t)EF(T(INT8), "scoped", 0, 0);
+    es[1].semantics = &tiny;
+    bad_attr(&a, INV, "cannot register schema \"events\": entry 1 \"scoped\"", "structSize 4");
+}
+END_TEST
 START_TEST(p_internal_selector_range) {
     nvtxPayloadSchemaEntry_t es[] = {EF(T(UNION_SELECTOR), "kind", 0, 4), EF(T(INT32), "i", 0, 0)};
     uint64_t id = ok(es, 2, IUNION);
@@ -685,6 +710,7 @@ int main(void) {
     tcase_add_test(ts, s_internal_union_no_selector);
     tcase_add_test(ts, s_internal_union_two_selectors);
     tcase_add_test(ts, s_static_size_too_small);
+    tcase_add_test(ts, s_entry_error_names_schema);
     tcase_add_test(ts, s_union_member_variable);
     tcase_add_test(ts, s_union_in_union);
     tcase_add_test(ts, s_selector_array);
@@ -717,6 +743,7 @@ int main(void) {
     tcase_add_test(tp, p_pointer_target_short);
     tcase_add_test(tp, p_array_path);
     tcase_add_test(tp, p_union_selector_range);
+    tcase_add_test(tp, p_union_selector_negative);
     tcase_add_test(tp, p_internal_selector_range);
     tcase_add_test(tp, p_union_as_payload);
     tcase_add_test(tp, p_lpi_index_range);

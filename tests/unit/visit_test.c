@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "nvtxw/error.h"
+#include "nvtxw/helper_types.h"
 #include "nvtxw/payload.h"
 #include "visit_recorder.h"
 
@@ -197,117 +198,10 @@ START_TEST(skipped_and_raw) {
 }
 END_TEST
 
-/* The 13 helper schemas of spec 4.3. */
-typedef struct helper_ids {
-    uint64_t id[13];
-} helper_ids_t;
-
-static void register_helpers(nvtxw_schema_registry_t* r, helper_ids_t* out) {
-#define TS(role, n)                                                                                \
-    { NVTX_PAYLOAD_ENTRY_FLAG_TIMESTAMP | (role), T(INT64), n, NULL, 0, 0, NULL, NULL }
-#define COLOR                                                                                      \
-    { 0, T(COLOR_ARGB), "color", NULL, 0, 0, NULL, NULL }
-#define CAT                                                                                        \
-    { 0, T(CATEGORY), "category", NULL, 0, 0, NULL, NULL }
-#define RID                                                                                        \
-    { 0, T(RANGE_ID), "rangeId", NULL, 0, 0, NULL, NULL }
-#define MSG                                                                                        \
-    {                                                                                              \
-        NVTX_PAYLOAD_ENTRY_FLAG_EVENT_MESSAGE, T(NVTX_REGISTERED_STRING_HANDLE), "message", NULL,  \
-            0, 0, NULL, NULL                                                                       \
-    }
-    enum {
-        MARK = NVTX_PAYLOAD_ENTRY_FLAG_MARK,
-        BEG = NVTX_PAYLOAD_ENTRY_FLAG_RANGE_BEGIN,
-        END = NVTX_PAYLOAD_ENTRY_FLAG_RANGE_END
-    };
-    static const nvtxPayloadSchemaEntry_t mark[] = {TS(MARK, "timestamp"), COLOR, CAT, MSG};
-    static const nvtxPayloadSchemaEntry_t range[] = {TS(BEG, "timestampBegin"),
-                                                     TS(END, "timestampEnd"), COLOR, CAT, MSG};
-    static const nvtxPayloadSchemaEntry_t push[] = {TS(BEG, "timestamp"), COLOR, CAT, MSG};
-    static const nvtxPayloadSchemaEntry_t pop[] = {TS(END, "timestamp")};
-    static const nvtxPayloadSchemaEntry_t start[] = {RID, TS(BEG, "timestamp"), COLOR, CAT, MSG};
-    static const nvtxPayloadSchemaEntry_t end[] = {RID, TS(END, "timestamp")};
-    static const nvtxPayloadSchemaEntry_t msg[] = {{NVTX_PAYLOAD_ENTRY_FLAG_EVENT_MESSAGE | ZT,
-                                                    T(CSTRING_UTF8), "message", NULL, 0, 0, NULL,
-                                                    NULL}};
-    struct {
-        const nvtxPayloadSchemaEntry_t* e;
-        size_t n;
-        uint64_t flags;
-        uint64_t type;
-        size_t size;
-    } d[13] = {{mark, 3, 32, STATIC, 16},  {mark, 4, 32, STATIC, 24},  {range, 4, 16, STATIC, 24},
-               {range, 5, 16, STATIC, 32}, {range, 4, 24, STATIC, 24}, {range, 5, 24, STATIC, 32},
-               {push, 3, 40, STATIC, 16},  {push, 4, 40, STATIC, 24},  {pop, 1, 48, STATIC, 8},
-               {start, 4, 56, STATIC, 24}, {start, 5, 56, STATIC, 32}, {end, 2, 64, STATIC, 16},
-               {msg, 1, 0, DYNAMIC, 0}};
-    int k;
-    for (k = 0; k < 13; k++) {
-        nvtxPayloadSchemaAttr_t a;
-        memset(&a, 0, sizeof a);
-        a.fieldMask = 0x7C;
-        a.type = d[k].type;
-        a.flags = d[k].flags;
-        a.entries = d[k].e;
-        a.numEntries = d[k].n;
-        a.payloadStaticSize = d[k].size;
-        ck_assert_int_eq(nvtxw_schema_registry_add_schema(r, &a, &out->id[k]),
-                         NVTXW_RESULT_SUCCESS);
-        ck_assert_uint_eq(
-            nvtxw_schema_static_size(nvtxw_schema_registry_find_schema(r, out->id[k])), d[k].size);
-    }
-}
-
 static const char* resolve(void* ctx, uint64_t handle) {
     (void)ctx;
     return handle == 0x1234 ? "registered" : NULL;
 }
-
-START_TEST(helper_schemas) {
-    nvtxw_schema_registry_t* r = nvtxw_schema_registry_create();
-    helper_ids_t ids;
-    struct {
-        int64_t ts;
-        uint32_t color, category;
-    } utf8 = {100, 0xFF00FF00u, 3};
-    struct {
-        int64_t ts;
-        uint32_t color, category;
-        uint64_t message;
-    } regs = {5, 1, 2, 0x1234};
-    struct {
-        uint64_t id;
-        int64_t ts;
-    } endp = {77, 9};
-    nvtxPayloadData_t p[2];
-    char want[512];
-    nvtxwResultCode_t rc;
-    nvtxw_visit_options_t opt = {sizeof opt, resolve, NULL, 0};
-    register_helpers(r, &ids);
-    /* conformance 41: "hello" without NUL, and the {id,1,""} empty message */
-    p[0] = (nvtxPayloadData_t){ids.id[0], sizeof utf8, &utf8};
-    p[1] = (nvtxPayloadData_t){ids.id[12], 5, "hello"};
-    snprintf(want, sizeof want,
-             "B2 P0(%llu,16,) F(timestamp) S100 /F F(color) U4278255360 /F F(category) U3 /F /P "
-             "P1(%llu,5,) F(message) T\"hello\" /F /P /B",
-             (unsigned long long)ids.id[0], (unsigned long long)ids.id[12]);
-    expect(r, p, 2, want);
-    p[1] = (nvtxPayloadData_t){ids.id[12], 1, ""};
-    snprintf(want, sizeof want, "P1(%llu,1,) F(message) T\"\" /F /P /B",
-             (unsigned long long)ids.id[12]);
-    ck_assert_ptr_nonnull(strstr(record(r, p, 2, &rc, NULL), want));
-    p[0] = (nvtxPayloadData_t){ids.id[1], sizeof regs, &regs};
-    ck_assert_ptr_nonnull(strstr(record(r, p, 1, &rc, &opt), "F(message) H4660=registered /F"));
-    regs.message = 99;
-    ck_assert_ptr_nonnull(strstr(record(r, p, 1, &rc, &opt), "F(message) H99=- /F"));
-    p[0] = (nvtxPayloadData_t){ids.id[11], sizeof endp, &endp};
-    snprintf(want, sizeof want, "B1 P0(%llu,16,) F(rangeId) U77 /F F(timestamp) S9 /F /P /B",
-             (unsigned long long)ids.id[11]);
-    expect(r, p, 1, want);
-    nvtxw_schema_registry_destroy(r);
-}
-END_TEST
 
 START_TEST(array_kinds) {
     nvtxw_schema_registry_t* r = nvtxw_schema_registry_create();
@@ -448,7 +342,7 @@ START_TEST(foreign_pointer_deep_copy) {
     uint64_t id;
     const char* text = "outside";
     nvtxPayloadData_t p;
-    nvtxw_visit_options_t opt = {sizeof opt, NULL, NULL, NVTXW_VISIT_ALLOW_FOREIGN_POINTERS};
+    nvtxw_visit_options_t opt = {sizeof opt, NULL, NULL, NVTXW_VISIT_ALLOW_FOREIGN_POINTERS, NULL};
     nvtxwResultCode_t rc;
     memset(&a, 0, sizeof a);
     a.fieldMask = 0x3C;
@@ -629,6 +523,242 @@ START_TEST(dynamic_cursor_rule) {
 }
 END_TEST
 
+/* The 13 helper schemas exactly as nvtxwEventSchemasRegister builds them
+ * (spec 4.3: explicit offsetof offsets, fieldMask 0x7C) decode the real
+ * helper payload structs of nvtxw/helper_types.h field by field. */
+#define HTS(role, n, s, f)                                                                         \
+    { NVTX_PAYLOAD_ENTRY_FLAG_TIMESTAMP | (role), T(INT64), n, NULL, 0, offsetof(s, f), NULL, NULL }
+#define HE(type, n, s, f)                                                                          \
+    { 0, T(type), n, NULL, 0, offsetof(s, f), NULL, NULL }
+#define HMSG(s)                                                                                    \
+    {                                                                                              \
+        NVTX_PAYLOAD_ENTRY_FLAG_EVENT_MESSAGE, T(NVTX_REGISTERED_STRING_HANDLE), "message", NULL,  \
+            0, offsetof(s, attr.message), NULL, NULL                                               \
+    }
+#define HB NVTX_PAYLOAD_ENTRY_FLAG_RANGE_BEGIN
+#define HEND NVTX_PAYLOAD_ENTRY_FLAG_RANGE_END
+typedef nvtxwEventUtf8Payload_t mu_t;
+typedef nvtxwEventRegStringPayload_t mr_t;
+typedef nvtxwRangeEventUtf8Payload_t ru_t;
+typedef nvtxwRangeEventRegStringPayload_t rr_t;
+typedef nvtxwRangeIdEventUtf8Payload_t iu_t;
+typedef nvtxwRangeIdEventRegStringPayload_t ir_t;
+typedef nvtxwRangeEndPayload_t re_t;
+typedef nvtxwRangePopPayload_t rp_t;
+
+START_TEST(helper_payload_structs) {
+    static const nvtxPayloadSchemaEntry_t mu[] = {
+        HTS(NVTX_PAYLOAD_ENTRY_FLAG_MARK, "timestamp", mu_t, timestamp),
+        HE(COLOR_ARGB, "color", mu_t, attr.color), HE(CATEGORY, "category", mu_t, attr.category)};
+    static const nvtxPayloadSchemaEntry_t mr[] = {
+        HTS(NVTX_PAYLOAD_ENTRY_FLAG_MARK, "timestamp", mr_t, timestamp),
+        HE(COLOR_ARGB, "color", mr_t, attr.color), HE(CATEGORY, "category", mr_t, attr.category),
+        HMSG(mr_t)};
+    static const nvtxPayloadSchemaEntry_t ru[] = {HTS(HB, "timestampBegin", ru_t, timestampBegin),
+                                                  HTS(HEND, "timestampEnd", ru_t, timestampEnd),
+                                                  HE(COLOR_ARGB, "color", ru_t, attr.color),
+                                                  HE(CATEGORY, "category", ru_t, attr.category)};
+    static const nvtxPayloadSchemaEntry_t rr[] = {
+        HTS(HB, "timestampBegin", rr_t, timestampBegin),
+        HTS(HEND, "timestampEnd", rr_t, timestampEnd), HE(COLOR_ARGB, "color", rr_t, attr.color),
+        HE(CATEGORY, "category", rr_t, attr.category), HMSG(rr_t)};
+    static const nvtxPayloadSchemaEntry_t pu[] = {HTS(HB, "timestamp", mu_t, timestamp),
+                                                  HE(COLOR_ARGB, "color", mu_t, attr.color),
+                                                  HE(CATEGORY, "category", mu_t, attr.category)};
+    static const nvtxPayloadSchemaEntry_t pr[] = {
+        HTS(HB, "timestamp", mr_t, timestamp), HE(COLOR_ARGB, "color", mr_t, attr.color),
+        HE(CATEGORY, "category", mr_t, attr.category), HMSG(mr_t)};
+    static const nvtxPayloadSchemaEntry_t pop[] = {HTS(HEND, "timestamp", rp_t, timestamp)};
+    static const nvtxPayloadSchemaEntry_t su[] = {
+        HE(RANGE_ID, "rangeId", iu_t, rangeId), HTS(HB, "timestamp", iu_t, timestamp),
+        HE(COLOR_ARGB, "color", iu_t, attr.color), HE(CATEGORY, "category", iu_t, attr.category)};
+    static const nvtxPayloadSchemaEntry_t sr[] = {
+        HE(RANGE_ID, "rangeId", ir_t, rangeId), HTS(HB, "timestamp", ir_t, timestamp),
+        HE(COLOR_ARGB, "color", ir_t, attr.color), HE(CATEGORY, "category", ir_t, attr.category),
+        HMSG(ir_t)};
+    static const nvtxPayloadSchemaEntry_t end[] = {HE(RANGE_ID, "rangeId", re_t, rangeId),
+                                                   HTS(HEND, "timestamp", re_t, timestamp)};
+    static const nvtxPayloadSchemaEntry_t msg[] = {{NVTX_PAYLOAD_ENTRY_FLAG_EVENT_MESSAGE | ZT,
+                                                    T(CSTRING_UTF8), "message", NULL, 0, 0, NULL,
+                                                    NULL}};
+    mu_t vmu = {-5, {0xFF112233u, 7}};
+    mr_t vmr = {INT64_MAX, {0x80000001u, UINT32_MAX, (nvtxStringHandle_t)0x1234}};
+    ru_t vru = {10, 20, {1, 2}};
+    rr_t vrr = {INT64_MIN, -1, {3, 4, NULL}};
+    rp_t vrp = {42};
+    iu_t viu = {UINT64_MAX, 11, {5, 6}};
+    ir_t vir = {9, 12, {7, 8, (nvtxStringHandle_t)0x1234}};
+    re_t vre = {0x8000000000000000ull, 13};
+    const char* r1 = " F(timestamp) S-5 /F F(color) U4279312947 /F F(category) U7 /F";
+    const char* r2 = " F(timestamp) S9223372036854775807 /F F(color) U2147483649 /F F(category) "
+                     "U4294967295 /F F(message) H4660=registered /F";
+    const char* r3 = " F(timestampBegin) S10 /F F(timestampEnd) S20 /F F(color) U1 /F F(category) "
+                     "U2 /F";
+    const char* r4 = " F(timestampBegin) S-9223372036854775808 /F F(timestampEnd) S-1 /F F(color) "
+                     "U3 /F F(category) U4 /F F(message) H0=- /F";
+    const char* r7 = " F(timestamp) S-5 /F F(color) U4279312947 /F F(category) U7 /F";
+    const char* r9 = " F(rangeId) U18446744073709551615 /F F(timestamp) S11 /F F(color) U5 /F "
+                     "F(category) U6 /F";
+    const char* r10 = " F(rangeId) U9 /F F(timestamp) S12 /F F(color) U7 /F F(category) U8 /F "
+                      "F(message) H4660=registered /F";
+    struct {
+        const nvtxPayloadSchemaEntry_t* e;
+        size_t n;
+        uint64_t flags, type;
+        size_t size;
+        const void* data;
+        const char* fields;
+    } d[13] = {{mu, 3, 32, STATIC, sizeof vmu, &vmu, r1},
+               {mr, 4, 32, STATIC, sizeof vmr, &vmr, r2},
+               {ru, 4, 16, STATIC, sizeof vru, &vru, r3},
+               {rr, 5, 16, STATIC, sizeof vrr, &vrr, r4},
+               {ru, 4, 24, STATIC, sizeof vru, &vru, r3},
+               {rr, 5, 24, STATIC, sizeof vrr, &vrr, r4},
+               {pu, 3, 40, STATIC, sizeof vmu, &vmu, r7},
+               {pr, 4, 40, STATIC, sizeof vmr, &vmr,
+                " F(timestamp) S9223372036854775807 /F F(color) U2147483649 /F F(category) "
+                "U4294967295 /F F(message) H4660=registered /F"},
+               {pop, 1, 48, STATIC, sizeof vrp, &vrp, " F(timestamp) S42 /F"},
+               {su, 4, 56, STATIC, sizeof viu, &viu, r9},
+               {sr, 5, 56, STATIC, sizeof vir, &vir, r10},
+               {end, 2, 64, STATIC, sizeof vre, &vre,
+                " F(rangeId) U9223372036854775808 /F F(timestamp) S13 /F"},
+               {msg, 1, 0, DYNAMIC, 0, NULL, NULL}};
+    nvtxw_schema_registry_t* r = nvtxw_schema_registry_create();
+    nvtxw_visit_options_t opt = {sizeof opt, resolve, NULL, 0, NULL};
+    uint64_t ids[13];
+    char want[1024];
+    int k;
+    for (k = 0; k < 13; k++) {
+        nvtxPayloadSchemaAttr_t a;
+        memset(&a, 0, sizeof a);
+        a.fieldMask = 0x7C;
+        a.type = d[k].type;
+        a.flags = d[k].flags;
+        a.entries = d[k].e;
+        a.numEntries = d[k].n;
+        a.payloadStaticSize = d[k].size;
+        ck_assert_int_eq(nvtxw_schema_registry_add_schema(r, &a, &ids[k]), NVTXW_RESULT_SUCCESS);
+    }
+    for (k = 0; k < 12; k++) {
+        nvtxPayloadData_t p[2] = {{ids[k], d[k].size, d[k].data}, {ids[12], 3, "abc"}};
+        nvtxwResultCode_t rc;
+        snprintf(want, sizeof want,
+                 "B2 P0(%llu,%zu,)%s /P P1(%llu,3,) F(message) T\"abc\" /F /P /B",
+                 (unsigned long long)ids[k], d[k].size, d[k].fields, (unsigned long long)ids[12]);
+        ck_assert_str_eq(record(r, p, 2, &rc, &opt), want);
+        ck_assert_int_eq(rc, NVTXW_RESULT_SUCCESS);
+    }
+    { /* conformance 41: a NULL message travels as {id, 1, ""}, present and empty */
+        nvtxPayloadData_t p[2] = {{ids[0], sizeof vmu, &vmu}, {ids[12], 1, ""}};
+        snprintf(want, sizeof want, "P1(%llu,1,) F(message) T\"\" /F /P /B",
+                 (unsigned long long)ids[12]);
+        ck_assert_ptr_nonnull(strstr(record(r, p, 2, &(nvtxwResultCode_t){0}, NULL), want));
+    }
+    nvtxw_schema_registry_destroy(r);
+}
+END_TEST
+
+/* Enumerators registered from negative C values ((uint64_t)-1) match the
+ * sizeOfEnum bytes of the payload for every enum width. */
+START_TEST(enum_negative_values) {
+    nvtxw_schema_registry_t* r = nvtxw_schema_registry_create();
+    nvtxPayloadEnum_t ev[] = {
+        {"MINUS_ONE", (uint64_t)-1, 0}, {"MINUS_TWO", (uint64_t)-2, 0}, {"ONE", 1, 0}};
+    nvtxPayloadEnum_t fv[] = {{"HIGH", (uint64_t)INT64_MIN, 1}, {"LOW", 1, 1}};
+    size_t sizes[4] = {1, 2, 4, 8};
+    uint8_t buf[24];
+    char want[512];
+    int k;
+    for (k = 0; k < 4; k++) {
+        nvtxPayloadEnumAttr_t ea = {0x1C, NULL, ev, 3, sizes[k], 0, NULL};
+        nvtxPayloadSchemaEntry_t es[1] = {EF(0, "e", FIXED, 3)};
+        uint64_t en, id;
+        nvtxPayloadData_t p;
+        ck_assert_int_eq(nvtxw_schema_registry_add_enum(r, &ea, &en), NVTXW_RESULT_SUCCESS);
+        es[0].type = en;
+        id = add(r, es, 1, STATIC, "neg");
+        memset(buf, 0xFF, sizeof buf); /* element 0: -1 */
+        memset(buf + sizes[k], 0xFF, sizes[k]);
+        buf[sizes[k]] = 0xFE;                    /* little-endian -2 */
+        memset(buf + 2 * sizes[k], 0, sizes[k]); /* element 2: 1 */
+        buf[2 * sizes[k]] = 1;
+        p = (nvtxPayloadData_t){id, 3 * sizes[k], buf};
+        snprintf(want, sizeof want,
+                 "B1 P0(%llu,%zu,neg) F(e) [3 E%llu=MINUS_ONE E%llu=MINUS_TWO E1=ONE ] /F /P /B",
+                 (unsigned long long)id, 3 * sizes[k],
+                 (unsigned long long)(UINT64_MAX >> (64 - 8 * sizes[k])),
+                 (unsigned long long)((UINT64_MAX >> (64 - 8 * sizes[k])) - 1));
+        expect(r, &p, 1, want);
+    }
+    {
+        nvtxPayloadEnumAttr_t fa = {0x1C, NULL, fv, 2, 1, 0, NULL};
+        nvtxPayloadSchemaEntry_t es[1] = {EF(0, "f", 0, 0)};
+        uint64_t en, id;
+        uint8_t v = 0x81;
+        nvtxPayloadData_t p;
+        fv[0].value = (uint64_t)(int64_t)INT8_MIN; /* 0x80 as a signed char flag */
+        ck_assert_int_eq(nvtxw_schema_registry_add_enum(r, &fa, &en), NVTXW_RESULT_SUCCESS);
+        es[0].type = en;
+        id = add(r, es, 1, STATIC, "flags");
+        p = (nvtxPayloadData_t){id, 1, &v};
+        ck_assert_ptr_nonnull(
+            strstr(record(r, &p, 1, &(nvtxwResultCode_t){0}, NULL), "F(f) E129=HIGH|LOW /F"));
+    }
+    nvtxw_schema_registry_destroy(r);
+}
+END_TEST
+
+/* Spec 7.3: a STATIC payload shorter than payloadStaticSize whose entries
+ * all fit (tail padding not sent) is decoded. */
+START_TEST(static_payload_without_tail) {
+    nvtxw_schema_registry_t* r = nvtxw_schema_registry_create();
+    nvtxPayloadSchemaEntry_t es[] = {E(INT64, "a"), E(UINT32, "b")};
+    nvtxPayloadSchemaAttr_t a;
+    uint64_t id;
+    struct {
+        int64_t a;
+        uint32_t b;
+    } s = {-3, 4};
+    nvtxPayloadData_t p = {0, 12, &s};
+    char want[256];
+    memset(&a, 0, sizeof a);
+    a.fieldMask = 0x7C;
+    a.type = STATIC;
+    a.entries = es;
+    a.numEntries = 2;
+    a.payloadStaticSize = 32; /* larger than the 16 the entries need */
+    ck_assert_int_eq(nvtxw_schema_registry_add_schema(r, &a, &id), NVTXW_RESULT_SUCCESS);
+    ck_assert_uint_eq(nvtxw_schema_static_size(nvtxw_schema_registry_find_schema(r, id)), 32);
+    p.schemaId = id;
+    snprintf(want, sizeof want, "B1 P0(%llu,12,) F(a) S-3 /F F(b) U4 /F /P /B",
+             (unsigned long long)id);
+    expect(r, &p, 1, want);
+    nvtxw_schema_registry_destroy(r);
+}
+END_TEST
+
+/* A length-indexed POINTER array of length 0 needs no valid target (an
+ * empty std::vector's data() may point anywhere). */
+START_TEST(pointer_empty_array) {
+    nvtxw_schema_registry_t* r = nvtxw_schema_registry_create();
+    nvtxPayloadSchemaEntry_t es[] = {E(UINT32, "n"), EF(T(INT32), "v", PTR | LI, 0),
+                                     EF(T(CSTRING_UTF8), "s", PTR | LI, 0)};
+    uint64_t id = add(r, es, 3, STATIC, "vec");
+    struct {
+        uint32_t n;
+        const int32_t* v;
+        const char* s;
+    } s = {0, (const int32_t*)(uintptr_t)0x10, "dangling"};
+    nvtxPayloadData_t p = {id, sizeof s, &s};
+    char want[256];
+    snprintf(want, sizeof want, "B1 P0(%llu,%zu,vec) F(n) U0 /F F(v) [0 ] /F F(s) T\"\" /F /P /B",
+             (unsigned long long)id, sizeof s);
+    expect(r, &p, 1, want);
+    nvtxw_schema_registry_destroy(r);
+}
+END_TEST
+
 int main(void) {
     Suite* s = suite_create("visit");
     TCase* tc = tcase_create("core");
@@ -639,7 +769,6 @@ int main(void) {
     tcase_add_test(tc, predefined_floats);
     tcase_add_test(tc, predefined_strings);
     tcase_add_test(tc, skipped_and_raw);
-    tcase_add_test(tc, helper_schemas);
     tcase_add_test(tc, array_kinds);
     tcase_add_test(tc, multi_dimensional);
     tcase_add_test(tc, string_forms);
@@ -650,6 +779,10 @@ int main(void) {
     tcase_add_test(tc, field_info_semantics);
     tcase_add_test(tc, visitor_stops);
     tcase_add_test(tc, dynamic_cursor_rule);
+    tcase_add_test(tc, helper_payload_structs);
+    tcase_add_test(tc, enum_negative_values);
+    tcase_add_test(tc, static_payload_without_tail);
+    tcase_add_test(tc, pointer_empty_array);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
