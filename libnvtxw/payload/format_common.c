@@ -13,7 +13,9 @@
  */
 #include "config.h"
 
+#include <float.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,12 +115,16 @@ static void format_fix_decimal_point(char* text) {
             *text = '.';
 }
 
+/* For a normal double, 15-digit decimals lie more than two ulps apart, so
+ * one that reads back is the nearest and %.15g prints it, trailing zeros
+ * dropped: the search for the shortest form can start at 15. Subnormals
+ * carry fewer bits and may need as little as one digit (5e-324). */
 int format_write_double(format_out_t* out, double value) {
     char text[FORMAT_DOUBLE_CHARS];
     int length = 0;
-    int precision;
+    int precision = value != 0 && fabs(value) < DBL_MIN ? 1 : 15;
 
-    for (precision = 15; precision <= 17; precision++) {
+    for (; precision <= 17; precision++) {
         length = snprintf(text, sizeof text, "%.*g", precision, value);
         if (strtod(text, NULL) == value)
             break;

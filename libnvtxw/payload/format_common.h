@@ -75,8 +75,9 @@ int format_write_str(format_out_t* out, const char* text);
 int format_write_char(format_out_t* out, char c);
 int format_write_u64(format_out_t* out, uint64_t value);
 int format_write_i64(format_out_t* out, int64_t value);
-/* Finite values only: the shortest of %.15g, %.16g, %.17g that reads back
- * equal (so -0.0 is "-0"), always with '.' as the decimal point. */
+/* Finite values only: the shortest %.Ng (N <= 17) that reads back equal
+ * (so -0.0 is "-0", 5e-324 is "5e-324"), always with '.' as the decimal
+ * point. */
 int format_write_double(format_out_t* out, double value);
 /* "0x" followed by two lowercase hex digits per byte, in memory order. */
 int format_write_hex_bytes(format_out_t* out, const void* data, size_t size);

@@ -11,7 +11,7 @@
  *   value    := integer | float | string | hex | enum | handle | 'null'
  *             | '[' [ value { ',' value }* ] ']' | object
  *   integer  := exact decimal of the int64 / uint64
- *   float    := shortest of %.15g/%.16g/%.17g that reads back equal
+ *   float    := shortest %.Ng (N <= 17) that reads back equal
  *             | '"nan"' | '"inf"' | '"-inf"'
  *   hex      := '"0x' { two lowercase hex digits per byte, memory order } '"'
  *   enum     := string of the enumerator name (flags joined by '|') | integer

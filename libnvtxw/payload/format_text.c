@@ -15,7 +15,7 @@
  *   integer  := exact decimal; in ADDRESS fields '0x' and 16 lowercase hex
  *               digits, in COLOR_ARGB fields '0x' and 8 (also when the
  *               visitor hands the value over as raw bytes of that size)
- *   float    := shortest of %.15g/%.16g/%.17g that reads back equal
+ *   float    := shortest %.Ng (N <= 17) that reads back equal
  *             | 'nan' | 'inf' | '-inf'
  *   hex      := '0x' { two lowercase hex digits per byte, memory order }
  *   enum     := enumerator name (flags joined by '|') | integer

@@ -21,8 +21,9 @@
  *    the same rule among the schema's entries;
  *  - entry flag bits are split into the flags list, `array`, `semantic` and
  *    `role`; bits without a name go into the flags list as one integer.
- * Semantic extensions other than time and scope have no YAML form and are
- * not written.
+ * Of an entry's semantics chain the first time, scope and counter
+ * extension are written (as time_domain, scope and counter); other
+ * extensions have no YAML form and are not written.
  *
  * Errors are sticky: after the first failure every emit is skipped and the
  * first message is kept, which keeps the writers free of error plumbing.
@@ -30,6 +31,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -126,8 +128,8 @@ static void emit_key_u64(dumper_t* dumper, const char* key, uint64_t value) {
 }
 
 /* Writes `value` by its name in `table`, or as an integer. */
-static void emit_key_symbol(dumper_t* dumper, const char* key, const schema_yaml_name_table_t* table,
-                            uint64_t value) {
+static void emit_key_symbol(dumper_t* dumper, const char* key,
+                            const schema_yaml_name_table_t* table, uint64_t value) {
     const char* name = schema_yaml_name_of(table, value);
     emit_string(dumper, key);
     if (name != NULL)
@@ -194,7 +196,8 @@ static void emit_entry_reference(dumper_t* dumper, const schema_yaml_entry_index
                                  const nvtxPayloadSchemaAttr_t* attr, uint64_t target) {
     if (index->sorted != NULL && target < attr->numEntries) {
         const char* name = attr->entries[target].name;
-        if (name != NULL && name[0] != '\0' && schema_yaml_entry_index_find(index, name) == (long)target) {
+        if (name != NULL && name[0] != '\0' &&
+            schema_yaml_entry_index_find(index, name) == (long)target) {
             emit_name(dumper, name);
             return;
         }
@@ -249,9 +252,68 @@ static void emit_entry_detail(dumper_t* dumper, const schema_yaml_entry_index_t*
     }
 }
 
+/* The counter semantic as registered, fields beyond its structSize zero. */
+static void counter_of(const nvtxSemanticsHeader_t* header, nvtxSemanticsCounter_t* counter) {
+    size_t size = header->structSize < sizeof *counter ? header->structSize : sizeof *counter;
+    memset(counter, 0, sizeof *counter);
+    memcpy(counter, header, size);
+    if (size < offsetof(nvtxSemanticsCounter_t, unitScaleNumerator))
+        counter->unit = NULL;
+}
+
+static void emit_key_limit(dumper_t* dumper, const char* key, int64_t type,
+                           nvtxCounterLimit_t limit) {
+    char text[YAML_DOUBLE_CHARS];
+    if (limit.u64 == 0)
+        return;
+    if (type == NVTX_COUNTER_LIMIT_F64)
+        schema_yaml_format_double(limit.f64, text);
+    else if (type == NVTX_COUNTER_LIMIT_I64)
+        snprintf(text, sizeof text, "%" PRId64, limit.i64);
+    else
+        snprintf(text, sizeof text, "%" PRIu64, limit.u64);
+    emit_string(dumper, key);
+    emit_scalar_style(dumper, text, YAML_PLAIN_SCALAR_STYLE);
+}
+
+/* `counter: {...}`, each key only when its field is non-zero. */
+static void emit_counter(dumper_t* dumper, const nvtxSemanticsHeader_t* header) {
+    nvtxSemanticsCounter_t c;
+    const uint64_t fields = YAML_COUNTER_VALUE_TYPE_MASK | YAML_COUNTER_INTERPOLATION_MASK;
+    uint64_t named = NVTX_COUNTER_FLAG_NORMALIZE | NVTX_COUNTER_FLAG_LIMITS;
+    uint64_t value_type, interpolation;
+    counter_of(header, &c);
+    value_type = (c.flags & YAML_COUNTER_VALUE_TYPE_MASK) >> YAML_COUNTER_VALUE_TYPE_SHIFT;
+    interpolation = (c.flags & YAML_COUNTER_INTERPOLATION_MASK) >> YAML_COUNTER_INTERPOLATION_SHIFT;
+    emit_string(dumper, "counter");
+    emit_mapping(dumper, 1, 1);
+    emit_flag_list(dumper, &schema_yaml_counter_flags, c.flags, c.flags & ~(named | fields), 0);
+    if (value_type != 0)
+        emit_key_symbol(dumper, "value_type", &schema_yaml_counter_value_types, value_type);
+    if (interpolation != 0)
+        emit_key_symbol(dumper, "interpolation", &schema_yaml_counter_interpolations,
+                        interpolation);
+    if (c.unit != NULL) {
+        emit_string(dumper, "unit");
+        emit_string(dumper, c.unit);
+    }
+    if (c.unitScaleNumerator != 0)
+        emit_key_u64(dumper, "unit_scale_numerator", c.unitScaleNumerator);
+    if (c.unitScaleDenominator != 0)
+        emit_key_u64(dumper, "unit_scale_denominator", c.unitScaleDenominator);
+    if (c.limitType != 0)
+        emit_key_symbol(dumper, "limit_type", &schema_yaml_counter_limit_types,
+                        (uint64_t)c.limitType);
+    emit_key_limit(dumper, "min", c.limitType, c.min);
+    emit_key_limit(dumper, "max", c.limitType, c.max);
+    emit_mapping(dumper, 0, 1);
+}
+
+/* Writes the first time, scope and counter semantic of the chain. */
 static void emit_entry_semantics(dumper_t* dumper, const nvtxSemanticsHeader_t* header) {
     int time_done = 0;
     int scope_done = 0;
+    const nvtxSemanticsHeader_t* counter = NULL;
     for (; header != NULL; header = header->next) {
         if (header->semanticId == NVTX_SEMANTIC_ID_TIME_V1 && !time_done &&
             header->structSize >= sizeof(nvtxSemanticsTime_t)) {
@@ -263,8 +325,12 @@ static void emit_entry_semantics(dumper_t* dumper, const nvtxSemanticsHeader_t* 
             emit_key_u64(dumper, "scope",
                          ((const nvtxSemanticsScope_t*)(const void*)header)->scopeId);
             scope_done = 1;
+        } else if (header->semanticId == NVTX_SEMANTIC_ID_COUNTERS_V1 && counter == NULL) {
+            counter = header;
         }
     }
+    if (counter != NULL)
+        emit_counter(dumper, counter);
 }
 
 static void emit_entry(dumper_t* dumper, const schema_yaml_entry_index_t* index,
@@ -280,7 +346,7 @@ static void emit_entry(dumper_t* dumper, const schema_yaml_entry_index_t* index,
     if (kind > NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_LENGTH_PAYLOAD_INDEX)
         rest |= kind; /* array kinds 5-7 have no name */
     emit_mapping(dumper, 1, 1);
-    if (entry->name != NULL && entry->name[0] != '\0') {
+    if (entry->name != NULL) {
         emit_string(dumper, "name");
         emit_string(dumper, entry->name);
     }
@@ -294,7 +360,7 @@ static void emit_entry(dumper_t* dumper, const schema_yaml_entry_index_t* index,
     if (role != 0)
         emit_key_symbol(dumper, "role", &schema_yaml_entry_roles, role);
     emit_entry_semantics(dumper, entry->semantics);
-    if (entry->description != NULL && entry->description[0] != '\0') {
+    if (entry->description != NULL) {
         emit_string(dumper, "description");
         emit_string(dumper, entry->description);
     }

@@ -25,6 +25,7 @@ typedef struct entry_extra {
     int has_scope;
     nvtxSemanticsTime_t time;
     nvtxSemanticsScope_t scope;
+    schema_yaml_counter_t counter;
 } entry_extra_t;
 
 typedef struct schema_builder {
@@ -61,16 +62,17 @@ enum {
     ENTRY_SEMANTIC,
     ENTRY_ROLE,
     ENTRY_TIME_DOMAIN,
-    ENTRY_SCOPE
+    ENTRY_SCOPE,
+    ENTRY_COUNTER
 };
-static const char* const entry_keys[] = {"name",     "description", "type",        "offset",
-                                         "flags",    "array",       "length",      "selector",
-                                         "semantic", "role",        "time_domain", "scope"};
+static const char* const entry_keys[] = {
+    "name",     "description", "type", "offset",      "flags", "array",  "length",
+    "selector", "semantic",    "role", "time_domain", "scope", "counter"};
 
 /* ---- names shared by schemas and enums ----------------------------------- */
 
 int schema_yaml_registry_find_name(const nvtxw_schema_registry_t* registry, const char* name,
-                            uint64_t* id) {
+                                   uint64_t* id) {
     size_t count = nvtxw_schema_registry_count(registry);
     int found = 0;
     for (size_t i = 0; i < count && found < 2; i++) {
@@ -102,7 +104,8 @@ static int read_item_name(schema_yaml_loader_t* loader, const char* what, char**
     if (schema_yaml_value_of(&schema_yaml_entry_types, *out, strlen(*out), &unused) == 0)
         return schema_yaml_loader_fail(loader, mark, "name \"%s\" is a predefined type name", *out);
     if (schema_yaml_registry_find_name(loader->registry, *out, &unused) > 0)
-        return schema_yaml_loader_fail(loader, mark, "duplicate name \"%s\": already registered", *out);
+        return schema_yaml_loader_fail(loader, mark, "duplicate name \"%s\": already registered",
+                                       *out);
     return 0;
 }
 
@@ -118,9 +121,8 @@ static int read_static_id(schema_yaml_loader_t* loader, uint64_t* out) {
     return 0;
 }
 
-/* Reads `[ NAME | INT, ... ]` and ORs the values into *flags. */
-static int read_flag_list(schema_yaml_loader_t* loader, const schema_yaml_name_table_t* table, const char* what,
-                          uint64_t* flags) {
+int schema_yaml_read_flag_list(schema_yaml_loader_t* loader, const schema_yaml_name_table_t* table,
+                               const char* what, uint64_t* flags) {
     uint64_t value;
     if (schema_yaml_expect(loader, YAML_SEQUENCE_START_EVENT, "flags"))
         return -1;
@@ -150,14 +152,18 @@ static int read_entry_type(schema_yaml_loader_t* loader, uint64_t* type) {
     length = loader->event.data.scalar.length;
     if (schema_yaml_value_of(&schema_yaml_entry_types, text, length, type) == 0)
         return 0;
-    found = length == strlen(text) ? schema_yaml_registry_find_name(loader->registry, text, type) : 0;
+    /* "" is no name: unnamed items cannot be referred to by name. */
+    found = length > 0 && length == strlen(text)
+                ? schema_yaml_registry_find_name(loader->registry, text, type)
+                : 0;
     if (found == 1)
         return 0;
     return schema_yaml_loader_fail(loader, loader->event.start_mark,
-                            found ? "ambiguous type \"%.*s\": several items have that name"
-                                  : "unknown type \"%.*s\" (neither predefined nor an earlier "
-                                    "schema or enum)",
-                            (int)(length < 64 ? length : 64), text);
+                                   found
+                                       ? "ambiguous type \"%.*s\": several items have that name"
+                                       : "unknown type \"%.*s\" (neither predefined nor an earlier "
+                                         "schema or enum)",
+                                   (int)(length < 64 ? length : 64), text);
 }
 
 /* Records that `key` sets the entry's detail; two such keys conflict. */
@@ -165,8 +171,8 @@ static int claim_detail(schema_yaml_loader_t* loader, entry_extra_t* extra, cons
                         yaml_mark_t mark) {
     if (extra->detail_key != NULL)
         return schema_yaml_loader_fail(loader, mark,
-                                "\"%s\" conflicts with \"%s\": both set arrayOrUnionDetail", key,
-                                extra->detail_key);
+                                       "\"%s\" conflicts with \"%s\": both set arrayOrUnionDetail",
+                                       key, extra->detail_key);
     extra->detail_key = key;
     return 0;
 }
@@ -199,14 +205,16 @@ static int read_array_mapping(schema_yaml_loader_t* loader, nvtxPayloadSchemaEnt
             return -1;
     } else {
         entry->flags |= NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_LENGTH_PAYLOAD_INDEX;
-        if (schema_yaml_read_u64(loader, "length_payload_index", UINT64_MAX, &entry->arrayOrUnionDetail))
+        if (schema_yaml_read_u64(loader, "length_payload_index", UINT64_MAX,
+                                 &entry->arrayOrUnionDetail))
             return -1;
     }
     if (schema_yaml_loader_next(loader))
         return -1;
     if (loader->event.type != YAML_MAPPING_END_EVENT)
-        return schema_yaml_loader_fail(loader, loader->event.start_mark,
-                                "array takes exactly one of length_index, length_payload_index");
+        return schema_yaml_loader_fail(
+            loader, loader->event.start_mark,
+            "array takes exactly one of length_index, length_payload_index");
     return 0;
 }
 
@@ -229,9 +237,9 @@ static int read_array(schema_yaml_loader_t* loader, nvtxPayloadSchemaEntry_t* en
         return 0;
     }
     return schema_yaml_loader_fail(loader, mark,
-                            "bad array \"%.64s\" (expected a length, zero_terminated, "
-                            "{length_index: ...} or {length_payload_index: N})",
-                            (const char*)loader->event.data.scalar.value);
+                                   "bad array \"%.64s\" (expected a length, zero_terminated, "
+                                   "{length_index: ...} or {length_payload_index: N})",
+                                   (const char*)loader->event.data.scalar.value);
 }
 
 /* Reads the value of entry key `key` (current event: the value's first). */
@@ -249,7 +257,8 @@ static int read_entry_value(schema_yaml_loader_t* loader, int key, nvtxPayloadSc
     case ENTRY_OFFSET:
         return schema_yaml_read_u64(loader, "offset", UINT64_MAX, &entry->offset);
     case ENTRY_FLAGS:
-        return read_flag_list(loader, &schema_yaml_entry_flags, "entry flag", &entry->flags);
+        return schema_yaml_read_flag_list(loader, &schema_yaml_entry_flags, "entry flag",
+                                          &entry->flags);
     case ENTRY_ARRAY:
         return read_array(loader, entry, extra);
     case ENTRY_LENGTH:
@@ -271,9 +280,11 @@ static int read_entry_value(schema_yaml_loader_t* loader, int key, nvtxPayloadSc
     case ENTRY_TIME_DOMAIN:
         extra->has_time = 1;
         return schema_yaml_read_u64(loader, "time_domain", UINT64_MAX, &extra->time.timeDomainId);
-    default:
+    case ENTRY_SCOPE:
         extra->has_scope = 1;
         return schema_yaml_read_u64(loader, "scope", UINT64_MAX, &extra->scope.scopeId);
+    default:
+        return schema_yaml_read_counter(loader, &extra->counter);
     }
 }
 
@@ -283,8 +294,8 @@ static int schema_add_entry(schema_yaml_loader_t* loader, schema_builder_t* buil
         size_t capacity = builder->capacity ? builder->capacity * 2 : 8;
         void* grown;
         if (builder->count >= YAML_MAX_ENTRIES)
-            return schema_yaml_loader_fail(loader, loader->event.start_mark, "too many entries (limit %u)",
-                                    YAML_MAX_ENTRIES);
+            return schema_yaml_loader_fail(loader, loader->event.start_mark,
+                                           "too many entries (limit %u)", YAML_MAX_ENTRIES);
         capacity = capacity < YAML_MAX_ENTRIES ? capacity : YAML_MAX_ENTRIES;
         grown = nvtxw_reallocarray(builder->entries, capacity, sizeof *builder->entries);
         if (grown == NULL)
@@ -318,9 +329,10 @@ static int read_entry(schema_yaml_loader_t* loader, schema_builder_t* builder) {
             return -1;
         if (loader->event.type == YAML_MAPPING_END_EVENT)
             break;
-        key = schema_yaml_read_key(loader, entry_keys, sizeof entry_keys / sizeof entry_keys[0], "entry",
-                            &seen);
-        if (key < 0 || schema_yaml_loader_next(loader) || read_entry_value(loader, key, entry, extra))
+        key = schema_yaml_read_key(loader, entry_keys, sizeof entry_keys / sizeof entry_keys[0],
+                                   "entry", &seen);
+        if (key < 0 || schema_yaml_loader_next(loader) ||
+            read_entry_value(loader, key, entry, extra))
             return -1;
     }
     return schema_yaml_require_keys(loader, entry_keys, seen, 1u << ENTRY_TYPE, start, "entry");
@@ -357,10 +369,12 @@ static int read_schema_value(schema_yaml_loader_t* loader, int key, schema_build
         return read_static_id(loader, &attr->schemaId);
     case SCHEMA_KIND:
         attr->fieldMask |= NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_TYPE;
-        return schema_yaml_read_symbol(loader, &schema_yaml_schema_kinds, "schema kind", UINT64_MAX, &attr->type);
+        return schema_yaml_read_symbol(loader, &schema_yaml_schema_kinds, "schema kind", UINT64_MAX,
+                                       &attr->type);
     case SCHEMA_FLAGS:
         attr->fieldMask |= NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_FLAGS;
-        return read_flag_list(loader, &schema_yaml_schema_flags, "schema flag", &attr->flags);
+        return schema_yaml_read_flag_list(loader, &schema_yaml_schema_flags, "schema flag",
+                                          &attr->flags);
     case SCHEMA_ROLE:
         attr->fieldMask |= NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_FLAGS;
         if (schema_yaml_read_symbol(loader, &schema_yaml_schema_roles, "schema role", 15, &value))
@@ -395,7 +409,8 @@ static int resolve_references(schema_yaml_loader_t* loader, schema_builder_t* bu
         ;
     if (i == builder->count)
         return 0;
-    if (schema_yaml_entry_index_build(&index, builder->entries, builder->count) != NVTXW_RESULT_SUCCESS)
+    if (schema_yaml_entry_index_build(&index, builder->entries, builder->count) !=
+        NVTXW_RESULT_SUCCESS)
         return schema_yaml_loader_oom(loader, "the entry name index");
     for (; i < builder->count && status == 0; i++) {
         const entry_extra_t* extra = &builder->extras[i];
@@ -407,24 +422,27 @@ static int resolve_references(schema_yaml_loader_t* loader, schema_builder_t* bu
             builder->entries[i].arrayOrUnionDetail = (uint64_t)found;
         else
             status = schema_yaml_loader_fail(loader, extra->reference_mark,
-                                      found == -1 ? "no entry named \"%s\" in this schema"
-                                                  : "entry name \"%s\" is not unique",
-                                      extra->reference);
+                                             found == -1 ? "no entry named \"%s\" in this schema"
+                                                         : "entry name \"%s\" is not unique",
+                                             extra->reference);
     }
     schema_yaml_entry_index_free(&index);
     return status;
 }
 
-/* Links each entry's semantics: time first, then scope. Run after the
- * arrays stop growing, since the chain points into them. */
+/* Links each entry's semantics: time first, then scope, then counter. Run
+ * after the arrays stop growing, since the chain points into them. */
 static void link_semantics(schema_builder_t* builder) {
     for (size_t i = 0; i < builder->count; i++) {
         entry_extra_t* extra = &builder->extras[i];
         const nvtxSemanticsHeader_t* chain = NULL;
+        if (extra->counter.given)
+            chain = &extra->counter.semantic.header;
         if (extra->has_scope) {
             extra->scope.header.structSize = sizeof extra->scope;
             extra->scope.header.semanticId = NVTX_SEMANTIC_ID_SCOPE_V1;
             extra->scope.header.version = 1;
+            extra->scope.header.next = chain;
             chain = &extra->scope.header;
         }
         if (extra->has_time) {
@@ -443,13 +461,15 @@ static void schema_builder_free(schema_builder_t* builder) {
         nvtxw_free((void*)builder->entries[i].name);
         nvtxw_free((void*)builder->entries[i].description);
         nvtxw_free(builder->extras[i].reference);
+        schema_yaml_counter_free(&builder->extras[i].counter);
     }
     nvtxw_free(builder->entries);
     nvtxw_free(builder->extras);
     nvtxw_free(builder->name);
 }
 
-static int register_schema(schema_yaml_loader_t* loader, schema_builder_t* builder, yaml_mark_t start) {
+static int register_schema(schema_yaml_loader_t* loader, schema_builder_t* builder,
+                           yaml_mark_t start) {
     nvtxwResultCode_t code;
     uint64_t id = 0;
     if (resolve_references(loader, builder))
@@ -479,12 +499,12 @@ int schema_yaml_load_schema(schema_yaml_loader_t* loader) {
         if (loader->event.type == YAML_MAPPING_END_EVENT)
             break;
         key = schema_yaml_read_key(loader, schema_keys, sizeof schema_keys / sizeof schema_keys[0],
-                            "schema", &seen);
+                                   "schema", &seen);
         if (key < 0 || schema_yaml_loader_next(loader) || read_schema_value(loader, key, &builder))
             goto end;
     }
-    if (schema_yaml_require_keys(loader, schema_keys, seen, (1u << SCHEMA_KIND) | (1u << SCHEMA_ENTRIES),
-                          start, "schema"))
+    if (schema_yaml_require_keys(loader, schema_keys, seen,
+                                 (1u << SCHEMA_KIND) | (1u << SCHEMA_ENTRIES), start, "schema"))
         goto end;
     status = register_schema(loader, &builder, start);
 end:
@@ -508,7 +528,7 @@ static int enum_add_value(schema_yaml_loader_t* loader, enum_builder_t* builder)
         void* grown;
         if (builder->count >= YAML_MAX_ENTRIES)
             return schema_yaml_loader_fail(loader, loader->event.start_mark,
-                                    "too many enum values (limit %u)", YAML_MAX_ENTRIES);
+                                           "too many enum values (limit %u)", YAML_MAX_ENTRIES);
         capacity = capacity < YAML_MAX_ENTRIES ? capacity : YAML_MAX_ENTRIES;
         grown = nvtxw_reallocarray(builder->values, capacity, sizeof *builder->values);
         if (grown == NULL)
@@ -576,8 +596,8 @@ static int read_enum_size(schema_yaml_loader_t* loader, size_t* size) {
         return -1;
     if (value != 1 && value != 2 && value != 4 && value != 8)
         return schema_yaml_loader_fail(loader, loader->event.start_mark,
-                                "enum size %llu out of range (must be 1, 2, 4 or 8)",
-                                (unsigned long long)value);
+                                       "enum size %llu out of range (must be 1, 2, 4 or 8)",
+                                       (unsigned long long)value);
     *size = (size_t)value;
     return 0;
 }
@@ -619,7 +639,8 @@ int schema_yaml_load_enum(schema_yaml_loader_t* loader) {
         if (loader->event.type == YAML_MAPPING_END_EVENT)
             break;
         key = schema_yaml_read_key(loader, keys, 4, "enum", &seen);
-        if (key < 0 || schema_yaml_loader_next(loader) || read_enum_value_of_key(loader, key, &builder))
+        if (key < 0 || schema_yaml_loader_next(loader) ||
+            read_enum_value_of_key(loader, key, &builder))
             goto end;
     }
     if (schema_yaml_require_keys(loader, keys, seen, (1u << 2) | (1u << 3), start, "enum"))

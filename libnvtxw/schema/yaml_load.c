@@ -15,11 +15,12 @@
  *   entry     ::= { name?: STR, description?: STR, type: TYPE, offset?: INT,
  *                   flags?: [ EFLAG* ], array?: array, length?: INT,
  *                   selector?: REF, semantic?: SEMANTIC, role?: EROLE,
- *                   time_domain?: INT, scope?: INT }
+ *                   time_domain?: INT, scope?: INT, counter?: counter }
  *   array     ::= INT | zero_terminated | { length_index: REF }
  *               | { length_payload_index: INT }
  *   enum      ::= { name?: STR, id?: INT, size: INT, values: [ value+ ] }
  *   value     ::= { name: STR, value: INT | -INT, flag?: BOOL }
+ *   counter   ::= a counter semantic, grammar in yaml_counter.c
  *   TYPE      ::= predefined type name | name of an earlier schema or enum | INT
  *   REF       ::= entry name | entry index (INT)
  *   KIND, SFLAG, SROLE, EFLAG, SEMANTIC, EROLE ::= table name | INT
@@ -29,7 +30,8 @@
  * with a digit. Aliases, anchors and tags are rejected.
  *
  * This file holds the stream and item levels and the scalar readers; the
- * schema and enum bodies are parsed in yaml_items.c.
+ * schema and enum bodies are parsed in yaml_items.c, counter semantics in
+ * yaml_counter.c.
  */
 #include "config.h"
 
@@ -72,7 +74,8 @@ static int file_read(void* data, unsigned char* buffer, size_t size, size_t* siz
 
 /* ---- errors ------------------------------------------------------------- */
 
-int schema_yaml_loader_fail(schema_yaml_loader_t* loader, yaml_mark_t mark, const char* format, ...) {
+int schema_yaml_loader_fail(schema_yaml_loader_t* loader, yaml_mark_t mark, const char* format,
+                            ...) {
     char problem[NVTXW_ERROR_MAX];
     va_list args;
     va_start(args, format);
@@ -88,7 +91,8 @@ int schema_yaml_loader_oom(schema_yaml_loader_t* loader, const char* what) {
     return -1;
 }
 
-int schema_yaml_loader_wrap(schema_yaml_loader_t* loader, yaml_mark_t mark, nvtxwResultCode_t code) {
+int schema_yaml_loader_wrap(schema_yaml_loader_t* loader, yaml_mark_t mark,
+                            nvtxwResultCode_t code) {
     error_prefix("%s:%zu:%zu", loader->source, mark.line + 1, mark.column + 1);
     loader->status = code;
     return -1;
@@ -101,14 +105,14 @@ static int loader_parser_error(schema_yaml_loader_t* loader) {
         return schema_yaml_loader_oom(loader, "the YAML parser");
     if (parser->error == YAML_READER_ERROR)
         return schema_yaml_loader_fail(loader, parser->mark, "%s (byte offset %zu)",
-                                parser->problem ? parser->problem : "cannot read input",
-                                parser->problem_offset);
+                                       parser->problem ? parser->problem : "cannot read input",
+                                       parser->problem_offset);
     if (parser->context != NULL)
-        return schema_yaml_loader_fail(loader, parser->problem_mark, "%s (%s at %zu:%zu)", parser->problem,
-                                parser->context, parser->context_mark.line + 1,
-                                parser->context_mark.column + 1);
+        return schema_yaml_loader_fail(
+            loader, parser->problem_mark, "%s (%s at %zu:%zu)", parser->problem, parser->context,
+            parser->context_mark.line + 1, parser->context_mark.column + 1);
     return schema_yaml_loader_fail(loader, parser->problem_mark, "%s",
-                            parser->problem ? parser->problem : "invalid YAML");
+                                   parser->problem ? parser->problem : "invalid YAML");
 }
 
 /* Anchors and tags would let one node stand for many or change its meaning;
@@ -169,7 +173,7 @@ int schema_yaml_expect(schema_yaml_loader_t* loader, yaml_event_type_t type, con
     if (loader->event.type == type)
         return 0;
     return schema_yaml_loader_fail(loader, loader->event.start_mark, "expected %s for %s, found %s",
-                            event_kind(type), what, event_kind(loader->event.type));
+                                   event_kind(type), what, event_kind(loader->event.type));
 }
 
 static const char* scalar_text(const schema_yaml_loader_t* loader) {
@@ -181,8 +185,8 @@ static int scalar_quote_length(const schema_yaml_loader_t* loader) {
     return (int)(length < QUOTE_MAX ? length : QUOTE_MAX);
 }
 
-int schema_yaml_read_key(schema_yaml_loader_t* loader, const char* const* keys, size_t count, const char* what,
-                  uint32_t* seen) {
+int schema_yaml_read_key(schema_yaml_loader_t* loader, const char* const* keys, size_t count,
+                         const char* what, uint32_t* seen) {
     const char* key;
     if (schema_yaml_expect(loader, YAML_SCALAR_EVENT, "a key"))
         return -1;
@@ -191,21 +195,21 @@ int schema_yaml_read_key(schema_yaml_loader_t* loader, const char* const* keys, 
         if (strcmp(keys[i], key) != 0 || strlen(key) != loader->event.data.scalar.length)
             continue;
         if (*seen & (UINT32_C(1) << i))
-            return schema_yaml_loader_fail(loader, loader->event.start_mark, "duplicate key \"%s\" in %s",
-                                    keys[i], what);
+            return schema_yaml_loader_fail(loader, loader->event.start_mark,
+                                           "duplicate key \"%s\" in %s", keys[i], what);
         *seen |= UINT32_C(1) << i;
         return (int)i;
     }
     return schema_yaml_loader_fail(loader, loader->event.start_mark, "unknown key \"%.*s\" in %s",
-                            scalar_quote_length(loader), key, what);
+                                   scalar_quote_length(loader), key, what);
 }
 
 int schema_yaml_require_keys(schema_yaml_loader_t* loader, const char* const* keys, uint32_t seen,
-                      uint32_t required, yaml_mark_t mark, const char* what) {
+                             uint32_t required, yaml_mark_t mark, const char* what) {
     for (size_t i = 0; i < 32; i++) {
         if ((required & ~seen) & (UINT32_C(1) << i))
-            return schema_yaml_loader_fail(loader, mark, "missing required key \"%s\" in %s", keys[i],
-                                    what);
+            return schema_yaml_loader_fail(loader, mark, "missing required key \"%s\" in %s",
+                                           keys[i], what);
     }
     return 0;
 }
@@ -219,15 +223,15 @@ int schema_yaml_read_string(schema_yaml_loader_t* loader, const char* what, char
     length = loader->event.data.scalar.length;
     if (length > YAML_MAX_STRING)
         return schema_yaml_loader_fail(loader, loader->event.start_mark,
-                                "%s is too long (%zu bytes, limit %u)", what, length,
-                                YAML_MAX_STRING);
+                                       "%s is too long (%zu bytes, limit %u)", what, length,
+                                       YAML_MAX_STRING);
     if (memchr(scalar_text(loader), '\0', length) != NULL)
-        return schema_yaml_loader_fail(loader, loader->event.start_mark, "%s contains a NUL character",
-                                what);
+        return schema_yaml_loader_fail(loader, loader->event.start_mark,
+                                       "%s contains a NUL character", what);
     if (length + 1 > loader->string_budget)
         return schema_yaml_loader_fail(loader, loader->event.start_mark,
-                                "item too large: its strings exceed %u bytes",
-                                YAML_MAX_SCHEMA_STRINGS);
+                                       "item too large: its strings exceed %u bytes",
+                                       YAML_MAX_SCHEMA_STRINGS);
     loader->string_budget -= length + 1;
     *out = nvtxw_strndup(scalar_text(loader), length);
     if (*out == NULL)
@@ -265,32 +269,42 @@ static int parse_u64(const char* text, size_t length, uint64_t* out) {
     return 0;
 }
 
-/* Reads the current scalar as a number after an optional '-' (when allowed). */
-static int read_number(schema_yaml_loader_t* loader, const char* what, uint64_t max, int allow_negative,
-                       uint64_t* out) {
-    const char* text;
-    size_t length;
-    int negative;
-    int status;
-    if (schema_yaml_expect(loader, YAML_SCALAR_EVENT, what))
-        return -1;
-    text = scalar_text(loader);
-    length = loader->event.data.scalar.length;
-    negative = allow_negative && length > 0 && text[0] == '-';
-    status = parse_u64(text + negative, length - (size_t)negative, out);
-    if (status == -1)
-        return schema_yaml_loader_fail(loader, loader->event.start_mark, "bad number \"%.*s\" for %s",
-                                scalar_quote_length(loader), text, what);
-    if (status == -2 || *out > max || (negative && *out > (uint64_t)INT64_MAX + 1))
-        return schema_yaml_loader_fail(loader, loader->event.start_mark,
-                                "value %.*s out of range for %s (maximum %llu)",
-                                scalar_quote_length(loader), text, what, (unsigned long long)max);
+int schema_yaml_parse_number(const char* text, size_t length, int allow_negative, uint64_t max,
+                             uint64_t* out) {
+    int negative = allow_negative && length > 0 && text[0] == '-';
+    int status = parse_u64(text + negative, length - (size_t)negative, out);
+    if (status != 0)
+        return status;
+    if (*out > max || (negative && *out > (uint64_t)INT64_MAX + 1))
+        return -2;
     if (negative)
         *out = (uint64_t)0 - *out;
     return 0;
 }
 
-int schema_yaml_read_u64(schema_yaml_loader_t* loader, const char* what, uint64_t max, uint64_t* out) {
+/* Reads the current scalar as a number after an optional '-' (when allowed). */
+static int read_number(schema_yaml_loader_t* loader, const char* what, uint64_t max,
+                       int allow_negative, uint64_t* out) {
+    const char* text;
+    int status;
+    if (schema_yaml_expect(loader, YAML_SCALAR_EVENT, what))
+        return -1;
+    text = scalar_text(loader);
+    status =
+        schema_yaml_parse_number(text, loader->event.data.scalar.length, allow_negative, max, out);
+    if (status == -1)
+        return schema_yaml_loader_fail(loader, loader->event.start_mark,
+                                       "bad number \"%.*s\" for %s", scalar_quote_length(loader),
+                                       text, what);
+    if (status == -2)
+        return schema_yaml_loader_fail(
+            loader, loader->event.start_mark, "value %.*s out of range for %s (maximum %llu)",
+            scalar_quote_length(loader), text, what, (unsigned long long)max);
+    return 0;
+}
+
+int schema_yaml_read_u64(schema_yaml_loader_t* loader, const char* what, uint64_t max,
+                         uint64_t* out) {
     return read_number(loader, what, max, 0, out);
 }
 
@@ -307,8 +321,8 @@ int schema_yaml_read_bool(schema_yaml_loader_t* loader, const char* what, int* o
         *out = 0;
     else
         return schema_yaml_loader_fail(loader, loader->event.start_mark,
-                                "bad boolean \"%.*s\" for %s (expected true or false)",
-                                scalar_quote_length(loader), scalar_text(loader), what);
+                                       "bad boolean \"%.*s\" for %s (expected true or false)",
+                                       scalar_quote_length(loader), scalar_text(loader), what);
     return 0;
 }
 
@@ -319,23 +333,25 @@ int schema_yaml_scalar_is_number(const schema_yaml_loader_t* loader) {
            event->data.scalar.value[0] >= '0' && event->data.scalar.value[0] <= '9';
 }
 
-int schema_yaml_read_symbol(schema_yaml_loader_t* loader, const schema_yaml_name_table_t* table, const char* what,
-                     uint64_t max, uint64_t* out) {
+int schema_yaml_read_symbol(schema_yaml_loader_t* loader, const schema_yaml_name_table_t* table,
+                            const char* what, uint64_t max, uint64_t* out) {
     char expected[512] = "";
     size_t used = 0;
     if (schema_yaml_expect(loader, YAML_SCALAR_EVENT, what))
         return -1;
     if (schema_yaml_scalar_is_number(loader))
         return schema_yaml_read_u64(loader, what, max, out);
-    if (schema_yaml_value_of(table, scalar_text(loader), loader->event.data.scalar.length, out) == 0)
+    if (schema_yaml_value_of(table, scalar_text(loader), loader->event.data.scalar.length, out) ==
+        0)
         return 0;
     for (size_t i = 0; i < table->count && used < sizeof expected; i++) {
         int n = snprintf(expected + used, sizeof expected - used, "%s%s", i ? ", " : "",
                          table->rows[i].name);
         used += n > 0 ? (size_t)n : 0;
     }
-    return schema_yaml_loader_fail(loader, loader->event.start_mark, "unknown %s \"%.*s\" (expected %s)",
-                            what, scalar_quote_length(loader), scalar_text(loader), expected);
+    return schema_yaml_loader_fail(loader, loader->event.start_mark,
+                                   "unknown %s \"%.*s\" (expected %s)", what,
+                                   scalar_quote_length(loader), scalar_text(loader), expected);
 }
 
 /* ---- stream, document, item --------------------------------------------- */
@@ -349,16 +365,17 @@ static int load_item(schema_yaml_loader_t* loader) {
         return -1;
     if (loader->event.type == YAML_MAPPING_END_EVENT)
         return schema_yaml_loader_fail(loader, loader->event.start_mark,
-                                "empty item: expected schema: or enum:");
+                                       "empty item: expected schema: or enum:");
     key = schema_yaml_read_key(loader, keys, 2, "item", &seen);
     if (key < 0 || schema_yaml_loader_next(loader))
         return -1;
     loader->string_budget = YAML_MAX_SCHEMA_STRINGS;
-    if ((key == 0 ? schema_yaml_load_schema(loader) : schema_yaml_load_enum(loader)) || schema_yaml_loader_next(loader))
+    if ((key == 0 ? schema_yaml_load_schema(loader) : schema_yaml_load_enum(loader)) ||
+        schema_yaml_loader_next(loader))
         return -1;
     if (loader->event.type != YAML_MAPPING_END_EVENT)
         return schema_yaml_loader_fail(loader, loader->event.start_mark,
-                                "an item holds exactly one schema: or enum:");
+                                       "an item holds exactly one schema: or enum:");
     return 0;
 }
 
@@ -380,7 +397,8 @@ static int load_document(schema_yaml_loader_t* loader) {
     yaml_mark_t start;
     uint32_t seen = 0;
     uint64_t version;
-    if (schema_yaml_loader_next(loader) || schema_yaml_expect(loader, YAML_MAPPING_START_EVENT, "the document"))
+    if (schema_yaml_loader_next(loader) ||
+        schema_yaml_expect(loader, YAML_MAPPING_START_EVENT, "the document"))
         return -1;
     start = loader->event.start_mark;
     for (;;) {
@@ -395,9 +413,10 @@ static int load_document(schema_yaml_loader_t* loader) {
         if (key == 0 && schema_yaml_read_u64(loader, "version", UINT64_MAX, &version))
             return -1;
         if (key == 0 && version != 1)
-            return schema_yaml_loader_fail(loader, loader->event.start_mark,
-                                    "unsupported version %llu (this library reads version 1)",
-                                    (unsigned long long)version);
+            return schema_yaml_loader_fail(
+                loader, loader->event.start_mark,
+                "unsupported version %llu (this library reads version 1)",
+                (unsigned long long)version);
         if (key == 1 && load_items(loader))
             return -1;
     }
@@ -427,8 +446,8 @@ static void loader_destroy(schema_yaml_loader_t* loader) {
     yaml_parser_delete(&loader->parser);
 }
 
-static nvtxwResultCode_t loader_init(schema_yaml_loader_t* loader, nvtxw_schema_registry_t* registry,
-                                     const char* source) {
+static nvtxwResultCode_t loader_init(schema_yaml_loader_t* loader,
+                                     nvtxw_schema_registry_t* registry, const char* source) {
     memset(loader, 0, sizeof *loader);
     loader->registry = registry;
     loader->source = source != NULL ? source : "<string>";

@@ -119,6 +119,38 @@ static const schema_yaml_name_t entry_role_rows[] = {
 };
 const schema_yaml_name_table_t schema_yaml_entry_roles = TABLE(entry_role_rows);
 
+static const schema_yaml_name_t counter_flag_rows[] = {
+    {"normalize", NVTX_COUNTER_FLAG_NORMALIZE},
+    {"limit_min", NVTX_COUNTER_FLAG_LIMIT_MIN},
+    {"limit_max", NVTX_COUNTER_FLAG_LIMIT_MAX},
+};
+const schema_yaml_name_table_t schema_yaml_counter_flags = TABLE(counter_flag_rows);
+
+static const schema_yaml_name_t counter_value_type_rows[] = {
+    {"absolute", NVTX_COUNTER_FLAG_VALUETYPE_ABSOLUTE >> YAML_COUNTER_VALUE_TYPE_SHIFT},
+    {"delta", NVTX_COUNTER_FLAG_VALUETYPE_DELTA >> YAML_COUNTER_VALUE_TYPE_SHIFT},
+    {"delta_since_start",
+     NVTX_COUNTER_FLAG_VALUETYPE_DELTA_SINCE_START >> YAML_COUNTER_VALUE_TYPE_SHIFT},
+};
+const schema_yaml_name_table_t schema_yaml_counter_value_types = TABLE(counter_value_type_rows);
+
+static const schema_yaml_name_t counter_interpolation_rows[] = {
+    {"point", NVTX_COUNTER_FLAG_INTERPOLATION_POINT >> YAML_COUNTER_INTERPOLATION_SHIFT},
+    {"since_last", NVTX_COUNTER_FLAG_INTERPOLATION_SINCE_LAST >> YAML_COUNTER_INTERPOLATION_SHIFT},
+    {"until_next", NVTX_COUNTER_FLAG_INTERPOLATION_UNTIL_NEXT >> YAML_COUNTER_INTERPOLATION_SHIFT},
+    {"linear", NVTX_COUNTER_FLAG_INTERPOLATION_LINEAR >> YAML_COUNTER_INTERPOLATION_SHIFT},
+};
+const schema_yaml_name_table_t schema_yaml_counter_interpolations =
+    TABLE(counter_interpolation_rows);
+
+static const schema_yaml_name_t counter_limit_type_rows[] = {
+    {"undefined", NVTX_COUNTER_LIMIT_UNDEFINED},
+    {"i64", NVTX_COUNTER_LIMIT_I64},
+    {"u64", NVTX_COUNTER_LIMIT_U64},
+    {"f64", NVTX_COUNTER_LIMIT_F64},
+};
+const schema_yaml_name_table_t schema_yaml_counter_limit_types = TABLE(counter_limit_type_rows);
+
 const char* schema_yaml_name_of(const schema_yaml_name_table_t* table, uint64_t value) {
     for (size_t i = 0; i < table->count; i++) {
         if (table->rows[i].value == value)
@@ -128,7 +160,7 @@ const char* schema_yaml_name_of(const schema_yaml_name_table_t* table, uint64_t 
 }
 
 int schema_yaml_value_of(const schema_yaml_name_table_t* table, const char* name, size_t length,
-                  uint64_t* value) {
+                         uint64_t* value) {
     for (size_t i = 0; i < table->count; i++) {
         const char* row = table->rows[i].name;
         if (strlen(row) == length && memcmp(row, name, length) == 0) {
@@ -150,7 +182,8 @@ static int entry_name_compare(const void* a, const void* b) {
 }
 
 nvtxwResultCode_t schema_yaml_entry_index_build(schema_yaml_entry_index_t* index,
-                                         const nvtxPayloadSchemaEntry_t* entries, size_t count) {
+                                                const nvtxPayloadSchemaEntry_t* entries,
+                                                size_t count) {
     index->count = 0;
     index->sorted = nvtxw_reallocarray(NULL, count, sizeof *index->sorted);
     if (index->sorted == NULL)

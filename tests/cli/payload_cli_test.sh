@@ -79,6 +79,71 @@ error_case unknown-schema 2 "unknown schema or entry type \"nope\"" decode nope=
 error_case no-command 2 "no command given"
 error_case unknown-command 2 "unknown command \"frobnicate\"" frobnicate
 error_case bad-format 2 "unknown format \"xml\"" decode -f xml int8="$tmp/abc.bin"
+
+# output_case NAME EXPECTED ARGS...: exit 0, stdout exactly EXPECTED (plus
+# the newline), nothing on stderr.
+output_case() {
+    local name=$1 want=$2
+    shift 2
+    if ! "$tool" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"; then
+        fail "$name: exit status $? ($(cat "$tmp/$name.err"))"
+    elif [ "$(cat "$tmp/$name.out")" != "$want" ] || [ -s "$tmp/$name.err" ]; then
+        fail "$name: got '$(cat "$tmp/$name.out")', stderr '$(cat "$tmp/$name.err")'"
+    else
+        pass "$name"
+    fi
+}
+
+# Argument edge cases.
+printf 'items:\n  - schema: {kind: static, entries: [{name: v, type: int8}]}\n' >"$tmp/unnamed.yaml"
+error_case missing-schemas-value 2 "-S needs a value" decode -S
+error_case missing-format-value 2 "--format needs a value" decode --format
+error_case empty-schema 2 "\"=.*abc.bin\": SCHEMA is empty" decode -S "$tmp/unnamed.yaml" ="$tmp/abc.bin"
+error_case empty-payload 2 "\"int8=\": PAYLOAD file name is empty" decode int8=
+error_case empty-hex-payload 2 "PAYLOAD file name is empty" decode int8=hex:
+error_case unknown-option 2 "unknown option \"-x\"" decode -x int8="$tmp/abc.bin"
+error_case negative-id 2 "unknown schema or entry type \"-1\"" decode -1="$tmp/abc.bin"
+error_case no-payloads-after-dashdash 2 "no SCHEMA=PAYLOAD given" decode --
+error_case directory-payload 1 "cannot read .*: Is a directory" decode int8="$tmp"
+error_case directory-schemas 1 "cannot read schema file: .*Is a directory" decode -S "$tmp" int8="$tmp/abc.bin"
+printf '41\n\001\n' >"$tmp/ctrl.hex"
+error_case bad-hex-byte 1 "ctrl.hex:2: byte 0x01 is not a hex digit" decode int8=hex:"$tmp/ctrl.hex"
+printf '\001\000\000\000\000\000\000\000' >"$tmp/handle.bin"
+output_case yaml-type-name "[0] NVTX_REGISTERED_STRING_HANDLE: <field_0>=<handle:1>" decode -f text registered_string="$tmp/handle.bin"
+output_case long-format-option "[0] INT8: <field_0>=[97, 98, 99]" decode --format=text int8="$tmp/abc.bin"
+output_case dashdash "[0] INT8: <field_0>=97" decode -f text -- int8=hex:<(echo 61)
+: >"$tmp/empty.bin"
+printf '# only\n  # comments\n\n' >"$tmp/comments.hex"
+output_case empty-payload-file '{"count":1,"payloads":[]}' decode int8="$tmp/empty.bin"
+output_case comments-only-hex '{"count":1,"payloads":[]}' decode int8=hex:"$tmp/comments.hex"
+if "$tool" check --help | grep -q "^Usage: nvtxw-payload check"; then pass check-help; else fail check-help; fi
+if "$tool" decode -f text --help | grep -q "^Usage:"; then pass decode-help; else fail decode-help; fi
+
+# A payload file of exactly 64 MiB is accepted (a REFERENCED payload prints
+# nothing), one byte more is not.
+truncate -s 67108864 "$tmp/max.bin"
+output_case max-payload '{"count":1,"payloads":[]}' decode 1022="$tmp/max.bin"
+truncate -s 67108865 "$tmp/max.bin"
+error_case huge-payload 1 "max.bin: payload file too large \(limit 64 MiB\)" decode raw="$tmp/max.bin"
+rm -f "$tmp/max.bin"
+
+# Errors leave stdout empty even after more output than any buffer holds.
+head -c 20000 /dev/zero >"$tmp/zeros.bin"
+error_case late-error-no-output 1 "payload 1 .*16777299" decode int8="$tmp/zeros.bin" 16777299="$tmp/abc.bin"
+
+# A full disk is a failure (exit 1), not a silent success.
+if [ -w /dev/full ]; then
+    for cmd in "check $counters" "dump $counters" "decode int8=$tmp/abc.bin" "--help"; do
+        # shellcheck disable=SC2086
+        "$tool" $cmd >/dev/full 2>"$tmp/full.err"
+        status=$?
+        if [ "$status" -eq 1 ] && grep -q "^nvtxw-payload: error: cannot write standard output" "$tmp/full.err"; then
+            pass "full-stdout ($cmd)"
+        else
+            fail "full-stdout ($cmd): exit $status, $(cat "$tmp/full.err")"
+        fi
+    done
+fi
 if "$tool" --help | grep -q "^Usage: nvtxw-payload check"; then pass help; else fail help; fi
 if "$tool" --version | grep -Eq "^nvtxw-payload [0-9]+\.[0-9]+\.[0-9]+"; then pass version; else fail version; fi
 

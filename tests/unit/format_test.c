@@ -596,6 +596,36 @@ START_TEST(test_no_payloads) {
 }
 END_TEST
 
+/* Every double prints as its shortest round-trip decimal, subnormals too;
+ * the text reads back to the same bits (checked with strtod here). */
+START_TEST(test_float_shortest) {
+    static const double values[] = {5e-324,    1e-323, 2.2250738585072009e-308, 1.5e-323, -0.0,
+                                    0.1 + 0.2, 1e23,   -9223372036854775808.0,  4e-320};
+    static const char expected[] =
+        "{\"count\":1,\"payloads\":[{\"index\":0,\"schemaId\":20,\"size\":72,"
+        "\"schemaName\":\"DOUBLE\",\"fields\":{\"<field_0>\":[5e-324,1e-323,"
+        "2.225073858507201e-308,1.5e-323,-0,0.30000000000000004,1e+23,"
+        "-9.223372036854776e+18,4e-320]}}]}";
+    nvtxPayloadData_t p = payload(T(DOUBLE), values, sizeof values);
+    capture_t json = {0};
+    const char* cursor;
+    size_t i;
+
+    ck_assert_int_eq(nvtxw_payload_format_json(registry, &p, 1, NULL, capture_write, &json),
+                     NVTXW_RESULT_SUCCESS);
+    ck_assert_str_eq(json.data, expected);
+    cursor = strstr(json.data, ">\":[") + 3;
+    for (i = 0; i < sizeof values / sizeof values[0]; i++) {
+        char* end;
+        double back = strtod(cursor + 1, &end);
+        ck_assert(memcmp(&back, &values[i], sizeof back) == 0);
+        cursor = end;
+    }
+    check_json_valid("float_shortest", &json);
+    capture_free(&json);
+}
+END_TEST
+
 /* ------------------------------------------------------------------------- */
 /* Streaming and errors                                                       */
 /* ------------------------------------------------------------------------- */
@@ -644,6 +674,7 @@ static void check_write_failure(long fail_at_call, size_t values_size) {
                      NVTXW_RESULT_FAILED);
     ck_assert_str_eq(nvtxw_last_error(), "cannot format payloads as text: write function "
                                          "returned -5, bytes_written=0");
+    ck_assert_uint_eq(text.calls, 1); /* never called again after failing */
     capture_free(&json);
     capture_free(&text);
 }
@@ -734,6 +765,7 @@ static Suite* format_suite(void) {
     tcase_add_checked_fixture(golden, setup, teardown);
     tcase_add_test(golden, test_scalars);
     tcase_add_test(golden, test_floats);
+    tcase_add_test(golden, test_float_shortest);
     tcase_add_test(golden, test_strings);
     tcase_add_test(golden, test_enums);
     tcase_add_test(golden, test_handles);

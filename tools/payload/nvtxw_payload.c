@@ -23,7 +23,8 @@
 
 #define TOOL "nvtxw-payload"
 #define MAX_PAYLOADS 64
-#define MAX_PAYLOAD_BYTES (64u << 20)
+/* Largest payload file, hex text included. */
+#define MAX_PAYLOAD_BYTES ((size_t)64 << 20)
 
 static const char usage_text[] =
     "Usage: " TOOL " check FILE.yaml...\n"
@@ -40,6 +41,7 @@ static const char usage_text[] =
     "\n"
     "Options: -f, --format json|text  output format of decode (default json)\n"
     "         -S, --schemas FILE      load schemas from a YAML file (repeatable)\n"
+    "         --                      end of options\n"
     "         -h, --help              show this help\n"
     "         -V, --version           show the version\n";
 
@@ -71,11 +73,16 @@ static int load_schemas(nvtxw_schema_registry_t* registry, const char* path) {
 
 static const char* schema_kind_name(uint64_t type) {
     switch (type) {
-    case NVTX_PAYLOAD_SCHEMA_TYPE_STATIC: return "static";
-    case NVTX_PAYLOAD_SCHEMA_TYPE_DYNAMIC: return "dynamic";
-    case NVTX_PAYLOAD_SCHEMA_TYPE_UNION: return "union";
-    case NVTX_PAYLOAD_SCHEMA_TYPE_UNION_WITH_INTERNAL_SELECTOR: return "union (internal selector)";
-    default: return "invalid";
+    case NVTX_PAYLOAD_SCHEMA_TYPE_STATIC:
+        return "static";
+    case NVTX_PAYLOAD_SCHEMA_TYPE_DYNAMIC:
+        return "dynamic";
+    case NVTX_PAYLOAD_SCHEMA_TYPE_UNION:
+        return "union";
+    case NVTX_PAYLOAD_SCHEMA_TYPE_UNION_WITH_INTERNAL_SELECTOR:
+        return "union (internal selector)";
+    default:
+        return "invalid";
     }
 }
 
@@ -108,11 +115,22 @@ static void print_registry_summary(const nvtxw_schema_registry_t* registry) {
     }
 }
 
+static int is_help(const char* arg) { return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0; }
+
 /* check and dump: load every file into one registry (later files may use
- * types of earlier ones), then summarise or dump. */
+ * types of earlier ones), then summarise or dump. A leading "--" ends the
+ * options, so that a file may be called "-h". */
 static int run_check_or_dump(int argc, char** argv, int dump) {
     nvtxw_schema_registry_t* registry;
     int i, status = 0;
+    if (argc > 0 && is_help(argv[0])) {
+        fputs(usage_text, stdout);
+        return 0;
+    }
+    if (argc > 0 && strcmp(argv[0], "--") == 0) {
+        argc--;
+        argv++;
+    }
     if (argc < 1)
         return usage_error("%s: no schema file given", dump ? "dump" : "check");
     registry = nvtxw_schema_registry_create();
@@ -125,14 +143,29 @@ static int run_check_or_dump(int argc, char** argv, int dump) {
             status = fail("%s", nvtxw_last_error());
     } else if (status == 0) {
         print_registry_summary(registry);
-        printf("%s: %zu registrations, all valid\n", TOOL,
-               nvtxw_schema_registry_count(registry));
+        printf("%s: %zu registrations, all valid\n", TOOL, nvtxw_schema_registry_count(registry));
     }
     nvtxw_schema_registry_destroy(registry);
     return status;
 }
 
-/* Reads a whole file of at most MAX_PAYLOAD_BYTES. */
+/* Grows *bytes so that it holds more than `size` bytes, up to one byte
+ * beyond MAX_PAYLOAD_BYTES (the byte that tells a file is too large). */
+static int grow_buffer(unsigned char** bytes, size_t* capacity) {
+    size_t wanted = *capacity ? *capacity * 2 : 4096;
+    unsigned char* grown;
+    if (wanted > MAX_PAYLOAD_BYTES + 1)
+        wanted = MAX_PAYLOAD_BYTES + 1;
+    grown = realloc(*bytes, wanted);
+    if (grown == NULL)
+        return -1;
+    *bytes = grown;
+    *capacity = wanted;
+    return 0;
+}
+
+/* Reads a whole file of at most MAX_PAYLOAD_BYTES (an empty file is a
+ * payload of size 0). */
 static int read_file(const char* path, unsigned char** bytes_out, size_t* size_out) {
     FILE* file = fopen(path, "rb");
     unsigned char* bytes = NULL;
@@ -144,20 +177,22 @@ static int read_file(const char* path, unsigned char** bytes_out, size_t* size_o
     }
     for (;;) {
         size_t got;
-        if (size == capacity) {
-            unsigned char* grown;
-            capacity = capacity ? capacity * 2 : 4096;
-            if (capacity > MAX_PAYLOAD_BYTES + 1 || (grown = realloc(bytes, capacity)) == NULL) {
-                status = fail("%s: payload file too large (limit 64 MiB)", path);
-                break;
-            }
-            bytes = grown;
+        if (size == MAX_PAYLOAD_BYTES + 1) {
+            status = fail("%s: payload file too large (limit 64 MiB)", path);
+            break;
         }
+        if (size == capacity && grow_buffer(&bytes, &capacity) != 0) {
+            status = fail("%s: out of memory", path);
+            break;
+        }
+        errno = 0;
         got = fread(bytes + size, 1, capacity - size, file);
         size += got;
         if (got == 0) {
             if (ferror(file))
-                status = fail("cannot read %s", path);
+                fprintf(stderr, TOOL ": error: cannot read %s: %s\n", path,
+                        strerror(errno != 0 ? errno : EIO));
+            status = ferror(file) ? 1 : 0;
             break;
         }
     }
@@ -197,7 +232,11 @@ static int parse_hex(const char* path, unsigned char* text, size_t* size) {
         if (in >= *size || c == '#' || c == ' ' || c == '\t' || c == '\n' || c == '\r')
             continue;
         if ((value = hex_digit(c)) < 0) {
-            fprintf(stderr, TOOL ": error: %s:%zu: '%c' is not a hex digit\n", path, line, c);
+            if (c > 0x20 && c < 0x7F)
+                fprintf(stderr, TOOL ": error: %s:%zu: '%c' is not a hex digit\n", path, line, c);
+            else
+                fprintf(stderr, TOOL ": error: %s:%zu: byte 0x%02x is not a hex digit\n", path,
+                        line, (unsigned)c);
             return 1;
         }
         if (high < 0) {
@@ -228,8 +267,14 @@ static int find_schema_by_name(const nvtxw_schema_registry_t* registry, const ch
     return 0;
 }
 
+/* The NVTX names ("INT32", any case) and the YAML type names of
+ * docs/schemas.md, which are the same but for registered_string. */
 static int find_entry_type_by_name(const char* name, uint64_t* id) {
     uint64_t type;
+    if (strcmp(name, "registered_string") == 0) {
+        *id = NVTX_PAYLOAD_ENTRY_TYPE_NVTX_REGISTERED_STRING_HANDLE;
+        return 1;
+    }
     for (type = 1; type < NVTX_TYPE_PAYLOAD_SCHEMA_REFERENCED; type++) {
         const char* type_name = nvtxw_entry_type_name(type);
         if (type_name != NULL && strcasecmp(type_name, name) == 0) {
@@ -241,8 +286,7 @@ static int find_entry_type_by_name(const char* name, uint64_t* id) {
 }
 
 /* SCHEMA: schema name, entry type name, "raw", or a number. */
-static int resolve_schema(const nvtxw_schema_registry_t* registry, const char* text,
-                          uint64_t* id) {
+static int resolve_schema(const nvtxw_schema_registry_t* registry, const char* text, uint64_t* id) {
     char* end;
     if (strcmp(text, "raw") == 0) {
         *id = NVTX_TYPE_PAYLOAD_SCHEMA_RAW;
@@ -251,19 +295,24 @@ static int resolve_schema(const nvtxw_schema_registry_t* registry, const char* t
     if (find_schema_by_name(registry, text, id) || find_entry_type_by_name(text, id))
         return 0;
     errno = 0;
-    *id = strtoull(text, &end, 0);
-    if (errno == 0 && end != text && *end == '\0')
-        return 0;
+    if (text[0] >= '0' && text[0] <= '9') {
+        *id = strtoull(text, &end, 0);
+        if (errno == 0 && *end == '\0')
+            return 0;
+    }
     return usage_error("unknown schema or entry type \"%s\"", text);
 }
 
-static int parse_payload_arg(const nvtxw_schema_registry_t* registry, char* arg,
-                             payload_arg* out) {
+static int parse_payload_arg(const nvtxw_schema_registry_t* registry, char* arg, payload_arg* out) {
     char* equals = strchr(arg, '=');
     const char* path;
     int hex, status;
     if (equals == NULL)
         return usage_error("\"%s\" is not SCHEMA=PAYLOAD", arg);
+    if (equals == arg)
+        return usage_error("\"%s\": SCHEMA is empty", arg);
+    if (equals[1] == '\0' || strcmp(equals + 1, "hex:") == 0)
+        return usage_error("\"%s\": PAYLOAD file name is empty", arg);
     *equals = '\0';
     status = resolve_schema(registry, arg, &out->schema_id);
     if (status != 0)
@@ -283,82 +332,144 @@ typedef struct decode_options {
     nvtxw_schema_registry_t* registry;
 } decode_options;
 
+/* Applies one option value (format or schema file); 0, or an exit status. */
+static int apply_decode_option(decode_options* options, int is_format, const char* value) {
+    if (!is_format)
+        return load_schemas(options->registry, value);
+    if (strcmp(value, "json") != 0 && strcmp(value, "text") != 0)
+        return usage_error("unknown format \"%s\" (json or text)", value);
+    options->json = strcmp(value, "json") == 0;
+    return 0;
+}
+
+/* Recognises -f/--format and -S/--schemas (also --format=X, --schemas=X);
+ * returns 1 (format), 2 (schemas) or 0, and sets *inline_value after '='. */
+static int decode_option_kind(const char* arg, const char** inline_value) {
+    *inline_value = NULL;
+    if (strcmp(arg, "-f") == 0 || strcmp(arg, "--format") == 0)
+        return 1;
+    if (strcmp(arg, "-S") == 0 || strcmp(arg, "--schemas") == 0)
+        return 2;
+    if (strncmp(arg, "--format=", 9) == 0)
+        *inline_value = arg + 9;
+    else if (strncmp(arg, "--schemas=", 10) == 0)
+        *inline_value = arg + 10;
+    else
+        return 0;
+    return arg[2] == 'f' ? 1 : 2;
+}
+
 /* Parses decode's options; returns the index of the first SCHEMA=PAYLOAD
- * argument, or a negative exit status (-1 failure, -2 usage). */
+ * argument, or a negative exit status (-1 failure, -2 usage, -3 help shown).
+ * An argument starting with '-' without '=' is an option; "--" ends them. */
 static int parse_decode_options(int argc, char** argv, decode_options* options) {
     int i;
     for (i = 0; i < argc; i++) {
         const char* arg = argv[i];
-        int is_format = strcmp(arg, "-f") == 0 || strcmp(arg, "--format") == 0;
-        int is_schemas = strcmp(arg, "-S") == 0 || strcmp(arg, "--schemas") == 0;
-        if (!is_format && !is_schemas)
+        const char* value;
+        int kind = decode_option_kind(arg, &value), status;
+        if (strcmp(arg, "--") == 0)
+            return i + 1;
+        if (is_help(arg)) {
+            fputs(usage_text, stdout);
+            return -3;
+        }
+        if (kind == 0 && arg[0] == '-' && strchr(arg, '=') == NULL)
+            return -usage_error("unknown option \"%s\"", arg);
+        if (kind == 0)
             break;
-        if (i + 1 >= argc)
+        if (value == NULL && i + 1 >= argc)
             return -usage_error("%s needs a value", arg);
-        arg = argv[++i];
-        if (is_schemas && load_schemas(options->registry, arg) != 0)
-            return -1;
-        if (is_format && strcmp(arg, "json") != 0 && strcmp(arg, "text") != 0)
-            return -usage_error("unknown format \"%s\" (json or text)", arg);
-        if (is_format)
-            options->json = strcmp(arg, "json") == 0;
+        status = apply_decode_option(options, kind == 1, value != NULL ? value : argv[++i]);
+        if (status != 0)
+            return -status;
     }
     return i;
 }
 
-static int decode_payloads(const decode_options* options, const payload_arg* args,
-                           size_t count) {
+static int discard_output(void* ctx, const char* data, size_t size) {
+    (void)ctx;
+    (void)data;
+    (void)size;
+    return 0;
+}
+
+static nvtxwResultCode_t format_payloads(const decode_options* options,
+                                         const nvtxPayloadData_t* payloads, size_t count,
+                                         nvtxw_write_fn write, void* write_ctx) {
+    if (options->json)
+        return nvtxw_payload_format_json(options->registry, payloads, count, NULL, write,
+                                         write_ctx);
+    return nvtxw_payload_format_text(options->registry, payloads, count, NULL, write, write_ctx);
+}
+
+/* Formats twice: once into nothing, so that a bad payload fails before any
+ * output (stdout stays empty on error, whatever the output size), then to
+ * stdout. Memory stays constant either way. */
+static int decode_payloads(const decode_options* options, const payload_arg* args, size_t count) {
     nvtxPayloadData_t payloads[MAX_PAYLOADS];
-    nvtxwResultCode_t result;
     size_t i;
     for (i = 0; i < count; i++) {
         payloads[i].schemaId = args[i].schema_id;
         payloads[i].size = args[i].size;
         payloads[i].payload = args[i].bytes;
     }
-    if (options->json)
-        result = nvtxw_payload_format_json(options->registry, payloads, count, NULL,
-                                           nvtxw_write_to_file, stdout);
-    else
-        result = nvtxw_payload_format_text(options->registry, payloads, count, NULL,
-                                           nvtxw_write_to_file, stdout);
-    if (result != NVTXW_RESULT_SUCCESS)
+    if (format_payloads(options, payloads, count, discard_output, NULL) != NVTXW_RESULT_SUCCESS ||
+        format_payloads(options, payloads, count, nvtxw_write_to_file, stdout) !=
+            NVTXW_RESULT_SUCCESS)
         return fail("%s", nvtxw_last_error());
     if (options->json)
         putchar('\n');
     return 0;
 }
 
+/* Reads the SCHEMA=PAYLOAD arguments into args and decodes them. */
+static int decode_arguments(const decode_options* options, int argc, char** argv,
+                            payload_arg* args) {
+    int i, status = 0;
+    if (argc == 0)
+        return usage_error("%s", "decode: no SCHEMA=PAYLOAD given");
+    if (argc > MAX_PAYLOADS)
+        return usage_error("%s", "decode: more than 64 payloads");
+    for (i = 0; status == 0 && i < argc; i++)
+        status = parse_payload_arg(options->registry, argv[i], &args[i]);
+    return status != 0 ? status : decode_payloads(options, args, (size_t)argc);
+}
+
 static int run_decode(int argc, char** argv) {
     decode_options options = {1, NULL};
     payload_arg args[MAX_PAYLOADS];
-    size_t count = 0, i;
-    int first, status = 0;
+    size_t i;
+    int first, status;
     memset(args, 0, sizeof args);
     options.registry = nvtxw_schema_registry_create();
     if (options.registry == NULL)
         return fail("%s", "out of memory");
     first = parse_decode_options(argc, argv, &options);
-    if (first < 0)
+    if (first == -3)
+        status = 0; /* help shown */
+    else if (first < 0)
         status = -first;
-    else if (first == argc)
-        status = usage_error("%s", "decode: no SCHEMA=PAYLOAD given");
-    else if (argc - first > MAX_PAYLOADS)
-        status = usage_error("%s", "decode: more than 64 payloads");
-    for (i = 0; status == 0 && (int)i < argc - first; i++, count++)
-        status = parse_payload_arg(options.registry, argv[first + i], &args[i]);
-    if (status == 0)
-        status = decode_payloads(&options, args, count);
+    else
+        status = decode_arguments(&options, argc - first, argv + first, args);
     for (i = 0; i < MAX_PAYLOADS; i++)
         free(args[i].bytes); /* unused slots are zeroed */
     nvtxw_schema_registry_destroy(options.registry);
     return status;
 }
 
-int main(int argc, char** argv) {
-    const char* command = argc > 1 ? argv[1] : NULL;
-    if (command == NULL)
-        return usage_error("%s", "no command given");
+/* Output is buffered: a full disk or closed pipe shows only at the flush. */
+static int finish_output(int status) {
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return status;
+    if (status == 0)
+        status = fail("cannot write standard output: %s", strerror(errno != 0 ? errno : EIO));
+    return status;
+}
+
+static int run_command(int argc, char** argv) {
+    const char* command = argv[1];
     if (strcmp(command, "-h") == 0 || strcmp(command, "--help") == 0) {
         fputs(usage_text, stdout);
         return 0;
@@ -374,4 +485,10 @@ int main(int argc, char** argv) {
     if (strcmp(command, "decode") == 0)
         return run_decode(argc - 2, argv + 2);
     return usage_error("unknown command \"%s\"", command);
+}
+
+int main(int argc, char** argv) {
+    if (argc < 2)
+        return usage_error("%s", "no command given");
+    return finish_output(run_command(argc, argv));
 }

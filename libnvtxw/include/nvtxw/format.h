@@ -44,8 +44,8 @@ NVTXW_API int nvtxw_write_to_file(void* file, const char* data, size_t size);
  * N is `count`; payloads without events (REFERENCED, size 0) are absent, I
  * is the index in `payloads`. schemaName is null when the schema has no
  * name. Values: integers as exact decimals (full int64/uint64 range);
- * finite floats as the shortest of %.15g/%.16g/%.17g that reads back equal
- * ("-0", "1e+300"), others as the strings "nan", "inf", "-inf"; strings
+ * finite floats as the shortest %.Ng (N <= 17) that reads back equal
+ * ("-0", "1e+300", "5e-324"), others as the strings "nan", "inf", "-inf"; strings
  * escaped (\" \\ \b \f \n \r \t, other control characters \u00xx,
  * bytes that are not well-formed UTF-8 \ufffd; DEL and non-ASCII copied);
  * raw bytes "0x.." lowercase hex in memory order; enums the enumerator name
