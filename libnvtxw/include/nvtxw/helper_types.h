@@ -4,6 +4,13 @@
  * ID set, the event writer and the payload structs the helper schemas
  * describe. Layouts are ABI: producers built on NVIDIA's helpers send exactly
  * these bytes.
+ *
+ * Coexistence: NVIDIA's nvtxw3_event_helpers.h defines the same types inside
+ * its guard NVTXW_EVENT_HELPERS_API, which our nvtxw/helpers.h also uses.
+ * When that guard is already defined, the types come from whichever helper
+ * header was first and are skipped here. Include nvtxw/helpers.h (or
+ * nvtxw/nvtxw.h), not this header alone, in a translation unit that also
+ * includes NVIDIA's helpers.
  */
 #ifndef NVTXW_HELPER_TYPES_H
 #define NVTXW_HELPER_TYPES_H
@@ -11,6 +18,9 @@
 #include <stdint.h>
 
 #include "nvtxw/abi.h"
+
+#if !defined(NVTXW_EVENT_HELPERS_API) && !defined(NVTXW_HELPER_TYPES_V1)
+#define NVTXW_HELPER_TYPES_V1
 
 #ifdef __cplusplus
 extern "C" {
@@ -119,5 +129,7 @@ typedef struct nvtxwRangeEndPayload_v1 {
 #ifdef __cplusplus
 }
 #endif
+
+#endif /* !NVTXW_EVENT_HELPERS_API && !NVTXW_HELPER_TYPES_V1 */
 
 #endif /* NVTXW_HELPER_TYPES_H */
