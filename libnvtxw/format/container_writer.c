@@ -1,0 +1,537 @@
+/*
+ * format/container_writer.c - the writing side of the container: temp file
+ * and file header, per-stream encoders, the lock-free chunk write path, and
+ * the commit (footer index, trailer, fsync, rename). Byte layout: see
+ * container_layout.c.
+ *
+ * Concurrency: a chunk's file range is reserved by one atomic fetch-add on
+ * `end` and filled with pwrite, so writers never wait on each other. A
+ * thread killed between the two leaves a hole (zeros, or nothing at the end
+ * of the file) that the reader reports and skips. Each encoder records its
+ * chunks in its own index segment; destroying the encoder links the segment
+ * into the writer's list under `lock`, which the write path never takes
+ * (except to read the saved message of a faulty writer).
+ */
+#define _GNU_SOURCE
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#include "common/alloc.h"
+#include "common/error_internal.h"
+#include "format/container_layout.h"
+#include "nvtxw/error.h"
+
+/* The chunks one encoder wrote, in write order. */
+typedef struct index_segment {
+    container_chunk_info* entries;
+    size_t count;
+    size_t capacity;
+    struct index_segment* next;
+} index_segment;
+
+struct container_writer {
+    int fd;
+    int overwrite;
+    char* final_path;
+    char* temp_path;
+    _Atomic uint64_t end; /* next free file offset: the only shared write-path state */
+    atomic_int fault;     /* 0, or the result code of the first failed write */
+    pthread_mutex_t lock; /* fault_message, segments, live_encoders */
+    char fault_message[NVTXW_ERROR_MAX];
+    index_segment* segments; /* of destroyed encoders */
+    size_t live_encoders;
+};
+
+struct container_encoder {
+    container_writer_t* writer;
+    ZSTD_CCtx* cctx;
+    unsigned char* buffer; /* chunk header + zstd frame + padding */
+    size_t capacity;
+    index_segment* index;
+};
+
+void container_options_init(container_options* opts) { memset(opts, 0, sizeof *opts); }
+
+const char* container_writer_temp_path(const container_writer_t* writer) {
+    return writer->temp_path;
+}
+
+/* Returns the saved error of a faulty writer (setting this thread's message
+ * to it), or NVTXW_RESULT_SUCCESS. */
+static nvtxwResultCode_t writer_check_fault(container_writer_t* w) {
+    nvtxwResultCode_t code = atomic_load_explicit(&w->fault, memory_order_acquire);
+    if (code == NVTXW_RESULT_SUCCESS)
+        return code;
+    pthread_mutex_lock(&w->lock);
+    error_set(code, "%s", w->fault_message);
+    pthread_mutex_unlock(&w->lock);
+    return code;
+}
+
+/* Makes the writer faulty with this thread's current message (first fault wins). */
+static nvtxwResultCode_t writer_set_fault(container_writer_t* w, nvtxwResultCode_t code) {
+    pthread_mutex_lock(&w->lock);
+    if (atomic_load_explicit(&w->fault, memory_order_relaxed) == NVTXW_RESULT_SUCCESS) {
+        snprintf(w->fault_message, sizeof w->fault_message, "%s", nvtxw_last_error());
+        atomic_store_explicit(&w->fault, code, memory_order_release);
+    }
+    pthread_mutex_unlock(&w->lock);
+    return code;
+}
+
+/* Writes at a reserved offset; on failure sets the message and the fault. */
+static nvtxwResultCode_t writer_pwrite(container_writer_t* w, const void* data, size_t size,
+                                       uint64_t offset, const char* what) {
+    char buf[128];
+    int err = container_pwrite_all(w->fd, data, size, offset);
+    if (err == 0)
+        return NVTXW_RESULT_SUCCESS;
+    error_set(NVTXW_RESULT_FAILED, "cannot write %s: path=\"%s\", offset=%llu, size=%zu: %s", what,
+              w->temp_path, (unsigned long long)offset, size,
+              container_strerror(err, buf, sizeof buf));
+    return writer_set_fault(w, NVTXW_RESULT_FAILED);
+}
+
+/* ---- creation --------------------------------------------------------- */
+
+/* "<final>.tmp-" + 6 characters from [0-9a-z], different on each call. */
+static void temp_name(char* out, size_t size, const char* final_path, unsigned attempt) {
+    static _Atomic uint64_t counter;
+    struct timespec ts;
+    uint64_t seed[4], h;
+    char suffix[7];
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    seed[0] = (uint64_t)getpid();
+    seed[1] = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    seed[2] = atomic_fetch_add(&counter, 1);
+    seed[3] = attempt;
+    h = XXH3_64bits(seed, sizeof seed);
+    for (int i = 0; i < 6; i++, h /= 36)
+        suffix[i] = "0123456789abcdefghijklmnopqrstuvwxyz"[h % 36];
+    suffix[6] = '\0';
+    snprintf(out, size, "%s.tmp-%s", final_path, suffix);
+}
+
+/* Creates the temp file exclusively (mode 0666 & ~umask, unlike mkstemp). */
+static nvtxwResultCode_t writer_open_temp(container_writer_t* w) {
+    size_t size = strlen(w->final_path) + 12;
+    char buf[128];
+    int err = 0;
+    w->temp_path = nvtxw_malloc(size);
+    if (w->temp_path == NULL)
+        return error_oom("the temporary report name");
+    for (unsigned attempt = 0; attempt < 100; attempt++) {
+        temp_name(w->temp_path, size, w->final_path, attempt);
+        w->fd = open(w->temp_path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (w->fd >= 0)
+            return NVTXW_RESULT_SUCCESS;
+        err = errno;
+        if (err != EEXIST && err != EINTR)
+            break;
+    }
+    return error_set(NVTXW_RESULT_FAILED,
+                     "cannot create report: path=\"%s\": cannot create temporary file \"%s\": %s",
+                     w->final_path, w->temp_path, container_strerror(err, buf, sizeof buf));
+}
+
+static void fill_uuid(uint8_t uuid[16]) {
+    static const uint8_t zero[16];
+    if (memcmp(uuid, zero, 16) != 0)
+        return;
+    if (getrandom(uuid, 16, GRND_NONBLOCK) != 16) {
+        struct timespec ts;
+        uint64_t seed[2];
+        XXH128_hash_t h;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        seed[0] = (uint64_t)getpid();
+        seed[1] = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+        h = XXH3_128bits(seed, sizeof seed);
+        memcpy(uuid, &h.low64, 8);
+        memcpy(uuid + 8, &h.high64, 8);
+    }
+    uuid[6] = (uint8_t)((uuid[6] & 0x0F) | 0x40); /* RFC 4122 version 4 */
+    uuid[8] = (uint8_t)((uuid[8] & 0x3F) | 0x80);
+}
+
+static nvtxwResultCode_t writer_write_header(container_writer_t* w, const container_options* o) {
+    container_file_info info;
+    size_t name_size = o->session_name ? strlen(o->session_name) : 0;
+    unsigned char* header;
+    size_t size = container_file_header_size(name_size);
+    nvtxwResultCode_t status;
+    struct timespec ts;
+
+    memset(&info, 0, sizeof info);
+    info.major = CONTAINER_VERSION_MAJOR;
+    info.minor = CONTAINER_VERSION_MINOR;
+    info.creation_time_ns = o->creation_time_ns;
+    if (info.creation_time_ns == 0 && clock_gettime(CLOCK_REALTIME, &ts) == 0)
+        info.creation_time_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+    memcpy(info.session_uuid, o->session_uuid, 16);
+    fill_uuid(info.session_uuid);
+    info.session_name = o->session_name;
+    header = nvtxw_malloc(size);
+    if (header == NULL)
+        return error_oom("the report file header");
+    container_encode_file_header(header, &info, name_size);
+    status = writer_pwrite(w, header, size, 0, "report file header");
+    atomic_init(&w->end, size);
+    nvtxw_free(header);
+    return status;
+}
+
+/* Fails when final_path exists and overwrite is off. */
+static nvtxwResultCode_t check_overwrite(const char* path, int overwrite) {
+    struct stat st;
+    if (overwrite || lstat(path, &st) != 0)
+        return NVTXW_RESULT_SUCCESS;
+    return error_set(NVTXW_RESULT_FAILED,
+                     "cannot create report: path=\"%s\": file exists and overwrite is off", path);
+}
+
+static void writer_free(container_writer_t* w) {
+    index_segment* s = w->segments;
+    while (s != NULL) {
+        index_segment* next = s->next;
+        nvtxw_free(s->entries);
+        nvtxw_free(s);
+        s = next;
+    }
+    if (w->fd >= 0)
+        close(w->fd);
+    pthread_mutex_destroy(&w->lock);
+    nvtxw_free(w->temp_path);
+    nvtxw_free(w->final_path);
+    nvtxw_free(w);
+}
+
+/* Path, name length, and the overwrite rule. */
+static nvtxwResultCode_t writer_check_args(const char* final_path, const container_options* opts) {
+    if (final_path == NULL || *final_path == '\0')
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT, "cannot create report: path is empty");
+    if (opts->session_name != NULL && strlen(opts->session_name) > LAYOUT_NAME_MAX)
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                         "cannot create report: path=\"%s\": session name longer than %d bytes",
+                         final_path, LAYOUT_NAME_MAX);
+    return check_overwrite(final_path, opts->overwrite);
+}
+
+container_writer_t* container_writer_create(const char* final_path, const container_options* opts) {
+    container_options defaults;
+    container_writer_t* w;
+    if (opts == NULL) {
+        container_options_init(&defaults);
+        opts = &defaults;
+    }
+    if (writer_check_args(final_path, opts) != NVTXW_RESULT_SUCCESS)
+        return NULL;
+    w = nvtxw_calloc(1, sizeof *w);
+    if (w == NULL) {
+        error_oom("a report writer");
+        return NULL;
+    }
+    w->fd = -1;
+    w->overwrite = opts->overwrite;
+    pthread_mutex_init(&w->lock, NULL);
+    w->final_path = nvtxw_strdup(final_path);
+    if (w->final_path == NULL) {
+        error_oom("the report path");
+        goto error;
+    }
+    if (writer_open_temp(w) != NVTXW_RESULT_SUCCESS)
+        goto error;
+    if (writer_write_header(w, opts) != NVTXW_RESULT_SUCCESS)
+        goto error;
+    return w;
+error:
+    if (w->fd >= 0)
+        unlink(w->temp_path);
+    writer_free(w);
+    return NULL;
+}
+
+/* ---- encoders and the write path -------------------------------------- */
+
+container_encoder_t* container_encoder_create(container_writer_t* writer, int compression_level) {
+    container_encoder_t* e;
+    if (writer_check_fault(writer) != NVTXW_RESULT_SUCCESS)
+        return NULL;
+    e = nvtxw_calloc(1, sizeof *e);
+    if (e == NULL || (e->index = nvtxw_calloc(1, sizeof *e->index)) == NULL) {
+        error_oom("a chunk encoder");
+        goto error;
+    }
+    e->cctx = container_cctx_create(compression_level);
+    if (e->cctx == NULL)
+        goto error;
+    e->writer = writer;
+    pthread_mutex_lock(&writer->lock);
+    writer->live_encoders++;
+    pthread_mutex_unlock(&writer->lock);
+    return e;
+error:
+    if (e != NULL)
+        nvtxw_free(e->index);
+    nvtxw_free(e);
+    return NULL;
+}
+
+void container_encoder_destroy(container_encoder_t* encoder) {
+    container_writer_t* w;
+    if (encoder == NULL)
+        return;
+    w = encoder->writer;
+    pthread_mutex_lock(&w->lock);
+    encoder->index->next = w->segments;
+    w->segments = encoder->index;
+    w->live_encoders--;
+    pthread_mutex_unlock(&w->lock);
+    ZSTD_freeCCtx(encoder->cctx);
+    nvtxw_free(encoder->buffer);
+    nvtxw_free(encoder);
+}
+
+/* Room for one more index entry, allocated before the chunk is written so
+ * that a written chunk is always indexed. */
+static nvtxwResultCode_t segment_reserve(index_segment* s) {
+    container_chunk_info* grown;
+    size_t capacity;
+    if (s->count < s->capacity)
+        return NVTXW_RESULT_SUCCESS;
+    capacity = s->capacity ? 2 * s->capacity : 64;
+    grown = nvtxw_reallocarray(s->entries, capacity, sizeof *grown);
+    if (grown == NULL)
+        return error_oom("the chunk index");
+    s->entries = grown;
+    s->capacity = capacity;
+    return NVTXW_RESULT_SUCCESS;
+}
+
+static nvtxwResultCode_t encoder_reserve_buffer(container_encoder_t* e, size_t size) {
+    size_t need = LAYOUT_CHUNK_HEADER + ZSTD_compressBound(size) + LAYOUT_ALIGN;
+    unsigned char* grown;
+    if (need <= e->capacity)
+        return NVTXW_RESULT_SUCCESS;
+    grown = nvtxw_realloc(e->buffer, need);
+    if (grown == NULL)
+        return error_oom("a chunk compression buffer");
+    e->buffer = grown;
+    e->capacity = need;
+    return NVTXW_RESULT_SUCCESS;
+}
+
+/* Compresses, frames and writes one chunk; fills *info (offset, sizes). */
+static nvtxwResultCode_t encoder_emit(container_encoder_t* e, const container_chunk_meta* meta,
+                                      const void* data, size_t size, container_chunk_info* info) {
+    container_chunk_header h;
+    size_t stored;
+    uint64_t span;
+    if (encoder_reserve_buffer(e, size) != NVTXW_RESULT_SUCCESS)
+        return NVTXW_RESULT_FAILED;
+    stored = ZSTD_compress2(e->cctx, e->buffer + LAYOUT_CHUNK_HEADER,
+                            e->capacity - LAYOUT_CHUNK_HEADER - LAYOUT_ALIGN, data, size);
+    if (ZSTD_isError(stored))
+        return error_set(NVTXW_RESULT_FAILED, "cannot compress chunk: stream=%llu, size=%zu: %s",
+                         (unsigned long long)meta->stream_id, size, ZSTD_getErrorName(stored));
+    memset(&h, 0, sizeof h);
+    h.meta = *meta;
+    h.stored_size = (uint32_t)stored;
+    h.raw_size = (uint32_t)size;
+    h.payload_checksum = container_checksum(e->buffer + LAYOUT_CHUNK_HEADER, stored);
+    container_encode_chunk_header(e->buffer, &h);
+    span = container_align(LAYOUT_CHUNK_HEADER + stored);
+    memset(e->buffer + LAYOUT_CHUNK_HEADER + stored, 0, span - LAYOUT_CHUNK_HEADER - stored);
+    info->meta = *meta;
+    info->stored_size = h.stored_size;
+    info->raw_size = h.raw_size;
+    info->offset = atomic_fetch_add_explicit(&e->writer->end, span, memory_order_relaxed);
+    return writer_pwrite(e->writer, e->buffer, (size_t)span, info->offset, "report chunk");
+}
+
+nvtxwResultCode_t container_write_chunk(container_encoder_t* encoder,
+                                        const container_chunk_meta* meta, const void* data,
+                                        size_t size) {
+    index_segment* s = encoder->index;
+    nvtxwResultCode_t status = writer_check_fault(encoder->writer);
+    if (status != NVTXW_RESULT_SUCCESS)
+        return status;
+    if (meta->kind >= CONTAINER_KIND_RESERVED || size > CONTAINER_CHUNK_MAX ||
+        (data == NULL && size > 0))
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                         "cannot write chunk: kind=%lu, size=%zu, data=%s: kind is reserved, "
+                         "size above %zu or data missing",
+                         (unsigned long)meta->kind, size, data ? "set" : "NULL",
+                         CONTAINER_CHUNK_MAX);
+    status = segment_reserve(s);
+    if (status == NVTXW_RESULT_SUCCESS)
+        status = encoder_emit(encoder, meta, data, size, &s->entries[s->count]);
+    if (status == NVTXW_RESULT_SUCCESS)
+        s->count++;
+    return status;
+}
+
+/* ---- finish and abort ------------------------------------------------- */
+
+static int entry_compare(const void* a, const void* b) {
+    const container_chunk_info *x = a, *y = b;
+    if (x->meta.stream_id != y->meta.stream_id)
+        return x->meta.stream_id < y->meta.stream_id ? -1 : 1;
+    return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+/* The serialized footer index (sorted entries); *count entries. */
+static unsigned char* writer_build_index(container_writer_t* w, size_t* count) {
+    container_chunk_info* all;
+    unsigned char* out = NULL;
+    size_t n = 0;
+    for (index_segment* s = w->segments; s != NULL; s = s->next)
+        n += s->count;
+    if (n > CONTAINER_CHUNK_MAX / LAYOUT_INDEX_ENTRY) {
+        error_set(NVTXW_RESULT_FAILED, "cannot write report index: %zu chunks, at most %zu", n,
+                  CONTAINER_CHUNK_MAX / LAYOUT_INDEX_ENTRY);
+        return NULL;
+    }
+    all = nvtxw_reallocarray(NULL, n, sizeof *all);
+    out = all ? nvtxw_reallocarray(NULL, n, LAYOUT_INDEX_ENTRY) : NULL;
+    if (out == NULL) {
+        error_oom("the report index");
+        nvtxw_free(all);
+        return NULL;
+    }
+    n = 0;
+    for (index_segment* s = w->segments; s != NULL; s = s->next) {
+        if (s->count > 0)
+            memcpy(all + n, s->entries, s->count * sizeof *all);
+        n += s->count;
+    }
+    qsort(all, n, sizeof *all, entry_compare);
+    for (size_t i = 0; i < n; i++)
+        container_encode_index_entry(out + i * LAYOUT_INDEX_ENTRY, all + i);
+    nvtxw_free(all);
+    *count = n;
+    return out;
+}
+
+/* Writes the index chunk and the trailer at the end of the file. */
+static nvtxwResultCode_t writer_write_footer(container_writer_t* w) {
+    container_chunk_meta meta = {LAYOUT_KIND_INDEX, 0, 0, 0, 0};
+    container_chunk_info info;
+    container_encoder_t* e = NULL;
+    container_trailer t;
+    unsigned char trailer[LAYOUT_TRAILER_SIZE];
+    size_t count = 0;
+    unsigned char* index = writer_build_index(w, &count);
+    nvtxwResultCode_t status = NVTXW_RESULT_FAILED;
+    if (index == NULL)
+        goto end;
+    e = container_encoder_create(w, 3);
+    if (e == NULL)
+        goto end;
+    meta.record_count = (uint32_t)count;
+    status = encoder_emit(e, &meta, index, count * LAYOUT_INDEX_ENTRY, &info);
+    if (status != NVTXW_RESULT_SUCCESS)
+        goto end;
+    t.index_offset = info.offset;
+    t.index_size = container_align(LAYOUT_CHUNK_HEADER + (uint64_t)info.stored_size);
+    t.chunk_count = count;
+    container_encode_trailer(trailer, &t);
+    status = writer_pwrite(w, trailer, sizeof trailer,
+                           atomic_fetch_add(&w->end, LAYOUT_TRAILER_SIZE), "report trailer");
+end:
+    container_encoder_destroy(e);
+    nvtxw_free(index);
+    return status;
+}
+
+/* Makes the rename durable; failures are ignored (some file systems cannot
+ * fsync directories, and the data itself is already synced). */
+static void sync_parent_directory(const char* path) {
+    const char* slash = strrchr(path, '/');
+    char* dir =
+        slash ? nvtxw_strndup(path, slash == path ? 1 : (size_t)(slash - path)) : nvtxw_strdup(".");
+    int fd = dir ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+    if (fd >= 0) {
+        fsync(fd);
+        close(fd);
+    }
+    nvtxw_free(dir);
+}
+
+/* Moves the temp file to final_path. Without overwrite, link() refuses an
+ * existing target atomically; file systems without hard links fall back to
+ * a check followed by rename. */
+static nvtxwResultCode_t writer_commit(container_writer_t* w) {
+    char buf[128];
+    int err = 0;
+    if (!w->overwrite && link(w->temp_path, w->final_path) == 0) {
+        unlink(w->temp_path);
+        return NVTXW_RESULT_SUCCESS;
+    }
+    if (!w->overwrite) {
+        err = errno;
+        if (err == EEXIST || check_overwrite(w->final_path, 0) != NVTXW_RESULT_SUCCESS)
+            return error_set(NVTXW_RESULT_FAILED,
+                             "cannot finish report: path=\"%s\": file exists and overwrite is off",
+                             w->final_path);
+    }
+    if (rename(w->temp_path, w->final_path) == 0)
+        return NVTXW_RESULT_SUCCESS;
+    err = errno;
+    return error_set(NVTXW_RESULT_FAILED, "cannot finish report: rename \"%s\" to \"%s\": %s",
+                     w->temp_path, w->final_path, container_strerror(err, buf, sizeof buf));
+}
+
+nvtxwResultCode_t container_writer_finish(container_writer_t* writer) {
+    nvtxwResultCode_t status;
+    char buf[128];
+    size_t live;
+    if (writer == NULL)
+        return NVTXW_RESULT_SUCCESS;
+    pthread_mutex_lock(&writer->lock);
+    live = writer->live_encoders;
+    pthread_mutex_unlock(&writer->lock);
+    if (live != 0) /* caller bug: freeing would leave the encoders dangling */
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                         "cannot finish report: path=\"%s\": %zu encoders still open",
+                         writer->final_path, live);
+    status = writer_check_fault(writer);
+    if (status != NVTXW_RESULT_SUCCESS)
+        goto error;
+    status = writer_write_footer(writer);
+    if (status != NVTXW_RESULT_SUCCESS)
+        goto error;
+    if (fsync(writer->fd) != 0) {
+        int err = errno;
+        status = error_set(NVTXW_RESULT_FAILED, "cannot finish report: fsync \"%s\": %s",
+                           writer->temp_path, container_strerror(err, buf, sizeof buf));
+        goto error;
+    }
+    status = writer_commit(writer);
+    if (status != NVTXW_RESULT_SUCCESS)
+        goto error;
+    sync_parent_directory(writer->final_path);
+    writer_free(writer);
+    return NVTXW_RESULT_SUCCESS;
+error:
+    container_writer_abort(writer);
+    return status;
+}
+
+void container_writer_abort(container_writer_t* writer) {
+    if (writer == NULL)
+        return;
+    unlink(writer->temp_path);
+    writer_free(writer);
+}
