@@ -3,4 +3,12 @@ libnvtxw_libnvtxw_la_SOURCES += \
 	libnvtxw/common/alloc.c \
 	libnvtxw/common/alloc.h \
 	libnvtxw/common/error.c \
-	libnvtxw/common/error_internal.h
+	libnvtxw/common/error_internal.h \
+	libnvtxw/common/handles.c \
+	libnvtxw/common/handles.h \
+	libnvtxw/common/idmap.c \
+	libnvtxw/common/idmap.h \
+	libnvtxw/common/strbuf.c \
+	libnvtxw/common/strbuf.h \
+	libnvtxw/common/strset.c \
+	libnvtxw/common/strset.h

@@ -1,0 +1,192 @@
+/*
+ * core/core_internal.h - sessions, domains and streams: the state behind the
+ * NVTXW function table (core/backend.c).
+ *
+ * Ownership: a session owns its domains, streams and sink; a domain owns its
+ * registries. Everything registered is copied. Handles given to the producer
+ * are generational values (common/handles.h), resolved on every call.
+ *
+ * Threading (NVTXW contract, spec section 6): registration and lifecycle
+ * calls are serialized by the caller and never overlap writes; writes to
+ * distinct streams run concurrently. The write path therefore reads
+ * registries without locks and touches only its own stream's state. The one
+ * shared mutable value on the write path is the session's fault code, an
+ * atomic.
+ */
+#ifndef NVTXW_CORE_INTERNAL_H
+#define NVTXW_CORE_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/handles.h"
+#include "common/idmap.h"
+#include "common/strset.h"
+#include "core/sink.h"
+#include "nvtxw/abi.h"
+#include "nvtxw/payload.h"
+
+/* Number of config keys the core knows (core/session.c). */
+#define CORE_CONFIG_KEYS 4
+
+/* A schema whose payloads validate by size alone (core/fast_check.c). */
+typedef struct core_fast_plan {
+    size_t min_size;         /* bytes a payload needs */
+    int has_timestamp;       /* the first TIMESTAMP entry is a plain 8-byte int */
+    size_t timestamp_offset; /* ... at this offset */
+} core_fast_plan;
+
+/* One registered scope. */
+typedef struct core_scope {
+    uint64_t id;
+    uint64_t parent;
+    char* path;
+} core_scope;
+
+struct core_domain {
+    core_session* session;
+    uint64_t handle;
+    uint32_t serial; /* process-unique; high half of this domain's string handles */
+    uint32_t index;  /* order of registration in the session, from 0 */
+    char* name;      /* "" for the default domain */
+    nvtxw_schema_registry_t* schemas;
+    char** strings; /* registered strings; handle = serial << 32 | index + 1 */
+    size_t string_count, string_capacity;
+    idmap categories;   /* category -> char* name */
+    idmap scopes;       /* scope ID -> core_scope* */
+    idmap counters;     /* counter ID -> core_counter* (owned copies) */
+    idmap time_domains; /* time domain ID -> nvtxTimeDomainAttr_t* */
+    idmap fast_plans;   /* schema ID -> core_fast_plan* (core/fast_check.c) */
+    uint64_t next_scope_id, next_counter_id, next_time_domain_id; /* dynamic IDs */
+};
+
+struct core_stream {
+    core_session* session;
+    core_domain* domain;
+    uint64_t handle;
+    uint64_t index; /* order of opening in the session, from 0 */
+    char* name;
+    uint64_t scope_id;
+    uint64_t time_domain_id;
+    int16_t order_interleaving;
+    int16_t ordering_type;
+    int32_t ordering_skid;
+    int64_t ordering_skid_amount;
+    void* sink_state;
+};
+
+struct core_session {
+    uint64_t handle;
+    char* name;
+    core_config config;
+    char* config_values[CORE_CONFIG_KEYS]; /* strings the config points into */
+    char* config_raw;                      /* the config string as given */
+    sink* out;
+    _Atomic nvtxwResultCode_t fault; /* non-zero: faulty, calls return this */
+    pthread_mutex_t fault_mutex;     /* guards fault_message (rare path only) */
+    char* fault_message;             /* message saved when the fault happened */
+    core_domain** domains;
+    size_t domain_count, domain_capacity;
+    strset stream_names;     /* names of every stream opened in the session */
+    uint64_t streams_opened; /* next stream index */
+    core_stream** streams;   /* open streams */
+    size_t stream_count, stream_capacity;
+};
+
+/* Process-wide handle tables (core/backend.c). */
+extern handle_table core_sessions;
+extern handle_table core_domains;
+extern handle_table core_streams;
+
+/* Handle resolution; NULL with the error message set on failure. */
+core_session* core_session_get(nvtxwSessionHandle_t handle, const char* call);
+core_domain* core_domain_get(nvtxDomainHandle_t handle, const char* call);
+/* Resolves the domain of a registration call and checks its session's fault
+ * state; NULL with *status and the message set on failure. */
+core_domain* core_domain_for_call(nvtxDomainHandle_t handle, const char* call,
+                                  nvtxwResultCode_t* status);
+core_stream* core_stream_get(nvtxwStreamHandle_t handle, const char* call);
+/* Resolves the stream of a write call and checks its session's fault state;
+ * NULL with *status and the message set on failure. Lock-free. */
+core_stream* core_stream_for_write(nvtxwStreamHandle_t handle, const char* call,
+                                   nvtxwResultCode_t* status);
+
+/* Fault handling: returns the session's saved fault (message restored), or
+ * SUCCESS when the session is healthy. */
+nvtxwResultCode_t core_session_check(core_session* session);
+/* Records a sink failure: codes other than INVALID_ARGUMENT and NOT_SUPPORTED
+ * make the session faulty. Returns `code`. */
+nvtxwResultCode_t core_session_sink_result(core_session* session, nvtxwResultCode_t code);
+
+/* Domain and registries (core/domain.c). */
+core_domain* core_domain_create(core_session* session, const char* name);
+void core_domain_destroy(core_domain* domain);
+/* The session's domain of that name, created (and told to the sink) when new. */
+nvtxwResultCode_t core_domain_find_or_add(core_session* session, const char* name,
+                                          core_domain** out);
+void core_stream_free(core_stream* stream);
+void core_counter_free(core_counter* counter);
+/* Text of a string handle of this domain, or NULL when not registered here. */
+const char* core_domain_string(const core_domain* domain, uint64_t handle);
+const core_counter* core_domain_counter(const core_domain* domain, uint64_t id);
+/* Non-zero when `id` may be used as a scope in this domain: NONE, ROOT or a
+ * registered scope. */
+int core_domain_scope_known(const core_domain* domain, uint64_t id);
+/* Non-zero when `id` names a clock: NONE, a predefined timestamp type or a
+ * registered time domain. */
+int core_domain_time_domain_known(const core_domain* domain, uint64_t id);
+
+/* Fast validation (core/fast_check.c): plans are made at schema
+ * registration; the check returns non-zero and fills `facts` when every
+ * payload of the event is covered by a plan, else 0 (walk it instead). */
+nvtxwResultCode_t core_fast_plan_add(core_domain* domain, const nvtxw_schema_t* schema);
+int core_event_fast_check(const core_event* event, core_event_facts* facts);
+
+/* The function-table members, one file each concern. */
+nvtxwResultCode_t core_session_begin(const nvtxwSessionAttributes_t* attr,
+                                     nvtxwSessionHandle_t* out);
+nvtxwResultCode_t core_session_end(nvtxwSessionHandle_t session);
+nvtxwResultCode_t core_domain_register(nvtxwSessionHandle_t session,
+                                       const nvtxwDomainAttributes_t* attr,
+                                       nvtxDomainHandle_t* out);
+nvtxwResultCode_t core_category_register(nvtxDomainHandle_t domain, uint32_t category,
+                                         const char* name);
+nvtxwResultCode_t core_string_register(nvtxDomainHandle_t domain, const char* string,
+                                       nvtxStringHandle_t* out);
+nvtxwResultCode_t core_resource_register(nvtxDomainHandle_t domain,
+                                         const nvtxResourceAttributes_t* attr);
+nvtxwResultCode_t core_scope_register(nvtxDomainHandle_t domain, const nvtxScopeAttr_t* attr,
+                                      uint64_t* out);
+nvtxwResultCode_t core_schema_register(nvtxDomainHandle_t domain,
+                                       const nvtxPayloadSchemaAttr_t* attr, uint64_t* out);
+nvtxwResultCode_t core_enum_register(nvtxDomainHandle_t domain, const nvtxPayloadEnumAttr_t* attr,
+                                     uint64_t* out);
+nvtxwResultCode_t core_counter_register(nvtxDomainHandle_t domain, const nvtxCounterAttr_t* attr,
+                                        uint64_t* out);
+nvtxwResultCode_t core_time_domain_register(nvtxDomainHandle_t domain,
+                                            const nvtxTimeDomainAttr_t* attr, uint64_t* out);
+nvtxwResultCode_t core_stream_open(nvtxwSessionHandle_t session,
+                                   const nvtxwStreamAttributes_t* attr, nvtxwStreamHandle_t* out);
+nvtxwResultCode_t core_stream_close(nvtxwStreamHandle_t stream);
+nvtxwResultCode_t core_event_write(nvtxwStreamHandle_t stream, const nvtxPayloadData_t* payloads,
+                                   size_t count);
+nvtxwResultCode_t core_event_batch_write(nvtxwStreamHandle_t stream, const nvtxEventBatch_t* batch);
+nvtxwResultCode_t core_counter_write(nvtxwStreamHandle_t stream, int64_t timestamp,
+                                     uint64_t counter_id, const void* data, size_t size);
+nvtxwResultCode_t core_counter_no_value_write(nvtxwStreamHandle_t stream, int64_t timestamp,
+                                              uint64_t counter_id, uint8_t reason);
+nvtxwResultCode_t core_counter_batch_write(nvtxwStreamHandle_t stream,
+                                           const nvtxCounterBatch_t* batch);
+nvtxwResultCode_t core_time_sync_point_write(nvtxwStreamHandle_t stream, uint64_t domain1,
+                                             uint64_t domain2, int64_t timestamp1,
+                                             int64_t timestamp2);
+nvtxwResultCode_t core_time_sync_table_write(nvtxwStreamHandle_t stream, uint64_t domain_src,
+                                             uint64_t domain_dst, const nvtxSyncPoint_t* points,
+                                             size_t count);
+nvtxwResultCode_t core_conversion_factor_write(nvtxwStreamHandle_t stream, uint64_t domain_src,
+                                               uint64_t domain_dst, double slope,
+                                               int64_t timestamp_src, int64_t timestamp_dst);
+
+#endif /* NVTXW_CORE_INTERNAL_H */

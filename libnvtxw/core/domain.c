@@ -1,0 +1,265 @@
+/*
+ * core/domain.c - DomainRegister, CategoryRegister, StringRegister and the
+ * per-domain lookups the write path uses.
+ *
+ * String handles are values, not pointers: serial << 32 | (index + 1), where
+ * `serial` is unique per domain in the process, so a handle registered in
+ * another domain (or another session) never resolves here.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "common/alloc.h"
+#include "common/error_internal.h"
+#include "core/core_internal.h"
+
+static _Atomic uint32_t next_domain_serial = 1;
+
+core_domain* core_domain_create(core_session* session, const char* name) {
+    core_domain* domain = nvtxw_calloc(1, sizeof *domain);
+    if (domain == NULL)
+        return NULL;
+    domain->session = session;
+    domain->serial = atomic_fetch_add(&next_domain_serial, 1);
+    domain->name = nvtxw_strdup(name);
+    domain->schemas = nvtxw_schema_registry_create();
+    domain->next_scope_id = NVTX_SCOPE_ID_DYNAMIC_START;
+    domain->next_counter_id = NVTX_COUNTER_ID_DYNAMIC_START;
+    domain->next_time_domain_id = NVTX_TIME_DOMAIN_ID_DYNAMIC_START;
+    if (domain->name == NULL || domain->schemas == NULL) {
+        core_domain_destroy(domain);
+        return NULL;
+    }
+    return domain;
+}
+
+/* Frees every value of a map whose values are plain allocations. */
+static void idmap_free_values(idmap* map, void (*free_value)(void*)) {
+    size_t i;
+    for (i = 0; i < map->capacity; i++) {
+        if (map->slots[i].value != NULL)
+            free_value(map->slots[i].value);
+    }
+    idmap_free(map);
+}
+
+static void scope_free(void* value) {
+    core_scope* scope = value;
+    nvtxw_free(scope->path);
+    nvtxw_free(scope);
+}
+
+static void counter_free(void* value) { core_counter_free(value); }
+
+void core_domain_destroy(core_domain* domain) {
+    size_t i;
+    if (domain == NULL)
+        return;
+    for (i = 0; i < domain->string_count; i++)
+        nvtxw_free(domain->strings[i]);
+    nvtxw_free(domain->strings);
+    idmap_free_values(&domain->categories, nvtxw_free);
+    idmap_free_values(&domain->scopes, scope_free);
+    idmap_free_values(&domain->counters, counter_free);
+    idmap_free_values(&domain->time_domains, nvtxw_free);
+    idmap_free_values(&domain->fast_plans, nvtxw_free);
+    nvtxw_schema_registry_destroy(domain->schemas);
+    nvtxw_free(domain->name);
+    nvtxw_free(domain);
+}
+
+static core_domain* session_find_domain(const core_session* session, const char* name) {
+    size_t i;
+    for (i = 0; i < session->domain_count; i++) {
+        if (strcmp(session->domains[i]->name, name) == 0)
+            return session->domains[i];
+    }
+    return NULL;
+}
+
+static nvtxwResultCode_t session_add_domain(core_session* session, core_domain* domain) {
+    if (session->domain_count == session->domain_capacity) {
+        size_t capacity = session->domain_capacity ? session->domain_capacity * 2 : 4;
+        core_domain** grown =
+            nvtxw_reallocarray(session->domains, capacity, sizeof *session->domains);
+        if (grown == NULL)
+            return error_oom("the domain list");
+        session->domains = grown;
+        session->domain_capacity = capacity;
+    }
+    domain->handle = handle_insert(&core_domains, domain);
+    if (domain->handle == 0)
+        return error_oom("a domain handle");
+    session->domains[session->domain_count++] = domain;
+    return NVTXW_RESULT_SUCCESS;
+}
+
+/* Creates the domain, tells the sink, and publishes it. */
+static nvtxwResultCode_t domain_add(core_session* session, const char* name, core_domain** out) {
+    core_domain* domain = core_domain_create(session, name);
+    nvtxwResultCode_t status;
+    if (domain == NULL)
+        return error_oom("a domain");
+    domain->index = (uint32_t)session->domain_count;
+    status = session->out->ops->domain_register
+                 ? session->out->ops->domain_register(session->out, domain)
+                 : NVTXW_RESULT_SUCCESS;
+    if (status == NVTXW_RESULT_SUCCESS)
+        status = session_add_domain(session, domain);
+    if (status != NVTXW_RESULT_SUCCESS) {
+        if (domain->handle != 0)
+            handle_release(&core_domains, domain->handle);
+        core_domain_destroy(domain);
+        return core_session_sink_result(session, status);
+    }
+    *out = domain;
+    return NVTXW_RESULT_SUCCESS;
+}
+
+nvtxwResultCode_t core_domain_find_or_add(core_session* session, const char* name,
+                                          core_domain** out) {
+    *out = session_find_domain(session, name);
+    return *out ? NVTXW_RESULT_SUCCESS : domain_add(session, name, out);
+}
+
+nvtxwResultCode_t core_domain_register(nvtxwSessionHandle_t handle,
+                                       const nvtxwDomainAttributes_t* attr,
+                                       nvtxDomainHandle_t* out) {
+    core_session* session = core_session_get(handle, "register domain");
+    const char* name = "";
+    core_domain* domain;
+    nvtxwResultCode_t status;
+    if (session == NULL)
+        return NVTXW_RESULT_INVALID_ARGUMENT;
+    if (out == NULL)
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                         "cannot register domain: domainOut is NULL");
+    if ((status = core_session_check(session)) != NVTXW_RESULT_SUCCESS)
+        return status;
+    /* structSize covers name only when it reaches past the size field. */
+    if (attr != NULL &&
+        attr->structSize >= offsetof(nvtxwDomainAttributes_t, name) + sizeof(char*) &&
+        attr->name != NULL)
+        name = attr->name;
+    if ((status = core_domain_find_or_add(session, name, &domain)) != NVTXW_RESULT_SUCCESS)
+        return status;
+    *out = (nvtxDomainHandle_t)(uintptr_t)domain->handle;
+    return NVTXW_RESULT_SUCCESS;
+}
+
+core_domain* core_domain_for_call(nvtxDomainHandle_t handle, const char* call,
+                                  nvtxwResultCode_t* status) {
+    core_domain* domain = core_domain_get(handle, call);
+    *status = NVTXW_RESULT_INVALID_ARGUMENT;
+    if (domain == NULL)
+        return NULL;
+    *status = core_session_check(domain->session);
+    return *status == NVTXW_RESULT_SUCCESS ? domain : NULL;
+}
+
+nvtxwResultCode_t core_category_register(nvtxDomainHandle_t handle, uint32_t category,
+                                         const char* name) {
+    nvtxwResultCode_t status;
+    core_domain* domain = core_domain_for_call(handle, "register category", &status);
+    sink* out;
+    char* copy;
+    if (domain == NULL)
+        return status;
+    if (category == 0 || name == NULL)
+        return error_set(
+            NVTXW_RESULT_INVALID_ARGUMENT, "cannot register category: %s (category=%u)",
+            category == 0 ? "category 0 means \"no category\"" : "name is NULL", category);
+    if (idmap_get(&domain->categories, category) != NULL)
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                         "cannot register category: category=%u is already named in domain "
+                         "\"%s\"",
+                         category, domain->name);
+    out = domain->session->out;
+    if (out->ops->category_register == NULL)
+        return error_set(NVTXW_RESULT_NOT_SUPPORTED,
+                         "cannot register category: the %s sink does "
+                         "not support categories",
+                         out->ops->name);
+    if ((copy = nvtxw_strdup(name)) == NULL ||
+        idmap_put(&domain->categories, category, copy) != 0) {
+        nvtxw_free(copy);
+        return error_oom("a category");
+    }
+    return core_session_sink_result(domain->session,
+                                    out->ops->category_register(out, domain, category, copy));
+}
+
+static nvtxwResultCode_t domain_add_string(core_domain* domain, const char* string,
+                                           uint64_t* handle) {
+    char* copy;
+    if (domain->string_count == UINT32_MAX - 1)
+        return error_set(NVTXW_RESULT_FAILED, "cannot register string: domain \"%s\" is full",
+                         domain->name);
+    if (domain->string_count == domain->string_capacity) {
+        size_t capacity = domain->string_capacity ? domain->string_capacity * 2 : 64;
+        char** grown = nvtxw_reallocarray(domain->strings, capacity, sizeof *domain->strings);
+        if (grown == NULL)
+            return error_oom("the string table");
+        domain->strings = grown;
+        domain->string_capacity = capacity;
+    }
+    if ((copy = nvtxw_strdup(string)) == NULL)
+        return error_oom("a registered string");
+    domain->strings[domain->string_count++] = copy;
+    *handle = (uint64_t)domain->serial << 32 | domain->string_count;
+    return NVTXW_RESULT_SUCCESS;
+}
+
+nvtxwResultCode_t core_string_register(nvtxDomainHandle_t handle_in, const char* string,
+                                       nvtxStringHandle_t* out) {
+    nvtxwResultCode_t status;
+    core_domain* domain = core_domain_for_call(handle_in, "register string", &status);
+    sink* sink_out;
+    uint64_t handle = 0;
+    if (domain == NULL)
+        return status;
+    if (string == NULL || out == NULL)
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT, "cannot register string: %s is NULL",
+                         string == NULL ? "string" : "stringHandleOut");
+    sink_out = domain->session->out;
+    if ((status = domain_add_string(domain, string, &handle)) != NVTXW_RESULT_SUCCESS)
+        return status;
+    if (sink_out->ops->string_register != NULL) {
+        status = sink_out->ops->string_register(sink_out, domain, handle,
+                                                domain->strings[domain->string_count - 1]);
+        if (status != NVTXW_RESULT_SUCCESS) {
+            nvtxw_free(domain->strings[--domain->string_count]);
+            return core_session_sink_result(domain->session, status);
+        }
+    }
+    *out = (nvtxStringHandle_t)(uintptr_t)handle;
+    return NVTXW_RESULT_SUCCESS;
+}
+
+const char* core_domain_string(const core_domain* domain, uint64_t handle) {
+    uint64_t index = handle & UINT32_MAX;
+    if ((handle >> 32) != domain->serial || index == 0 || index > domain->string_count)
+        return NULL;
+    return domain->strings[index - 1];
+}
+
+const core_counter* core_domain_counter(const core_domain* domain, uint64_t id) {
+    return idmap_get(&domain->counters, id);
+}
+
+int core_domain_scope_known(const core_domain* domain, uint64_t id) {
+    return id == NVTX_SCOPE_NONE || id == NVTX_SCOPE_ROOT || idmap_get(&domain->scopes, id) != NULL;
+}
+
+/* Predefined NVTX_TIMESTAMP_TYPE_* values (spec 3.7). */
+static int timestamp_type_known(uint64_t id) {
+    return id <= 1 || (id >= 10 && id <= 19) || (id >= 30 && id <= 32) || (id >= 40 && id <= 42) ||
+           (id >= 50 && id <= 56) || id == 80;
+}
+
+int core_domain_time_domain_known(const core_domain* domain, uint64_t id) {
+    if (id < NVTX_TIME_DOMAIN_ID_STATIC_START)
+        return timestamp_type_known(id);
+    return idmap_get(&domain->time_domains, id) != NULL;
+}

@@ -1,0 +1,129 @@
+/*
+ * core/fast_check.c - validation of common payloads without walking them.
+ *
+ * Most events use a few simple schemas: fixed structs of scalars (the event
+ * helpers' range and mark headers) and an inline UTF-8 message. For those the
+ * full visitor walk proves nothing a size check does not: every scalar of a
+ * STATIC schema lies at a fixed offset, and a zero-terminated inline string
+ * cannot point anywhere. A "fast plan", made once when the schema is
+ * registered (a serialized call), records that a schema qualifies and where
+ * its first TIMESTAMP lives; the write path then checks sizes only.
+ *
+ * A schema qualifies when it is
+ *   STATIC, every entry a predefined scalar or fixed array of one, other than
+ *   registered string handles and SCOPE_ID (those need register-before-use
+ *   checks), with no POINTER/OFFSET flags and no time semantics; or
+ *   DYNAMIC with a single inline zero-terminated UTF-8/locale string entry.
+ * Anything else takes the full walk in core_event_visit.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "common/alloc.h"
+#include "common/error_internal.h"
+#include "core/core_internal.h"
+
+static int entry_fast(const nvtxw_schema_t* schema, size_t index, const nvtxPayloadSchemaEntry_t* e,
+                      core_fast_plan* plan) {
+    uint64_t kind = NVTXW_PAYLOAD_ENTRY_ARRAY_KIND(e->flags);
+    size_t size = nvtxw_entry_type_size(e->type);
+    size_t offset = nvtxw_schema_entry_offset(schema, index);
+    if (e->type >= NVTX_PAYLOAD_ENTRY_TYPE_CSTRING || e->type == NVTX_PAYLOAD_ENTRY_TYPE_INVALID ||
+        e->type == NVTX_PAYLOAD_ENTRY_TYPE_SCOPE_ID || size == 0 || offset == SIZE_MAX ||
+        (kind != 0 && kind != NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_FIXED_SIZE) || e->semantics != NULL ||
+        (e->flags & (NVTX_PAYLOAD_ENTRY_FLAG_POINTER | NVTX_PAYLOAD_ENTRY_FLAG_OFFSET_FROM_BASE |
+                     NVTX_PAYLOAD_ENTRY_FLAG_OFFSET_FROM_HERE)))
+        return 0;
+    if (!plan->has_timestamp && kind == 0 && size == 8 &&
+        (e->flags & NVTXW_PAYLOAD_ENTRY_FLAG_SEMANTIC_MASK) == NVTX_PAYLOAD_ENTRY_FLAG_TIMESTAMP &&
+        e->type != NVTX_PAYLOAD_ENTRY_TYPE_DOUBLE && e->type != NVTX_PAYLOAD_ENTRY_TYPE_FLOAT64) {
+        plan->has_timestamp = 1;
+        plan->timestamp_offset = offset;
+    }
+    return 1;
+}
+
+static int schema_fast(const nvtxw_schema_t* schema, core_fast_plan* plan) {
+    nvtxPayloadSchemaAttr_t attr;
+    size_t i;
+    nvtxw_schema_get_attr(schema, &attr);
+    if (attr.type == NVTX_PAYLOAD_SCHEMA_TYPE_DYNAMIC && attr.numEntries == 1) {
+        const nvtxPayloadSchemaEntry_t* e = &attr.entries[0];
+        plan->min_size = 1;
+        return (e->type == NVTX_PAYLOAD_ENTRY_TYPE_CSTRING_UTF8 ||
+                e->type == NVTX_PAYLOAD_ENTRY_TYPE_CSTRING) &&
+               NVTXW_PAYLOAD_ENTRY_ARRAY_KIND(e->flags) ==
+                   NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_ZERO_TERMINATED &&
+               e->arrayOrUnionDetail == 0 && e->semantics == NULL &&
+               (e->flags &
+                (NVTX_PAYLOAD_ENTRY_FLAG_POINTER | NVTX_PAYLOAD_ENTRY_FLAG_OFFSET_FROM_BASE |
+                 NVTX_PAYLOAD_ENTRY_FLAG_OFFSET_FROM_HERE)) == 0;
+    }
+    if (attr.type != NVTX_PAYLOAD_SCHEMA_TYPE_STATIC)
+        return 0;
+    for (i = 0; i < attr.numEntries; i++) {
+        if (!entry_fast(schema, i, &attr.entries[i], plan))
+            return 0;
+    }
+    plan->min_size = nvtxw_schema_static_size(schema);
+    return plan->min_size > 0;
+}
+
+nvtxwResultCode_t core_fast_plan_add(core_domain* domain, const nvtxw_schema_t* schema) {
+    core_fast_plan plan = {0, 0, 0};
+    core_fast_plan* copy;
+    if (!schema_fast(schema, &plan))
+        return NVTXW_RESULT_SUCCESS; /* no plan: the full walk applies */
+    copy = nvtxw_malloc(sizeof *copy);
+    if (copy == NULL || idmap_put(&domain->fast_plans, nvtxw_schema_id(schema), copy) != 0) {
+        nvtxw_free(copy);
+        return error_oom("a payload plan");
+    }
+    *copy = plan;
+    return NVTXW_RESULT_SUCCESS;
+}
+
+/* Predefined numeric payloads: whole elements only (trailing bytes ignored,
+ * spec 2.4); strings of a known size; SIZE_MAX needs the walk. */
+static int predefined_fast(const nvtxPayloadData_t* p) {
+    size_t size = nvtxw_entry_type_size(p->schemaId);
+    if (p->schemaId >= NVTX_PAYLOAD_ENTRY_TYPE_CSTRING &&
+        p->schemaId <= NVTX_PAYLOAD_ENTRY_TYPE_CSTRING_UTF32) {
+        size_t unit = p->schemaId == NVTX_PAYLOAD_ENTRY_TYPE_CSTRING_UTF16   ? 2
+                      : p->schemaId == NVTX_PAYLOAD_ENTRY_TYPE_CSTRING_UTF32 ? 4
+                                                                             : 1;
+        return p->size != SIZE_MAX && p->size % unit == 0;
+    }
+    return size != 0 && p->size >= size && p->schemaId != NVTX_PAYLOAD_ENTRY_TYPE_SCOPE_ID &&
+           p->schemaId != NVTX_PAYLOAD_ENTRY_TYPE_NVTX_REGISTERED_STRING_HANDLE &&
+           p->schemaId < NVTX_PAYLOAD_ENTRY_TYPE_UNION_SELECTOR;
+}
+
+int core_event_fast_check(const core_event* event, core_event_facts* facts) {
+    const core_domain* domain = event->stream->domain;
+    size_t i;
+    facts->has_timestamp = 0;
+    facts->timestamp = 0;
+    for (i = 0; i < event->count; i++) {
+        const nvtxPayloadData_t* p = &event->payloads[i];
+        const core_fast_plan* plan;
+        if (p->size == 0 || p->schemaId == NVTX_TYPE_PAYLOAD_SCHEMA_REFERENCED)
+            continue;
+        if (p->payload == NULL)
+            return 0;
+        if (p->schemaId < NVTX_PAYLOAD_SCHEMA_ID_STATIC_START) {
+            if (!predefined_fast(p))
+                return 0;
+            continue;
+        }
+        plan = idmap_get(&domain->fast_plans, p->schemaId);
+        if (plan == NULL || p->size < plan->min_size)
+            return 0;
+        if (plan->has_timestamp && !facts->has_timestamp) {
+            memcpy(&facts->timestamp, (const uint8_t*)p->payload + plan->timestamp_offset, 8);
+            facts->has_timestamp = 1;
+        }
+    }
+    return 1;
+}

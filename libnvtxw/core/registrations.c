@@ -1,0 +1,322 @@
+/*
+ * core/registrations.c - ResourceRegister, ScopeRegister, SchemaRegister,
+ * EnumRegister, CounterRegister and TimeDomainRegister.
+ *
+ * ID rules (spec 1.5, 3.5): a static ID lies in [STATIC_START,
+ * DYNAMIC_START) and is unique in the domain; without one the core hands out
+ * dynamic IDs from DYNAMIC_START upward, and the out pointer must be given.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "common/alloc.h"
+#include "common/error_internal.h"
+#include "core/core_internal.h"
+#include "nvtxw/resource.h"
+#include "payload/semantics.h"
+
+/* Static-or-dynamic ID choice shared by scopes, counters and time domains. */
+static nvtxwResultCode_t pick_id(const char* call, const idmap* taken, uint64_t requested,
+                                 const uint64_t* out, uint64_t* next_dynamic, uint64_t* id) {
+    if (requested == 0) {
+        if (out == NULL)
+            return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                             "cannot %s: no static ID given and the ID out pointer is NULL", call);
+        *id = (*next_dynamic)++;
+        return NVTXW_RESULT_SUCCESS;
+    }
+    if (requested < NVTX_SCOPE_ID_STATIC_START || requested >= NVTX_SCOPE_ID_DYNAMIC_START)
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                         "cannot %s: static ID %llu is outside [16777216, 4294967296)", call,
+                         (unsigned long long)requested);
+    if (idmap_get(taken, requested) != NULL)
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                         "cannot %s: static ID %llu is already registered in this domain", call,
+                         (unsigned long long)requested);
+    *id = requested;
+    return NVTXW_RESULT_SUCCESS;
+}
+
+/* Tells the sink (when it implements the callback) and folds its result. */
+#define SINK_CALL(domain, member, ...)                                                             \
+    ((domain)->session->out->ops->member                                                           \
+         ? core_session_sink_result((domain)->session, (domain)->session->out->ops->member(        \
+                                                           (domain)->session->out, __VA_ARGS__))   \
+         : NVTXW_RESULT_SUCCESS)
+
+/* ---- Resources ---------------------------------------------------------- */
+
+static nvtxwResultCode_t resource_message(const core_domain* domain,
+                                          const nvtxw_resource_attributes_t* attr,
+                                          core_resource* out) {
+    out->message_type = attr->messageType;
+    switch (attr->messageType) {
+    case NVTXW_MESSAGE_UNKNOWN:
+        return NVTXW_RESULT_SUCCESS;
+    case NVTXW_MESSAGE_TYPE_ASCII:
+        out->message = attr->message.ascii;
+        return NVTXW_RESULT_SUCCESS;
+    case NVTXW_MESSAGE_TYPE_REGISTERED:
+        out->message_handle = (uint64_t)(uintptr_t)attr->message.registered;
+        out->message = core_domain_string(domain, out->message_handle);
+        if (out->message != NULL)
+            return NVTXW_RESULT_SUCCESS;
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                         "cannot register resource: message handle 0x%llx is not a string "
+                         "registered in domain \"%s\"",
+                         (unsigned long long)out->message_handle, domain->name);
+    default: /* wchar_t messages: no portable conversion in an offline writer */
+        return error_set(NVTXW_RESULT_NOT_SUPPORTED,
+                         "cannot register resource: messageType=%d is not supported (use ASCII "
+                         "or a registered string)",
+                         (int)attr->messageType);
+    }
+}
+
+nvtxwResultCode_t core_resource_register(nvtxDomainHandle_t handle,
+                                         const nvtxResourceAttributes_t* attr_in) {
+    const nvtxw_resource_attributes_t* attr = (const nvtxw_resource_attributes_t*)attr_in;
+    nvtxwResultCode_t status;
+    core_domain* domain = core_domain_for_call(handle, "register resource", &status);
+    core_resource resource;
+    if (domain == NULL)
+        return status;
+    if (attr == NULL || attr->size < sizeof *attr)
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT, "cannot register resource: %s",
+                         attr == NULL ? "attr is NULL" : "attr->size is too small");
+    memset(&resource, 0, sizeof resource);
+    resource.identifier_type = attr->identifierType;
+    resource.identifier = attr->identifier.ullValue;
+    if ((status = resource_message(domain, attr, &resource)) != NVTXW_RESULT_SUCCESS)
+        return status;
+    if (domain->session->out->ops->resource_register == NULL)
+        return error_set(NVTXW_RESULT_NOT_SUPPORTED,
+                         "cannot register resource: the %s sink does not support resources",
+                         domain->session->out->ops->name);
+    return SINK_CALL(domain, resource_register, domain, &resource);
+}
+
+/* ---- Scopes -------------------------------------------------------------- */
+
+static int scope_parent_valid(const core_domain* domain, uint64_t parent) {
+    return parent == NVTX_SCOPE_CURRENT_HW_MACHINE || parent == NVTX_SCOPE_CURRENT_VM ||
+           core_domain_scope_known(domain, parent);
+}
+
+static nvtxwResultCode_t scope_check(const core_domain* domain, const nvtxScopeAttr_t* attr) {
+    if (attr == NULL || attr->structSize < sizeof *attr)
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT, "cannot register scope: %s",
+                         attr == NULL ? "attr is NULL" : "attr->structSize is too small");
+    if (attr->scopeId != NVTX_SCOPE_NONE && attr->scopeId < NVTX_SCOPE_ID_STATIC_START)
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                         "cannot register scope: scopeId=%llu is a predefined scope, not a "
+                         "static ID",
+                         (unsigned long long)attr->scopeId);
+    if (!scope_parent_valid(domain, attr->parentScope))
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                         "cannot register scope: parentScope=%llu is neither ROOT, NONE, "
+                         "CURRENT_HW_MACHINE, CURRENT_VM nor a scope of domain \"%s\"",
+                         (unsigned long long)attr->parentScope, domain->name);
+    return NVTXW_RESULT_SUCCESS;
+}
+
+nvtxwResultCode_t core_scope_register(nvtxDomainHandle_t handle, const nvtxScopeAttr_t* attr,
+                                      uint64_t* out) {
+    nvtxwResultCode_t status;
+    core_domain* domain = core_domain_for_call(handle, "register scope", &status);
+    core_scope* scope;
+    uint64_t id = 0;
+    if (domain == NULL)
+        return status;
+    if ((status = scope_check(domain, attr)) != NVTXW_RESULT_SUCCESS ||
+        (status = pick_id("register scope", &domain->scopes, attr->scopeId, out,
+                          &domain->next_scope_id, &id)) != NVTXW_RESULT_SUCCESS)
+        return status;
+    scope = nvtxw_calloc(1, sizeof *scope);
+    if (scope == NULL || (scope->path = nvtxw_strdup(attr->path ? attr->path : "")) == NULL ||
+        idmap_put(&domain->scopes, id, scope) != 0) {
+        if (scope != NULL)
+            nvtxw_free(scope->path);
+        nvtxw_free(scope);
+        return error_oom("a scope");
+    }
+    scope->id = id;
+    scope->parent = attr->parentScope;
+    if (out != NULL)
+        *out = id;
+    return SINK_CALL(domain, scope_register, domain, id, scope->parent, scope->path);
+}
+
+/* ---- Schemas and enums ---------------------------------------------------- */
+
+nvtxwResultCode_t core_schema_register(nvtxDomainHandle_t handle,
+                                       const nvtxPayloadSchemaAttr_t* attr, uint64_t* out) {
+    nvtxwResultCode_t status;
+    core_domain* domain = core_domain_for_call(handle, "register schema", &status);
+    uint64_t id = 0;
+    if (domain == NULL)
+        return status;
+    if (attr != NULL && out == NULL &&
+        !(attr->fieldMask & NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_SCHEMA_ID))
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                         "cannot register schema: no static ID given and schemaIdOut is NULL");
+    status = nvtxw_schema_registry_add_schema(domain->schemas, attr, &id);
+    if (status == NVTXW_RESULT_SUCCESS)
+        status = core_fast_plan_add(domain, nvtxw_schema_registry_find_schema(domain->schemas, id));
+    if (status != NVTXW_RESULT_SUCCESS)
+        return status;
+    if (out != NULL)
+        *out = id;
+    return SINK_CALL(domain, schema_register, domain,
+                     nvtxw_schema_registry_find_schema(domain->schemas, id));
+}
+
+nvtxwResultCode_t core_enum_register(nvtxDomainHandle_t handle, const nvtxPayloadEnumAttr_t* attr,
+                                     uint64_t* out) {
+    nvtxwResultCode_t status;
+    core_domain* domain = core_domain_for_call(handle, "register enum", &status);
+    uint64_t id = 0;
+    if (domain == NULL)
+        return status;
+    if (attr != NULL && out == NULL && !(attr->fieldMask & NVTX_PAYLOAD_ENUM_ATTR_FIELD_SCHEMA_ID))
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                         "cannot register enum: no static ID given and enumIdOut is NULL");
+    status = nvtxw_schema_registry_add_enum(domain->schemas, attr, &id);
+    if (status != NVTXW_RESULT_SUCCESS)
+        return status;
+    if (out != NULL)
+        *out = id;
+    return SINK_CALL(domain, enum_register, domain,
+                     nvtxw_schema_registry_find_enum(domain->schemas, id));
+}
+
+/* ---- Counters -------------------------------------------------------------- */
+
+/* Bytes of one sample: a predefined numeric type or a static schema. */
+static nvtxwResultCode_t counter_sample_size(const core_domain* domain, uint64_t schema_id,
+                                             size_t* size) {
+    const nvtxw_schema_t* schema;
+    if (schema_id < NVTX_PAYLOAD_SCHEMA_ID_STATIC_START) {
+        *size = nvtxw_entry_type_size(schema_id);
+        if (*size != 0 && schema_id != NVTX_PAYLOAD_ENTRY_TYPE_CSTRING &&
+            (schema_id < NVTX_PAYLOAD_ENTRY_TYPE_CSTRING ||
+             schema_id > NVTX_PAYLOAD_ENTRY_TYPE_CSTRING_UTF32))
+            return NVTXW_RESULT_SUCCESS;
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                         "cannot register counter: schemaId=%llu is not a predefined numeric "
+                         "type",
+                         (unsigned long long)schema_id);
+    }
+    schema = nvtxw_schema_registry_find_schema(domain->schemas, schema_id);
+    if (schema == NULL || nvtxw_schema_is_variable_size(schema))
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                         "cannot register counter: schemaId=%llu is %s in domain \"%s\"",
+                         (unsigned long long)schema_id,
+                         schema ? "a variable-size schema" : "not a registered schema",
+                         domain->name);
+    *size = nvtxw_schema_static_size(schema);
+    return NVTXW_RESULT_SUCCESS;
+}
+
+static nvtxwResultCode_t counter_check(const core_domain* domain, const nvtxCounterAttr_t* attr,
+                                       size_t* sample_size) {
+    if (attr == NULL || attr->structSize < sizeof *attr)
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT, "cannot register counter: %s",
+                         attr == NULL ? "attr is NULL" : "attr->structSize is too small");
+    if (!core_domain_scope_known(domain, attr->scopeId))
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                         "cannot register counter \"%s\": scopeId=%llu is not a scope of domain "
+                         "\"%s\"",
+                         attr->name ? attr->name : "", (unsigned long long)attr->scopeId,
+                         domain->name);
+    return counter_sample_size(domain, attr->schemaId, sample_size);
+}
+
+void core_counter_free(core_counter* counter) {
+    semantics_free(counter->semantics);
+    nvtxw_free((char*)counter->name);
+    nvtxw_free((char*)counter->description);
+    nvtxw_free(counter);
+}
+
+static nvtxwResultCode_t counter_copy(const nvtxCounterAttr_t* attr, uint64_t id,
+                                      size_t sample_size, core_counter** out) {
+    core_counter* counter = nvtxw_calloc(1, sizeof *counter);
+    nvtxwResultCode_t status;
+    if (counter == NULL)
+        return error_oom("a counter");
+    counter->id = id;
+    counter->schema_id = attr->schemaId;
+    counter->scope_id = attr->scopeId;
+    counter->sample_size = sample_size;
+    counter->name = nvtxw_strdup(attr->name ? attr->name : "");
+    counter->description = nvtxw_strdup(attr->description ? attr->description : "");
+    status = counter->name && counter->description
+                 ? semantics_copy(attr->semantics, "register counter", &counter->semantics)
+                 : error_oom("a counter name");
+    if (status != NVTXW_RESULT_SUCCESS) {
+        core_counter_free(counter);
+        return status;
+    }
+    *out = counter;
+    return NVTXW_RESULT_SUCCESS;
+}
+
+nvtxwResultCode_t core_counter_register(nvtxDomainHandle_t handle, const nvtxCounterAttr_t* attr,
+                                        uint64_t* out) {
+    nvtxwResultCode_t status;
+    core_domain* domain = core_domain_for_call(handle, "register counter", &status);
+    core_counter* counter = NULL;
+    size_t sample_size = 0;
+    uint64_t id = 0;
+    if (domain == NULL)
+        return status;
+    if ((status = counter_check(domain, attr, &sample_size)) != NVTXW_RESULT_SUCCESS ||
+        (status = pick_id("register counter", &domain->counters, attr->counterId, out,
+                          &domain->next_counter_id, &id)) != NVTXW_RESULT_SUCCESS)
+        return status;
+    if ((status = counter_copy(attr, id, sample_size, &counter)) != NVTXW_RESULT_SUCCESS)
+        return status;
+    if (idmap_put(&domain->counters, id, counter) != 0) {
+        core_counter_free(counter);
+        return error_oom("a counter");
+    }
+    if (out != NULL)
+        *out = id;
+    return SINK_CALL(domain, counter_register, domain, counter);
+}
+
+/* ---- Time domains ---------------------------------------------------------- */
+
+nvtxwResultCode_t core_time_domain_register(nvtxDomainHandle_t handle,
+                                            const nvtxTimeDomainAttr_t* attr, uint64_t* out) {
+    nvtxwResultCode_t status;
+    core_domain* domain = core_domain_for_call(handle, "register time domain", &status);
+    nvtxTimeDomainAttr_t* copy;
+    uint64_t id = 0;
+    if (domain == NULL)
+        return status;
+    if (attr == NULL)
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                         "cannot register time domain: attr is NULL");
+    if (!core_domain_scope_known(domain, attr->scopeId))
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                         "cannot register time domain: scopeId=%llu is not a scope of domain "
+                         "\"%s\"",
+                         (unsigned long long)attr->scopeId, domain->name);
+    status = pick_id("register time domain", &domain->time_domains, attr->timeDomainId, out,
+                     &domain->next_time_domain_id, &id);
+    if (status != NVTXW_RESULT_SUCCESS)
+        return status;
+    copy = nvtxw_malloc(sizeof *copy);
+    if (copy == NULL || idmap_put(&domain->time_domains, id, copy) != 0) {
+        nvtxw_free(copy);
+        return error_oom("a time domain");
+    }
+    *copy = *attr;
+    copy->timeDomainId = id;
+    if (out != NULL)
+        *out = id;
+    return SINK_CALL(domain, time_domain_register, domain, copy);
+}

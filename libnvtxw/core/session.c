@@ -1,0 +1,235 @@
+/*
+ * core/session.c - SessionBegin / SessionEnd, the config string, and the
+ * faulty-session state.
+ *
+ * Config keys (docs/config.md): Sink, Output, Overwrite, Compression. The
+ * grammar is the reference loader's (spec 5.4): first occurrence of a key
+ * wins, unknown keys are ignored, bad values of known keys are errors.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/alloc.h"
+#include "common/error_internal.h"
+#include "core/core_internal.h"
+#include "nvtxw/error.h"
+#include "nvtxw/loader.h"
+
+/* Known keys, in the order of the `seen` bits of config_state. */
+enum { KEY_SINK, KEY_OUTPUT, KEY_OVERWRITE, KEY_COMPRESSION, KEY_COUNT };
+_Static_assert(KEY_COUNT == CORE_CONFIG_KEYS, "core_session.config_values size");
+static const char* const config_keys[KEY_COUNT] = {"Sink", "Output", "Overwrite", "Compression"};
+
+typedef struct config_state {
+    char* values[KEY_COUNT]; /* first value of each key, copied */
+    int failed;
+} config_state;
+
+static int config_key_index(const char* begin, const char* end) {
+    size_t length = (size_t)(end - begin);
+    int i;
+    for (i = 0; i < KEY_COUNT; i++) {
+        if (strlen(config_keys[i]) == length && strncmp(config_keys[i], begin, length) == 0)
+            return i;
+    }
+    return -1;
+}
+
+static int config_consume(void* state_ptr, const char* key_begin, const char* key_end,
+                          const char* value_begin, const char* value_end) {
+    config_state* state = state_ptr;
+    int key = config_key_index(key_begin, key_end);
+    if (key < 0 || state->values[key] != NULL)
+        return 0; /* unknown key, or a later duplicate: first one wins */
+    state->values[key] = nvtxw_strndup(value_begin, (size_t)(value_end - value_begin));
+    if (state->values[key] == NULL) {
+        state->failed = 1;
+        return 1;
+    }
+    return 0;
+}
+
+static int parse_bool(const char* text, int* out) {
+    static const char* const yes[] = {"1", "yes", "true", "on"};
+    static const char* const no[] = {"0", "no", "false", "off"};
+    size_t i;
+    for (i = 0; i < sizeof yes / sizeof yes[0]; i++) {
+        if (strcmp(text, yes[i]) == 0)
+            return *out = 1, 0;
+        if (strcmp(text, no[i]) == 0)
+            return *out = 0, 0;
+    }
+    return -1;
+}
+
+static nvtxwResultCode_t parse_compression(const char* text, int* out) {
+    char* end;
+    long level;
+    errno = 0;
+    level = strtol(text, &end, 10);
+    if (errno != 0 || end == text || *end != '\0' || level < -7 || level > 22)
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                         "cannot begin session: Compression=\"%s\" is not a zstd level from -7 "
+                         "to 22",
+                         text);
+    *out = (int)level;
+    return NVTXW_RESULT_SUCCESS;
+}
+
+/* Applies the parsed values to session->config; takes ownership of them. */
+static nvtxwResultCode_t config_apply(core_session* session, config_state* state) {
+    core_config* config = &session->config;
+    config->sink = state->values[KEY_SINK] ? state->values[KEY_SINK] : "report";
+    config->output = state->values[KEY_OUTPUT];
+    config->overwrite = 0;
+    config->compression = 3;
+    if (state->values[KEY_OVERWRITE] != NULL &&
+        parse_bool(state->values[KEY_OVERWRITE], &config->overwrite) != 0)
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                         "cannot begin session: Overwrite=\"%s\" is not yes/no/true/false/1/0",
+                         state->values[KEY_OVERWRITE]);
+    if (state->values[KEY_COMPRESSION] != NULL)
+        return parse_compression(state->values[KEY_COMPRESSION], &config->compression);
+    return NVTXW_RESULT_SUCCESS;
+}
+
+static void config_state_free(config_state* state) {
+    int i;
+    for (i = 0; i < KEY_COUNT; i++)
+        nvtxw_free(state->values[i]);
+}
+
+static nvtxwResultCode_t session_parse_config(core_session* session, const char* config_string) {
+    config_state state;
+    nvtxwResultCode_t status;
+    memset(&state, 0, sizeof state);
+    nvtxwConsumeConfigString(config_string, config_consume, &state);
+    if (state.failed) {
+        config_state_free(&state);
+        return error_oom("the session configuration");
+    }
+    status = config_apply(session, &state);
+    /* The session keeps the strings: config points into them. */
+    memcpy(session->config_values, state.values, sizeof state.values);
+    session->config_raw = nvtxw_strdup(config_string ? config_string : "");
+    session->config.raw = session->config_raw;
+    return session->config_raw || status != NVTXW_RESULT_SUCCESS
+               ? status
+               : error_oom("the session configuration");
+}
+
+static void session_free(core_session* session) {
+    size_t i;
+    if (session == NULL)
+        return;
+    for (i = 0; i < session->stream_count; i++)
+        core_stream_free(session->streams[i]);
+    nvtxw_free(session->streams);
+    strset_free(&session->stream_names);
+    for (i = 0; i < session->domain_count; i++)
+        core_domain_destroy(session->domains[i]);
+    nvtxw_free(session->domains);
+    for (i = 0; i < CORE_CONFIG_KEYS; i++)
+        nvtxw_free(session->config_values[i]);
+    nvtxw_free(session->config_raw);
+    nvtxw_free(session->fault_message);
+    nvtxw_free(session->name);
+    pthread_mutex_destroy(&session->fault_mutex);
+    nvtxw_free(session);
+}
+
+static nvtxwResultCode_t session_create_sink(core_session* session) {
+    const sink_ops* ops = sink_find(session->config.sink);
+    if (ops == NULL)
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                         "cannot begin session: unknown Sink=\"%s\" (report, text or null)",
+                         session->config.sink);
+    return ops->create(&session->config, session->name, &session->out);
+}
+
+nvtxwResultCode_t core_session_begin(const nvtxwSessionAttributes_t* attr,
+                                     nvtxwSessionHandle_t* out) {
+    core_session* session;
+    nvtxwResultCode_t status;
+    if (attr == NULL || out == NULL)
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT, "cannot begin session: %s is NULL",
+                         attr == NULL ? "attr" : "sessionOut");
+    if (attr->structSize < sizeof *attr)
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                         "cannot begin session: attr->structSize=%zu, expected at least %zu",
+                         attr->structSize, sizeof *attr);
+    session = nvtxw_calloc(1, sizeof *session);
+    if (session == NULL)
+        return error_oom("a session");
+    pthread_mutex_init(&session->fault_mutex, NULL);
+    session->name = nvtxw_strdup(attr->name ? attr->name : "");
+    status = session->name ? session_parse_config(session, attr->configString)
+                           : error_oom("the session name");
+    if (status == NVTXW_RESULT_SUCCESS)
+        status = session_create_sink(session);
+    if (status == NVTXW_RESULT_SUCCESS &&
+        (session->handle = handle_insert(&core_sessions, session)) == 0)
+        status = error_oom("a session handle");
+    if (status != NVTXW_RESULT_SUCCESS) {
+        if (session->out != NULL)
+            session->out->ops->destroy(session->out, 1);
+        session_free(session);
+        return status;
+    }
+    *out = (nvtxwSessionHandle_t)(uintptr_t)session->handle;
+    return NVTXW_RESULT_SUCCESS;
+}
+
+nvtxwResultCode_t core_session_end(nvtxwSessionHandle_t handle) {
+    core_session* session = core_session_get(handle, "end session");
+    nvtxwResultCode_t status, fault;
+    size_t i;
+    if (session == NULL)
+        return NVTXW_RESULT_INVALID_ARGUMENT;
+    /* Streams still open end with the session (spec 1.3). */
+    for (i = 0; i < session->stream_count; i++) {
+        core_stream* stream = session->streams[i];
+        handle_release(&core_streams, stream->handle);
+        if (session->out->ops->stream_close != NULL)
+            core_session_sink_result(
+                session, session->out->ops->stream_close(session->out, stream, stream->sink_state));
+    }
+    for (i = 0; i < session->domain_count; i++)
+        handle_release(&core_domains, session->domains[i]->handle);
+    handle_release(&core_sessions, session->handle);
+    fault = atomic_load(&session->fault);
+    status = session->out->ops->destroy(session->out, fault != NVTXW_RESULT_SUCCESS);
+    if (fault != NVTXW_RESULT_SUCCESS) {
+        status = fault;
+        error_set(fault, "%s", session->fault_message ? session->fault_message : "session faulty");
+    }
+    session_free(session);
+    return status;
+}
+
+nvtxwResultCode_t core_session_check(core_session* session) {
+    nvtxwResultCode_t fault = atomic_load_explicit(&session->fault, memory_order_acquire);
+    if (fault == NVTXW_RESULT_SUCCESS)
+        return fault;
+    pthread_mutex_lock(&session->fault_mutex);
+    error_set(fault, "session is faulty after an earlier error: %s",
+              session->fault_message ? session->fault_message : "(no message)");
+    pthread_mutex_unlock(&session->fault_mutex);
+    return fault;
+}
+
+nvtxwResultCode_t core_session_sink_result(core_session* session, nvtxwResultCode_t code) {
+    nvtxwResultCode_t expected = NVTXW_RESULT_SUCCESS;
+    if (code == NVTXW_RESULT_SUCCESS || code == NVTXW_RESULT_INVALID_ARGUMENT ||
+        code == NVTXW_RESULT_NOT_SUPPORTED)
+        return code;
+    pthread_mutex_lock(&session->fault_mutex);
+    if (atomic_compare_exchange_strong(&session->fault, &expected, code))
+        session->fault_message = nvtxw_strdup(nvtxw_last_error());
+    pthread_mutex_unlock(&session->fault_mutex);
+    return code;
+}

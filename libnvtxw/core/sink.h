@@ -1,0 +1,154 @@
+/*
+ * core/sink.h - the internal interface between the core and the outputs.
+ *
+ * The core validates every call at the table (handles, state, IDs, attribute
+ * structs) and hands sinks validated, immutable, borrowed data: a sink may
+ * assert, never re-validate (STYLE rule 3). The one exception is payload
+ * content, which is validated by walking it: sinks walk event payloads with
+ * core_event_visit(), which fails on malformed or unregistered content; a
+ * sink must then discard whatever it buffered for that event and return the
+ * error, so a rejected event leaves no trace.
+ *
+ * Threading: registration and lifecycle callbacks are serialized by the
+ * caller (NVTXW contract). Write callbacks for distinct streams run
+ * concurrently and must touch only their stream's state (`stream_state`) and
+ * immutable registrations: no shared lock on the write path.
+ *
+ * Errors: a callback returns NVTXW_RESULT_* and sets the message with
+ * error_set(). A failure other than INVALID_ARGUMENT or NOT_SUPPORTED makes
+ * the session faulty. Every callback may be NULL: the core then returns
+ * NVTXW_RESULT_NOT_SUPPORTED for that operation (session_end excepted).
+ */
+#ifndef NVTXW_CORE_SINK_H
+#define NVTXW_CORE_SINK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nvtxw/abi.h"
+#include "nvtxw/payload.h"
+
+typedef struct core_session core_session;
+typedef struct core_domain core_domain;
+typedef struct core_stream core_stream;
+
+/* Session options parsed from the config string (docs/config.md). */
+typedef struct core_config {
+    const char* raw;    /* the config string as given ("" when NULL) */
+    const char* sink;   /* "report" (default), "text", "null" */
+    const char* output; /* output path; NULL = derived from the session name */
+    int overwrite;      /* replace an existing output */
+    int compression;    /* zstd level for the report sink */
+} core_config;
+
+/* One counter as registered (borrowed from the core). */
+typedef struct core_counter {
+    uint64_t id;
+    uint64_t schema_id; /* predefined numeric type or schema ID */
+    const char* name;
+    const char* description;
+    uint64_t scope_id;
+    const nvtxSemanticsHeader_t* semantics; /* deep copy, may be NULL */
+    size_t sample_size;                     /* bytes of one sample */
+} core_counter;
+
+/* A resource registration (ResourceRegister), message resolved to UTF-8. */
+typedef struct core_resource {
+    int32_t identifier_type; /* NVTX_RESOURCE_TYPE_* value */
+    uint64_t identifier;     /* pointer value or ullValue */
+    int32_t message_type;    /* NVTXW_MESSAGE_TYPE_* */
+    const char* message;     /* UTF-8 text; for registered strings, their text */
+    uint64_t message_handle; /* registered string handle, or 0 */
+} core_resource;
+
+/*
+ * One event after handle and state checks: from EventWrite, or one event of
+ * an EventBatchWrite (then `count` is 1, or 2 when the batch has flexData,
+ * which is passed as a REFERENCED payload the event may point into).
+ */
+typedef struct core_event {
+    const core_stream* stream;
+    const nvtxPayloadData_t* payloads;
+    size_t count;
+    uint64_t scope_id; /* batch default scope; NVTX_SCOPE_NONE otherwise */
+} core_event;
+
+/* What the validating walk learned about an event. */
+typedef struct core_event_facts {
+    int has_timestamp;
+    int64_t timestamp; /* first TIMESTAMP entry (begin or point in time) */
+} core_event_facts;
+
+/*
+ * Walks an event's payloads with `visitor` (may be NULL: validate only),
+ * checking register-before-use for string handles, scope IDs and time
+ * domains against the stream's domain, and fills `facts`. `visit_flags` are
+ * NVTXW_VISIT_* flags: sinks that copy or render data at once pass
+ * NVTXW_VISIT_ALLOW_FOREIGN_POINTERS (DEEP_COPY pointers into producer
+ * memory are readable during the call); sinks that store payload bytes for
+ * later pass 0, so such events are rejected. Returns NVTXW_RESULT_SUCCESS or
+ * INVALID_ARGUMENT with a message naming the payload and field.
+ */
+nvtxwResultCode_t core_event_visit(const core_event* event, const nvtxw_visitor_t* visitor,
+                                   void* ctx, unsigned visit_flags, core_event_facts* facts);
+
+typedef struct sink sink;
+
+typedef struct sink_ops {
+    const char* name;
+    /* Creates the sink's state for one session; *out receives it. */
+    nvtxwResultCode_t (*create)(const core_config* config, const char* session_name, sink** out);
+    /* Flushes and closes everything; also called on a faulty session, with
+     * `faulty` set, to close files without committing them. Frees the sink. */
+    nvtxwResultCode_t (*destroy)(sink* s, int faulty);
+
+    nvtxwResultCode_t (*domain_register)(sink* s, const core_domain* domain);
+    nvtxwResultCode_t (*category_register)(sink* s, const core_domain* domain, uint32_t category,
+                                           const char* name);
+    nvtxwResultCode_t (*string_register)(sink* s, const core_domain* domain, uint64_t handle,
+                                         const char* text);
+    nvtxwResultCode_t (*resource_register)(sink* s, const core_domain* domain,
+                                           const core_resource* resource);
+    nvtxwResultCode_t (*scope_register)(sink* s, const core_domain* domain, uint64_t scope_id,
+                                        uint64_t parent, const char* path);
+    nvtxwResultCode_t (*schema_register)(sink* s, const core_domain* domain,
+                                         const nvtxw_schema_t* schema);
+    nvtxwResultCode_t (*enum_register)(sink* s, const core_domain* domain,
+                                       const nvtxw_enum_t* enumeration);
+    nvtxwResultCode_t (*counter_register)(sink* s, const core_domain* domain,
+                                          const core_counter* counter);
+    nvtxwResultCode_t (*time_domain_register)(sink* s, const core_domain* domain,
+                                              const nvtxTimeDomainAttr_t* attr);
+
+    /* stream_open stores the sink's per-stream state in *stream_state. */
+    nvtxwResultCode_t (*stream_open)(sink* s, const core_stream* stream, void** stream_state);
+    nvtxwResultCode_t (*stream_close)(sink* s, const core_stream* stream, void* stream_state);
+
+    /* Write path: concurrent across streams. */
+    nvtxwResultCode_t (*event_write)(void* stream_state, const core_event* event);
+    nvtxwResultCode_t (*counter_write)(void* stream_state, int64_t timestamp,
+                                       const core_counter* counter, const void* data, size_t size);
+    nvtxwResultCode_t (*counter_no_value_write)(void* stream_state, int64_t timestamp,
+                                                const core_counter* counter, uint8_t reason);
+    nvtxwResultCode_t (*sync_points_write)(void* stream_state, uint64_t domain_src,
+                                           uint64_t domain_dst, const nvtxSyncPoint_t* points,
+                                           size_t count);
+    nvtxwResultCode_t (*conversion_factor_write)(void* stream_state, uint64_t domain_src,
+                                                 uint64_t domain_dst, double slope,
+                                                 int64_t timestamp_src, int64_t timestamp_dst);
+} sink_ops;
+
+/* Every sink's state starts with this header. */
+struct sink {
+    const sink_ops* ops;
+};
+
+/* Registered sinks, looked up by config name ("report", "text", "null"). */
+const sink_ops* sink_find(const char* name);
+
+/* Default output path: the session name ('/' replaced by '_') or
+ * "nvtxw-session", plus `extension` (".txt"). Caller frees; NULL when out of
+ * memory. */
+char* sink_default_output(const char* session_name, const char* extension);
+
+#endif /* NVTXW_CORE_SINK_H */

@@ -1,0 +1,165 @@
+/*
+ * core/stream.c - StreamOpen and StreamClose.
+ *
+ * A stream binds to one domain, a default scope and a default time domain
+ * (spec 2.3). Names are unique among a session's open and closed streams, so
+ * a report never holds two streams of one name. StreamClose releases the
+ * stream only; the session keeps writing other streams (spec 1.5).
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "common/alloc.h"
+#include "common/error_internal.h"
+#include "core/core_internal.h"
+
+static nvtxwResultCode_t stream_check_attr(core_session* session,
+                                           const nvtxwStreamAttributes_t* attr,
+                                           core_domain** domain) {
+    if (attr == NULL || attr->structSize < sizeof *attr)
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT, "cannot open stream: %s",
+                         attr == NULL ? "attr is NULL" : "attr->structSize is too small");
+    if (attr->name == NULL || attr->name[0] == '\0')
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT, "cannot open stream: name is %s",
+                         attr->name ? "empty" : "NULL");
+    if (strset_contains(&session->stream_names, attr->name))
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                         "cannot open stream \"%s\": a stream of that name exists in this session",
+                         attr->name);
+    if (attr->domain == NULL) {
+        nvtxwResultCode_t status = core_domain_find_or_add(session, "", domain);
+        if (status != NVTXW_RESULT_SUCCESS)
+            return status;
+    } else if ((*domain = core_domain_get(attr->domain, "open stream")) == NULL) {
+        return NVTXW_RESULT_INVALID_ARGUMENT;
+    }
+    if ((*domain)->session != session)
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                         "cannot open stream \"%s\": its domain belongs to another session",
+                         attr->name);
+    if (!core_domain_scope_known(*domain, attr->scopeId))
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                         "cannot open stream \"%s\": scopeId=%llu is not NONE, ROOT or a scope "
+                         "registered in domain \"%s\"",
+                         attr->name, (unsigned long long)attr->scopeId, (*domain)->name);
+    if (!core_domain_time_domain_known(*domain, attr->timeDomainId))
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                         "cannot open stream \"%s\": timeDomainId=%llu is neither a timestamp "
+                         "type nor a time domain registered in domain \"%s\"",
+                         attr->name, (unsigned long long)attr->timeDomainId, (*domain)->name);
+    return NVTXW_RESULT_SUCCESS;
+}
+
+static core_stream* stream_create(core_session* session, core_domain* domain,
+                                  const nvtxwStreamAttributes_t* attr) {
+    core_stream* stream = nvtxw_calloc(1, sizeof *stream);
+    if (stream == NULL)
+        return NULL;
+    stream->session = session;
+    stream->domain = domain;
+    stream->index = session->streams_opened;
+    stream->name = nvtxw_strdup(attr->name);
+    stream->scope_id = attr->scopeId;
+    stream->time_domain_id = attr->timeDomainId;
+    stream->order_interleaving = attr->orderInterleaving;
+    stream->ordering_type = attr->orderingType;
+    stream->ordering_skid = attr->orderingSkid;
+    stream->ordering_skid_amount = attr->orderingSkidAmount;
+    if (stream->name == NULL) {
+        nvtxw_free(stream);
+        return NULL;
+    }
+    return stream;
+}
+
+void core_stream_free(core_stream* stream) {
+    if (stream == NULL)
+        return;
+    nvtxw_free(stream->name);
+    nvtxw_free(stream);
+}
+
+static int session_add_stream(core_session* session, core_stream* stream) {
+    if (session->stream_count == session->stream_capacity) {
+        size_t capacity = session->stream_capacity ? session->stream_capacity * 2 : 8;
+        core_stream** grown =
+            nvtxw_reallocarray(session->streams, capacity, sizeof *session->streams);
+        if (grown == NULL)
+            return -1;
+        session->streams = grown;
+        session->stream_capacity = capacity;
+    }
+    session->streams[session->stream_count++] = stream;
+    return 0;
+}
+
+static void session_remove_stream(core_session* session, const core_stream* stream) {
+    size_t i;
+    for (i = 0; i < session->stream_count; i++) {
+        if (session->streams[i] == stream) {
+            session->streams[i] = session->streams[--session->stream_count];
+            return;
+        }
+    }
+}
+
+/* Publishes the stream: session list, name set, handle. */
+static nvtxwResultCode_t stream_publish(core_session* session, core_stream* stream) {
+    if (strset_add(&session->stream_names, stream->name) != 0)
+        return error_oom("the stream name set");
+    if (session_add_stream(session, stream) != 0)
+        return error_oom("the stream list");
+    stream->handle = handle_insert(&core_streams, stream);
+    if (stream->handle == 0) {
+        session_remove_stream(session, stream);
+        return error_oom("a stream handle");
+    }
+    return NVTXW_RESULT_SUCCESS;
+}
+
+nvtxwResultCode_t core_stream_open(nvtxwSessionHandle_t handle, const nvtxwStreamAttributes_t* attr,
+                                   nvtxwStreamHandle_t* out) {
+    core_session* session = core_session_get(handle, "open stream");
+    core_domain* domain = NULL;
+    core_stream* stream;
+    nvtxwResultCode_t status;
+    if (session == NULL)
+        return NVTXW_RESULT_INVALID_ARGUMENT;
+    if (out == NULL)
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT, "cannot open stream: streamOut is NULL");
+    if ((status = core_session_check(session)) != NVTXW_RESULT_SUCCESS ||
+        (status = stream_check_attr(session, attr, &domain)) != NVTXW_RESULT_SUCCESS)
+        return status;
+    stream = stream_create(session, domain, attr);
+    if (stream == NULL)
+        return error_oom("a stream");
+    status = session->out->ops->stream_open
+                 ? session->out->ops->stream_open(session->out, stream, &stream->sink_state)
+                 : NVTXW_RESULT_SUCCESS;
+    if (status == NVTXW_RESULT_SUCCESS && (status = stream_publish(session, stream)) != 0 &&
+        session->out->ops->stream_close)
+        session->out->ops->stream_close(session->out, stream, stream->sink_state);
+    if (status != NVTXW_RESULT_SUCCESS) {
+        core_stream_free(stream);
+        return core_session_sink_result(session, status);
+    }
+    session->streams_opened++;
+    *out = (nvtxwStreamHandle_t)(uintptr_t)stream->handle;
+    return NVTXW_RESULT_SUCCESS;
+}
+
+nvtxwResultCode_t core_stream_close(nvtxwStreamHandle_t handle) {
+    core_stream* stream = core_stream_get(handle, "close stream");
+    core_session* session;
+    nvtxwResultCode_t status = NVTXW_RESULT_SUCCESS;
+    if (stream == NULL)
+        return NVTXW_RESULT_INVALID_ARGUMENT;
+    session = stream->session;
+    handle_release(&core_streams, stream->handle);
+    if (session->out->ops->stream_close != NULL)
+        status = session->out->ops->stream_close(session->out, stream, stream->sink_state);
+    session_remove_stream(session, stream);
+    core_stream_free(stream);
+    return core_session_sink_result(session, status);
+}

@@ -1,0 +1,16 @@
+/*
+ * sink/sinks.h - the sinks built into libnvtxw (see core/sink.h).
+ */
+#ifndef NVTXW_SINK_SINKS_H
+#define NVTXW_SINK_SINKS_H
+
+#include "core/sink.h"
+
+/* Sink=report: the compressed, crash-safe .nvtxw report. */
+extern const sink_ops sink_report_ops;
+/* Sink=text: a complete, stable, human-readable dump of every call. */
+extern const sink_ops sink_text_ops;
+/* Sink=null: validates everything and writes nothing (for measurements). */
+extern const sink_ops sink_null_ops;
+
+#endif /* NVTXW_SINK_SINKS_H */

@@ -1,0 +1,13 @@
+# tests/unit/core.mk - the writer core through the NVTXW v2 table
+# (core_test.c: spec conformance 28-46, config, handles, faulty session) and
+# the concurrent write path (core_stress_test.c: 8 threads, one stream
+# each, text and null sinks; also run under TSan by CI).
+check_PROGRAMS += tests/unit/core_test tests/unit/core_stress_test
+TESTS += tests/unit/core_test tests/unit/core_stress_test
+tests_unit_core_test_SOURCES = tests/unit/core_test.c
+tests_unit_core_test_CFLAGS = $(TEST_CFLAGS)
+tests_unit_core_test_LDADD = $(TEST_LIBS)
+tests_unit_core_stress_test_SOURCES = tests/unit/core_stress_test.c
+tests_unit_core_stress_test_CFLAGS = $(TEST_CFLAGS) -pthread
+tests_unit_core_stress_test_LDADD = $(TEST_LIBS)
+tests_unit_core_stress_test_LDFLAGS = -pthread
