@@ -1,2 +1,3 @@
 # Command-line tools; each is a thin client of the public API.
 include tools/payload/local.mk
+include tools/replay/local.mk

@@ -1,0 +1,274 @@
+/*
+ * nvtxw/reader.h - reading reports (.nvtxw) back: the registrations and the
+ * stream records of a session, rebuilt in memory, and a replay of them
+ * through any NVTXW function table.
+ *
+ * The file layout is docs/report-format.md (container) and
+ * docs/report-records.md (records). A report whose writer crashed is read up
+ * to the damage and past it where chunks are intact; every damaged range is
+ * listed (nvtxw_reader_damage).
+ *
+ * Ownership: a record returned by nvtxw_reader_next, and everything it points
+ * to (names, payloads, sample bytes, which are aligned for any type), is
+ * borrowed from the reader and lives
+ * until the next nvtxw_reader_next, nvtxw_reader_seek_stream or
+ * nvtxw_reader_close. Schemas, enums, registries and registered strings live
+ * until nvtxw_reader_close. Inputs are copied.
+ *
+ * Threading: a reader is used by one thread at a time; several readers may
+ * read the same file.
+ *
+ * Errors: functions return NVTXW_RESULT_* codes; nvtxw_last_error() holds
+ * the message.
+ */
+#ifndef NVTXW_READER_H
+#define NVTXW_READER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nvtxw/abi.h"
+#include "nvtxw/export.h"
+#include "nvtxw/payload.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct nvtxw_reader nvtxw_reader_t;
+
+/* Order of stream records. Registrations always come first, in log order. */
+typedef enum nvtxw_reader_order {
+    /* Each stream's records in write order, streams by index. */
+    NVTXW_READER_ORDER_STREAM = 0,
+    /* Merged across streams by timestamp; ties by stream index, then write
+     * order. Records without a timestamp take their stream's current time
+     * (the last timestamp before them), so they keep their place. Memory:
+     * one decoded chunk per stream. */
+    NVTXW_READER_ORDER_TIME = 1
+} nvtxw_reader_order_t;
+
+/* Ignore the footer index and scan every chunk (nvtxw_reader_options_t.flags). */
+#define NVTXW_READER_SCAN (1u << 0)
+
+typedef struct nvtxw_reader_options {
+    size_t struct_size; /* sizeof(nvtxw_reader_options_t) */
+    int order;          /* nvtxw_reader_order_t; default STREAM */
+    uint32_t flags;     /* NVTXW_READER_* */
+} nvtxw_reader_options_t;
+
+/* Record kinds; the values are the record kinds of docs/report-records.md. */
+typedef enum nvtxw_record_kind {
+    NVTXW_RECORD_SESSION = 0x01,
+    NVTXW_RECORD_DOMAIN = 0x02,
+    NVTXW_RECORD_CATEGORY = 0x03,
+    NVTXW_RECORD_STRING = 0x04,
+    NVTXW_RECORD_RESOURCE = 0x05,
+    NVTXW_RECORD_SCOPE = 0x06,
+    NVTXW_RECORD_SCHEMA = 0x07,
+    NVTXW_RECORD_ENUM = 0x08,
+    NVTXW_RECORD_COUNTER = 0x09,
+    NVTXW_RECORD_TIME_DOMAIN = 0x0A,
+    NVTXW_RECORD_STREAM_OPEN = 0x0B,
+    NVTXW_RECORD_STREAM_CLOSE = 0x0C,
+    NVTXW_RECORD_EVENT = 0x20,
+    NVTXW_RECORD_COUNTER_SAMPLE = 0x21,
+    NVTXW_RECORD_COUNTER_NO_VALUE = 0x22,
+    NVTXW_RECORD_SYNC_POINTS = 0x23,
+    NVTXW_RECORD_CONVERSION_FACTOR = 0x24
+} nvtxw_record_kind_t;
+
+/* "no stream" / "no domain" in nvtxw_record_t. */
+#define NVTXW_READER_NONE UINT64_MAX
+
+/*
+ * One record. Which member of `u` is valid follows from `kind`. Strings are
+ * NUL-terminated UTF-8 (a name that was NULL at registration reads "").
+ * struct_size = sizeof(nvtxw_record_t) of the library; members are only
+ * appended.
+ */
+typedef struct nvtxw_record {
+    size_t struct_size;
+    nvtxw_record_kind_t kind;
+    uint64_t stream; /* stream index; NVTXW_READER_NONE for most registrations */
+    uint64_t domain; /* domain index; NVTXW_READER_NONE for the session record */
+    int has_timestamp;
+    int64_t timestamp;
+    union {
+        struct {
+            const char* name;
+            const char* config; /* as given to SessionBegin ("" if NULL) */
+            uint8_t pointer_size, long_size, wchar_size, long_double_size;
+            uint8_t byte_order; /* 1 = little-endian */
+        } session;
+        struct {
+            const char* name; /* "" = the default domain */
+        } domain;
+        struct {
+            uint32_t id;
+            const char* name;
+        } category;
+        struct {
+            uint64_t index; /* in its domain, from 0 */
+            const char* text;
+        } string;
+        struct {
+            int32_t identifier_type;
+            uint64_t identifier;
+            int32_t message_type; /* NVTXW_MESSAGE_* */
+            const char* message;
+            uint64_t message_string; /* registered string index + 1; 0 = none */
+        } resource;
+        struct {
+            uint64_t id;
+            uint64_t parent;
+            const char* path;
+        } scope;
+        struct {
+            const nvtxw_schema_t* schema; /* in nvtxw_reader_registry(domain) */
+        } schema;
+        struct {
+            const nvtxw_enum_t* enumeration; /* in nvtxw_reader_registry(domain) */
+        } enumeration;
+        struct {
+            /* counterId is the assigned ID; semantics rebuilt (counter units
+             * included). Pointers borrowed like the record. */
+            nvtxCounterAttr_t attr;
+        } counter;
+        struct {
+            nvtxTimeDomainAttr_t attr; /* timeDomainId is the assigned ID */
+        } time_domain;
+        struct {
+            const char* name;
+            uint64_t scope_id;
+            uint64_t time_domain_id;
+            int16_t order_interleaving;
+            int16_t ordering_type;
+            int32_t ordering_skid;
+            int64_t ordering_skid_amount;
+        } stream_open;
+        struct {
+            /* Rebuilt payloads: timestamp-relative slots restored, interned
+             * strings expanded. origins is NULL unless the event was stored
+             * with payload addresses (then pass it as payload_origins, as
+             * nvtxw_reader_visit_event does). */
+            const nvtxPayloadData_t* payloads;
+            size_t count;
+            const uint64_t* origins;
+            int has_scope;
+            uint64_t scope; /* batch default scope when has_scope */
+        } event;
+        struct {
+            uint64_t counter_id;
+            const void* data;
+            size_t size;
+        } counter_sample;
+        struct {
+            uint64_t counter_id;
+            uint8_t reason; /* NVTX_COUNTER_SAMPLE_* */
+        } counter_no_value;
+        struct {
+            uint64_t src_domain;
+            uint64_t dst_domain;
+            const nvtxSyncPoint_t* points;
+            size_t count;
+        } sync_points;
+        struct {
+            uint64_t src_domain;
+            uint64_t dst_domain;
+            double slope;
+            int64_t timestamp_src;
+            int64_t timestamp_dst;
+        } conversion_factor;
+    } u;
+} nvtxw_record_t;
+
+/*
+ * Opens a report. opts may be NULL (stream order, index used). Fails when
+ * the file cannot be read, is not a report, has a newer major version, was
+ * written on another ABI (pointer, long, wchar_t, long double sizes or byte
+ * order differ from this platform's: the payload bytes would be misread), or
+ * has no readable session record. Reads the whole registration log and
+ * rebuilds the per-domain schema registries before returning. Damage does
+ * not fail the call: see nvtxw_reader_damage.
+ */
+NVTXW_API nvtxwResultCode_t nvtxw_reader_open(const char* path, const nvtxw_reader_options_t* opts,
+                                              nvtxw_reader_t** out);
+/* Accepts NULL. */
+NVTXW_API void nvtxw_reader_close(nvtxw_reader_t* reader);
+
+/*
+ * The next record: registrations first (log order), then stream records in
+ * the chosen order. *out is NULL at the end (result SUCCESS). Malformed
+ * records are not errors: the rest of their chunk is skipped and listed as
+ * damage. Errors are out of memory and I/O failures.
+ */
+NVTXW_API nvtxwResultCode_t nvtxw_reader_next(nvtxw_reader_t* reader, const nvtxw_record_t** out);
+
+/* Number of streams (stream-open records). */
+NVTXW_API size_t nvtxw_reader_stream_count(const nvtxw_reader_t* reader);
+/* Number of domains (domain records). */
+NVTXW_API size_t nvtxw_reader_domain_count(const nvtxw_reader_t* reader);
+
+/*
+ * Restricts the following nvtxw_reader_next calls to the records of one
+ * stream, from its first record (registrations are not repeated).
+ * INVALID_ARGUMENT when `stream` is out of range.
+ */
+NVTXW_API nvtxwResultCode_t nvtxw_reader_seek_stream(nvtxw_reader_t* reader, uint64_t stream);
+
+/* The schemas and enums of a domain; NULL when out of range. */
+NVTXW_API const nvtxw_schema_registry_t* nvtxw_reader_registry(const nvtxw_reader_t* reader,
+                                                               uint64_t domain);
+/*
+ * Text of a registered string handle value as it appears in payloads (the
+ * writer's handle: its low 32 bits are the string index + 1 in the domain),
+ * or NULL when unknown.
+ */
+NVTXW_API const char* nvtxw_reader_string(const nvtxw_reader_t* reader, uint64_t domain,
+                                          uint64_t handle);
+
+/* Walks an EVENT record's payloads with the domain's registry, string
+ * resolver and payload origins (nvtxw_payload_visit). */
+NVTXW_API nvtxwResultCode_t nvtxw_reader_visit_event(const nvtxw_reader_t* reader,
+                                                     const nvtxw_record_t* record,
+                                                     const nvtxw_visitor_t* visitor, void* ctx);
+
+/*
+ * Damaged ranges: the container's (truncation, bad chunks...) in file order,
+ * then record-level damage found so far (a chunk that decodes but whose
+ * record `record` is malformed: offset = the chunk's file offset, length =
+ * its span is not known, so 0). reason is a static or reader-owned string
+ * valid until close. Record-level damage of stream chunks is found while
+ * reading, so the count grows as nvtxw_reader_next advances.
+ */
+NVTXW_API size_t nvtxw_reader_damage_count(const nvtxw_reader_t* reader);
+NVTXW_API nvtxwResultCode_t nvtxw_reader_damage(const nvtxw_reader_t* reader, size_t i,
+                                                uint64_t* offset, uint64_t* length,
+                                                const char** reason);
+/* Records returned so far by nvtxw_reader_next. */
+NVTXW_API uint64_t nvtxw_reader_record_count(const nvtxw_reader_t* reader);
+
+/*
+ * Replays every remaining record through `iface` (an NVTXW v2 table, e.g.
+ * from nvtxwGetInterface) into a new session: SessionBegin with the recorded
+ * name and `config` as configString (NULL: the recorded config), then
+ * DomainRegister, the *Register calls with the recorded attributes (static
+ * IDs as given, dynamic IDs mapped from the report's to the new session's),
+ * StreamOpen/Close, EventWrite (EventBatchWrite for events with a batch
+ * scope), CounterWrite, CounterNoValueWrite, TimeSyncPointTableWrite,
+ * TimestampConversionFactorWrite, and SessionEnd. Registered string handles
+ * and pointers at fixed positions of event payloads are rewritten to the new
+ * session's handles and payload addresses. Stops at the first failing call
+ * (the session is still ended) and returns its result; the message names the
+ * record. *records_out (may be NULL) receives the records replayed.
+ */
+NVTXW_API nvtxwResultCode_t nvtxw_reader_replay(nvtxw_reader_t* reader,
+                                                const nvtxwInterface_t* iface, const char* config,
+                                                uint64_t* records_out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NVTXW_READER_H */

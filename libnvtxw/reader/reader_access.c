@@ -1,0 +1,171 @@
+/*
+ * reader/reader_access.c - nvtxw_reader_next (registrations, then stream
+ * records via reader_merge.c) and the read-only accessors: streams,
+ * domains, registries, strings, damage, and the event visitor.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "common/error_internal.h"
+#include "reader/reader_internal.h"
+
+static void note_emitted(nvtxw_reader_t* reader, const nvtxw_record_t* rec) {
+    if (rec->kind == NVTXW_RECORD_DOMAIN)
+        reader->emit_domains++;
+    else if (rec->kind == NVTXW_RECORD_STRING)
+        reader->emit_strings[rec->domain]++;
+    else if (rec->kind == NVTXW_RECORD_STREAM_OPEN)
+        reader->emit_streams++;
+}
+
+/* Loads registration chunk reg_pos for the emitting pass. */
+static nvtxwResultCode_t load_registrations(nvtxw_reader_t* reader) {
+    size_t size;
+    nvtxwResultCode_t status = reader_load_chunk(reader, reader->reg_chunks[reader->reg_pos],
+                                                 &reader->reg_buffer, &reader->reg_capacity, &size);
+    if (status != NVTXW_RESULT_SUCCESS)
+        return status;
+    reader->reg_cur.p = reader->reg_buffer;
+    reader->reg_cur.end = reader->reg_buffer + size;
+    reader->reg_cur.problem = NULL;
+    reader->reg_loaded = 1;
+    return NVTXW_RESULT_SUCCESS;
+}
+
+static nvtxwResultCode_t next_registration(nvtxw_reader_t* reader, const nvtxw_record_t** out) {
+    char detail[NVTXW_ERROR_MAX];
+    while (reader->reg_pos < reader->reg_chunk_count) {
+        int r;
+        if (reader->reg_record >= reader->reg_ok[reader->reg_pos]) {
+            reader->reg_pos++;
+            reader->reg_record = 0;
+            reader->reg_loaded = 0;
+            continue;
+        }
+        if (!reader->reg_loaded) {
+            nvtxwResultCode_t status = load_registrations(reader);
+            if (status != NVTXW_RESULT_SUCCESS)
+                return status;
+        }
+        reader_arena_reset(&reader->reg_arena);
+        r = reader_decode_registration(reader, &reader->reg_cur, &reader->record,
+                                       &reader->reg_arena, 0, detail, sizeof detail);
+        if (r == -2)
+            return error_oom("a registration record");
+        if (r < 0)
+            return error_set(NVTXW_RESULT_FAILED,
+                             "cannot read report \"%s\": registration chunk changed while open",
+                             reader->path);
+        reader->reg_record++;
+        if (r == 1) {
+            note_emitted(reader, &reader->record);
+            *out = &reader->record;
+            return NVTXW_RESULT_SUCCESS;
+        }
+    }
+    return NVTXW_RESULT_SUCCESS;
+}
+
+nvtxwResultCode_t nvtxw_reader_next(nvtxw_reader_t* reader, const nvtxw_record_t** out) {
+    nvtxwResultCode_t status = NVTXW_RESULT_SUCCESS;
+    if (out != NULL)
+        *out = NULL;
+    if (reader == NULL || out == NULL)
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                         "cannot read report record: reader=%p, "
+                         "out=%p",
+                         (void*)reader, (void*)out);
+    if (reader->phase == READER_PHASE_REGISTRATIONS) {
+        status = next_registration(reader, out);
+        if (status != NVTXW_RESULT_SUCCESS || *out != NULL)
+            goto end;
+        reader_arena_reset(&reader->reg_arena);
+        status = reader_streams_start(reader);
+        if (status != NVTXW_RESULT_SUCCESS)
+            goto end;
+    }
+    if (reader->phase == READER_PHASE_STREAMS)
+        status = reader_streams_next(reader, out);
+end:
+    if (*out != NULL)
+        reader->returned++;
+    return status;
+}
+
+size_t nvtxw_reader_stream_count(const nvtxw_reader_t* reader) {
+    return reader ? reader->stream_count : 0;
+}
+
+size_t nvtxw_reader_domain_count(const nvtxw_reader_t* reader) {
+    return reader ? reader->domain_count : 0;
+}
+
+uint64_t nvtxw_reader_record_count(const nvtxw_reader_t* reader) {
+    return reader ? reader->returned : 0;
+}
+
+const nvtxw_schema_registry_t* nvtxw_reader_registry(const nvtxw_reader_t* reader,
+                                                     uint64_t domain) {
+    if (reader == NULL || domain >= reader->domain_count)
+        return NULL;
+    return reader->domains[domain].registry;
+}
+
+const char* nvtxw_reader_string(const nvtxw_reader_t* reader, uint64_t domain, uint64_t handle) {
+    uint64_t index = handle & UINT32_MAX;
+    if (reader == NULL || domain >= reader->domain_count || index == 0 ||
+        index > reader->domains[domain].string_count)
+        return NULL;
+    return reader->domains[domain].strings[index - 1];
+}
+
+size_t nvtxw_reader_damage_count(const nvtxw_reader_t* reader) {
+    return reader ? reader->damage_count : 0;
+}
+
+nvtxwResultCode_t nvtxw_reader_damage(const nvtxw_reader_t* reader, size_t i, uint64_t* offset,
+                                      uint64_t* length, const char** reason) {
+    if (reader == NULL || i >= reader->damage_count)
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                         "cannot get report damage: index %zu of %zu", i,
+                         reader ? reader->damage_count : (size_t)0);
+    if (offset != NULL)
+        *offset = reader->damage[i].offset;
+    if (length != NULL)
+        *length = reader->damage[i].length;
+    if (reason != NULL)
+        *reason = reader->damage[i].reason;
+    return NVTXW_RESULT_SUCCESS;
+}
+
+typedef struct resolve_ctx {
+    const nvtxw_reader_t* reader;
+    uint64_t domain;
+} resolve_ctx;
+
+static const char* resolve(void* ctx, uint64_t handle) {
+    const resolve_ctx* r = ctx;
+    return nvtxw_reader_string(r->reader, r->domain, handle);
+}
+
+nvtxwResultCode_t nvtxw_reader_visit_event(const nvtxw_reader_t* reader,
+                                           const nvtxw_record_t* record,
+                                           const nvtxw_visitor_t* visitor, void* ctx) {
+    nvtxw_visit_options_t options;
+    resolve_ctx rc;
+    if (reader == NULL || record == NULL || record->kind != NVTXW_RECORD_EVENT ||
+        record->domain >= reader->domain_count)
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                         "cannot visit report event: reader=%p, record=%p, kind=%d",
+                         (const void*)reader, (const void*)record, record ? (int)record->kind : -1);
+    rc.reader = reader;
+    rc.domain = record->domain;
+    memset(&options, 0, sizeof options);
+    options.struct_size = sizeof options;
+    options.resolve_string = resolve;
+    options.resolve_ctx = &rc;
+    options.payload_origins = record->u.event.origins;
+    return nvtxw_payload_visit(reader->domains[record->domain].registry, record->u.event.payloads,
+                               record->u.event.count, visitor, ctx, &options);
+}

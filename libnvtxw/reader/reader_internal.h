@@ -1,0 +1,176 @@
+/*
+ * reader/reader_internal.h - state of a report reader (nvtxw/reader.h),
+ * shared by reader_open.c (open, registration log, accessors),
+ * reader_cursor.c (primitive decoding, arenas, damage),
+ * reader_registrations.c and reader_records.c (record grammars),
+ * reader_merge.c (stream and time order) and reader_replay*.c.
+ *
+ * Memory: the registries, registered strings and stream table live until
+ * close; each stream being read holds one decompressed chunk, its interned
+ * dictionary and an arena for its pending record; registration records use
+ * one arena reset per record. Nothing grows with the file's size except the
+ * container's chunk list (O(chunks)) and the damage list.
+ */
+#ifndef NVTXW_READER_INTERNAL_H
+#define NVTXW_READER_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "format/container.h"
+#include "nvtxw/error.h"
+#include "nvtxw/reader.h"
+
+/* Bump allocator freed as a whole; a zeroed arena is empty and valid. */
+typedef struct reader_arena_block reader_arena_block;
+typedef struct reader_arena {
+    reader_arena_block* head;
+} reader_arena;
+
+void* reader_arena_alloc(reader_arena* arena, size_t size);
+void reader_arena_reset(reader_arena* arena);
+
+/* Bounds-checked reading of one decompressed chunk. `problem` names the
+ * first failure (a static string); every getter returns 0 or -1. */
+typedef struct reader_cursor {
+    const uint8_t* p;
+    const uint8_t* end;
+    const char* problem;
+} reader_cursor;
+
+int reader_get_u8(reader_cursor* c, uint8_t* out);
+int reader_get_uvar(reader_cursor* c, uint64_t* out);
+int reader_get_svar(reader_cursor* c, int64_t* out);
+int reader_get_f64(reader_cursor* c, double* out);
+/* A `bytes` field: *data points into the chunk. */
+int reader_get_bytes(reader_cursor* c, const uint8_t** data, size_t* size);
+/* A `str` field copied NUL-terminated into the arena. */
+int reader_get_str(reader_cursor* c, reader_arena* arena, const char** out);
+/* A uvar that must be <= limit (what names it, for the problem). */
+int reader_get_bounded(reader_cursor* c, uint64_t limit, const char* what, uint64_t* out);
+static inline size_t reader_left(const reader_cursor* c) { return (size_t)(c->end - c->p); }
+static inline int reader_fail(reader_cursor* c, const char* problem) {
+    if (c->problem == NULL)
+        c->problem = problem;
+    return -1;
+}
+
+typedef struct reader_domain {
+    char* name;
+    nvtxw_schema_registry_t* registry;
+    char** strings;
+    size_t string_count, string_capacity;
+} reader_domain;
+
+typedef struct reader_stream_info {
+    uint64_t domain;
+    char* name;
+    size_t first, count; /* container chunks [first, first + count) */
+} reader_stream_info;
+
+typedef struct reader_dict_entry {
+    size_t offset, size; /* in the chunk buffer */
+} reader_dict_entry;
+
+/* Reading position in one stream. */
+typedef struct reader_stream_cursor {
+    uint64_t stream;
+    size_t next_chunk; /* next container chunk to load, from info.first */
+    uint8_t* buffer;
+    size_t capacity;
+    reader_cursor cur;
+    size_t chunk; /* container index of the loaded chunk */
+    uint64_t record_number;
+    int64_t now;         /* last timestamp of the chunk: the delta base */
+    int has_now;         /* a timestamped record was read in this chunk */
+    int64_t chunk_first; /* the chunk's first_ts: order key before has_now */
+    reader_dict_entry* dict;
+    size_t dict_count, dict_capacity;
+    reader_arena arena; /* the pending record's memory */
+    nvtxw_record_t head;
+    int64_t key;
+    int has_head;
+    int loaded;  /* a chunk is in buffer */
+    int started; /* the first record was looked for */
+} reader_stream_cursor;
+
+typedef struct reader_damage_item {
+    uint64_t offset, length;
+    char* reason; /* owned */
+} reader_damage_item;
+
+enum { READER_PHASE_REGISTRATIONS, READER_PHASE_STREAMS, READER_PHASE_DONE };
+
+struct nvtxw_reader {
+    container_reader_t* container;
+    char* path;
+    int order;
+    /* session record */
+    int has_session;
+    char* session_name;
+    char* session_config;
+    uint8_t abi[5]; /* pointer, long, wchar_t, long double sizes; byte order */
+    reader_domain* domains;
+    size_t domain_count, domain_capacity;
+    reader_stream_info* streams;
+    size_t stream_count, stream_capacity;
+    /* registration log: container chunk indices in file order, and how many
+     * records of each the first pass accepted */
+    size_t* reg_chunks;
+    uint64_t* reg_ok;
+    size_t reg_chunk_count;
+    reader_damage_item* damage;
+    size_t damage_count, damage_capacity;
+    /* iteration */
+    int phase;
+    size_t reg_pos;        /* registration chunk being emitted */
+    uint64_t reg_record;   /* records of it emitted */
+    reader_cursor reg_cur; /* inside reg_buffer */
+    int reg_loaded;
+    uint8_t* reg_buffer;
+    size_t reg_capacity;
+    uint64_t emit_domains, emit_streams;
+    uint64_t* emit_strings; /* per domain */
+    reader_arena reg_arena;
+    nvtxw_record_t record;
+    reader_stream_cursor* cursors; /* one per stream */
+    size_t* heap;                  /* time order: streams by head key */
+    size_t heap_count;
+    size_t current;                /* stream order: stream being read */
+    int single;                    /* seek_stream: only `current` */
+    reader_stream_cursor* pending; /* returned head, advanced on the next call */
+    uint64_t returned;
+};
+
+/* Appends damage (reason formatted; copied). Returns 0 or -1 (out of memory). */
+int reader_add_damage(nvtxw_reader_t* reader, uint64_t offset, uint64_t length, const char* format,
+                      ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+/* Loads container chunk i into *buffer (grown as needed). Returns SUCCESS,
+ * or the container's code with the message set. */
+nvtxwResultCode_t reader_load_chunk(nvtxw_reader_t* reader, size_t i, uint8_t** buffer,
+                                    size_t* capacity, size_t* size);
+
+/* Registration records (reader_registrations.c). With `apply`, the record
+ * is added to the reader's state (domains, strings, registries, streams);
+ * without, only `rec` is filled (state from the first pass is looked up).
+ * Returns 1 for a record, 0 for a skipped extension record, -1 malformed
+ * (c->problem says why; `detail` may hold a longer message), -2 out of
+ * memory. */
+int reader_decode_registration(nvtxw_reader_t* reader, reader_cursor* c, nvtxw_record_t* rec,
+                               reader_arena* arena, int apply, char* detail, size_t detail_size);
+
+/* Stream records (reader_records.c), same return convention (no -2 except
+ * out of memory). Fills cur->head. */
+int reader_decode_stream_record(nvtxw_reader_t* reader, reader_stream_cursor* cur);
+
+/* Ordering (reader_merge.c). */
+nvtxwResultCode_t reader_streams_start(nvtxw_reader_t* reader);
+nvtxwResultCode_t reader_streams_next(nvtxw_reader_t* reader, const nvtxw_record_t** out);
+void reader_cursor_free(reader_stream_cursor* cur);
+
+#endif /* NVTXW_READER_INTERNAL_H */

@@ -1,0 +1,229 @@
+/*
+ * reader/reader_merge.c - the order of stream records. Each stream has a
+ * cursor holding at most one decompressed chunk and its next record (the
+ * "head"). Stream order drains the cursors one after another; time order is
+ * a k-way merge: a binary min-heap of the streams with a head, keyed by
+ * (head time, stream index), so memory stays O(streams x chunk size).
+ *
+ * A returned head stays valid until the next call: its cursor is advanced
+ * (possibly loading the next chunk over the buffer the record points into)
+ * only at the start of the following nvtxw_reader_next.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "common/alloc.h"
+#include "common/error_internal.h"
+#include "reader/reader_internal.h"
+
+#define KIND_EVENTS 2u
+
+void reader_cursor_free(reader_stream_cursor* cur) {
+    nvtxw_free(cur->buffer);
+    nvtxw_free(cur->dict);
+    reader_arena_reset(&cur->arena);
+    cur->buffer = NULL;
+    cur->dict = NULL;
+    cur->capacity = cur->dict_capacity = cur->dict_count = 0;
+}
+
+static void cursor_rewind(reader_stream_cursor* cur) {
+    reader_cursor_free(cur);
+    cur->next_chunk = 0;
+    cur->loaded = cur->has_head = cur->started = 0;
+}
+
+/* Loads the stream's next readable event chunk; 0 when there is none.
+ * Chunks that fail to read are listed as damage and skipped. */
+static int load_next_chunk(nvtxw_reader_t* reader, reader_stream_cursor* cur,
+                           nvtxwResultCode_t* status) {
+    const reader_stream_info* info = &reader->streams[cur->stream];
+    while (cur->next_chunk < info->count) {
+        size_t i = info->first + cur->next_chunk++;
+        const container_chunk_info* chunk = container_reader_chunk_info(reader->container, i);
+        size_t size;
+        if (chunk->meta.kind != KIND_EVENTS)
+            continue;
+        *status = reader_load_chunk(reader, i, &cur->buffer, &cur->capacity, &size);
+        if (*status == NVTXW_RESULT_SUCCESS) {
+            cur->cur.p = cur->buffer;
+            cur->cur.end = cur->buffer + size;
+            cur->cur.problem = NULL;
+            cur->chunk = i;
+            cur->now = 0;
+            cur->has_now = 0;
+            cur->chunk_first = chunk->meta.first_ts;
+            cur->dict_count = 0;
+            cur->record_number = 0;
+            return 1;
+        }
+        if (reader_add_damage(reader, chunk->offset, 0, "%s", nvtxw_last_error()) != 0) {
+            *status = error_oom("the damage list");
+            return 0;
+        }
+    }
+    *status = NVTXW_RESULT_SUCCESS;
+    return 0;
+}
+
+static nvtxwResultCode_t malformed(nvtxw_reader_t* reader, reader_stream_cursor* cur) {
+    const container_chunk_info* chunk = container_reader_chunk_info(reader->container, cur->chunk);
+    if (reader_add_damage(reader, chunk->offset, 0,
+                          "malformed record %llu in chunk of stream %llu: %s; rest of the chunk "
+                          "skipped",
+                          (unsigned long long)cur->record_number, (unsigned long long)cur->stream,
+                          cur->cur.problem ? cur->cur.problem : "invalid") != 0)
+        return error_oom("the damage list");
+    cur->cur.p = cur->cur.end;
+    return NVTXW_RESULT_SUCCESS;
+}
+
+/* Decodes the cursor's next record into its head (has_head = 0 at the end). */
+static nvtxwResultCode_t cursor_fill(nvtxw_reader_t* reader, reader_stream_cursor* cur) {
+    nvtxwResultCode_t status = NVTXW_RESULT_SUCCESS;
+    cur->has_head = 0;
+    cur->started = 1;
+    for (;;) {
+        int r;
+        if (!cur->loaded || cur->cur.p == cur->cur.end) {
+            cur->loaded = load_next_chunk(reader, cur, &status);
+            if (!cur->loaded)
+                return status;
+        }
+        r = reader_decode_stream_record(reader, cur);
+        if (r == -2)
+            return error_oom("a report record");
+        if (r == -1) {
+            status = malformed(reader, cur);
+            if (status != NVTXW_RESULT_SUCCESS)
+                return status;
+            continue;
+        }
+        cur->record_number++;
+        if (r == 1) {
+            cur->has_head = 1;
+            return NVTXW_RESULT_SUCCESS;
+        }
+    }
+}
+
+static int heap_less(const nvtxw_reader_t* reader, size_t a, size_t b) {
+    const reader_stream_cursor* x = &reader->cursors[a];
+    const reader_stream_cursor* y = &reader->cursors[b];
+    if (x->key != y->key)
+        return x->key < y->key;
+    return a < b;
+}
+
+static void heap_push(nvtxw_reader_t* reader, size_t stream) {
+    size_t k = reader->heap_count++;
+    reader->heap[k] = stream;
+    while (k > 0) {
+        size_t parent = (k - 1) / 2;
+        if (!heap_less(reader, reader->heap[k], reader->heap[parent]))
+            break;
+        reader->heap[k] = reader->heap[parent];
+        reader->heap[parent] = stream;
+        k = parent;
+    }
+}
+
+static size_t heap_pop(nvtxw_reader_t* reader) {
+    size_t top = reader->heap[0];
+    size_t k = 0;
+    reader->heap[0] = reader->heap[--reader->heap_count];
+    for (;;) {
+        size_t l = 2 * k + 1, r = l + 1, m = k, tmp;
+        if (l < reader->heap_count && heap_less(reader, reader->heap[l], reader->heap[m]))
+            m = l;
+        if (r < reader->heap_count && heap_less(reader, reader->heap[r], reader->heap[m]))
+            m = r;
+        if (m == k)
+            break;
+        tmp = reader->heap[k];
+        reader->heap[k] = reader->heap[m];
+        reader->heap[m] = tmp;
+        k = m;
+    }
+    return top;
+}
+
+nvtxwResultCode_t reader_streams_start(nvtxw_reader_t* reader) {
+    size_t s;
+    reader->phase = READER_PHASE_STREAMS;
+    reader->pending = NULL;
+    reader->heap_count = 0;
+    reader->current = 0;
+    if (reader->order != NVTXW_READER_ORDER_TIME || reader->single)
+        return NVTXW_RESULT_SUCCESS;
+    for (s = 0; s < reader->stream_count; s++) {
+        nvtxwResultCode_t status = cursor_fill(reader, &reader->cursors[s]);
+        if (status != NVTXW_RESULT_SUCCESS)
+            return status;
+        if (reader->cursors[s].has_head)
+            heap_push(reader, s);
+    }
+    return NVTXW_RESULT_SUCCESS;
+}
+
+static nvtxwResultCode_t next_in_stream_order(nvtxw_reader_t* reader, const nvtxw_record_t** out) {
+    while (reader->current < reader->stream_count) {
+        reader_stream_cursor* cur = &reader->cursors[reader->current];
+        if (!cur->started) {
+            nvtxwResultCode_t status = cursor_fill(reader, cur);
+            if (status != NVTXW_RESULT_SUCCESS)
+                return status;
+        }
+        if (cur->has_head) {
+            *out = &cur->head;
+            reader->pending = cur;
+            return NVTXW_RESULT_SUCCESS;
+        }
+        reader_cursor_free(cur); /* drained: keep one chunk in memory at a time */
+        if (reader->single)
+            break;
+        reader->current++;
+    }
+    reader->phase = READER_PHASE_DONE;
+    return NVTXW_RESULT_SUCCESS;
+}
+
+nvtxwResultCode_t reader_streams_next(nvtxw_reader_t* reader, const nvtxw_record_t** out) {
+    reader_stream_cursor* pending = reader->pending;
+    int merge = reader->order == NVTXW_READER_ORDER_TIME && !reader->single;
+    *out = NULL;
+    reader->pending = NULL;
+    if (pending != NULL) {
+        nvtxwResultCode_t status = cursor_fill(reader, pending);
+        if (status != NVTXW_RESULT_SUCCESS)
+            return status;
+        if (merge && pending->has_head)
+            heap_push(reader, (size_t)pending->stream);
+        else if (merge)
+            reader_cursor_free(pending);
+    }
+    if (!merge)
+        return next_in_stream_order(reader, out);
+    if (reader->heap_count == 0) {
+        reader->phase = READER_PHASE_DONE;
+        return NVTXW_RESULT_SUCCESS;
+    }
+    reader->pending = &reader->cursors[heap_pop(reader)];
+    *out = &reader->pending->head;
+    return NVTXW_RESULT_SUCCESS;
+}
+
+nvtxwResultCode_t nvtxw_reader_seek_stream(nvtxw_reader_t* reader, uint64_t stream) {
+    size_t s;
+    if (reader == NULL || stream >= reader->stream_count)
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                         "cannot seek report stream: stream=%llu, streams=%zu",
+                         (unsigned long long)stream, reader ? reader->stream_count : (size_t)0);
+    for (s = 0; s < reader->stream_count; s++)
+        cursor_rewind(&reader->cursors[s]);
+    reader->single = 1;
+    reader_streams_start(reader);
+    reader->current = (size_t)stream;
+    return NVTXW_RESULT_SUCCESS;
+}

@@ -1,0 +1,247 @@
+/*
+ * reader/reader_open.c - nvtxw_reader_open/close/next and the accessors.
+ *
+ * Opening reads the registration log twice in spirit: a first pass over
+ * every registration chunk (kind 1, file order) applies each record to the
+ * reader's state (domains, strings, schema registries, streams) and notes
+ * how many records of each chunk were accepted; nvtxw_reader_next then
+ * decodes the chunks again, one at a time, to hand the same records out
+ * without keeping them all in memory.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+#include "common/alloc.h"
+#include "common/error_internal.h"
+#include "reader/reader_internal.h"
+
+#define KIND_REGISTRATIONS 1u
+#define KIND_EVENTS 2u
+
+static int offset_after(const container_reader_t* container, size_t a, size_t b) {
+    return container_reader_chunk_info(container, a)->offset >
+           container_reader_chunk_info(container, b)->offset;
+}
+
+/* Insertion sort by file offset: the list is almost always sorted already. */
+static void sort_by_offset(container_reader_t* container, size_t* items, size_t count) {
+    size_t i, j;
+    for (i = 1; i < count; i++) {
+        size_t item = items[i];
+        for (j = i; j > 0 && offset_after(container, items[j - 1], item); j--)
+            items[j] = items[j - 1];
+        items[j] = item;
+    }
+}
+
+static nvtxwResultCode_t collect_registration_chunks(nvtxw_reader_t* reader) {
+    size_t n = container_reader_chunk_count(reader->container);
+    size_t i;
+    reader->reg_chunks = nvtxw_calloc(n ? n : 1, sizeof *reader->reg_chunks);
+    reader->reg_ok = nvtxw_calloc(n ? n : 1, sizeof *reader->reg_ok);
+    if (reader->reg_chunks == NULL || reader->reg_ok == NULL)
+        return error_oom("the registration log");
+    for (i = 0; i < n; i++)
+        if (container_reader_chunk_info(reader->container, i)->meta.kind == KIND_REGISTRATIONS)
+            reader->reg_chunks[reader->reg_chunk_count++] = i;
+    sort_by_offset(reader->container, reader->reg_chunks, reader->reg_chunk_count);
+    return NVTXW_RESULT_SUCCESS;
+}
+
+static nvtxwResultCode_t registration_damage(nvtxw_reader_t* reader, size_t chunk, uint64_t number,
+                                             const reader_cursor* c, const char* detail) {
+    const container_chunk_info* info = container_reader_chunk_info(reader->container, chunk);
+    if (reader_add_damage(reader, info->offset, 0,
+                          "malformed record %llu in registration chunk: %s%s%s; rest of the chunk "
+                          "skipped",
+                          (unsigned long long)number, c->problem ? c->problem : "invalid",
+                          detail[0] ? ": " : "", detail) != 0)
+        return error_oom("the damage list");
+    return NVTXW_RESULT_SUCCESS;
+}
+
+/* First pass over one registration chunk. */
+static nvtxwResultCode_t apply_chunk(nvtxw_reader_t* reader, size_t k) {
+    size_t chunk = reader->reg_chunks[k];
+    char detail[NVTXW_ERROR_MAX];
+    reader_cursor c;
+    size_t size;
+    nvtxwResultCode_t status =
+        reader_load_chunk(reader, chunk, &reader->reg_buffer, &reader->reg_capacity, &size);
+    if (status != NVTXW_RESULT_SUCCESS) {
+        const container_chunk_info* info = container_reader_chunk_info(reader->container, chunk);
+        return reader_add_damage(reader, info->offset, 0, "%s", nvtxw_last_error()) == 0
+                   ? NVTXW_RESULT_SUCCESS
+                   : error_oom("the damage list");
+    }
+    c.p = reader->reg_buffer;
+    c.end = reader->reg_buffer + size;
+    c.problem = NULL;
+    while (c.p < c.end) {
+        int r = reader_decode_registration(reader, &c, &reader->record, &reader->reg_arena, 1,
+                                           detail, sizeof detail);
+        reader_arena_reset(&reader->reg_arena);
+        if (r == -2)
+            return error_oom("a registration record");
+        if (r == -1)
+            return registration_damage(reader, chunk, reader->reg_ok[k], &c, detail);
+        reader->reg_ok[k]++;
+    }
+    return NVTXW_RESULT_SUCCESS;
+}
+
+static nvtxwResultCode_t check_abi(const nvtxw_reader_t* reader) {
+    const uint16_t one = 1;
+    uint8_t little = *(const uint8_t*)&one;
+    const uint8_t* a = reader->abi;
+    if (!reader->has_session)
+        return error_set(NVTXW_RESULT_FAILED,
+                         "cannot open report \"%s\": no readable session record", reader->path);
+    if (a[0] == sizeof(void*) && a[1] == sizeof(long) && a[2] == sizeof(wchar_t) &&
+        a[3] == sizeof(long double) && a[4] == little)
+        return NVTXW_RESULT_SUCCESS;
+    return error_set(NVTXW_RESULT_NOT_SUPPORTED,
+                     "cannot open report \"%s\": written on another ABI (pointer %u, long %u, "
+                     "wchar_t %u, long double %u bytes, %s-endian); this reader has pointer %zu, "
+                     "long %zu, wchar_t %zu, long double %zu bytes, %s-endian",
+                     reader->path, a[0], a[1], a[2], a[3], a[4] == 1 ? "little" : "big",
+                     sizeof(void*), sizeof(long), sizeof(wchar_t), sizeof(long double),
+                     little ? "little" : "big");
+}
+
+/* Maps container streams to stream indices; event chunks of streams that no
+ * stream-open record declares are damage (their domain is unknown). */
+static nvtxwResultCode_t map_streams(nvtxw_reader_t* reader) {
+    size_t n = container_reader_stream_count(reader->container);
+    size_t j, k;
+    for (j = 0; j < n; j++) {
+        uint64_t id;
+        size_t first, count;
+        container_reader_stream(reader->container, j, &id, &first, &count);
+        if (id < reader->stream_count) {
+            reader->streams[id].first = first;
+            reader->streams[id].count = count;
+            continue;
+        }
+        for (k = first; k < first + count; k++) {
+            const container_chunk_info* info = container_reader_chunk_info(reader->container, k);
+            if (info->meta.kind == KIND_EVENTS &&
+                reader_add_damage(reader, info->offset, 0,
+                                  "events of stream %llu, which no stream-open record declares; "
+                                  "chunk skipped",
+                                  (unsigned long long)id) != 0)
+                return error_oom("the damage list");
+        }
+    }
+    reader->cursors = nvtxw_calloc(reader->stream_count + 1, sizeof *reader->cursors);
+    reader->heap = nvtxw_calloc(reader->stream_count + 1, sizeof *reader->heap);
+    reader->emit_strings = nvtxw_calloc(reader->domain_count + 1, sizeof *reader->emit_strings);
+    if (reader->cursors == NULL || reader->heap == NULL || reader->emit_strings == NULL)
+        return error_oom("the stream table");
+    for (j = 0; j < reader->stream_count; j++)
+        reader->cursors[j].stream = j;
+    return NVTXW_RESULT_SUCCESS;
+}
+
+static nvtxwResultCode_t copy_container_damage(nvtxw_reader_t* reader) {
+    size_t n = container_reader_damage_count(reader->container);
+    size_t i;
+    for (i = 0; i < n; i++) {
+        const container_damage* d = container_reader_damage(reader->container, i);
+        if (reader_add_damage(reader, d->offset, d->length, "%s",
+                              container_damage_reason_name(d->reason)) != 0)
+            return error_oom("the damage list");
+    }
+    return NVTXW_RESULT_SUCCESS;
+}
+
+static nvtxwResultCode_t reader_load(nvtxw_reader_t* reader, unsigned container_flags) {
+    nvtxwResultCode_t status;
+    size_t k;
+    reader->container = container_reader_open(reader->path, container_flags);
+    if (reader->container == NULL)
+        return NVTXW_RESULT_FAILED;
+    status = copy_container_damage(reader);
+    if (status == NVTXW_RESULT_SUCCESS)
+        status = collect_registration_chunks(reader);
+    for (k = 0; k < reader->reg_chunk_count && status == NVTXW_RESULT_SUCCESS; k++)
+        status = apply_chunk(reader, k);
+    if (status == NVTXW_RESULT_SUCCESS)
+        status = check_abi(reader);
+    if (status == NVTXW_RESULT_SUCCESS)
+        status = map_streams(reader);
+    return status;
+}
+
+nvtxwResultCode_t nvtxw_reader_open(const char* path, const nvtxw_reader_options_t* opts,
+                                    nvtxw_reader_t** out) {
+    nvtxw_reader_t* reader = NULL;
+    nvtxwResultCode_t status;
+    uint32_t flags = 0;
+    if (out != NULL)
+        *out = NULL;
+    if (path == NULL || out == NULL)
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT, "cannot open report: path=%p, out=%p",
+                         (const void*)path, (void*)out);
+    reader = nvtxw_calloc(1, sizeof *reader);
+    if (reader == NULL || (reader->path = nvtxw_strdup(path)) == NULL) {
+        status = error_oom("a report reader");
+        goto error;
+    }
+    if (opts != NULL && opts->struct_size >= offsetof(nvtxw_reader_options_t, order) + sizeof(int))
+        reader->order = opts->order;
+    if (opts != NULL &&
+        opts->struct_size >= offsetof(nvtxw_reader_options_t, flags) + sizeof(uint32_t))
+        flags = opts->flags;
+    if (reader->order != NVTXW_READER_ORDER_STREAM && reader->order != NVTXW_READER_ORDER_TIME) {
+        status = error_set(NVTXW_RESULT_INVALID_ARGUMENT, "cannot open report \"%s\": order=%d",
+                           path, reader->order);
+        goto error;
+    }
+    status = reader_load(reader, (flags & NVTXW_READER_SCAN) ? CONTAINER_OPEN_SCAN : 0);
+    if (status != NVTXW_RESULT_SUCCESS)
+        goto error;
+    *out = reader;
+    return NVTXW_RESULT_SUCCESS;
+error:
+    nvtxw_reader_close(reader);
+    return status;
+}
+
+void nvtxw_reader_close(nvtxw_reader_t* reader) {
+    size_t i, k;
+    if (reader == NULL)
+        return;
+    for (i = 0; i < reader->domain_count; i++) {
+        for (k = 0; k < reader->domains[i].string_count; k++)
+            nvtxw_free(reader->domains[i].strings[k]);
+        nvtxw_free(reader->domains[i].strings);
+        nvtxw_free(reader->domains[i].name);
+        nvtxw_schema_registry_destroy(reader->domains[i].registry);
+    }
+    for (i = 0; i < reader->stream_count; i++) {
+        nvtxw_free(reader->streams[i].name);
+        if (reader->cursors != NULL)
+            reader_cursor_free(&reader->cursors[i]);
+    }
+    for (i = 0; i < reader->damage_count; i++)
+        nvtxw_free(reader->damage[i].reason);
+    reader_arena_reset(&reader->reg_arena);
+    container_reader_close(reader->container);
+    nvtxw_free(reader->damage);
+    nvtxw_free(reader->cursors);
+    nvtxw_free(reader->heap);
+    nvtxw_free(reader->emit_strings);
+    nvtxw_free(reader->reg_buffer);
+    nvtxw_free(reader->reg_chunks);
+    nvtxw_free(reader->reg_ok);
+    nvtxw_free(reader->domains);
+    nvtxw_free(reader->streams);
+    nvtxw_free(reader->session_name);
+    nvtxw_free(reader->session_config);
+    nvtxw_free(reader->path);
+    nvtxw_free(reader);
+}

@@ -1,0 +1,278 @@
+/*
+ * reader/reader_records.c - the records of stream chunks
+ * (docs/report-records.md, "Stream chunks"). A timestamped record's time is
+ * the previous timestamped record's plus its dt (the first one's base is 0);
+ * records without a timestamp store dt = 0 and leave the base alone:
+ *
+ *   record := kind:u8 body
+ *   0x20 event          svar dt, u8 flags (bit 0 timestamp, bit 1 scope),
+ *                       [uvar scope], uvar n, n x payload
+ *   0x21 counter sample svar dt, uvar counterId, bytes sample
+ *   0x22 no value       svar dt, uvar counterId, u8 reason
+ *   0x23 sync points    uvar src, uvar dst, uvar n, n x (svar src, svar dst)
+ *   0x24 conversion     uvar src, uvar dst, f64 slope, svar tsSrc, svar tsDst
+ *   0x7F extension      uvar subkind, bytes body            (skipped)
+ *   payload := uvar schemaId, u8 encoding, then by encoding
+ *     0 raw             bytes data
+ *     1 ts-relative     bytes data (TIMESTAMP slots hold value - event time)
+ *     2 interned        uvar index [bytes data when index == dictionary size]
+ *     3 with origin     uvar origin, bytes data
+ *
+ * Payload and sample bytes are copied into the stream's arena, so that they
+ * are aligned for any type (the chunk buffer packs them at odd offsets);
+ * ts-relative ones are restored in the copy.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "common/alloc.h"
+#include "payload/registry_internal.h"
+#include "reader/reader_internal.h"
+
+#define FLAG_TIMESTAMP 0x1u
+#define FLAG_SCOPE 0x2u
+
+/* The timestamp of a record with `dt` (modulo 2^64, as written). */
+static int64_t advance_time(reader_stream_cursor* cur, int64_t dt) {
+    cur->now = (int64_t)((uint64_t)cur->now + (uint64_t)dt);
+    cur->has_now = 1;
+    return cur->now;
+}
+
+/* Most TIMESTAMP slots the writer stores relative per schema (its first
+ * ones in entry order); docs/report-records.md, "Reader notes". */
+#define RELATIVE_MAX_SLOTS 8
+
+/* A TIMESTAMP slot the writer stored relative: a top-level, non-array,
+ * non-POINTER entry of a predefined 8-byte type other than DOUBLE, FLOAT64
+ * and ADDRESS, at a resolved offset. */
+static int relative_slot(const nvtxw_schema_t* schema, size_t i) {
+    const nvtxPayloadSchemaEntry_t* e = &schema->entries[i];
+    size_t offset = schema->fin[i].offset;
+    return (e->flags & NVTXW_PAYLOAD_ENTRY_FLAG_SEMANTIC_MASK) ==
+               NVTX_PAYLOAD_ENTRY_FLAG_TIMESTAMP &&
+           NVTXW_PAYLOAD_ENTRY_ARRAY_KIND(e->flags) == 0 &&
+           (e->flags & NVTX_PAYLOAD_ENTRY_FLAG_POINTER) == 0 &&
+           e->type < NVTX_PAYLOAD_SCHEMA_ID_STATIC_START && nvtxw_entry_type_size(e->type) == 8 &&
+           e->type != NVTX_PAYLOAD_ENTRY_TYPE_DOUBLE &&
+           e->type != NVTX_PAYLOAD_ENTRY_TYPE_FLOAT64 &&
+           e->type != NVTX_PAYLOAD_ENTRY_TYPE_ADDRESS && offset != SIZE_MAX &&
+           offset <= UINT32_MAX - 8;
+}
+
+/* Adds the event time back to every slot of the payload's arena copy. */
+static int restore_relative(nvtxw_reader_t* reader, reader_stream_cursor* cur, uint64_t schema_id,
+                            int64_t ts, nvtxPayloadData_t* p) {
+    const nvtxw_schema_registry_t* registry =
+        reader->domains[reader->streams[cur->stream].domain].registry;
+    const nvtxw_schema_t* schema = nvtxw_schema_registry_find_schema(registry, schema_id);
+    uint8_t* copy;
+    size_t i, slots = 0;
+    if (schema == NULL || schema->attr.type != NVTX_PAYLOAD_SCHEMA_TYPE_STATIC)
+        return reader_fail(&cur->cur, "ts-relative payload of a schema that is not STATIC");
+    copy = (uint8_t*)(uintptr_t)p->payload; /* the stream arena's copy */
+    for (i = 0; i < schema->attr.numEntries && slots < RELATIVE_MAX_SLOTS; i++) {
+        uint64_t value;
+        size_t at = schema->fin[i].offset;
+        if (!relative_slot(schema, i))
+            continue;
+        slots++;
+        if (at > p->size || p->size - at < 8)
+            return reader_fail(&cur->cur, "ts-relative payload shorter than its timestamp slot");
+        memcpy(&value, copy + at, 8);
+        value += (uint64_t)ts;
+        memcpy(copy + at, &value, 8);
+    }
+    return 0;
+}
+
+/* An aligned copy of chunk bytes in the stream's arena. */
+static int aligned_copy(reader_stream_cursor* cur, const uint8_t* data, size_t size,
+                        const void** out) {
+    void* copy = reader_arena_alloc(&cur->arena, size);
+    if (copy == NULL)
+        return reader_fail(&cur->cur, "out of memory");
+    if (size > 0)
+        memcpy(copy, data, size);
+    *out = copy;
+    return 0;
+}
+
+static int interned(reader_stream_cursor* cur, nvtxPayloadData_t* p) {
+    reader_cursor* c = &cur->cur;
+    uint64_t index;
+    const uint8_t* data;
+    if (reader_get_bounded(c, cur->dict_count, "interned index beyond the dictionary", &index))
+        return -1;
+    if (index < cur->dict_count) {
+        p->size = cur->dict[index].size;
+        return aligned_copy(cur, cur->buffer + cur->dict[index].offset, p->size, &p->payload);
+    }
+    if (reader_get_bytes(c, &data, &p->size) != 0)
+        return -1;
+    if (cur->dict_count == cur->dict_capacity) {
+        size_t capacity = cur->dict_capacity ? cur->dict_capacity * 2 : 64;
+        reader_dict_entry* grown = nvtxw_reallocarray(cur->dict, capacity, sizeof *grown);
+        if (grown == NULL)
+            return reader_fail(c, "out of memory");
+        cur->dict = grown;
+        cur->dict_capacity = capacity;
+    }
+    cur->dict[cur->dict_count].offset = (size_t)(data - cur->buffer);
+    cur->dict[cur->dict_count].size = p->size;
+    cur->dict_count++;
+    return aligned_copy(cur, data, p->size, &p->payload);
+}
+
+/* One payload; *origin_count counts encoding-3 payloads. */
+static int get_payload(nvtxw_reader_t* reader, reader_stream_cursor* cur, nvtxw_record_t* rec,
+                       size_t k, nvtxPayloadData_t* p, uint64_t* origins, size_t* origin_count) {
+    reader_cursor* c = &cur->cur;
+    const uint8_t* data;
+    uint8_t encoding;
+    if (reader_get_uvar(c, &p->schemaId) || reader_get_u8(c, &encoding))
+        return -1;
+    if (encoding == 2)
+        return interned(cur, p);
+    if (encoding == 3) {
+        if (reader_get_uvar(c, &origins[k]) != 0)
+            return -1;
+        (*origin_count)++;
+    } else if (encoding > 3) {
+        return reader_fail(c, "unknown payload encoding");
+    }
+    if (reader_get_bytes(c, &data, &p->size) != 0 ||
+        aligned_copy(cur, data, p->size, &p->payload) != 0)
+        return -1;
+    if (encoding != 1)
+        return 0;
+    if (!rec->has_timestamp)
+        return reader_fail(c, "ts-relative payload in an event without a timestamp");
+    return restore_relative(reader, cur, p->schemaId, rec->timestamp, p);
+}
+
+static int event_record(nvtxw_reader_t* reader, reader_stream_cursor* cur, nvtxw_record_t* rec) {
+    reader_cursor* c = &cur->cur;
+    nvtxPayloadData_t* payloads;
+    uint64_t* origins;
+    uint64_t n, k;
+    size_t origin_count = 0;
+    int64_t dt;
+    uint8_t flags;
+    if (reader_get_svar(c, &dt) || reader_get_u8(c, &flags))
+        return -1;
+    if (flags & ~(FLAG_TIMESTAMP | FLAG_SCOPE))
+        return reader_fail(c, "unknown event flags");
+    rec->has_timestamp = (flags & FLAG_TIMESTAMP) != 0;
+    rec->timestamp = rec->has_timestamp ? advance_time(cur, dt) : 0;
+    rec->u.event.has_scope = (flags & FLAG_SCOPE) != 0;
+    if (rec->u.event.has_scope && reader_get_uvar(c, &rec->u.event.scope) != 0)
+        return -1;
+    if (reader_get_bounded(c, reader_left(c) / 3, "payload count exceeds the chunk", &n))
+        return -1;
+    payloads = reader_arena_alloc(&cur->arena, (size_t)n * sizeof *payloads);
+    origins = reader_arena_alloc(&cur->arena, (size_t)n * sizeof *origins);
+    if (payloads == NULL || origins == NULL)
+        return reader_fail(c, "out of memory");
+    for (k = 0; k < n; k++)
+        if (get_payload(reader, cur, rec, (size_t)k, &payloads[k], origins, &origin_count))
+            return -1;
+    if (origin_count != 0 && origin_count != n)
+        return reader_fail(c, "event mixes payloads with and without origin");
+    rec->u.event.payloads = payloads;
+    rec->u.event.count = (size_t)n;
+    rec->u.event.origins = origin_count ? origins : NULL;
+    return 0;
+}
+
+static int counter_record(reader_stream_cursor* cur, nvtxw_record_t* rec, int with_value) {
+    reader_cursor* c = &cur->cur;
+    int64_t dt;
+    const uint8_t* data;
+    if (reader_get_svar(c, &dt) != 0)
+        return -1;
+    rec->has_timestamp = 1;
+    rec->timestamp = advance_time(cur, dt);
+    if (!with_value)
+        return (reader_get_uvar(c, &rec->u.counter_no_value.counter_id) ||
+                reader_get_u8(c, &rec->u.counter_no_value.reason))
+                   ? -1
+                   : 0;
+    if (reader_get_uvar(c, &rec->u.counter_sample.counter_id) ||
+        reader_get_bytes(c, &data, &rec->u.counter_sample.size))
+        return -1;
+    return aligned_copy(cur, data, rec->u.counter_sample.size, &rec->u.counter_sample.data);
+}
+
+static int sync_record(reader_stream_cursor* cur, nvtxw_record_t* rec) {
+    reader_cursor* c = &cur->cur;
+    nvtxSyncPoint_t* points;
+    uint64_t n, k;
+    if (reader_get_uvar(c, &rec->u.sync_points.src_domain) ||
+        reader_get_uvar(c, &rec->u.sync_points.dst_domain) ||
+        reader_get_bounded(c, reader_left(c) / 2, "sync point count exceeds the chunk", &n))
+        return -1;
+    points = reader_arena_alloc(&cur->arena, (size_t)n * sizeof *points);
+    if (points == NULL)
+        return reader_fail(c, "out of memory");
+    for (k = 0; k < n; k++)
+        if (reader_get_svar(c, &points[k].src) || reader_get_svar(c, &points[k].dst))
+            return -1;
+    rec->u.sync_points.points = points;
+    rec->u.sync_points.count = (size_t)n;
+    return 0;
+}
+
+static int conversion_record(reader_stream_cursor* cur, nvtxw_record_t* rec) {
+    reader_cursor* c = &cur->cur;
+    return (reader_get_uvar(c, &rec->u.conversion_factor.src_domain) ||
+            reader_get_uvar(c, &rec->u.conversion_factor.dst_domain) ||
+            reader_get_f64(c, &rec->u.conversion_factor.slope) ||
+            reader_get_svar(c, &rec->u.conversion_factor.timestamp_src) ||
+            reader_get_svar(c, &rec->u.conversion_factor.timestamp_dst))
+               ? -1
+               : 0;
+}
+
+static int decode_body(nvtxw_reader_t* reader, reader_stream_cursor* cur, uint8_t kind,
+                       nvtxw_record_t* rec) {
+    uint64_t subkind;
+    const uint8_t* body;
+    size_t size;
+    switch (kind) {
+    case NVTXW_RECORD_EVENT:
+        return event_record(reader, cur, rec);
+    case NVTXW_RECORD_COUNTER_SAMPLE:
+        return counter_record(cur, rec, 1);
+    case NVTXW_RECORD_COUNTER_NO_VALUE:
+        return counter_record(cur, rec, 0);
+    case NVTXW_RECORD_SYNC_POINTS:
+        return sync_record(cur, rec);
+    case NVTXW_RECORD_CONVERSION_FACTOR:
+        return conversion_record(cur, rec);
+    case 0x7F:
+        return (reader_get_uvar(&cur->cur, &subkind) || reader_get_bytes(&cur->cur, &body, &size))
+                   ? -1
+                   : 0;
+    default:
+        return reader_fail(&cur->cur, "unknown record kind");
+    }
+}
+
+int reader_decode_stream_record(nvtxw_reader_t* reader, reader_stream_cursor* cur) {
+    nvtxw_record_t* rec = &cur->head;
+    uint8_t kind;
+    reader_arena_reset(&cur->arena);
+    if (reader_get_u8(&cur->cur, &kind) != 0)
+        return -1;
+    memset(rec, 0, sizeof *rec);
+    rec->struct_size = sizeof *rec;
+    rec->kind = (nvtxw_record_kind_t)kind;
+    rec->stream = cur->stream;
+    rec->domain = reader->streams[cur->stream].domain;
+    if (decode_body(reader, cur, kind, rec) != 0)
+        return (cur->cur.problem && strcmp(cur->cur.problem, "out of memory") == 0) ? -2 : -1;
+    cur->key = rec->has_timestamp ? rec->timestamp : cur->has_now ? cur->now : cur->chunk_first;
+    return kind == 0x7F ? 0 : 1;
+}

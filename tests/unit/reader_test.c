@@ -1,0 +1,1037 @@
+/*
+ * tests/unit/reader_test.c - the report reader (nvtxw/reader.h) against
+ * reports built by tests/unit/report_encoder.h, an independent encoder of
+ * docs/report-records.md: every record kind, the four payload encodings,
+ * interned dictionaries, delta timestamps, stream and time order on three
+ * streams, seek_stream, truncation, malformed records, versions, foreign
+ * ABIs, extension records and random chunk contents.
+ *
+ * The encoder uses the container API, which the library does not export, so
+ * the format/ sources are linked in (tests/unit/reader.mk).
+ */
+#define _GNU_SOURCE
+#include <check.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "nvtxw/backend.h"
+#include "nvtxw/error.h"
+#include "nvtxw/reader.h"
+#include "report_encoder.h"
+
+#define S_ID ((uint64_t)1 << 24)
+#define E_ID (NVTX_PAYLOAD_SCHEMA_ID_DYNAMIC_START)
+#define EV_ID (NVTX_PAYLOAD_SCHEMA_ID_DYNAMIC_START + 1)
+#define PTR_ID (NVTX_PAYLOAD_SCHEMA_ID_DYNAMIC_START + 2)
+#define MSG_ID (((uint64_t)1 << 24) + 5)
+#define C_ID (NVTX_PAYLOAD_SCHEMA_ID_DYNAMIC_START + 7)
+#define T_ID (NVTX_PAYLOAD_SCHEMA_ID_DYNAMIC_START + 9)
+#define FULL_REGISTRATIONS 20
+#define FULL_STREAM_RECORDS 14
+
+static char dir[64];
+static char path[128];
+
+static void setup(void) {
+    snprintf(dir, sizeof dir, "/tmp/nvtxw-reader-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/r.nvtxw", dir);
+}
+
+static void teardown(void) {
+    DIR* d = opendir(dir);
+    struct dirent* e;
+    char p[512];
+    while (d && (e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+        unlink(p);
+    }
+    if (d)
+        closedir(d);
+    rmdir(dir);
+}
+
+/* ---- building reports --------------------------------------------------- */
+
+typedef struct report {
+    container_writer_t* writer;
+    container_encoder_t* enc;
+    enc_buf b;
+} report;
+
+static void report_begin(report* r, const char* file) {
+    container_options opts;
+    container_options_init(&opts);
+    opts.overwrite = 1;
+    memset(r, 0, sizeof *r);
+    r->writer = container_writer_create(file, &opts);
+    ck_assert_ptr_nonnull(r->writer);
+    r->enc = container_encoder_create(r->writer, 0);
+    ck_assert_ptr_nonnull(r->enc);
+}
+
+static void report_end(report* r) {
+    container_encoder_destroy(r->enc);
+    ck_assert_int_eq(container_writer_finish(r->writer), NVTXW_RESULT_SUCCESS);
+    enc_free(&r->b);
+}
+
+static void regs_chunk(report* r) {
+    enc_chunk(r->enc, ENC_KIND_REGISTRATIONS, CONTAINER_STREAM_SESSION, 0, 0, &r->b);
+}
+
+static void schemas(enc_buf* b) {
+    enc_record(b, 0x08); /* enum "colors" with a dynamic ID */
+    enc_uvar(b, 1);
+    enc_uvar(b, NVTX_PAYLOAD_ENUM_ATTR_FIELD_NAME | NVTX_PAYLOAD_ENUM_ATTR_FIELD_ENTRIES |
+                    NVTX_PAYLOAD_ENUM_ATTR_FIELD_NUM_ENTRIES | NVTX_PAYLOAD_ENUM_ATTR_FIELD_SIZE |
+                    NVTX_PAYLOAD_ENUM_ATTR_FIELD_SCHEMA_ID);
+    enc_str(b, "colors");
+    enc_uvar(b, 4);
+    enc_uvar(b, E_ID);
+    enc_uvar(b, 2);
+    enc_str(b, "red");
+    enc_uvar(b, 1);
+    enc_u8(b, 0);
+    enc_str(b, "blue");
+    enc_uvar(b, 2);
+    enc_u8(b, 0);
+    enc_schema(b, 1, "ev", NVTX_PAYLOAD_SCHEMA_TYPE_STATIC, 24, EV_ID, 3);
+    enc_entry(b, NVTX_PAYLOAD_ENTRY_FLAG_TIMESTAMP, NVTX_PAYLOAD_ENTRY_TYPE_INT64, "ts", 0, 0);
+    enc_entry(b, 0, E_ID, "color", 0, 8);
+    enc_entry(b, 0, NVTX_PAYLOAD_ENTRY_TYPE_NVTX_REGISTERED_STRING_HANDLE, "msg", 0, 16);
+    enc_schema(b, 1, "msg", NVTX_PAYLOAD_SCHEMA_TYPE_DYNAMIC, 0, MSG_ID, 1);
+    enc_entry(b,
+              NVTX_PAYLOAD_ENTRY_FLAG_EVENT_MESSAGE | NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_ZERO_TERMINATED,
+              NVTX_PAYLOAD_ENTRY_TYPE_CSTRING_UTF8, "message", 0, 0);
+    enc_record(b, 0x7F); /* an extension registration record, skipped */
+    enc_uvar(b, 9);
+    enc_bytes(b, "xyz", 3);
+    enc_schema(b, 1, "ptr", NVTX_PAYLOAD_SCHEMA_TYPE_STATIC, 8, PTR_ID, 1);
+    enc_entry(b, NVTX_PAYLOAD_ENTRY_FLAG_POINTER, NVTX_PAYLOAD_ENTRY_TYPE_CSTRING_UTF8, "p", 0, 0);
+}
+
+static void counter_and_clock(enc_buf* b) {
+    enc_record(b, 0x09);
+    enc_uvar(b, 1);
+    enc_uvar(b, C_ID);
+    enc_uvar(b, NVTX_PAYLOAD_ENTRY_TYPE_INT64);
+    enc_str(b, "ctr");
+    enc_str(b, "d");
+    enc_uvar(b, S_ID);
+    enc_uvar(b, 2); /* semantics: scope, counters */
+    enc_uvar(b, NVTX_SEMANTIC_ID_SCOPE_V1);
+    enc_uvar(b, 1);
+    enc_uvar(b, S_ID);
+    enc_uvar(b, NVTX_SEMANTIC_ID_COUNTERS_V1);
+    enc_uvar(b, 2);
+    enc_uvar(b, NVTX_COUNTER_FLAG_LIMIT_MIN);
+    enc_str(b, "ms");
+    enc_uvar(b, 1);
+    enc_uvar(b, 1000);
+    enc_svar(b, NVTX_COUNTER_LIMIT_I64);
+    enc_uvar(b, 0);
+    enc_uvar(b, 10);
+    enc_record(b, 0x0A);
+    enc_uvar(b, 1);
+    enc_uvar(b, T_ID);
+    enc_uvar(b, S_ID);
+    enc_uvar(b, 14);
+    enc_uvar(b, 2);
+    enc_svar(b, 1000000000);
+    enc_uvar(b, 1);
+}
+
+/* The 17 records of the first registration chunk. */
+static void registrations(enc_buf* b, const uint8_t* abi) {
+    enc_session(b, "sess", "Sink=report", abi);
+    enc_record(b, 0x02);
+    enc_str(b, "");
+    enc_record(b, 0x02);
+    enc_str(b, "app");
+    enc_record(b, 0x03);
+    enc_uvar(b, 1);
+    enc_uvar(b, 7);
+    enc_str(b, "cat");
+    enc_record(b, 0x04);
+    enc_uvar(b, 1);
+    enc_str(b, "hello");
+    enc_record(b, 0x04);
+    enc_uvar(b, 1);
+    enc_str(b, "world");
+    enc_record(b, 0x05);
+    enc_uvar(b, 1);
+    enc_svar(b, 0x10001);
+    enc_uvar(b, 0xdead);
+    enc_svar(b, 3);
+    enc_str(b, "world");
+    enc_uvar(b, 2);
+    enc_record(b, 0x06);
+    enc_uvar(b, 1);
+    enc_uvar(b, S_ID);
+    enc_uvar(b, 1);
+    enc_str(b, "/proc[1]");
+    schemas(b);
+    counter_and_clock(b);
+    enc_stream_open(b, 1, "s0", S_ID, T_ID);
+    enc_stream_open(b, 1, "s1", S_ID, T_ID);
+    enc_stream_open(b, 1, "s2", S_ID, T_ID);
+}
+
+static void ev_payload(uint8_t out[24], int64_t ts, uint32_t color, uint64_t handle) {
+    memset(out, 0, 24);
+    memcpy(out, &ts, 8);
+    memcpy(out + 8, &color, 4);
+    memcpy(out + 16, &handle, 8);
+}
+
+/* Stream 0, first chunk (base 100): 7 records plus an extension. */
+static void stream0(enc_buf* b) {
+    uint8_t ev[24];
+    int64_t sample = 42;
+    uint64_t target = 0x2000;
+    ev_payload(ev, 5, 2, ((uint64_t)0xABCD << 32) | 2);
+    enc_event(b, 100, 1, 0, 0, 2); /* ts 100: the chunk's first base is 0 */
+    enc_payload(b, EV_ID, 1, ev, sizeof ev);
+    enc_uvar(b, MSG_ID); /* interned: new entry 0 */
+    enc_u8(b, 2);
+    enc_uvar(b, 0);
+    enc_bytes(b, "hi", 2);
+    enc_event(b, 0, 0, 0, 0, 1); /* no timestamp: interned entry 0 again */
+    enc_uvar(b, MSG_ID);
+    enc_u8(b, 2);
+    enc_uvar(b, 0);
+    enc_record(b, 0x21); /* counter sample at 90 */
+    enc_svar(b, -10);
+    enc_uvar(b, C_ID);
+    enc_bytes(b, &sample, 8);
+    enc_record(b, 0x22); /* no value at 95 */
+    enc_svar(b, 5);
+    enc_uvar(b, C_ID);
+    enc_u8(b, 2);
+    enc_record(b, 0x23);
+    enc_uvar(b, T_ID);
+    enc_uvar(b, 14);
+    enc_uvar(b, 2);
+    enc_svar(b, 1);
+    enc_svar(b, -2);
+    enc_svar(b, 3);
+    enc_svar(b, 4);
+    enc_record(b, 0x24);
+    enc_uvar(b, T_ID);
+    enc_uvar(b, 14);
+    enc_f64(b, 1.5);
+    enc_svar(b, 10);
+    enc_svar(b, -20);
+    enc_record(b, 0x7F);
+    enc_uvar(b, 3);
+    enc_bytes(b, "ext", 3);
+    enc_event(b, 300, 1, 1, S_ID, 2); /* ts 395, scoped, pointer payloads */
+    enc_uvar(b, PTR_ID);
+    enc_u8(b, 3);
+    enc_uvar(b, 0x1000);
+    enc_bytes(b, &target, 8);
+    enc_uvar(b, NVTX_TYPE_PAYLOAD_SCHEMA_REFERENCED);
+    enc_u8(b, 3);
+    enc_uvar(b, 0x2000);
+    enc_bytes(b, "ptr!", 5);
+}
+
+/* Timestamped raw events; the first dt is absolute (base 0). */
+static void raw_events(enc_buf* b, const int64_t* ts, int n) {
+    int64_t prev = 0;
+    for (int i = 0; i < n; i++) {
+        int32_t v = (int32_t)ts[i];
+        enc_event(b, (int64_t)((uint64_t)ts[i] - (uint64_t)prev), 1, 0, 0, 1);
+        enc_payload(b, NVTX_PAYLOAD_ENTRY_TYPE_INT32, 0, &v, 4);
+        prev = ts[i];
+    }
+}
+
+static void build_full(const char* file, const uint8_t* abi) {
+    static const int64_t ts1[] = {50, 150, 250}, ts2[] = {75, 150, 80};
+    report r;
+    report_begin(&r, file);
+    registrations(&r.b, abi);
+    regs_chunk(&r);
+    stream0(&r.b);
+    enc_chunk(r.enc, ENC_KIND_EVENTS, 0, 90, 395, &r.b);
+    raw_events(&r.b, ts1, 3);
+    enc_chunk(r.enc, ENC_KIND_EVENTS, 1, 50, 250, &r.b);
+    raw_events(&r.b, ts2, 3);
+    enc_chunk(r.enc, ENC_KIND_EVENTS, 2, 75, 150, &r.b);
+    enc_event(&r.b, 400, 1, 0, 0, 1); /* stream 0, second chunk: a fresh dictionary */
+    enc_uvar(&r.b, MSG_ID);
+    enc_u8(&r.b, 2);
+    enc_uvar(&r.b, 0);
+    enc_bytes(&r.b, "again", 5);
+    enc_chunk(r.enc, ENC_KIND_EVENTS, 0, 400, 400, &r.b);
+    for (int s = 0; s < 3; s++) {
+        enc_record(&r.b, 0x0C);
+        enc_uvar(&r.b, (uint64_t)s);
+    }
+    regs_chunk(&r);
+    report_end(&r);
+}
+
+/* ---- reading helpers ---------------------------------------------------- */
+
+static nvtxw_reader_t* open_ok(const char* file, int order) {
+    nvtxw_reader_options_t opts = {sizeof opts, order, 0};
+    nvtxw_reader_t* reader = NULL;
+    nvtxwResultCode_t rc = nvtxw_reader_open(file, &opts, &reader);
+    ck_assert_msg(rc == NVTXW_RESULT_SUCCESS, "open: %s", nvtxw_last_error());
+    return reader;
+}
+
+static const nvtxw_record_t* next(nvtxw_reader_t* reader) {
+    const nvtxw_record_t* rec = NULL;
+    ck_assert_int_eq(nvtxw_reader_next(reader, &rec), NVTXW_RESULT_SUCCESS);
+    return rec;
+}
+
+static size_t count_rest(nvtxw_reader_t* reader) {
+    size_t n = 0;
+    while (next(reader) != NULL)
+        n++;
+    return n;
+}
+
+/* Text trace of an event's values. */
+typedef struct trace {
+    char text[512];
+} trace;
+
+static int tr_add(void* ctx, const char* format, ...) {
+    trace* t = ctx;
+    size_t used = strlen(t->text);
+    va_list args;
+    va_start(args, format);
+    vsnprintf(t->text + used, sizeof t->text - used, format, args);
+    va_end(args);
+    return 0;
+}
+static int tr_signed(void* c, int64_t v) { return tr_add(c, "%lld ", (long long)v); }
+static int tr_unsigned(void* c, uint64_t v) { return tr_add(c, "%llu ", (unsigned long long)v); }
+static int tr_string(void* c, const char* s, size_t n) { return tr_add(c, "'%.*s' ", (int)n, s); }
+static int tr_enum(void* c, uint64_t v, const char* n) {
+    return tr_add(c, "E%llu:%s ", (unsigned long long)v, n ? n : "?");
+}
+static int tr_handle(void* c, uint64_t h, const char* s) {
+    (void)h;
+    return tr_add(c, "H:%s ", s ? s : "?");
+}
+
+static const char* visit(nvtxw_reader_t* reader, const nvtxw_record_t* rec, trace* t) {
+    nvtxw_visitor_t v;
+    memset(&v, 0, sizeof v);
+    memset(t, 0, sizeof *t);
+    v.struct_size = sizeof v;
+    v.on_signed = tr_signed;
+    v.on_unsigned = tr_unsigned;
+    v.on_string = tr_string;
+    v.on_enum = tr_enum;
+    v.on_string_handle = tr_handle;
+    ck_assert_msg(nvtxw_reader_visit_event(reader, rec, &v, t) == NVTXW_RESULT_SUCCESS, "visit: %s",
+                  nvtxw_last_error());
+    return t->text;
+}
+
+/* ---- tests -------------------------------------------------------------- */
+
+static void check_registrations(nvtxw_reader_t* reader) {
+    const nvtxw_record_t* r = next(reader);
+    nvtxPayloadSchemaAttr_t attr;
+    ck_assert_int_eq(r->kind, NVTXW_RECORD_SESSION);
+    ck_assert_str_eq(r->u.session.name, "sess");
+    ck_assert_str_eq(r->u.session.config, "Sink=report");
+    ck_assert_uint_eq(r->u.session.pointer_size, sizeof(void*));
+    r = next(reader);
+    ck_assert(r->kind == NVTXW_RECORD_DOMAIN && r->domain == 0 && !strcmp(r->u.domain.name, ""));
+    r = next(reader);
+    ck_assert(r->kind == NVTXW_RECORD_DOMAIN && r->domain == 1 && !strcmp(r->u.domain.name, "app"));
+    r = next(reader);
+    ck_assert(r->kind == NVTXW_RECORD_CATEGORY && r->domain == 1 && r->u.category.id == 7);
+    ck_assert_str_eq(r->u.category.name, "cat");
+    r = next(reader);
+    ck_assert(r->kind == NVTXW_RECORD_STRING && r->u.string.index == 0);
+    ck_assert_str_eq(r->u.string.text, "hello");
+    r = next(reader);
+    ck_assert(r->kind == NVTXW_RECORD_STRING && r->u.string.index == 1);
+    r = next(reader);
+    ck_assert(r->kind == NVTXW_RECORD_RESOURCE && r->u.resource.identifier_type == 0x10001);
+    ck_assert(r->u.resource.identifier == 0xdead && r->u.resource.message_type == 3);
+    ck_assert(r->u.resource.message_string == 2 && !strcmp(r->u.resource.message, "world"));
+    r = next(reader);
+    ck_assert(r->kind == NVTXW_RECORD_SCOPE && r->u.scope.id == S_ID && r->u.scope.parent == 1);
+    ck_assert_str_eq(r->u.scope.path, "/proc[1]");
+    r = next(reader);
+    ck_assert(r->kind == NVTXW_RECORD_ENUM && nvtxw_enum_id(r->u.enumeration.enumeration) == E_ID);
+    r = next(reader);
+    ck_assert(r->kind == NVTXW_RECORD_SCHEMA && nvtxw_schema_id(r->u.schema.schema) == EV_ID);
+    nvtxw_schema_get_attr(r->u.schema.schema, &attr);
+    ck_assert(attr.numEntries == 3 && attr.payloadStaticSize == 24 && !strcmp(attr.name, "ev"));
+    ck_assert_str_eq(attr.entries[2].name, "msg");
+    ck_assert_ptr_null(attr.entries[0].description);
+    r = next(reader);
+    ck_assert(r->kind == NVTXW_RECORD_SCHEMA && nvtxw_schema_id(r->u.schema.schema) == MSG_ID);
+    r = next(reader); /* the 0x7F record was skipped */
+    ck_assert(r->kind == NVTXW_RECORD_SCHEMA && nvtxw_schema_id(r->u.schema.schema) == PTR_ID);
+    r = next(reader);
+    ck_assert(r->kind == NVTXW_RECORD_COUNTER && r->u.counter.attr.counterId == C_ID);
+    ck_assert(r->u.counter.attr.schemaId == 17 && r->u.counter.attr.scopeId == S_ID);
+    ck_assert_str_eq(r->u.counter.attr.name, "ctr");
+    ck_assert_int_eq(r->u.counter.attr.semantics->semanticId, NVTX_SEMANTIC_ID_SCOPE_V1);
+    {
+        const nvtxSemanticsCounter_t* c =
+            (const nvtxSemanticsCounter_t*)r->u.counter.attr.semantics->next;
+        ck_assert_int_eq(c->header.semanticId, NVTX_SEMANTIC_ID_COUNTERS_V1);
+        ck_assert(c->header.version == 2 && c->unitScaleDenominator == 1000 && c->max.u64 == 10);
+        ck_assert_str_eq(c->unit, "ms");
+        ck_assert_ptr_null(c->header.next);
+    }
+    r = next(reader);
+    ck_assert(r->kind == NVTXW_RECORD_TIME_DOMAIN && r->u.time_domain.attr.timeDomainId == T_ID);
+    ck_assert(r->u.time_domain.attr.timerResolution == 1000000000 &&
+              r->u.time_domain.attr.timestampTypeId == 14);
+    for (uint64_t s = 0; s < 3; s++) {
+        r = next(reader);
+        ck_assert(r->kind == NVTXW_RECORD_STREAM_OPEN && r->stream == s && r->domain == 1);
+        ck_assert(r->u.stream_open.scope_id == S_ID && r->u.stream_open.time_domain_id == T_ID);
+        ck_assert(r->u.stream_open.ordering_skid == -1 &&
+                  r->u.stream_open.ordering_skid_amount == -100);
+    }
+}
+
+START_TEST(every_record_kind) {
+    trace t;
+    const nvtxw_record_t* r;
+    nvtxw_reader_t* reader;
+    build_full(path, NULL);
+    reader = open_ok(path, NVTXW_READER_ORDER_STREAM);
+    ck_assert_uint_eq(nvtxw_reader_stream_count(reader), 3);
+    ck_assert_uint_eq(nvtxw_reader_domain_count(reader), 2);
+    ck_assert_str_eq(nvtxw_reader_string(reader, 1, ((uint64_t)77 << 32) | 1), "hello");
+    ck_assert_ptr_null(nvtxw_reader_string(reader, 1, 3));
+    ck_assert_ptr_null(nvtxw_reader_string(reader, 0, 1));
+    check_registrations(reader);
+    for (uint64_t s = 0; s < 3; s++) { /* the second registration chunk */
+        r = next(reader);
+        ck_assert(r->kind == NVTXW_RECORD_STREAM_CLOSE && r->stream == s && r->domain == 1);
+    }
+    r = next(reader); /* stream 0: ts-relative + interned */
+    ck_assert(r->kind == NVTXW_RECORD_EVENT && r->stream == 0 && r->has_timestamp &&
+              r->timestamp == 100 && r->u.event.count == 2 && !r->u.event.has_scope);
+    ck_assert_ptr_null(r->u.event.origins);
+    ck_assert_str_eq(visit(reader, r, &t), "105 E2:blue H:world 'hi' ");
+    r = next(reader);
+    ck_assert(r->kind == NVTXW_RECORD_EVENT && !r->has_timestamp);
+    ck_assert_str_eq(visit(reader, r, &t), "'hi' ");
+    r = next(reader);
+    ck_assert(r->kind == NVTXW_RECORD_COUNTER_SAMPLE && r->timestamp == 90 &&
+              r->u.counter_sample.counter_id == C_ID && r->u.counter_sample.size == 8);
+    ck_assert_int_eq(*(const int64_t*)r->u.counter_sample.data, 42);
+    r = next(reader);
+    ck_assert(r->kind == NVTXW_RECORD_COUNTER_NO_VALUE && r->timestamp == 95 &&
+              r->u.counter_no_value.reason == 2);
+    r = next(reader);
+    ck_assert(r->kind == NVTXW_RECORD_SYNC_POINTS && !r->has_timestamp &&
+              r->u.sync_points.count == 2 && r->u.sync_points.points[0].dst == -2 &&
+              r->u.sync_points.points[1].src == 3 && r->u.sync_points.src_domain == T_ID);
+    r = next(reader);
+    ck_assert(r->kind == NVTXW_RECORD_CONVERSION_FACTOR && r->u.conversion_factor.slope == 1.5 &&
+              r->u.conversion_factor.timestamp_dst == -20 &&
+              r->u.conversion_factor.dst_domain == 14);
+    r = next(reader); /* encoding 3: the pointer resolves through the origins */
+    ck_assert(r->kind == NVTXW_RECORD_EVENT && r->timestamp == 395 && r->u.event.has_scope &&
+              r->u.event.scope == S_ID && r->u.event.origins != NULL);
+    ck_assert_uint_eq(r->u.event.origins[1], 0x2000);
+    ck_assert_str_eq(visit(reader, r, &t), "'ptr!' ");
+    r = next(reader);
+    ck_assert(r->kind == NVTXW_RECORD_EVENT && r->timestamp == 400);
+    ck_assert_str_eq(visit(reader, r, &t), "'again' ");
+    ck_assert_uint_eq(count_rest(reader), 6);
+    ck_assert_uint_eq(nvtxw_reader_damage_count(reader), 0);
+    ck_assert_uint_eq(nvtxw_reader_record_count(reader), FULL_REGISTRATIONS + FULL_STREAM_RECORDS);
+    nvtxw_reader_close(reader);
+}
+END_TEST
+
+/* Stream records as "stream:key" (key = timestamp, or '-' without one). */
+static void order_string(nvtxw_reader_t* reader, char* out, size_t size) {
+    const nvtxw_record_t* r;
+    out[0] = '\0';
+    while ((r = next(reader)) != NULL) {
+        size_t used = strlen(out);
+        if (r->kind < NVTXW_RECORD_EVENT)
+            continue;
+        if (r->has_timestamp)
+            snprintf(out + used, size - used, "%llu:%lld ", (unsigned long long)r->stream,
+                     (long long)r->timestamp);
+        else
+            snprintf(out + used, size - used, "%llu:- ", (unsigned long long)r->stream);
+    }
+}
+
+START_TEST(stream_and_time_order) {
+    char got[512];
+    nvtxw_reader_t* reader;
+    build_full(path, NULL);
+    reader = open_ok(path, NVTXW_READER_ORDER_STREAM);
+    order_string(reader, got, sizeof got);
+    ck_assert_str_eq(got, "0:100 0:- 0:90 0:95 0:- 0:- 0:395 0:400 1:50 1:150 1:250 "
+                          "2:75 2:150 2:80 ");
+    nvtxw_reader_close(reader);
+    reader = open_ok(path, NVTXW_READER_ORDER_TIME);
+    order_string(reader, got, sizeof got);
+    ck_assert_str_eq(got, "1:50 2:75 0:100 0:- 0:90 0:95 0:- 0:- 1:150 2:150 2:80 1:250 "
+                          "0:395 0:400 ");
+    nvtxw_reader_close(reader);
+}
+END_TEST
+
+START_TEST(seek_stream) {
+    char got[512];
+    nvtxw_reader_t* reader;
+    build_full(path, NULL);
+    reader = open_ok(path, NVTXW_READER_ORDER_TIME);
+    ck_assert_int_eq(nvtxw_reader_seek_stream(reader, 3), NVTXW_RESULT_INVALID_ARGUMENT);
+    ck_assert_int_eq(nvtxw_reader_seek_stream(reader, 2), NVTXW_RESULT_SUCCESS);
+    order_string(reader, got, sizeof got);
+    ck_assert_str_eq(got, "2:75 2:150 2:80 ");
+    ck_assert_int_eq(nvtxw_reader_seek_stream(reader, 0), NVTXW_RESULT_SUCCESS);
+    ck_assert_ptr_nonnull(next(reader)); /* a record, then seek again mid-stream */
+    ck_assert_int_eq(nvtxw_reader_seek_stream(reader, 1), NVTXW_RESULT_SUCCESS);
+    order_string(reader, got, sizeof got);
+    ck_assert_str_eq(got, "1:50 1:150 1:250 ");
+    nvtxw_reader_close(reader);
+}
+END_TEST
+
+/* Copies the first `size` bytes of `from` to `to`. */
+static void truncate_copy(const char* from, const char* to, off_t size) {
+    char buf[4096];
+    int in = open(from, O_RDONLY), out = open(to, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    off_t left = size;
+    ck_assert(in >= 0 && out >= 0);
+    while (left > 0) {
+        ssize_t n = read(in, buf, (size_t)(left < (off_t)sizeof buf ? left : (off_t)sizeof buf));
+        ck_assert(n > 0);
+        ck_assert(write(out, buf, (size_t)n) == n);
+        left -= n;
+    }
+    close(in);
+    close(out);
+}
+
+/* File offsets of every chunk of a finished report, in file order. */
+static size_t chunk_offsets(const char* file, uint64_t* offsets, uint32_t* kinds, size_t max) {
+    container_reader_t* c = container_reader_open(file, 0);
+    size_t n, i, j;
+    ck_assert_ptr_nonnull(c);
+    n = container_reader_chunk_count(c);
+    ck_assert(n <= max);
+    for (i = 0; i < n; i++) {
+        offsets[i] = container_reader_chunk_info(c, i)->offset;
+        kinds[i] = container_reader_chunk_info(c, i)->meta.kind;
+    }
+    container_reader_close(c);
+    for (i = 1; i < n; i++) /* sort by offset */
+        for (j = i; j > 0 && offsets[j - 1] > offsets[j]; j--) {
+            uint64_t o = offsets[j];
+            uint32_t k = kinds[j];
+            offsets[j] = offsets[j - 1], kinds[j] = kinds[j - 1];
+            offsets[j - 1] = o, kinds[j - 1] = k;
+        }
+    return n;
+}
+
+START_TEST(truncated_reports) {
+    char cut[192];
+    uint64_t offsets[16];
+    uint32_t kinds[16];
+    size_t n;
+    struct stat st;
+    build_full(path, NULL);
+    n = chunk_offsets(path, offsets, kinds, 16);
+    ck_assert_uint_eq(n, 6);
+    ck_assert(kinds[0] == 1 && kinds[5] == 1);
+    ck_assert_int_eq(stat(path, &st), 0);
+    snprintf(cut, sizeof cut, "%s/cut.nvtxw", dir);
+    /* cut points: before the last registration chunk, inside it, inside the
+     * trailer, inside each event chunk */
+    off_t points[] = {(off_t)offsets[5],      (off_t)offsets[5] + 70, st.st_size - 1,
+                      (off_t)offsets[4] + 30, (off_t)offsets[3] + 64, (off_t)offsets[2] + 10,
+                      (off_t)offsets[1] + 1};
+    size_t expect[] = {FULL_REGISTRATIONS - 3 + FULL_STREAM_RECORDS,
+                       FULL_REGISTRATIONS - 3 + FULL_STREAM_RECORDS,
+                       FULL_REGISTRATIONS + FULL_STREAM_RECORDS,
+                       FULL_REGISTRATIONS - 3 + FULL_STREAM_RECORDS - 1,
+                       FULL_REGISTRATIONS - 3 + FULL_STREAM_RECORDS - 4,
+                       FULL_REGISTRATIONS - 3 + FULL_STREAM_RECORDS - 7,
+                       FULL_REGISTRATIONS - 3};
+    for (size_t k = 0; k < sizeof points / sizeof points[0]; k++) {
+        nvtxw_reader_t* reader;
+        uint64_t offset, length;
+        const char* reason;
+        truncate_copy(path, cut, points[k]);
+        reader = open_ok(cut, k % 2 ? NVTXW_READER_ORDER_TIME : NVTXW_READER_ORDER_STREAM);
+        ck_assert_msg(count_rest(reader) == expect[k], "cut %zu at %lld", k, (long long)points[k]);
+        ck_assert_uint_ge(nvtxw_reader_damage_count(reader), 1);
+        ck_assert_int_eq(nvtxw_reader_damage(reader, 0, &offset, &length, &reason),
+                         NVTXW_RESULT_SUCCESS);
+        ck_assert_ptr_nonnull(reason);
+        if (k >= 3)
+            ck_assert_uint_le(offset, (uint64_t)points[k]);
+        nvtxw_reader_close(reader);
+    }
+    truncate_copy(path, cut, (off_t)offsets[0] + 100); /* inside the session's chunk */
+    {
+        nvtxw_reader_t* reader = (nvtxw_reader_t*)1;
+        ck_assert_int_ne(nvtxw_reader_open(cut, NULL, &reader), NVTXW_RESULT_SUCCESS);
+        ck_assert_ptr_null(reader);
+        ck_assert_ptr_nonnull(strstr(nvtxw_last_error(), "session record"));
+    }
+}
+END_TEST
+
+/* Minimal registrations: session, domain 0 with the "msg" and "ev" schemas
+ * (and enum), one stream per `streams`. */
+static void small_registrations(report* r, int streams) {
+    enc_session(&r->b, "small", "", NULL);
+    enc_record(&r->b, 0x02);
+    enc_str(&r->b, "");
+    enc_record(&r->b, 0x02);
+    enc_str(&r->b, "app");
+    schemas(&r->b);
+    for (int s = 0; s < streams; s++)
+        enc_stream_open(&r->b, 1, s ? "t1" : "t0", 0, 0);
+    regs_chunk(r);
+}
+
+static void counter_sample(enc_buf* b, int64_t dt) {
+    int32_t v = 1;
+    enc_record(b, 0x21);
+    enc_svar(b, dt);
+    enc_uvar(b, 5);
+    enc_bytes(b, &v, 4);
+}
+
+static int damage_mentions(nvtxw_reader_t* reader, const char* text) {
+    for (size_t i = 0; i < nvtxw_reader_damage_count(reader); i++) {
+        const char* reason;
+        nvtxw_reader_damage(reader, i, NULL, NULL, &reason);
+        if (strstr(reason, text) != NULL)
+            return 1;
+    }
+    return 0;
+}
+
+START_TEST(malformed_records_skipped) {
+    report r;
+    nvtxw_reader_t* reader;
+    report_begin(&r, path);
+    small_registrations(&r, 1);
+    counter_sample(&r.b, 0);
+    counter_sample(&r.b, 1);
+    enc_record(&r.b, 0x55); /* unknown kind without a length: the chunk ends here */
+    counter_sample(&r.b, 1);
+    enc_chunk(r.enc, ENC_KIND_EVENTS, 0, 10, 12, &r.b);
+    counter_sample(&r.b, 0); /* an 11-byte varint */
+    enc_record(&r.b, 0x21);
+    for (int k = 0; k < 11; k++)
+        enc_u8(&r.b, 0xFF);
+    enc_chunk(r.enc, ENC_KIND_EVENTS, 0, 20, 20, &r.b);
+    enc_event(&r.b, 0, 1, 0, 0, (uint64_t)1 << 40); /* payload count beyond the chunk */
+    enc_chunk(r.enc, ENC_KIND_EVENTS, 0, 30, 30, &r.b);
+    enc_event(&r.b, 0, 1, 0, 0, 1); /* a length beyond the chunk */
+    enc_uvar(&r.b, 15);
+    enc_u8(&r.b, 0);
+    enc_uvar(&r.b, 1000);
+    enc_chunk(r.enc, ENC_KIND_EVENTS, 0, 40, 40, &r.b);
+    enc_event(&r.b, 0, 0, 0, 0, 1); /* ts-relative payload without an event timestamp */
+    enc_payload(&r.b, EV_ID, 1, "0123456789abcdef01234567", 24);
+    enc_event(&r.b, 0, 1, 0, 0, 1); /* ts-relative payload of a DYNAMIC schema */
+    enc_payload(&r.b, MSG_ID, 1, "x", 1);
+    enc_chunk(r.enc, ENC_KIND_EVENTS, 0, 50, 50, &r.b);
+    counter_sample(&r.b, 0); /* events of a stream nobody opened */
+    enc_chunk(r.enc, ENC_KIND_EVENTS, 7, 60, 60, &r.b);
+    counter_sample(&r.b, 0);
+    enc_chunk(r.enc, ENC_KIND_EVENTS, 0, 70, 70, &r.b);
+    report_end(&r);
+
+    reader = open_ok(path, NVTXW_READER_ORDER_STREAM);
+    ck_assert_uint_eq(count_rest(reader), 8 + 2 + 1 + 1);
+    ck_assert(damage_mentions(reader, "malformed record 2 in chunk of stream 0: unknown record"));
+    ck_assert(damage_mentions(reader, "malformed record 1 in chunk of stream 0: varint"));
+    ck_assert(damage_mentions(reader, "payload count exceeds the chunk"));
+    ck_assert(damage_mentions(reader, "length exceeds the chunk"));
+    ck_assert(damage_mentions(reader, "without a timestamp"));
+    ck_assert(damage_mentions(reader, "stream 7, which no stream-open record declares"));
+    ck_assert_uint_eq(nvtxw_reader_damage_count(reader), 6);
+    nvtxw_reader_close(reader);
+}
+END_TEST
+
+START_TEST(malformed_registrations) {
+    report r;
+    nvtxw_reader_t* reader;
+    report_begin(&r, path);
+    small_registrations(&r, 1);
+    enc_record(&r.b, 0x04); /* a string of domain 9 */
+    enc_uvar(&r.b, 9);
+    enc_str(&r.b, "lost");
+    enc_stream_open(&r.b, 1, "never", 0, 0);
+    regs_chunk(&r);
+    enc_schema(&r.b, 1, "bad", NVTX_PAYLOAD_SCHEMA_TYPE_STATIC, 0, S_ID, 1); /* 0 entries ok, */
+    enc_entry(&r.b, 0, 999, "unknown-type", 0, 0); /* but an unknown entry type */
+    enc_record(&r.b, 0x02);
+    enc_str(&r.b, "also lost");
+    regs_chunk(&r);
+    report_end(&r);
+    reader = open_ok(path, NVTXW_READER_ORDER_STREAM);
+    ck_assert_uint_eq(nvtxw_reader_stream_count(reader), 1);
+    ck_assert_uint_eq(nvtxw_reader_domain_count(reader), 2);
+    ck_assert_uint_eq(count_rest(reader), 1 + 2 + 4 + 1);
+    ck_assert(damage_mentions(reader, "malformed record 0 in registration chunk: domain index"));
+    ck_assert(damage_mentions(reader, "schema not accepted: cannot register schema \"bad\""));
+    nvtxw_reader_close(reader);
+}
+END_TEST
+
+START_TEST(interned_dictionary) {
+    report r;
+    trace t;
+    const nvtxw_record_t* rec;
+    nvtxw_reader_t* reader;
+    report_begin(&r, path);
+    small_registrations(&r, 1);
+    for (int k = 0; k < 3; k++) { /* entries 0, 1, 2 */
+        char text[2] = {(char)('a' + k), 0};
+        enc_event(&r.b, 1, 1, 0, 0, 1);
+        enc_uvar(&r.b, MSG_ID);
+        enc_u8(&r.b, 2);
+        enc_uvar(&r.b, (uint64_t)k);
+        enc_bytes(&r.b, text, k == 1 ? 2 : 1); /* entry 1 holds its NUL */
+    }
+    enc_event(&r.b, 1, 1, 0, 0, 3); /* three references in one event */
+    for (int k = 2; k >= 0; k--) {
+        enc_uvar(&r.b, MSG_ID);
+        enc_u8(&r.b, 2);
+        enc_uvar(&r.b, (uint64_t)k);
+    }
+    enc_event(&r.b, 1, 1, 0, 0, 1); /* index 4 with 3 entries: malformed */
+    enc_uvar(&r.b, MSG_ID);
+    enc_u8(&r.b, 2);
+    enc_uvar(&r.b, 4);
+    enc_chunk(r.enc, ENC_KIND_EVENTS, 0, 0, 5, &r.b);
+    enc_event(&r.b, 1, 1, 0, 0, 1); /* a new chunk starts an empty dictionary */
+    enc_uvar(&r.b, MSG_ID);
+    enc_u8(&r.b, 2);
+    enc_uvar(&r.b, 1);
+    enc_chunk(r.enc, ENC_KIND_EVENTS, 0, 0, 1, &r.b);
+    report_end(&r);
+    reader = open_ok(path, NVTXW_READER_ORDER_STREAM);
+    while ((rec = next(reader)) != NULL && rec->kind != NVTXW_RECORD_EVENT)
+        ;
+    ck_assert_str_eq(visit(reader, rec, &t), "'a' ");
+    ck_assert_str_eq(visit(reader, next(reader), &t), "'b' ");
+    ck_assert_str_eq(visit(reader, next(reader), &t), "'c' ");
+    rec = next(reader);
+    ck_assert_int_eq(rec->timestamp, 4);
+    ck_assert_uint_eq(rec->u.event.payloads[1].size, 2);
+    ck_assert_str_eq(visit(reader, rec, &t), "'c' 'b' 'a' ");
+    ck_assert_ptr_null(next(reader));
+    ck_assert(damage_mentions(reader, "malformed record 4 in chunk of stream 0: interned index"));
+    ck_assert(damage_mentions(reader, "malformed record 0 in chunk of stream 0: interned index"));
+    nvtxw_reader_close(reader);
+}
+END_TEST
+
+START_TEST(delta_timestamps) {
+    static const int64_t ts[] = {INT64_MIN + 1, -5, 1000000000000, -1000000000000, 0, INT64_MAX};
+    report r;
+    const nvtxw_record_t* rec;
+    nvtxw_reader_t* reader;
+    int i = 0;
+    report_begin(&r, path);
+    small_registrations(&r, 1);
+    raw_events(&r.b, ts, 6);
+    enc_chunk(r.enc, ENC_KIND_EVENTS, 0, 7, 7, &r.b);
+    report_end(&r);
+    reader = open_ok(path, NVTXW_READER_ORDER_TIME);
+    while ((rec = next(reader)) != NULL)
+        if (rec->kind == NVTXW_RECORD_EVENT)
+            ck_assert_int_eq(rec->timestamp, ts[i++]);
+    ck_assert_int_eq(i, 6);
+    nvtxw_reader_close(reader);
+}
+END_TEST
+
+START_TEST(newer_major_refused) {
+    nvtxw_reader_t* reader = NULL;
+    int fd;
+    uint16_t major = 2;
+    build_full(path, NULL);
+    fd = open(path, O_WRONLY);
+    ck_assert(fd >= 0 && pwrite(fd, &major, 2, 8) == 2);
+    close(fd);
+    ck_assert_int_ne(nvtxw_reader_open(path, NULL, &reader), NVTXW_RESULT_SUCCESS);
+    ck_assert_ptr_null(reader);
+    ck_assert_ptr_nonnull(strstr(nvtxw_last_error(), "newer than this reader"));
+}
+END_TEST
+
+START_TEST(foreign_abi_refused) {
+    static const uint8_t abi[5] = {4, 4, 2, 8, 0};
+    nvtxw_reader_t* reader = NULL;
+    build_full(path, abi);
+    ck_assert_int_eq(nvtxw_reader_open(path, NULL, &reader), NVTXW_RESULT_NOT_SUPPORTED);
+    ck_assert_ptr_null(reader);
+    ck_assert_ptr_nonnull(strstr(nvtxw_last_error(), "written on another ABI (pointer 4"));
+    ck_assert_ptr_nonnull(strstr(nvtxw_last_error(), "big-endian"));
+}
+END_TEST
+
+START_TEST(bad_arguments) {
+    nvtxw_reader_t* reader = NULL;
+    nvtxw_reader_options_t opts = {sizeof opts, 7, 0};
+    const nvtxw_record_t* rec;
+    build_full(path, NULL);
+    ck_assert_int_eq(nvtxw_reader_open(NULL, NULL, &reader), NVTXW_RESULT_INVALID_ARGUMENT);
+    ck_assert_int_eq(nvtxw_reader_open(path, &opts, &reader), NVTXW_RESULT_INVALID_ARGUMENT);
+    ck_assert_int_ne(nvtxw_reader_open("/nonexistent/x.nvtxw", NULL, &reader),
+                     NVTXW_RESULT_SUCCESS);
+    ck_assert_int_eq(nvtxw_reader_next(NULL, &rec), NVTXW_RESULT_INVALID_ARGUMENT);
+    ck_assert_int_eq(nvtxw_reader_damage(NULL, 0, NULL, NULL, NULL), NVTXW_RESULT_INVALID_ARGUMENT);
+    ck_assert_ptr_null(nvtxw_reader_registry(NULL, 0));
+    ck_assert_uint_eq(nvtxw_reader_stream_count(NULL), 0);
+    nvtxw_reader_close(NULL);
+    opts.order = NVTXW_READER_ORDER_STREAM;
+    opts.flags = NVTXW_READER_SCAN;
+    ck_assert_int_eq(nvtxw_reader_open(path, &opts, &reader), NVTXW_RESULT_SUCCESS);
+    ck_assert_ptr_nonnull(nvtxw_reader_registry(reader, 1));
+    ck_assert_ptr_null(nvtxw_reader_registry(reader, 2));
+    ck_assert_uint_eq(count_rest(reader), FULL_REGISTRATIONS + FULL_STREAM_RECORDS);
+    ck_assert_ptr_null(next(reader)); /* stays at the end */
+    nvtxw_reader_close(reader);
+}
+END_TEST
+
+/* Random bytes as stream and registration chunk contents: never a crash,
+ * hang or unbounded allocation (run under ASan/UBSan too). */
+START_TEST(random_chunks) {
+    uint64_t x = 0x9E3779B97F4A7C15ull;
+    report r;
+    nvtxw_reader_t* reader;
+    report_begin(&r, path);
+    small_registrations(&r, 2);
+    for (int c = 0; c < 300; c++) {
+        size_t n = (size_t)(c % 97) + 1;
+        for (size_t k = 0; k < n; k++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            enc_u8(&r.b, k == 0 ? (uint8_t)(0x20 + x % 5) : (uint8_t)(x >> 24));
+        }
+        r.b.records = 1;
+        if (c % 50 == 0)
+            regs_chunk(&r);
+        else
+            enc_chunk(r.enc, ENC_KIND_EVENTS, (uint64_t)(c % 2), (int64_t)x, 0, &r.b);
+    }
+    report_end(&r);
+    for (int order = 0; order < 2; order++) {
+        const nvtxw_record_t* rec;
+        reader = open_ok(path, order);
+        while ((rec = next(reader)) != NULL) {
+            if (rec->kind == NVTXW_RECORD_EVENT) {
+                trace t;
+                nvtxw_visitor_t v;
+                memset(&v, 0, sizeof v);
+                v.struct_size = sizeof v;
+                nvtxw_reader_visit_event(reader, rec, &v, &t);
+            }
+        }
+        ck_assert_uint_gt(nvtxw_reader_damage_count(reader), 0);
+        nvtxw_reader_close(reader);
+    }
+}
+END_TEST
+
+/* Replays the full report through the library's own backend into the text
+ * sink: every registration and record goes through the table, handles and
+ * pointers rewritten. */
+START_TEST(replay_to_text) {
+    char out[192], config[256], text[16384];
+    const void* iface = NULL;
+    nvtxw_reader_t* reader;
+    uint64_t records = 0;
+    FILE* f;
+    size_t n;
+    build_full(path, NULL);
+    snprintf(out, sizeof out, "%s/out.txt", dir);
+    snprintf(config, sizeof config, "Sink=text|Output=%s|Overwrite=yes", out);
+    ck_assert_int_eq(nvtxwGetInterface(NVTXW_INTERFACE_VERSION, &iface), NVTXW_RESULT_SUCCESS);
+    reader = open_ok(path, NVTXW_READER_ORDER_TIME);
+    ck_assert_msg(nvtxw_reader_replay(reader, iface, config, &records) == NVTXW_RESULT_SUCCESS,
+                  "replay: %s", nvtxw_last_error());
+    ck_assert_uint_eq(records, FULL_REGISTRATIONS + FULL_STREAM_RECORDS);
+    nvtxw_reader_close(reader);
+    f = fopen(out, "r");
+    ck_assert_ptr_nonnull(f);
+    n = fread(text, 1, sizeof text - 1, f);
+    text[n] = '\0';
+    fclose(f);
+    ck_assert_ptr_nonnull(strstr(text, "world"));
+    ck_assert_ptr_nonnull(strstr(text, "ptr!"));
+    ck_assert_ptr_nonnull(strstr(text, "again"));
+    unlink(out);
+}
+END_TEST
+
+/* Writes a small session through the backend table into the report sink. */
+static void write_through_table(const nvtxwInterface_t* t, const char* file) {
+    char config[256];
+    nvtxwSessionAttributes_t sattr = {sizeof sattr, "rt", config};
+    nvtxwDomainAttributes_t dattr = {sizeof dattr, "dom"};
+    nvtxwStreamAttributes_t stattr;
+    nvtxPayloadSchemaEntry_t entries[2] = {
+        {NVTX_PAYLOAD_ENTRY_FLAG_TIMESTAMP, NVTX_PAYLOAD_ENTRY_TYPE_INT64, "ts", NULL, 0, 0, NULL,
+         NULL},
+        {0, NVTX_PAYLOAD_ENTRY_TYPE_NVTX_REGISTERED_STRING_HANDLE, "msg", NULL, 0, 8, NULL, NULL}};
+    nvtxPayloadSchemaAttr_t schema;
+    nvtxwSessionHandle_t session;
+    nvtxDomainHandle_t domain;
+    nvtxwStreamHandle_t stream;
+    nvtxStringHandle_t str;
+    nvtxSyncPoint_t sync[1] = {{1, 2}};
+    uint64_t id, counter;
+    nvtxCounterAttr_t cattr = {sizeof cattr, NVTX_PAYLOAD_ENTRY_TYPE_INT64, "c", NULL, 0, NULL, 0};
+    snprintf(config, sizeof config, "Sink=report|Output=%s|Overwrite=yes", file);
+    memset(&schema, 0, sizeof schema);
+    schema.fieldMask = NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_TYPE |
+                       NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_ENTRIES |
+                       NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_NUM_ENTRIES;
+    schema.type = NVTX_PAYLOAD_SCHEMA_TYPE_STATIC;
+    schema.entries = entries;
+    schema.numEntries = 2;
+    memset(&stattr, 0, sizeof stattr);
+    stattr.structSize = sizeof stattr;
+    stattr.name = "w0";
+    ck_assert_int_eq(t->SessionBegin(&sattr, &session), NVTXW_RESULT_SUCCESS);
+    ck_assert_int_eq(t->DomainRegister(session, &dattr, &domain), NVTXW_RESULT_SUCCESS);
+    ck_assert_int_eq(t->StringRegister(domain, "named", &str), NVTXW_RESULT_SUCCESS);
+    ck_assert_int_eq(t->SchemaRegister(domain, &schema, &id), NVTXW_RESULT_SUCCESS);
+    ck_assert_int_eq(t->CounterRegister(domain, &cattr, &counter), NVTXW_RESULT_SUCCESS);
+    stattr.domain = domain;
+    ck_assert_int_eq(t->StreamOpen(session, &stattr, &stream), NVTXW_RESULT_SUCCESS);
+    for (int64_t k = 0; k < 50; k++) {
+        struct {
+            int64_t ts;
+            uint64_t msg;
+        } ev = {1000 - 7 * k, (uint64_t)(uintptr_t)str};
+        int64_t v = k * k;
+        nvtxPayloadData_t p[2] = {{id, sizeof ev, &ev},
+                                  {NVTX_PAYLOAD_ENTRY_TYPE_CSTRING_UTF8, 3, k % 2 ? "odd" : "evn"}};
+        ck_assert_int_eq(t->EventWrite(stream, p, 2), NVTXW_RESULT_SUCCESS);
+        ck_assert_int_eq(t->CounterWrite(stream, 2000 + k, counter, &v, 8), NVTXW_RESULT_SUCCESS);
+    }
+    ck_assert_int_eq(t->TimeSyncPointTableWrite(stream, 14, 12, sync, 1), NVTXW_RESULT_SUCCESS);
+    ck_assert_int_eq(t->StreamClose(stream), NVTXW_RESULT_SUCCESS);
+    ck_assert_int_eq(t->SessionEnd(session), NVTXW_RESULT_SUCCESS);
+}
+
+/* One line per record: kind, stream, time and the event's decoded values. */
+static void describe(nvtxw_reader_t* reader, const nvtxw_record_t* r, char* out, size_t size) {
+    trace t;
+    int n = snprintf(out, size, "%d s%lld t%d:%lld ", (int)r->kind,
+                     r->stream == NVTXW_READER_NONE ? -1LL : (long long)r->stream, r->has_timestamp,
+                     (long long)r->timestamp);
+    if (r->kind == NVTXW_RECORD_EVENT)
+        snprintf(out + n, size - (size_t)n, "%s", visit(reader, r, &t));
+    else if (r->kind == NVTXW_RECORD_COUNTER_SAMPLE)
+        snprintf(out + n, size - (size_t)n, "%lld",
+                 (long long)*(const int64_t*)r->u.counter_sample.data);
+    else if (r->kind == NVTXW_RECORD_STRING)
+        snprintf(out + n, size - (size_t)n, "%s", r->u.string.text);
+}
+
+/* Producer -> report sink -> reader -> replay -> report sink -> reader: the
+ * two reports read back record for record alike. */
+START_TEST(round_trip_through_report_sink) {
+    char second[192], a[600], b[600];
+    const void* iface = NULL;
+    nvtxw_reader_t *ra, *rb;
+    const nvtxw_record_t *x, *y;
+    uint64_t records = 0, events = 0;
+    ck_assert_int_eq(nvtxwGetInterface(NVTXW_INTERFACE_VERSION, &iface), NVTXW_RESULT_SUCCESS);
+    write_through_table(iface, path);
+    snprintf(second, sizeof second, "%s/second.nvtxw", dir);
+    ra = open_ok(path, NVTXW_READER_ORDER_STREAM);
+    snprintf(a, sizeof a, "Sink=report|Output=%s|Overwrite=yes", second);
+    ck_assert_msg(nvtxw_reader_replay(ra, iface, a, &records) == NVTXW_RESULT_SUCCESS, "%s",
+                  nvtxw_last_error());
+    ck_assert_uint_eq(nvtxw_reader_damage_count(ra), 0);
+    nvtxw_reader_close(ra);
+    ra = open_ok(path, NVTXW_READER_ORDER_STREAM);
+    rb = open_ok(second, NVTXW_READER_ORDER_STREAM);
+    do {
+        x = next(ra);
+        y = next(rb);
+        ck_assert((x == NULL) == (y == NULL));
+        if (x == NULL)
+            break;
+        describe(ra, x, a, sizeof a);
+        describe(rb, y, b, sizeof b);
+        ck_assert_str_eq(a, b);
+        if (x->kind == NVTXW_RECORD_EVENT) {
+            ck_assert_int_eq(x->timestamp, 1000 - 7 * (int64_t)events);
+            trace t;
+            char expect[64];
+            snprintf(expect, sizeof expect, "%lld H:named '%s' ", (long long)x->timestamp,
+                     events % 2 ? "odd" : "evn");
+            ck_assert_str_eq(visit(ra, x, &t), expect);
+            events++;
+        }
+    } while (1);
+    ck_assert_uint_eq(events, 50);
+    ck_assert_uint_eq(nvtxw_reader_record_count(ra), records);
+    nvtxw_reader_close(ra);
+    nvtxw_reader_close(rb);
+}
+END_TEST
+
+int main(void) {
+    Suite* s = suite_create("reader");
+    TCase* tc = tcase_create("reader");
+    SRunner* sr;
+    int failed;
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, every_record_kind);
+    tcase_add_test(tc, stream_and_time_order);
+    tcase_add_test(tc, seek_stream);
+    tcase_add_test(tc, truncated_reports);
+    tcase_add_test(tc, malformed_records_skipped);
+    tcase_add_test(tc, malformed_registrations);
+    tcase_add_test(tc, interned_dictionary);
+    tcase_add_test(tc, delta_timestamps);
+    tcase_add_test(tc, newer_major_refused);
+    tcase_add_test(tc, foreign_abi_refused);
+    tcase_add_test(tc, bad_arguments);
+    tcase_add_test(tc, random_chunks);
+    tcase_add_test(tc, replay_to_text);
+    tcase_add_test(tc, round_trip_through_report_sink);
+    suite_add_tcase(s, tc);
+    sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? 0 : 1;
+}
