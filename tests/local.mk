@@ -9,6 +9,7 @@ AM_TESTS_ENVIRONMENT = \
 	NVTX3_INCLUDE='$(NVTX3_INCLUDE)'; export NVTX3_INCLUDE; \
 	CK_DEFAULT_TIMEOUT=60; export CK_DEFAULT_TIMEOUT;
 
+include tests/backend/local.mk
 include tests/unit/local.mk
 include tests/cli/local.mk
 

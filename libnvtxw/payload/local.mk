@@ -2,6 +2,8 @@
 libnvtxw_libnvtxw_la_SOURCES += \
 	libnvtxw/payload/entry_types.c \
 	libnvtxw/payload/registry.c \
+	libnvtxw/payload/semantics.c \
+	libnvtxw/payload/semantics.h \
 	libnvtxw/payload/registry_internal.h \
 	libnvtxw/payload/finalize.c \
 	libnvtxw/payload/visit.c \
@@ -13,3 +15,4 @@ libnvtxw_libnvtxw_la_SOURCES += \
 	libnvtxw/payload/format_common.h \
 	libnvtxw/payload/format_json.c \
 	libnvtxw/payload/format_text.c
+libnvtxw_libnvtxw_la_SOURCES += libnvtxw/payload/registry_restore.c libnvtxw/payload/registry_restore.h

@@ -3,3 +3,8 @@ include tests/unit/abi.mk
 include tests/unit/payload.mk
 include tests/unit/format.mk
 include tests/unit/schema.mk
+include tests/unit/loader.mk
+include tests/unit/container.mk
+include tests/unit/core.mk
+include tests/unit/reader.mk
+include tests/unit/producer.mk

@@ -85,7 +85,9 @@ NVTXW_API nvtxwResultCode_t nvtxw_schema_registry_add_schema(nvtxw_schema_regist
                                                              const nvtxPayloadSchemaAttr_t* attr,
                                                              uint64_t* id_out);
 
-/* Same ID rules for enums (spec 2.9); sizeOfEnum must be 1, 2, 4 or 8. */
+/* Same ID rules for enums (spec 2.9); sizeOfEnum must be 1, 2, 4 or 8.
+ * Enumerator values are matched on their low sizeOfEnum bytes, so a negative
+ * C enumerator ((uint64_t)-1) names the payload value 0xFF..FF of any width. */
 NVTXW_API nvtxwResultCode_t nvtxw_schema_registry_add_enum(nvtxw_schema_registry_t* registry,
                                                            const nvtxPayloadEnumAttr_t* attr,
                                                            uint64_t* id_out);
@@ -108,7 +110,10 @@ NVTXW_API void nvtxw_schema_registry_at(const nvtxw_schema_registry_t* registry,
  * entries (with their original offsets and copied semantics chains),
  * payloadStaticSize, packAlign and the assigned schemaId (with the SCHEMA_ID
  * bit set). Feeding it back to nvtxw_schema_registry_add_schema of another
- * registry reproduces the schema. Pointers are borrowed from the registry.
+ * registry (holding the nested schemas and enums it names) reproduces the
+ * schema; a dynamic ID (>= NVTX_PAYLOAD_SCHEMA_ID_DYNAMIC_START) is not a
+ * valid static ID, so clear the SCHEMA_ID bit first and a new one is
+ * assigned. Pointers are borrowed from the registry.
  * Fields whose fieldMask bit was absent read as 0/NULL; EXTENSION is cleared.
  */
 NVTXW_API void nvtxw_schema_get_attr(const nvtxw_schema_t* schema, nvtxPayloadSchemaAttr_t* out);
@@ -239,6 +244,12 @@ typedef struct nvtxw_visit_options {
     const char* (*resolve_string)(void* resolve_ctx, uint64_t handle);
     void* resolve_ctx;
     uint32_t flags; /* NVTXW_VISIT_* */
+    /* Where the payloads lay in the producer's memory, one address per
+     * payload (a report reader's rebuilt payloads): a POINTER value A lies in
+     * payload i when origins[i] <= A < origins[i] + payloads[i].size, and is
+     * read at payloads[i].payload + (A - origins[i]). NULL: the payload
+     * pointers themselves. Borrowed for the call. */
+    const uint64_t* payload_origins;
 } nvtxw_visit_options_t;
 
 /*
@@ -261,7 +272,10 @@ typedef struct nvtxw_visit_options {
  * pointer form. A size of SIZE_MAX is only accepted for predefined C-string
  * types and is measured in the producer's memory (in-process use).
  * A STATIC schema payload shorter than the schema fails before
- * payload_begin, naming the first field that does not fit. Lengths that do
+ * payload_begin, naming the first field that does not fit; one that holds
+ * every entry but not the tail padding (or a larger payloadStaticSize) is
+ * decoded (spec 7.3). A LENGTH_INDEX / LENGTH_PAYLOAD_INDEX POINTER entry
+ * of zero elements is an empty value whatever its pointer. Lengths that do
  * not fit the remaining bytes are errors, never clamped; an array whose
  * outer dimensions multiply to more than max(bytes left, 4096) rows is
  * rejected, since empty rows would otherwise cost unbounded events.
@@ -269,13 +283,26 @@ typedef struct nvtxw_visit_options {
  * index, schema and field path such as "values[2].name"): unknown or
  * unregistered schema IDs, payloads shorter than their schema requires,
  * lengths that do not fit, pointers that resolve nowhere, invalid union
- * selectors, SIZE_MAX sizes on non-string payloads, NULL payload pointers.
+ * selectors (out of range or negative), SIZE_MAX sizes on non-string
+ * payloads, NULL payload pointers. Schema registration errors name the
+ * schema and the entry index and name: 'cannot register schema "s": entry 2
+ * "count": ...'.
  * `registry` may be NULL when only predefined types are used.
  */
 NVTXW_API nvtxwResultCode_t nvtxw_payload_visit(const nvtxw_schema_registry_t* registry,
                                                 const nvtxPayloadData_t* payloads, size_t count,
                                                 const nvtxw_visitor_t* visitor, void* ctx,
                                                 const nvtxw_visit_options_t* options);
+
+/*
+ * Bytes one payload of `schema_id` occupies at `data` (at most `size`): the
+ * static size of a STATIC schema, the parsed extent of a DYNAMIC one. Used to
+ * step through event batches of dynamic schemas (spec 2.13). Same errors as
+ * nvtxw_payload_visit.
+ */
+NVTXW_API nvtxwResultCode_t nvtxw_payload_measure(const nvtxw_schema_registry_t* registry,
+                                                  uint64_t schema_id, const void* data, size_t size,
+                                                  size_t* consumed);
 
 #ifdef __cplusplus
 }
