@@ -20,7 +20,7 @@ void strbuf_clear(strbuf* buf) {
         buf->data[0] = '\0';
 }
 
-static int strbuf_reserve(strbuf* buf, size_t extra) {
+int strbuf_reserve(strbuf* buf, size_t extra) {
     size_t need, capacity;
     char* grown;
     if (extra >= (size_t)-1 - buf->length)
@@ -39,7 +39,7 @@ static int strbuf_reserve(strbuf* buf, size_t extra) {
     return 0;
 }
 
-int strbuf_append(strbuf* buf, const char* data, size_t length) {
+int strbuf_append_slow(strbuf* buf, const char* data, size_t length) {
     if (strbuf_reserve(buf, length) != 0)
         return -1;
     memcpy(buf->data + buf->length, data, length);

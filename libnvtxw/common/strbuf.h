@@ -8,6 +8,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <string.h>
 
 typedef struct strbuf {
     char* data;
@@ -16,8 +17,22 @@ typedef struct strbuf {
 } strbuf;
 
 void strbuf_free(strbuf* buf);
+/* Makes room for `extra` more bytes (plus the terminator). */
+int strbuf_reserve(strbuf* buf, size_t extra);
 void strbuf_clear(strbuf* buf);
-int strbuf_append(strbuf* buf, const char* data, size_t length);
+int strbuf_append_slow(strbuf* buf, const char* data, size_t length);
+
+/* Appends bytes; inline when they fit, which is the common case on the
+ * report sink's write path. */
+static inline int strbuf_append(strbuf* buf, const char* data, size_t length) {
+    if (length < buf->capacity - buf->length) {
+        memcpy(buf->data + buf->length, data, length);
+        buf->length += length;
+        buf->data[buf->length] = '\0';
+        return 0;
+    }
+    return strbuf_append_slow(buf, data, length);
+}
 int strbuf_printf(strbuf* buf, const char* format, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))

@@ -98,11 +98,22 @@ typedef struct report_stream {
     intern_entry* interned;
     size_t intern_count, intern_capacity;
     strbuf dict_data;
+    /* Last plans looked up (the write path's few schemas), round robin. */
+    struct {
+        uint64_t schema_id;
+        const payload_plan* plan;
+    } plan_cache[4];
+    unsigned plan_cache_next;
 } report_stream;
 
 /* Record primitives; each returns 0 or -1 when out of memory. */
 static inline int rec_uvar(strbuf* buf, uint64_t value) {
     uint8_t bytes[VARINT_MAX_BYTES];
+    if (buf->capacity - buf->length > VARINT_MAX_BYTES) {
+        buf->length += varint_put((uint8_t*)buf->data + buf->length, value);
+        buf->data[buf->length] = '\0';
+        return 0;
+    }
     return strbuf_append(buf, (const char*)bytes, varint_put(bytes, value));
 }
 static inline int rec_svar(strbuf* buf, int64_t value) {

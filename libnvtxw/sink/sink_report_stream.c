@@ -210,18 +210,37 @@ static int put_payload(report_stream* st, const nvtxPayloadData_t* p, const payl
     return rec_u8(b, PAYLOAD_RAW) || rec_bytes(b, p->payload, size);
 }
 
-/* Plans of the event's payloads (NULL for predefined types); returns
- * non-zero when any schema holds pointers. */
-static int event_plans(const report_stream* st, const core_event* event,
-                       const payload_plan** plans) {
+/* The plan of a registered schema, through the stream's small cache. */
+static const payload_plan* stream_plan(report_stream* st, uint64_t schema_id) {
+    const payload_plan* plan;
+    unsigned i;
+    for (i = 0; i < 4; i++) {
+        if (st->plan_cache[i].plan != NULL && st->plan_cache[i].schema_id == schema_id)
+            return st->plan_cache[i].plan;
+    }
+    plan = report_plan_find(st->rs, st->stream->domain->index, schema_id);
+    if (plan != NULL) {
+        i = st->plan_cache_next++ % 4;
+        st->plan_cache[i].schema_id = schema_id;
+        st->plan_cache[i].plan = plan;
+    }
+    return plan;
+}
+
+/* Plans of the event's payloads (NULL for predefined types) and an upper
+ * bound of the record's size; returns non-zero when any schema holds
+ * pointers. */
+static int event_plans(report_stream* st, const core_event* event, const payload_plan** plans,
+                       size_t* bound) {
     int pointers = 0;
     size_t i;
+    *bound = 64;
     for (i = 0; i < event->count; i++) {
         uint64_t id = event->payloads[i].schemaId;
-        plans[i] = id >= NVTX_PAYLOAD_SCHEMA_ID_STATIC_START
-                       ? report_plan_find(st->rs, st->stream->domain->index, id)
-                       : NULL;
+        plans[i] = id >= NVTX_PAYLOAD_SCHEMA_ID_STATIC_START ? stream_plan(st, id) : NULL;
         pointers |= plans[i] != NULL && plans[i]->has_pointers;
+        if (event->payloads[i].size != SIZE_MAX && *bound < SIZE_MAX / 2)
+            *bound += 40 + event->payloads[i].size;
     }
     return pointers;
 }
@@ -232,13 +251,15 @@ static int event_plans(const report_stream* st, const core_event* event,
 
 static int put_event(report_stream* st, const core_event* event, const core_event_facts* facts) {
     const payload_plan* plans[EVENT_MAX_PAYLOADS];
-    int with_origin = event_plans(st, event, plans);
-    size_t i, stored = 0;
+    size_t i, stored = 0, bound;
+    int with_origin = event_plans(st, event, plans, &bound);
     unsigned flags = (facts->has_timestamp ? 1u : 0u) | (event->scope_id ? 2u : 0u);
     int status;
     for (i = 0; i < event->count; i++)
         stored += event->payloads[i].size != 0;
-    status = rec_u8(&st->chunk, REC_EVENT) ||
+    /* One reservation, so the appends below take their inline paths. */
+    status = bound < SIZE_MAX / 2 ? strbuf_reserve(&st->chunk, bound) : 0;
+    status = status || rec_u8(&st->chunk, REC_EVENT) ||
              rec_svar(&st->chunk, facts->has_timestamp ? stream_delta(st, facts->timestamp) : 0) ||
              rec_u8(&st->chunk, flags) ||
              (event->scope_id && rec_uvar(&st->chunk, event->scope_id)) ||

@@ -8,3 +8,4 @@ include tests/unit/container.mk
 include tests/unit/core.mk
 include tests/unit/reader.mk
 include tests/unit/producer.mk
+include tests/unit/report.mk

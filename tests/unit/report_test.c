@@ -1,0 +1,275 @@
+/*
+ * report_test.c - the report end to end: many threads writing their own
+ * streams into Sink=report at once, read back complete and in order (per
+ * stream and merged by time); and a producer killed with SIGKILL in the middle
+ * of a session, whose temporary report reads back up to its last complete
+ * chunk.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <check.h>
+#include <dirent.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "nvtxw/backend.h"
+#include "nvtxw/error.h"
+#include "nvtxw/helpers.h"
+#include "nvtxw/reader.h"
+
+#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
+#define EVENTS_PER_THREAD 3000
+#else
+#define EVENTS_PER_THREAD 20000
+#endif
+#define THREADS 8
+
+static const nvtxwInterface_t* T;
+static char temp_dir[] = "/tmp/nvtxw-report-XXXXXX";
+
+typedef struct writer_arg {
+    nvtxwEventWriter_t writer;
+    int thread;
+    int failed;
+} writer_arg;
+
+static void message_of(char* out, size_t size, int thread, long seq) {
+    snprintf(out, size, "t%d-%ld", thread, seq);
+}
+
+/* Range `seq` of a thread: begins at seq*10 + thread, lasts 5 + seq % 7. */
+static nvtxwResultCode_t write_range(const nvtxwEventWriter_t* w, int thread, long seq) {
+    nvtxwEventAttributesUtf8_t attr;
+    char message[32];
+    int64_t begin = seq * 10 + thread;
+    memset(&attr, 0, sizeof attr);
+    message_of(message, sizeof message, thread, seq);
+    attr.message = message;
+    attr.category = (uint32_t)thread + 1;
+    return nvtxwRangePushPopWriteUtf8(w, begin, begin + 5 + seq % 7, attr);
+}
+
+static void* writer_main(void* p) {
+    writer_arg* arg = p;
+    long seq;
+    for (seq = 0; seq < EVENTS_PER_THREAD && !arg->failed; seq++)
+        arg->failed = write_range(&arg->writer, arg->thread, seq) != NVTXW_RESULT_SUCCESS;
+    return NULL;
+}
+
+static nvtxwSessionHandle_t begin_report(const char* path, nvtxDomainHandle_t* domain,
+                                         nvtxwEventHelperSchemaIds_t* ids) {
+    nvtxwSessionAttributes_t attr;
+    nvtxwSessionHandle_t session;
+    char config[4300];
+    snprintf(config, sizeof config, "Sink=report|Output=%s|Overwrite=yes", path);
+    nvtxwSessionAttributesInit(&attr);
+    attr.name = "report-test";
+    attr.configString = config;
+    ck_assert_msg(T->SessionBegin(&attr, &session) == 0, "%s", nvtxw_last_error());
+    ck_assert_int_eq(nvtxwDomainRegister(T, session, "test", domain), 0);
+    ck_assert_int_eq(nvtxwEventSchemasRegister(T, *domain, NVTXW_EVENT_HELPER_SCHEMA_ALL, ids), 0);
+    return session;
+}
+
+static void open_writer(nvtxwSessionHandle_t session, nvtxDomainHandle_t domain,
+                        const nvtxwEventHelperSchemaIds_t* ids, int thread,
+                        nvtxwEventWriter_t* writer) {
+    nvtxwStreamHandle_t stream;
+    char name[32];
+    snprintf(name, sizeof name, "thread-%d", thread);
+    ck_assert_int_eq(nvtxwStreamOpen(T, session, name, domain, NULL, 0, &stream), 0);
+    ck_assert_int_eq(nvtxwEventWriterInit(writer, T, stream, ids), 0);
+}
+
+/* Checks one event record against the range it must be. */
+static void check_range(const nvtxw_record_t* r, int thread, long seq) {
+    nvtxwRangeEventUtf8Payload_t range;
+    char message[32];
+    ck_assert_int_eq(r->u.event.count, 2);
+    ck_assert_uint_eq(r->u.event.payloads[0].size, sizeof range);
+    memcpy(&range, r->u.event.payloads[0].payload, sizeof range);
+    ck_assert_int_eq(range.timestampBegin, seq * 10 + thread);
+    ck_assert_int_eq(range.timestampEnd, seq * 10 + thread + 5 + seq % 7);
+    ck_assert_uint_eq(range.attr.category, (uint32_t)thread + 1);
+    message_of(message, sizeof message, thread, seq);
+    ck_assert_uint_eq(r->u.event.payloads[1].size, strlen(message));
+    ck_assert_int_eq(memcmp(r->u.event.payloads[1].payload, message, strlen(message)), 0);
+    ck_assert(r->has_timestamp);
+    ck_assert_int_eq(r->timestamp, seq * 10 + thread);
+}
+
+static nvtxw_reader_t* open_reader(const char* path, int order) {
+    nvtxw_reader_options_t options;
+    nvtxw_reader_t* reader = NULL;
+    memset(&options, 0, sizeof options);
+    options.struct_size = sizeof options;
+    options.order = order;
+    ck_assert_msg(nvtxw_reader_open(path, &options, &reader) == 0, "%s", nvtxw_last_error());
+    return reader;
+}
+
+START_TEST(threads_write_streams_concurrently) {
+    writer_arg args[THREADS];
+    pthread_t threads[THREADS];
+    nvtxwEventHelperSchemaIds_t ids;
+    nvtxDomainHandle_t domain;
+    char path[4200];
+    long next[THREADS] = {0};
+    const nvtxw_record_t* r;
+    nvtxw_reader_t* reader;
+    int i;
+    snprintf(path, sizeof path, "%s/threads.nvtxw", temp_dir);
+    nvtxwSessionHandle_t session = begin_report(path, &domain, &ids);
+    memset(args, 0, sizeof args);
+    for (i = 0; i < THREADS; i++) {
+        open_writer(session, domain, &ids, i, &args[i].writer);
+        args[i].thread = i;
+    }
+    for (i = 0; i < THREADS; i++)
+        ck_assert_int_eq(pthread_create(&threads[i], NULL, writer_main, &args[i]), 0);
+    for (i = 0; i < THREADS; i++) {
+        pthread_join(threads[i], NULL);
+        ck_assert_msg(!args[i].failed, "thread %d: %s", i, nvtxw_last_error());
+    }
+    ck_assert_msg(T->SessionEnd(session) == 0, "%s", nvtxw_last_error());
+
+    reader = open_reader(path, NVTXW_READER_ORDER_STREAM);
+    ck_assert_uint_eq(nvtxw_reader_stream_count(reader), THREADS);
+    ck_assert_uint_eq(nvtxw_reader_damage_count(reader), 0);
+    while (nvtxw_reader_next(reader, &r) == 0 && r != NULL) {
+        if (r->kind != NVTXW_RECORD_EVENT)
+            continue;
+        ck_assert_uint_lt(r->stream, THREADS);
+        check_range(r, (int)r->stream, next[r->stream]++);
+    }
+    for (i = 0; i < THREADS; i++)
+        ck_assert_int_eq(next[i], EVENTS_PER_THREAD);
+    nvtxw_reader_close(reader);
+}
+END_TEST
+
+START_TEST(time_order_merges_streams) {
+    nvtxwEventHelperSchemaIds_t ids;
+    nvtxDomainHandle_t domain;
+    nvtxwEventWriter_t writers[3];
+    char path[4200];
+    const nvtxw_record_t* r;
+    nvtxw_reader_t* reader;
+    int64_t last = INT64_MIN;
+    long seq, events = 0;
+    int i;
+    snprintf(path, sizeof path, "%s/time.nvtxw", temp_dir);
+    nvtxwSessionHandle_t session = begin_report(path, &domain, &ids);
+    for (i = 0; i < 3; i++)
+        open_writer(session, domain, &ids, i, &writers[i]);
+    /* Stream i writes its ranges in order; across streams they interleave. */
+    for (i = 0; i < 3; i++)
+        for (seq = 0; seq < 40000; seq++)
+            ck_assert_int_eq(write_range(&writers[i], i, seq), 0);
+    ck_assert_int_eq(T->SessionEnd(session), 0);
+    reader = open_reader(path, NVTXW_READER_ORDER_TIME);
+    while (nvtxw_reader_next(reader, &r) == 0 && r != NULL) {
+        if (r->kind != NVTXW_RECORD_EVENT)
+            continue;
+        ck_assert_int_ge(r->timestamp, last);
+        ck_assert_int_eq(r->timestamp % 10, (int64_t)r->stream);
+        last = r->timestamp;
+        events++;
+    }
+    ck_assert_int_eq(events, 3 * 40000);
+    nvtxw_reader_close(reader);
+}
+END_TEST
+
+/* Child of the crash test: writes ranges forever, reporting progress. */
+static void crash_child(const char* path, int progress_fd) {
+    nvtxwEventHelperSchemaIds_t ids;
+    nvtxDomainHandle_t domain;
+    nvtxwEventWriter_t writer;
+    nvtxwSessionHandle_t session = begin_report(path, &domain, &ids);
+    long seq;
+    open_writer(session, domain, &ids, 0, &writer);
+    for (seq = 0;; seq++) {
+        if (write_range(&writer, 0, seq) != NVTXW_RESULT_SUCCESS)
+            _exit(3);
+        if (seq == 300000 && write(progress_fd, "x", 1) != 1)
+            _exit(4);
+    }
+}
+
+/* The temporary file a killed writer left in `dir`, or "" when none. */
+static void find_temp_report(const char* dir, char* out, size_t size) {
+    DIR* d = opendir(dir);
+    struct dirent* entry;
+    out[0] = '\0';
+    ck_assert_ptr_nonnull(d);
+    while ((entry = readdir(d)) != NULL) {
+        if (strncmp(entry->d_name, "crash.nvtxw.tmp", 15) == 0)
+            snprintf(out, size, "%s/%s", dir, entry->d_name);
+    }
+    closedir(d);
+}
+
+START_TEST(killed_writer_leaves_readable_report) {
+    char path[4200], temp[4400];
+    int pipe_fds[2], status;
+    long next = 0;
+    char byte;
+    const nvtxw_record_t* r;
+    nvtxw_reader_t* reader;
+    pid_t child;
+    snprintf(path, sizeof path, "%s/crash.nvtxw", temp_dir);
+    ck_assert_int_eq(pipe(pipe_fds), 0);
+    child = fork();
+    ck_assert_int_ge(child, 0);
+    if (child == 0) {
+        close(pipe_fds[0]);
+        crash_child(path, pipe_fds[1]);
+    }
+    close(pipe_fds[1]);
+    ck_assert_int_eq(read(pipe_fds[0], &byte, 1), 1); /* 300,000 ranges written */
+    kill(child, SIGKILL);
+    ck_assert_int_eq(waitpid(child, &status, 0), child);
+    ck_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+    close(pipe_fds[0]);
+
+    ck_assert_int_ne(access(path, F_OK), 0); /* never committed under the final name */
+    find_temp_report(temp_dir, temp, sizeof temp);
+    ck_assert_msg(temp[0] != '\0', "no temporary report left in %s", temp_dir);
+    reader = open_reader(temp, NVTXW_READER_ORDER_STREAM);
+    ck_assert_uint_ge(nvtxw_reader_damage_count(reader), 1); /* no trailer: unfinished */
+    while (nvtxw_reader_next(reader, &r) == 0 && r != NULL) {
+        if (r->kind == NVTXW_RECORD_EVENT)
+            check_range(r, 0, next++);
+    }
+    /* Every complete chunk reads back: chunks hold ~256 KiB of records. */
+    ck_assert_int_ge(next, 200000);
+    nvtxw_reader_close(reader);
+}
+END_TEST
+
+int main(void) {
+    Suite* suite = suite_create("report");
+    TCase* tc = tcase_create("report");
+    SRunner* runner;
+    int failed;
+    if (nvtxwGetInterface(2, (const void**)&T) != 0 || mkdtemp(temp_dir) == NULL) {
+        fprintf(stderr, "report_test: cannot get the interface or a temp dir\n");
+        return 1;
+    }
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, threads_write_streams_concurrently);
+    tcase_add_test(tc, time_order_merges_streams);
+    tcase_add_test(tc, killed_writer_leaves_readable_report);
+    suite_add_tcase(suite, tc);
+    runner = srunner_create(suite);
+    srunner_run_all(runner, CK_NORMAL);
+    failed = srunner_ntests_failed(runner);
+    srunner_free(runner);
+    return failed == 0 ? 0 : 1;
+}
