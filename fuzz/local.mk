@@ -4,24 +4,32 @@
 # instrumented (coverage and sanitizers), and needs no libtool library.
 EXTRA_DIST += fuzz/visit_fuzz.c fuzz/README.md
 EXTRA_DIST += fuzz/yaml_fuzz.c fuzz/yaml_fuzz.dict
-EXTRA_DIST += fuzz/registry_fuzz.c
+EXTRA_DIST += fuzz/registry_fuzz.c fuzz/reader_fuzz.c
 if ENABLE_FUZZING
-noinst_PROGRAMS += fuzz/visit_fuzz
+# Each target compiles the library's sources itself, instrumented.
+FUZZ_FLAGS = -fsanitize=fuzzer,address,undefined
+FUZZ_CPPFLAGS = $(AM_CPPFLAGS) -DNVTXW_BUILDING_LIBRARY
+FUZZ_CFLAGS = $(AM_CFLAGS) $(FUZZ_FLAGS) $(ZSTD_CFLAGS) $(YAML_CFLAGS) $(XXHASH_CFLAGS)
+FUZZ_LDADD = $(ZSTD_LIBS) $(YAML_LIBS) $(XXHASH_LIBS)
+noinst_PROGRAMS += fuzz/visit_fuzz fuzz/yaml_fuzz fuzz/registry_fuzz fuzz/reader_fuzz
 fuzz_visit_fuzz_SOURCES = fuzz/visit_fuzz.c $(libnvtxw_libnvtxw_la_SOURCES)
-fuzz_visit_fuzz_CPPFLAGS = $(AM_CPPFLAGS) -DNVTXW_BUILDING_LIBRARY
-fuzz_visit_fuzz_CFLAGS = $(AM_CFLAGS) -fsanitize=fuzzer,address,undefined $(ZSTD_CFLAGS) $(YAML_CFLAGS)
-fuzz_visit_fuzz_LDFLAGS = $(AM_LDFLAGS) -fsanitize=fuzzer,address,undefined
-fuzz_visit_fuzz_LDADD = $(ZSTD_LIBS) $(YAML_LIBS)
-noinst_PROGRAMS += fuzz/yaml_fuzz
+fuzz_visit_fuzz_CPPFLAGS = $(FUZZ_CPPFLAGS)
+fuzz_visit_fuzz_CFLAGS = $(FUZZ_CFLAGS)
+fuzz_visit_fuzz_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
+fuzz_visit_fuzz_LDADD = $(FUZZ_LDADD)
 fuzz_yaml_fuzz_SOURCES = fuzz/yaml_fuzz.c $(libnvtxw_libnvtxw_la_SOURCES)
-fuzz_yaml_fuzz_CPPFLAGS = $(AM_CPPFLAGS) -DNVTXW_BUILDING_LIBRARY
-fuzz_yaml_fuzz_CFLAGS = $(AM_CFLAGS) -fsanitize=fuzzer,address,undefined $(ZSTD_CFLAGS) $(YAML_CFLAGS)
-fuzz_yaml_fuzz_LDFLAGS = $(AM_LDFLAGS) -fsanitize=fuzzer,address,undefined
-fuzz_yaml_fuzz_LDADD = $(ZSTD_LIBS) $(YAML_LIBS)
-noinst_PROGRAMS += fuzz/registry_fuzz
+fuzz_yaml_fuzz_CPPFLAGS = $(FUZZ_CPPFLAGS)
+fuzz_yaml_fuzz_CFLAGS = $(FUZZ_CFLAGS)
+fuzz_yaml_fuzz_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
+fuzz_yaml_fuzz_LDADD = $(FUZZ_LDADD)
 fuzz_registry_fuzz_SOURCES = fuzz/registry_fuzz.c $(libnvtxw_libnvtxw_la_SOURCES)
-fuzz_registry_fuzz_CPPFLAGS = $(AM_CPPFLAGS) -DNVTXW_BUILDING_LIBRARY
-fuzz_registry_fuzz_CFLAGS = $(AM_CFLAGS) -fsanitize=fuzzer,address,undefined $(ZSTD_CFLAGS) $(YAML_CFLAGS)
-fuzz_registry_fuzz_LDFLAGS = $(AM_LDFLAGS) -fsanitize=fuzzer,address,undefined
-fuzz_registry_fuzz_LDADD = $(ZSTD_LIBS) $(YAML_LIBS)
+fuzz_registry_fuzz_CPPFLAGS = $(FUZZ_CPPFLAGS)
+fuzz_registry_fuzz_CFLAGS = $(FUZZ_CFLAGS)
+fuzz_registry_fuzz_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
+fuzz_registry_fuzz_LDADD = $(FUZZ_LDADD)
+fuzz_reader_fuzz_SOURCES = fuzz/reader_fuzz.c $(libnvtxw_libnvtxw_la_SOURCES)
+fuzz_reader_fuzz_CPPFLAGS = $(FUZZ_CPPFLAGS)
+fuzz_reader_fuzz_CFLAGS = $(FUZZ_CFLAGS)
+fuzz_reader_fuzz_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
+fuzz_reader_fuzz_LDADD = $(FUZZ_LDADD)
 endif

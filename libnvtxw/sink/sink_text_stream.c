@@ -33,21 +33,30 @@ static int stream_prefix(text_stream* st, const char* kind) {
 
 nvtxwResultCode_t text_stream_open(sink* s, const core_stream* stream, void** state) {
     text_stream* st = nvtxw_calloc(1, sizeof *st);
+    nvtxwResultCode_t status;
     if (st == NULL)
         return error_oom("a text stream");
     st->sink = (text_sink*)s;
     st->stream = stream;
+    status =
+        stream_emit(st, strbuf_append(&st->line, "stream_open ", 12) ||
+                            strbuf_append_quoted(&st->line, stream->name) ||
+                            strbuf_append(&st->line, " domain=", 8) ||
+                            strbuf_append_quoted(&st->line, stream->domain->name) ||
+                            strbuf_printf(&st->line,
+                                          " scope=%" PRIu64 " time_domain=%" PRIu64
+                                          " ordering=%d/%d/%d/%" PRId64,
+                                          stream->scope_id, stream->time_domain_id,
+                                          stream->order_interleaving, stream->ordering_type,
+                                          stream->ordering_skid, stream->ordering_skid_amount));
+    /* The core never sees a stream whose open failed: it is ours to free. */
+    if (status != NVTXW_RESULT_SUCCESS) {
+        strbuf_free(&st->line);
+        nvtxw_free(st);
+        return status;
+    }
     *state = st;
-    return stream_emit(st, strbuf_append(&st->line, "stream_open ", 12) ||
-                               strbuf_append_quoted(&st->line, stream->name) ||
-                               strbuf_append(&st->line, " domain=", 8) ||
-                               strbuf_append_quoted(&st->line, stream->domain->name) ||
-                               strbuf_printf(&st->line,
-                                             " scope=%" PRIu64 " time_domain=%" PRIu64
-                                             " ordering=%d/%d/%d/%" PRId64,
-                                             stream->scope_id, stream->time_domain_id,
-                                             stream->order_interleaving, stream->ordering_type,
-                                             stream->ordering_skid, stream->ordering_skid_amount));
+    return NVTXW_RESULT_SUCCESS;
 }
 
 nvtxwResultCode_t text_stream_close(sink* s, const core_stream* stream, void* state) {

@@ -11,3 +11,19 @@ tests_unit_core_stress_test_SOURCES = tests/unit/core_stress_test.c
 tests_unit_core_stress_test_CFLAGS = $(TEST_CFLAGS) -pthread
 tests_unit_core_stress_test_LDADD = $(TEST_LIBS)
 tests_unit_core_stress_test_LDFLAGS = -pthread
+
+# core_alloc_test: allocation-failure sweep through every table member and
+# sink (report, text, null); each run in a child so LeakSanitizer checks it.
+check_PROGRAMS += tests/unit/core_alloc_test
+TESTS += tests/unit/core_alloc_test
+tests_unit_core_alloc_test_SOURCES = tests/unit/core_alloc_test.c
+tests_unit_core_alloc_test_CFLAGS = $(TEST_CFLAGS)
+tests_unit_core_alloc_test_LDADD = $(TEST_LIBS)
+
+# core_thread_test: registrations flushed from several write paths, sessions
+# in parallel, a session turning faulty on many writers (also under TSan).
+check_PROGRAMS += tests/unit/core_thread_test
+TESTS += tests/unit/core_thread_test
+tests_unit_core_thread_test_SOURCES = tests/unit/core_thread_test.c
+tests_unit_core_thread_test_CFLAGS = $(TEST_CFLAGS) -pthread
+tests_unit_core_thread_test_LDADD = $(TEST_LIBS) -lpthread
