@@ -1,0 +1,153 @@
+/*
+ * sink/sink_stats_internal.h - state shared by the stats sink's files:
+ * sink_stats.c (config, lifecycle, merging closed streams), sink_stats_event.c
+ * (the write path: range extraction), sink_stats_table.c (groups and ID maps)
+ * and sink_stats_report.c (statistics and the text/CSV/JSON output).
+ *
+ * Ownership: a stream's accumulators belong to its stats_stream until
+ * stream_close, which moves them into the sink (stats_sink). Lifecycle calls
+ * are serialized by the caller, so the sink's merged state needs no lock;
+ * the write path touches only its own stats_stream.
+ */
+#ifndef NVTXW_SINK_STATS_INTERNAL_H
+#define NVTXW_SINK_STATS_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/strbuf.h"
+#include "core/sink.h"
+
+enum { STATS_PUSHPOP = 0, STATS_STARTEND = 1 };
+enum { STATS_FORMAT_TEXT, STATS_FORMAT_CSV, STATS_FORMAT_JSON };
+
+/* StatsReports bits; the order of the names is the default output order. */
+enum {
+    STATS_REPORT_SUM = 1u << 0,      /* nvtx_sum */
+    STATS_REPORT_PUSHPOP = 1u << 1,  /* nvtx_pushpop_sum */
+    STATS_REPORT_STARTEND = 1u << 2, /* nvtx_startend_sum */
+    STATS_REPORT_TRACE = 1u << 3,    /* nvtx_pushpop_trace */
+    STATS_REPORT_COUNT = 4
+};
+
+/* Every closed instance of one (style, range name) pair. */
+typedef struct stats_group {
+    char* name; /* "domain:message", or "message" in the default domain */
+    int style;  /* STATS_PUSHPOP or STATS_STARTEND */
+    int64_t* durations;
+    size_t count, capacity;
+} stats_group;
+
+/* Groups with a (style, name) hash index: slots hold index + 1, 0 = empty. */
+typedef struct stats_groups {
+    stats_group* items;
+    size_t count, capacity;
+    size_t* slots;
+    size_t slot_capacity; /* 0 or a power of two, at most half full */
+} stats_groups;
+
+/* A range half waiting for its other half: a start (group set) or an end
+ * (group = SIZE_MAX), keyed by its RANGE_ID. */
+typedef struct stats_pending {
+    uint64_t id;
+    int64_t timestamp;
+    size_t group;
+} stats_pending;
+
+/* Open addressing map from RANGE_ID to stats_pending, with deletion. */
+typedef struct stats_map {
+    stats_pending* slots;
+    unsigned char* used;
+    size_t capacity, count;
+} stats_map;
+
+/* One closed push/pop instance kept for nvtx_pushpop_trace. */
+typedef struct stats_row {
+    int64_t start, end;
+    size_t group;
+    uint32_t stream; /* index into stats_sink.stream_names */
+    uint64_t seq;    /* order of closing in its stream: breaks ties */
+} stats_row;
+
+/* An open push of a stream's stack. */
+typedef struct stats_frame {
+    int64_t start;
+    size_t group;
+} stats_frame;
+
+/* What the walk of one event found (reset per event). */
+typedef struct stats_event {
+    const nvtxw_schema_registry_t* schemas;
+    unsigned role; /* NVTXW_PAYLOAD_SCHEMA_ROLE of the first payload having one */
+    int has_begin, has_end, has_point, has_range_id, has_message;
+    int64_t begin, end, point;
+    uint64_t range_id;
+    uint64_t field_flags, field_type; /* the open field; flags 0 outside one */
+    unsigned array_depth;
+    strbuf* message; /* the stream's scratch buffer */
+} stats_event;
+
+typedef struct stats_sink stats_sink;
+
+typedef struct stats_stream {
+    stats_sink* sink;
+    const core_stream* stream;
+    uint32_t index;
+    int keep_rows;
+    stats_groups groups;
+    stats_frame* stack;
+    size_t depth, stack_capacity;
+    stats_row* rows;
+    size_t row_count, row_capacity;
+    stats_map starts, ends;
+    uint64_t unmatched_pops, lost_ranges, incomplete;
+    strbuf message, name; /* scratch: the event's message and range name */
+} stats_stream;
+
+struct stats_sink {
+    sink base;
+    int format;
+    unsigned reports;
+    unsigned char order[STATS_REPORT_COUNT]; /* report bit indexes, output order */
+    size_t order_count;
+    int overwrite;
+    int fd;
+    char* path;     /* final output path, "-" = standard output */
+    char* tmp_path; /* written, then renamed to path (NULL for "-") */
+    char* session_name;
+    char** stream_names;
+    size_t stream_count, stream_capacity;
+    stats_groups groups; /* merged from closed streams */
+    stats_row* rows;
+    size_t row_count, row_capacity;
+    stats_map starts, ends; /* halves not matched within their own stream */
+    uint64_t unclosed_pushes, unmatched_pops, lost_ranges, incomplete;
+};
+
+/* sink_stats_table.c: groups. Return 0, or -1 when out of memory. */
+void stats_groups_free(stats_groups* groups);
+/* Index of (style, name), added (with a copy of name) when new. */
+int stats_groups_find_or_add(stats_groups* groups, int style, const char* name, size_t* index);
+int stats_group_add(stats_group* group, int64_t duration);
+/* Moves every duration of `from` to the end of `to`; `from` is left empty. */
+int stats_group_take(stats_group* to, stats_group* from);
+
+/* sink_stats_table.c: RANGE_ID maps. */
+void stats_map_free(stats_map* map);
+/* The entry of `id`, or NULL. */
+stats_pending* stats_map_get(const stats_map* map, uint64_t id);
+/* Adds an entry for an ID not present. 0, or -1 when out of memory. */
+int stats_map_put(stats_map* map, const stats_pending* entry);
+void stats_map_remove(stats_map* map, stats_pending* entry);
+/* Duration end - start without signed overflow (wraps like the hardware). */
+int64_t stats_duration(int64_t start, int64_t end);
+
+/* sink_stats_event.c: the write path. */
+nvtxwResultCode_t stats_event_write(void* state, const core_event* event);
+void stats_stream_free(stats_stream* st);
+
+/* sink_stats_report.c: computes the statistics and writes every requested
+ * report to ss->fd. */
+nvtxwResultCode_t stats_report_write(stats_sink* ss);
+
+#endif /* NVTXW_SINK_STATS_INTERNAL_H */
