@@ -1,0 +1,422 @@
+/*
+ * sink/sink_chrome_stream.c - the Chrome/Perfetto sink's streams and write
+ * path (output grammar in sink_chrome.c). Runs concurrently across streams:
+ * every function here touches only its stream's buffers, its name stack and
+ * its open-range map; whole events are appended to the shared file with one
+ * write(2) on an O_APPEND descriptor. The one shared value is the session's
+ * timestamp base, set once by compare-and-swap.
+ *
+ * Roles (schema flags, spec 3.4) to Trace Event Format phases:
+ *   RANGE_PUSHPOP            "X" with "dur" (end - begin, 0 when negative)
+ *   RANGE_PUSH / RANGE_POP   "B" / "E"; "E" carries the "B"'s name and
+ *                            category (per-stream stack); a pop on an empty
+ *                            stack is the instant "(unmatched pop)"
+ *   RANGE_STARTEND           "b" + "e" with the event's RANGE_ID, else a
+ *                            synthetic ID 0x8000000000000000 | tid << 32 | n
+ *   RANGE_START / RANGE_END  "b" / "e" paired by RANGE_ID; "e" repeats the
+ *                            "b"'s name and category when the start was
+ *                            written on the same stream
+ *   MARK, no role            "i" with "s":"t"
+ *   COUNTER_GROUP            "C" with the numeric fields as args
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common/alloc.h"
+#include "common/error_internal.h"
+#include "common/idmap.h"
+#include "core/core_internal.h"
+#include "sink/sink_chrome_internal.h"
+
+/* One event to render; `cat` and `name` are borrowed. */
+typedef struct chrome_record {
+    char ph;
+    const char* name;
+    size_t name_length;
+    const char* cat; /* NULL: no "cat" */
+    int64_t ts;
+    int has_dur, has_id, with_args, with_color;
+    int64_t dur;
+    uint64_t id;
+} chrome_record;
+
+static int64_t stream_rebase(chrome_stream* st, int64_t ts) {
+    int64_t expected = CHROME_BASE_UNSET;
+    int64_t base = ts == CHROME_BASE_UNSET ? ts + 1 : ts;
+    if (!atomic_compare_exchange_strong(&st->sink->base_ns, &expected, base))
+        base = expected;
+    st->last_ns = ts;
+    ts = chrome_rebase(ts, base);
+    if (ts < st->min_rel)
+        st->min_rel = ts;
+    return ts;
+}
+
+static int emit(chrome_stream* st, const chrome_record* r) {
+    strbuf* out = &st->out;
+    char ph[9] = ",\"ph\":\"?\"";
+    ph[7] = r->ph;
+    if (strbuf_append(out, ",\n{\"name\":", 10) != 0 ||
+        chrome_json_string(out, r->name, r->name_length) != 0 ||
+        (r->cat != NULL &&
+         (strbuf_append(out, ",\"cat\":", 7) || chrome_json_cstring(out, r->cat))))
+        return -1;
+    if (strbuf_append(out, ph, 9) || strbuf_append(out, ",\"ts\":", 6) ||
+        chrome_json_micros(out, stream_rebase(st, r->ts)) ||
+        (r->has_dur && (strbuf_append(out, ",\"dur\":", 7) || chrome_json_micros(out, r->dur))) ||
+        strbuf_append(out, ",\"pid\":", 7) || chrome_json_u64(out, st->pid) ||
+        strbuf_append(out, ",\"tid\":", 7) || chrome_json_u64(out, st->tid))
+        return -1;
+    if ((r->has_id && (strbuf_append(out, ",\"id\":", 6) || chrome_json_hex_id(out, r->id))) ||
+        (r->ph == 'i' && strbuf_append(out, ",\"s\":\"t\"", 8)) ||
+        (r->with_color && st->ev.has_color && st->ev.color != 0 &&
+         (strbuf_append(out, ",\"cname\":", 9) ||
+          chrome_json_cstring(out, chrome_cname(st->ev.color)))))
+        return -1;
+    if (r->with_args && st->args.length > 0 &&
+        (strbuf_append(out, ",\"args\":{", 9) ||
+         strbuf_append(out, st->args.data, st->args.length) || strbuf_append(out, "}", 1)))
+        return -1;
+    return strbuf_append(out, "}", 1);
+}
+
+/* Writes the pending events once they exceed CHROME_FLUSH_BYTES (or always). */
+static nvtxwResultCode_t stream_flush(chrome_stream* st, int always) {
+    nvtxwResultCode_t status;
+    if (st->out.length == 0 || (!always && st->out.length < CHROME_FLUSH_BYTES))
+        return NVTXW_RESULT_SUCCESS;
+    status = chrome_write_all(st->sink, st->out.data, st->out.length);
+    strbuf_clear(&st->out);
+    return status;
+}
+
+nvtxwResultCode_t chrome_stream_open(sink* s, const core_stream* stream, void** state) {
+    chrome_stream* st = nvtxw_calloc(1, sizeof *st);
+    nvtxwResultCode_t status;
+    if (st == NULL)
+        return error_oom("a JSON output stream");
+    st->sink = (chrome_sink*)s;
+    st->stream = stream;
+    st->tid = stream->index + 1;
+    status = chrome_process_id(st->sink, stream, &st->pid);
+    if (status == NVTXW_RESULT_SUCCESS)
+        status = chrome_json_meta(&st->out, "thread_name", st->pid, st->tid, stream->name, 0) ||
+                         chrome_json_meta(&st->out, "thread_sort_index", st->pid, st->tid, NULL,
+                                          stream->index)
+                     ? error_oom("JSON thread metadata")
+                     : stream_flush(st, 1);
+    if (status != NVTXW_RESULT_SUCCESS) {
+        strbuf_free(&st->out);
+        nvtxw_free(st);
+        return status;
+    }
+    *state = st;
+    return NVTXW_RESULT_SUCCESS;
+}
+
+nvtxwResultCode_t chrome_stream_close(sink* s, const core_stream* stream, void* state) {
+    chrome_stream* st = state;
+    nvtxwResultCode_t status = stream_flush(st, 1);
+    (void)stream;
+    if (st->min_rel < ((chrome_sink*)s)->min_rel)
+        ((chrome_sink*)s)->min_rel = st->min_rel; /* lifecycle calls are serialized */
+    strbuf_free(&st->out);
+    strbuf_free(&st->args);
+    strbuf_free(&st->name);
+    strbuf_free(&st->stack);
+    nvtxw_free(st->stack_ends);
+    chrome_ranges_free(&st->ranges);
+    nvtxw_free(st);
+    return status;
+}
+
+/* Category text: the registered name, the number, else the domain's name,
+ * else "nvtx". */
+static const char* event_category(const chrome_stream* st, char scratch[24]) {
+    const core_domain* domain = st->stream->domain;
+    if (st->ev.has_category && st->ev.category != 0) {
+        const char* name = idmap_get(&domain->categories, st->ev.category);
+        if (name != NULL)
+            return name;
+        snprintf(scratch, 24, "%" PRIu64, st->ev.category);
+        return scratch;
+    }
+    return domain->name[0] != '\0' ? domain->name : "nvtx";
+}
+
+static void record_init(chrome_stream* st, chrome_record* r, char ph, const char* cat) {
+    memset(r, 0, sizeof *r);
+    r->ph = ph;
+    r->cat = cat;
+    if (st->ev.has_message) {
+        r->name = st->name.data ? st->name.data : "";
+        r->name_length = st->name.length;
+    } else {
+        r->name = st->ev.title != NULL ? st->ev.title : "(unnamed)";
+        r->name_length = strlen(r->name);
+    }
+    r->with_args = r->with_color = 1;
+}
+
+/* The event's time for a begin-like (1), end-like (2) or point (0) phase. */
+static int64_t event_time(const chrome_stream* st, int which) {
+    const chrome_event* ev = &st->ev;
+    if (which == 1 && ev->has_begin)
+        return ev->begin;
+    if (which == 2 && ev->has_end)
+        return ev->end;
+    if (ev->has_point)
+        return ev->point;
+    if (ev->has_begin)
+        return ev->begin;
+    return ev->has_end ? ev->end : st->last_ns;
+}
+
+static int emit_complete(chrome_stream* st, const char* cat) {
+    chrome_record r;
+    record_init(st, &r, 'X', cat);
+    r.ts = event_time(st, 1);
+    r.has_dur = 1;
+    r.dur = chrome_rebase(event_time(st, 2), r.ts);
+    if (r.dur < 0)
+        r.dur = 0;
+    return emit(st, &r);
+}
+
+static int emit_instant(chrome_stream* st, const char* cat, const char* name) {
+    chrome_record r;
+    record_init(st, &r, 'i', cat);
+    if (name != NULL) {
+        r.name = name;
+        r.name_length = strlen(name);
+    }
+    r.ts = event_time(st, 0);
+    return emit(st, &r);
+}
+
+/* Split push: "B", and the name and category on the stack as
+ * [size_t name length][name][category NUL]. */
+static int emit_push(chrome_stream* st, const char* cat) {
+    chrome_record r;
+    size_t* ends = st->stack_ends;
+    size_t mark = st->stack.length;
+    record_init(st, &r, 'B', cat);
+    r.ts = event_time(st, 1);
+    if (st->stack_depth == st->stack_capacity) {
+        size_t capacity = st->stack_capacity ? st->stack_capacity * 2 : 16;
+        if ((ends = nvtxw_reallocarray(ends, capacity, sizeof *ends)) == NULL)
+            return -1;
+        st->stack_ends = ends;
+        st->stack_capacity = capacity;
+    }
+    if (strbuf_append(&st->stack, (const char*)&r.name_length, sizeof r.name_length) ||
+        strbuf_append(&st->stack, r.name, r.name_length) ||
+        strbuf_append(&st->stack, cat, strlen(cat) + 1) || emit(st, &r)) {
+        st->stack.length = mark;
+        return -1;
+    }
+    ends[st->stack_depth++] = st->stack.length;
+    return 0;
+}
+
+/* Split pop: "E" with the name and category of the innermost push. */
+static int emit_pop(chrome_stream* st, const char* cat) {
+    chrome_record r;
+    size_t start;
+    const char* entry;
+    if (st->stack_depth == 0)
+        return emit_instant(st, cat, "(unmatched pop)");
+    start = st->stack_depth > 1 ? st->stack_ends[st->stack_depth - 2] : 0;
+    entry = st->stack.data + start;
+    record_init(st, &r, 'E', NULL);
+    memcpy(&r.name_length, entry, sizeof r.name_length);
+    r.name = entry + sizeof r.name_length;
+    r.cat = r.name + r.name_length;
+    r.ts = event_time(st, 2);
+    r.with_color = 0;
+    if (emit(st, &r) != 0)
+        return -1;
+    st->stack_depth--;
+    st->stack.length = start;
+    return 0;
+}
+
+static uint64_t event_async_id(chrome_stream* st) {
+    if (st->ev.has_range_id)
+        return st->ev.range_id;
+    return UINT64_C(0x8000000000000000) | st->tid << 32 | (st->next_id++ & 0xFFFFFFFFu);
+}
+
+/* Whole start/end range: "b" at begin, "e" at end, one ID. */
+static int emit_start_end(chrome_stream* st, const char* cat) {
+    chrome_record r;
+    record_init(st, &r, 'b', cat);
+    r.ts = event_time(st, 1);
+    r.has_id = 1;
+    r.id = event_async_id(st);
+    if (emit(st, &r) != 0)
+        return -1;
+    r.ph = 'e';
+    r.ts = event_time(st, 2);
+    r.with_args = r.with_color = 0;
+    return emit(st, &r);
+}
+
+static int emit_start(chrome_stream* st, const char* cat) {
+    chrome_record r;
+    record_init(st, &r, 'b', cat);
+    r.ts = event_time(st, 1);
+    r.has_id = 1;
+    r.id = event_async_id(st);
+    /* NUL-free copy for the map: a name with NUL bytes is cut there. */
+    if (chrome_ranges_put(&st->ranges, r.id, r.name_length ? r.name : "", cat) != 0)
+        return -1;
+    return emit(st, &r);
+}
+
+static int emit_end(chrome_stream* st, const char* cat) {
+    chrome_record r;
+    char* label = st->ev.has_range_id ? chrome_ranges_take(&st->ranges, st->ev.range_id) : NULL;
+    int status;
+    record_init(st, &r, 'e', cat);
+    if (label != NULL) {
+        r.name = label;
+        r.name_length = strlen(label);
+        r.cat = label + r.name_length + 1;
+    } else if (!st->ev.has_message) {
+        r.name = "";
+        r.name_length = 0;
+    }
+    r.ts = event_time(st, 2);
+    r.has_id = 1;
+    r.id = st->ev.range_id;
+    r.with_color = 0;
+    status = emit(st, &r);
+    if (status != 0 && label != NULL)
+        chrome_ranges_put(&st->ranges, st->ev.range_id, r.name, r.cat);
+    nvtxw_free(label);
+    return status;
+}
+
+/* "C": one series per counter, one arg per numeric field; nothing when the
+ * sample has no numeric field. */
+static int emit_counter(chrome_stream* st, const char* cat, const char* name) {
+    chrome_record r;
+    if (st->args.length == 0)
+        return 0;
+    record_init(st, &r, 'C', cat);
+    if (name != NULL) {
+        r.name = name;
+        r.name_length = strlen(name);
+    }
+    r.ts = event_time(st, 0);
+    r.with_color = 0;
+    return emit(st, &r);
+}
+
+static int emit_event(chrome_stream* st) {
+    char scratch[24];
+    const char* cat = event_category(st, scratch);
+    switch (st->ev.role) {
+    case 2: /* RANGE_PUSHPOP */
+        return emit_complete(st, cat);
+    case 3: /* RANGE_STARTEND */
+        return emit_start_end(st, cat);
+    case 5: /* RANGE_PUSH */
+        return emit_push(st, cat);
+    case 6: /* RANGE_POP */
+        return emit_pop(st, cat);
+    case 7: /* RANGE_START */
+        return emit_start(st, cat);
+    case 8: /* RANGE_END */
+        return emit_end(st, cat);
+    default: /* MARK, no role, COUNTER_GROUP written as an event */
+        if (st->ev.role == 1)
+            return emit_counter(st, cat, NULL);
+        return emit_instant(st, cat, NULL);
+    }
+}
+
+/* Restores the pending output after a failed event, so it leaves no trace. */
+static nvtxwResultCode_t event_failed(chrome_stream* st, size_t mark) {
+    st->out.length = mark;
+    if (st->out.data != NULL)
+        st->out.data[mark] = '\0';
+    return error_oom("a JSON event");
+}
+
+nvtxwResultCode_t chrome_event_write(void* state, const core_event* event) {
+    chrome_stream* st = state;
+    core_event_facts facts;
+    size_t mark = st->out.length;
+    nvtxwResultCode_t status;
+    chrome_visit_reset(st, 0);
+    status =
+        core_event_visit(event, &chrome_visitor, st, NVTXW_VISIT_ALLOW_FOREIGN_POINTERS, &facts);
+    if (status != NVTXW_RESULT_SUCCESS)
+        return status;
+    if (emit_event(st) != 0)
+        return event_failed(st, mark);
+    return stream_flush(st, 0);
+}
+
+static const char* resolve_string(void* ctx, uint64_t handle) {
+    return core_domain_string(ctx, handle);
+}
+
+nvtxwResultCode_t chrome_counter_write(void* state, int64_t timestamp, const core_counter* counter,
+                                       const void* data, size_t size) {
+    chrome_stream* st = state;
+    const core_domain* domain = st->stream->domain;
+    nvtxPayloadData_t payload;
+    nvtxw_visit_options_t options;
+    size_t mark = st->out.length;
+    char fallback[40];
+    nvtxwResultCode_t status;
+    payload.schemaId = counter->schema_id;
+    payload.size = size;
+    payload.payload = data;
+    memset(&options, 0, sizeof options);
+    options.struct_size = sizeof options;
+    options.resolve_string = resolve_string;
+    options.resolve_ctx = (void*)domain;
+    options.flags = NVTXW_VISIT_ALLOW_FOREIGN_POINTERS;
+    chrome_visit_reset(st, 1);
+    status = nvtxw_payload_visit(domain->schemas, &payload, 1, &chrome_visitor, st, &options);
+    if (status != NVTXW_RESULT_SUCCESS)
+        return status;
+    st->ev.has_point = 1;
+    st->ev.point = timestamp;
+    st->ev.has_color = 0;
+    snprintf(fallback, sizeof fallback, "counter %" PRIu64, counter->id);
+    if (emit_counter(st, NULL, counter->name[0] != '\0' ? counter->name : fallback) != 0)
+        return event_failed(st, mark);
+    return stream_flush(st, 0);
+}
+
+/* The Trace Event Format has no "no value" sample: the series keeps its
+ * last value, which matches NVTX_COUNTER_SAMPLE_UNCHANGED and is the
+ * closest rendering of ZERO/UNAVAILABLE a viewer offers without inventing
+ * a number. */
+nvtxwResultCode_t chrome_counter_no_value_write(void* state, int64_t timestamp,
+                                                const core_counter* counter, uint8_t reason) {
+    (void)state, (void)timestamp, (void)counter, (void)reason;
+    return NVTXW_RESULT_SUCCESS;
+}
+
+/* Timestamps are written in the producer's clock as given: sync points and
+ * conversion factors are accepted and not applied (docs/chrome-json.md). */
+nvtxwResultCode_t chrome_sync_points_write(void* state, uint64_t src, uint64_t dst,
+                                           const nvtxSyncPoint_t* points, size_t count) {
+    (void)state, (void)src, (void)dst, (void)points, (void)count;
+    return NVTXW_RESULT_SUCCESS;
+}
+
+nvtxwResultCode_t chrome_conversion_factor_write(void* state, uint64_t src, uint64_t dst,
+                                                 double slope, int64_t ts_src, int64_t ts_dst) {
+    (void)state, (void)src, (void)dst, (void)slope, (void)ts_src, (void)ts_dst;
+    return NVTXW_RESULT_SUCCESS;
+}

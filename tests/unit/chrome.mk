@@ -1,0 +1,14 @@
+# tests/unit/chrome.mk - Sink=json (chrome_test.c): a golden session with
+# every event kind, every output parsed by python3's json module and checked
+# for Trace Event Format semantics, 4 writer threads on 4 streams (also run
+# under TSan by CI), bad outputs, and the MB/s of JSON written (set
+# NVTXW_CHROME_BENCH_RANGES=1000000 for the DESIGN figure). Regenerate the
+# golden file with
+#   NVTXW_UPDATE_GOLDEN=1 make check TESTS=tests/unit/chrome_test
+# and review the diff by eye.
+check_PROGRAMS += tests/unit/chrome_test
+TESTS += tests/unit/chrome_test
+tests_unit_chrome_test_SOURCES = tests/unit/chrome_test.c
+tests_unit_chrome_test_CFLAGS = $(TEST_CFLAGS) -pthread
+tests_unit_chrome_test_LDADD = $(TEST_LIBS) -lpthread
+EXTRA_DIST += tests/data/golden/chrome-session.json

@@ -1,0 +1,522 @@
+/*
+ * tests/unit/chrome_test.c - Sink=json (libnvtxw/sink/sink_chrome*.c)
+ * through the NVTXW v2 table and the helpers:
+ *   - golden: one session with every event kind (push/pop whole and split,
+ *     start/end whole and split, marks, UTF-8 and registered-string
+ *     messages, categories, colors, counters of a predefined type and of a
+ *     counter-group schema, a custom schema with extra fields, an event
+ *     without a role, odd bytes in names) compared with
+ *     tests/data/golden/chrome-session.json;
+ *   - every output is parsed by python3's json module (through popen; the
+ *     test fails without python3) and checked for Trace Event Format
+ *     semantics: each E closes a B of the same name on its thread, async
+ *     b/e pair by (cat, id, name), X events are in ts order per thread, no
+ *     "ts" is negative (Perfetto rejects those);
+ *   - 4 threads on 4 streams write at once (run under TSan in CI): valid
+ *     JSON holding every event;
+ *   - bad input: unwritable Output, existing Output without Overwrite;
+ *   - throughput: MB/s of JSON for NVTXW_CHROME_BENCH_RANGES push/pop ranges
+ *     (default 200000; 1000000 for the DESIGN figure), printed to the log.
+ * NVTXW_UPDATE_GOLDEN=1 rewrites the golden file; review the diff by eye.
+ */
+#define _GNU_SOURCE
+#include <check.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "nvtxw/backend.h"
+#include "nvtxw/error.h"
+#include "nvtxw/helpers.h"
+
+static const nvtxwInterface_t* T;
+static char dir[PATH_MAX];
+
+static void setup(void) {
+    const char* tmp = getenv("TMPDIR");
+    ck_assert_int_eq(nvtxwGetInterface(NVTXW_INTERFACE_VERSION, (const void**)&T), 0);
+    snprintf(dir, sizeof dir, "%s/nvtxw-chrome-XXXXXX", tmp ? tmp : "/tmp");
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+}
+
+static void teardown(void) {
+    char command[PATH_MAX + 16];
+    snprintf(command, sizeof command, "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(command), 0);
+}
+
+static void out_path(char* path, size_t size, const char* name) {
+    ck_assert_int_lt(snprintf(path, size, "%s/%s", dir, name), (int)size);
+}
+
+static nvtxwSessionHandle_t begin(const char* name, const char* file) {
+    nvtxwSessionAttributes_t attr;
+    nvtxwSessionHandle_t session = NULL;
+    char config[PATH_MAX + 64];
+    snprintf(config, sizeof config, "Sink=json|Output=%s/%s|Overwrite=yes", dir, file);
+    nvtxwSessionAttributesInit(&attr);
+    attr.name = name;
+    attr.configString = config;
+    ck_assert_msg(T->SessionBegin(&attr, &session) == 0, "%s", nvtxw_last_error());
+    return session;
+}
+
+static char* read_all(const char* path, size_t* size) {
+    FILE* file = fopen(path, "rb");
+    char* data;
+    long length;
+    ck_assert_msg(file != NULL, "cannot open %s", path);
+    ck_assert_int_eq(fseek(file, 0, SEEK_END), 0);
+    length = ftell(file);
+    rewind(file);
+    data = malloc((size_t)length + 1);
+    ck_assert_ptr_nonnull(data);
+    ck_assert_uint_eq(fread(data, 1, (size_t)length, file), (size_t)length);
+    data[length] = '\0';
+    fclose(file);
+    *size = (size_t)length;
+    return data;
+}
+
+/* ---- python3 checker ------------------------------------------------------ */
+
+/* Parses the file with json.load, checks TEF semantics and prints
+ * "events=N X=.. B=.. E=.. b=.. e=.. i=.. C=.. M=..". */
+static const char checker[] =
+    "import json,sys,collections\n"
+    "d=json.load(open(sys.argv[1],encoding='utf-8'))\n"
+    "assert isinstance(d,dict) and d['displayTimeUnit']=='ns', 'container'\n"
+    "ev=d['traceEvents']; n=collections.Counter(); stacks=collections.defaultdict(list)\n"
+    "last=collections.defaultdict(lambda:-1e300); opened={}\n"
+    "for e in ev:\n"
+    "  ph=e['ph']; n[ph]+=1; key=(e['pid'],e['tid'])\n"
+    "  assert isinstance(e['pid'],int) and isinstance(e['tid'],int), e\n"
+    "  if ph=='M': continue\n"
+    "  assert isinstance(e['ts'],(int,float)) and e['ts']>=0, ('ts',e)\n"
+    "  if ph=='X':\n"
+    "    assert e['dur']>=0 and e['ts']>=last[key], e; last[key]=e['ts']\n"
+    "  elif ph=='B': stacks[key].append(e['name'])\n"
+    "  elif ph=='E':\n"
+    "    assert stacks[key] and stacks[key].pop()==e['name'], ('unmatched E',e)\n"
+    "  elif ph=='b':\n"
+    "    k=(e['cat'],e['id']); assert k not in opened, ('reused id',e); opened[k]=e['name']\n"
+    "  elif ph=='e':\n"
+    "    k=(e['cat'],e['id']); assert opened.pop(k,None)==e['name'], ('unmatched e',e)\n"
+    "  elif ph=='i': assert e['s']=='t', e\n"
+    "  elif ph=='C': assert all(isinstance(v,(int,float)) for v in e['args'].values()), e\n"
+    "  else: raise AssertionError('phase '+ph)\n"
+    "assert not opened, ('open async', opened)\n"
+    "assert not any(stacks.values()), ('open B', dict(stacks))\n"
+    "print('events=%d'%len(ev), ' '.join('%s=%d'%(k,n[k]) for k in 'XBEbeiCM'))\n";
+
+/* Runs the checker on `path`; fails the test on any error. */
+static void check_json(const char* path, char* summary, size_t size) {
+    char script[PATH_MAX + 32], command[2 * PATH_MAX + 64];
+    FILE* file;
+    FILE* pipe;
+    snprintf(script, sizeof script, "%s/check.py", dir);
+    file = fopen(script, "w");
+    ck_assert_ptr_nonnull(file);
+    fputs(checker, file);
+    fclose(file);
+    snprintf(command, sizeof command, "python3 '%s' '%s' 2>&1", script, path);
+    pipe = popen(command, "r");
+    ck_assert_msg(pipe != NULL, "cannot run python3");
+    summary[fread(summary, 1, size - 1, pipe)] = '\0';
+    ck_assert_msg(pclose(pipe) == 0, "python3 rejected %s (is python3 installed?): %s", path,
+                  summary);
+    summary[strcspn(summary, "\n")] = '\0';
+}
+
+/* ---- Golden session ------------------------------------------------------- */
+
+typedef struct job_payload {
+    int64_t begin, end;
+    char message[16];
+    int32_t rank;
+    uint32_t color;
+    double load;
+    int32_t dims[3];
+} job_payload;
+
+typedef struct gauge_payload {
+    int64_t bytes;
+    double ratio;
+    char label[8];
+} gauge_payload;
+
+typedef struct note_payload {
+    int64_t ts;
+    uint32_t code;
+} note_payload;
+
+static uint64_t schema(nvtxDomainHandle_t domain, const char* name, uint64_t flags,
+                       const nvtxPayloadSchemaEntry_t* entries, size_t count, size_t size) {
+    nvtxPayloadSchemaAttr_t attr;
+    uint64_t id = 0;
+    memset(&attr, 0, sizeof attr);
+    attr.fieldMask = NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_NAME | NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_TYPE |
+                     NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_FLAGS | NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_ENTRIES |
+                     NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_NUM_ENTRIES |
+                     NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_STATIC_SIZE;
+    attr.name = name;
+    attr.type = NVTX_PAYLOAD_SCHEMA_TYPE_STATIC;
+    attr.flags = flags;
+    attr.entries = entries;
+    attr.numEntries = count;
+    attr.payloadStaticSize = size;
+    ck_assert_msg(T->SchemaRegister(domain, &attr, &id) == 0, "%s", nvtxw_last_error());
+    return id;
+}
+
+static uint64_t job_schema(nvtxDomainHandle_t domain) {
+    static const nvtxPayloadSchemaEntry_t entries[] = {
+        {NVTX_PAYLOAD_ENTRY_FLAG_TIMESTAMP | NVTX_PAYLOAD_ENTRY_FLAG_RANGE_BEGIN,
+         NVTX_PAYLOAD_ENTRY_TYPE_INT64, "begin", NULL, 0, offsetof(job_payload, begin), NULL, NULL},
+        {NVTX_PAYLOAD_ENTRY_FLAG_TIMESTAMP | NVTX_PAYLOAD_ENTRY_FLAG_RANGE_END,
+         NVTX_PAYLOAD_ENTRY_TYPE_INT64, "end", NULL, 0, offsetof(job_payload, end), NULL, NULL},
+        {NVTX_PAYLOAD_ENTRY_FLAG_EVENT_MESSAGE | NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_FIXED_SIZE,
+         NVTX_PAYLOAD_ENTRY_TYPE_CSTRING_UTF8, "message", NULL, 16, offsetof(job_payload, message),
+         NULL, NULL},
+        {0, NVTX_PAYLOAD_ENTRY_TYPE_INT32, "rank", NULL, 0, offsetof(job_payload, rank), NULL,
+         NULL},
+        {0, NVTX_PAYLOAD_ENTRY_TYPE_COLOR_ARGB, "color", NULL, 0, offsetof(job_payload, color),
+         NULL, NULL},
+        {0, NVTX_PAYLOAD_ENTRY_TYPE_DOUBLE, "load", NULL, 0, offsetof(job_payload, load), NULL,
+         NULL},
+        {NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_FIXED_SIZE, NVTX_PAYLOAD_ENTRY_TYPE_INT32, "dims", NULL, 3,
+         offsetof(job_payload, dims), NULL, NULL},
+    };
+    return schema(domain, "job", NVTX_PAYLOAD_SCHEMA_FLAG_RANGE_PUSHPOP, entries, 7,
+                  sizeof(job_payload));
+}
+
+static uint64_t gauge_schema(nvtxDomainHandle_t domain) {
+    static const nvtxPayloadSchemaEntry_t entries[] = {
+        {0, NVTX_PAYLOAD_ENTRY_TYPE_INT64, "bytes", NULL, 0, offsetof(gauge_payload, bytes), NULL,
+         NULL},
+        {0, NVTX_PAYLOAD_ENTRY_TYPE_DOUBLE, "ratio", NULL, 0, offsetof(gauge_payload, ratio), NULL,
+         NULL},
+        {NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_FIXED_SIZE, NVTX_PAYLOAD_ENTRY_TYPE_CSTRING_UTF8, "label",
+         NULL, 8, offsetof(gauge_payload, label), NULL, NULL},
+    };
+    return schema(domain, "gauge", NVTX_PAYLOAD_SCHEMA_FLAG_COUNTER_GROUP, entries, 3,
+                  sizeof(gauge_payload));
+}
+
+static uint64_t note_schema(nvtxDomainHandle_t domain) {
+    static const nvtxPayloadSchemaEntry_t entries[] = {
+        {NVTX_PAYLOAD_ENTRY_FLAG_TIMESTAMP, NVTX_PAYLOAD_ENTRY_TYPE_INT64, "ts", NULL, 0,
+         offsetof(note_payload, ts), NULL, NULL},
+        {0, NVTX_PAYLOAD_ENTRY_TYPE_UINT32, "code", NULL, 0, offsetof(note_payload, code), NULL,
+         NULL},
+    };
+    return schema(domain, "note", 0, entries, 2, sizeof(note_payload));
+}
+
+static nvtxwEventAttributesUtf8_t utf8(uint32_t color, uint32_t category, const char* message) {
+    nvtxwEventAttributesUtf8_t attr;
+    memset(&attr, 0, sizeof attr);
+    attr.color = color;
+    attr.category = category;
+    attr.message = message;
+    return attr;
+}
+
+static nvtxwEventAttributes_t reg(uint32_t color, uint32_t category, nvtxStringHandle_t message) {
+    nvtxwEventAttributes_t attr;
+    memset(&attr, 0, sizeof attr);
+    attr.color = color;
+    attr.category = category;
+    attr.message = message;
+    return attr;
+}
+
+#define OK(call) ck_assert_msg((call) == 0, "%s: %s", #call, nvtxw_last_error())
+
+/* Ranges and marks of every kind on the main stream. */
+static void golden_ranges(const nvtxwEventWriter_t* w, nvtxStringHandle_t compute) {
+    const int64_t t = 1000000000;
+    OK(nvtxwRangePushPopWriteUtf8(w, t + 1000, t + 5500, utf8(0xFF00FF00u, 1, "init")));
+    OK(nvtxwRangePushPopWrite(w, t + 6000, t + 9000, reg(0, 2, compute)));
+    OK(nvtxwRangePushWriteUtf8(w, t + 10000, utf8(0, 0, "outer")));
+    OK(nvtxwRangePushWrite(w, t + 10500, reg(0xFFB40000u, 1, compute)));
+    OK(nvtxwRangePopWrite(w, t + 11000));
+    OK(nvtxwRangePopWrite(w, t + 12000));
+    OK(nvtxwRangeStartWriteUtf8(w, t + 13000, 7, utf8(0, 1, "download")));
+    OK(nvtxwRangeStartWrite(w, t + 13500, 8, reg(0, 0, compute)));
+    OK(nvtxwRangeEndWrite(w, t + 14000, 7));
+    OK(nvtxwRangeEndWrite(w, t + 15000, 8));
+    OK(nvtxwRangeStartEndWriteUtf8(w, t + 16000, t + 17000, utf8(0, 0, "upload")));
+    OK(nvtxwRangeStartEndWrite(w, t + 16500, t + 16750, reg(0, 0, compute)));
+    OK(nvtxwMarkWriteUtf8(w, t + 18000, utf8(0xFFFFFF00u, 0, "tab\there \"q\" \\ \x01 bad\xff")));
+    OK(nvtxwMarkWrite(w, t + 18001, reg(0, 3, compute)));
+    OK(nvtxwRangePopWrite(w, t + 19000));
+}
+
+/* Custom schemas, counters and a role-less event on the worker stream. */
+static void golden_custom(const nvtxwEventWriter_t* w, nvtxDomainHandle_t domain) {
+    const int64_t t = 1000000000;
+    job_payload job = {t + 2000, t + 2999, "solve \xc3\xa9", -3, 0xFF7EC894u, 0.25, {1, 2, 3}};
+    gauge_payload gauge = {4096, 0.5, "mem"};
+    note_payload note = {t + 500, 42};
+    nvtxPayloadData_t payload;
+    uint64_t ints, floats, group;
+    payload.schemaId = job_schema(domain);
+    payload.size = sizeof job;
+    payload.payload = &job;
+    OK(T->EventWrite(w->stream, &payload, 1));
+    payload.schemaId = note_schema(domain);
+    payload.size = sizeof note;
+    payload.payload = &note;
+    OK(T->EventWrite(w->stream, &payload, 1));
+    OK(nvtxwCounterInt64Register(T, domain, "queue depth", NULL, &ints));
+    OK(nvtxwCounterFloat64Register(T, domain, "", NULL, &floats));
+    OK(nvtxwCounterRegister(T, domain, "memory", gauge_schema(domain), NULL, &group));
+    OK(nvtxwCounterInt64Write(T, w->stream, t + 3000, ints, 5));
+    OK(nvtxwCounterInt64Write(T, w->stream, t + 4000, ints, -1));
+    OK(nvtxwCounterFloat64Write(T, w->stream, t + 3000, floats, 1.5));
+    OK(T->CounterWrite(w->stream, t + 3500, group, &gauge, sizeof gauge));
+    OK(T->CounterNoValueWrite(w->stream, t + 3600, ints, NVTX_COUNTER_SAMPLE_UNAVAILABLE));
+}
+
+static void write_golden_session(const char* file) {
+    nvtxwSessionHandle_t session = begin("golden \"session\"", file);
+    nvtxDomainHandle_t domain;
+    nvtxwEventWriter_t main_writer, worker;
+    nvtxStringHandle_t compute;
+    OK(nvtxwDomainRegister(T, session, "app", &domain));
+    OK(nvtxwCategoryRegister(T, domain, 1, "io"));
+    OK(nvtxwCategoryRegister(T, domain, 2, "math"));
+    OK(T->StringRegister(domain, "compute", &compute));
+    OK(nvtxwEventWriterOpen(T, session, "main", domain, "/node0/process 7", 0, &main_writer));
+    OK(nvtxwEventWriterOpen(T, session, "worker", domain, "", 0, &worker));
+    golden_ranges(&main_writer, compute);
+    golden_custom(&worker, domain);
+    OK(T->SessionEnd(session));
+}
+
+static void check_golden(const char* path) {
+    char golden[PATH_MAX + 64];
+    const char* top = getenv("top_srcdir");
+    size_t got_size, want_size;
+    char* got = read_all(path, &got_size);
+    char* want;
+    ck_assert_msg(top != NULL, "top_srcdir is not set (run through make check)");
+    snprintf(golden, sizeof golden, "%s/tests/data/golden/chrome-session.json", top);
+    if (getenv("NVTXW_UPDATE_GOLDEN") != NULL && strcmp(getenv("NVTXW_UPDATE_GOLDEN"), "1") == 0) {
+        FILE* file = fopen(golden, "wb");
+        ck_assert_ptr_nonnull(file);
+        ck_assert_uint_eq(fwrite(got, 1, got_size, file), got_size);
+        fclose(file);
+    }
+    want = read_all(golden, &want_size);
+    ck_assert_msg(got_size == want_size && memcmp(got, want, got_size) == 0,
+                  "%s differs from %s; got:\n%s", path, golden, got);
+    free(got);
+    free(want);
+}
+
+START_TEST(test_golden) {
+    char path[PATH_MAX], summary[4096];
+    write_golden_session("golden.json");
+    out_path(path, sizeof path, "golden.json");
+    check_json(path, summary, sizeof summary);
+    ck_assert_msg(strstr(summary, "events=31 X=3 B=2 E=2 b=4 e=4 i=4 C=4 M=8") != NULL, "%s",
+                  summary);
+    check_golden(path);
+}
+END_TEST
+
+/* ---- Concurrency ---------------------------------------------------------- */
+
+#define THREADS 4
+#define RANGES_PER_THREAD 5000
+
+typedef struct writer_arg {
+    nvtxwEventWriter_t writer;
+    int thread;
+    int failed;
+} writer_arg;
+
+static void* writer_main(void* opaque) {
+    writer_arg* arg = opaque;
+    int64_t t = 1000 * (int64_t)arg->thread;
+    char message[32];
+    uint64_t id;
+    int i;
+    for (i = 0; i < RANGES_PER_THREAD && !arg->failed; i++, t += 100) {
+        snprintf(message, sizeof message, "t%d range %d", arg->thread, i);
+        arg->failed |= nvtxwRangePushPopWriteUtf8(&arg->writer, t, t + 50, utf8(0, 0, message));
+        arg->failed |= nvtxwRangePushWriteUtf8(&arg->writer, t + 60, utf8(0, 0, message));
+        arg->failed |= nvtxwRangePopWrite(&arg->writer, t + 70);
+        /* NVTX range IDs are unique in a process, not per thread. */
+        id = (uint64_t)arg->thread << 32 | (uint64_t)i;
+        arg->failed |= nvtxwRangeStartWriteUtf8(&arg->writer, t + 80, id, utf8(0, 0, "a"));
+        arg->failed |= nvtxwRangeEndWrite(&arg->writer, t + 90, id);
+        arg->failed |= nvtxwMarkWriteUtf8(&arg->writer, t + 95, utf8(0, 0, message));
+    }
+    return NULL;
+}
+
+START_TEST(test_threads) {
+    nvtxwSessionHandle_t session = begin("threads", "threads.json");
+    nvtxDomainHandle_t domain;
+    writer_arg args[THREADS];
+    pthread_t threads[THREADS];
+    char path[PATH_MAX], summary[4096], name[32], expected[256];
+    int i;
+    OK(nvtxwDomainRegister(T, session, "mt", &domain));
+    for (i = 0; i < THREADS; i++) {
+        snprintf(name, sizeof name, "thread %d", i);
+        memset(&args[i], 0, sizeof args[i]);
+        args[i].thread = i;
+        OK(nvtxwEventWriterOpen(T, session, name, domain, "/proc", 0, &args[i].writer));
+    }
+    for (i = 0; i < THREADS; i++)
+        ck_assert_int_eq(pthread_create(&threads[i], NULL, writer_main, &args[i]), 0);
+    for (i = 0; i < THREADS; i++) {
+        ck_assert_int_eq(pthread_join(threads[i], NULL), 0);
+        ck_assert_msg(!args[i].failed, "thread %d: %s", i, nvtxw_last_error());
+    }
+    OK(T->SessionEnd(session));
+    out_path(path, sizeof path, "threads.json");
+    check_json(path, summary, sizeof summary);
+    snprintf(expected, sizeof expected, "X=%d B=%d E=%d b=%d e=%d i=%d C=0 M=%d",
+             THREADS * RANGES_PER_THREAD, THREADS * RANGES_PER_THREAD, THREADS * RANGES_PER_THREAD,
+             THREADS * RANGES_PER_THREAD, THREADS * RANGES_PER_THREAD, THREADS * RANGES_PER_THREAD,
+             4 + 2 * THREADS);
+    ck_assert_msg(strstr(summary, expected) != NULL, "got %s, want %s", summary, expected);
+}
+END_TEST
+
+/* ---- Bad input ------------------------------------------------------------ */
+
+static nvtxwResultCode_t try_begin(const char* config) {
+    nvtxwSessionAttributes_t attr;
+    nvtxwSessionHandle_t session = NULL;
+    nvtxwResultCode_t status;
+    nvtxwSessionAttributesInit(&attr);
+    attr.name = "bad";
+    attr.configString = config;
+    status = T->SessionBegin(&attr, &session);
+    if (status == 0)
+        OK(T->SessionEnd(session));
+    return status;
+}
+
+START_TEST(test_unwritable_output) {
+    char config[PATH_MAX + 64];
+    snprintf(config, sizeof config, "Sink=json|Output=%s/missing/dir/out.json", dir);
+    ck_assert_int_ne(try_begin(config), 0);
+    ck_assert_msg(strstr(nvtxw_last_error(), "missing/dir/out.json") != NULL &&
+                      strstr(nvtxw_last_error(), "No such file") != NULL,
+                  "%s", nvtxw_last_error());
+}
+END_TEST
+
+START_TEST(test_existing_output) {
+    char config[PATH_MAX + 64], path[PATH_MAX];
+    size_t size;
+    char* data;
+    FILE* file;
+    out_path(path, sizeof path, "kept.json");
+    file = fopen(path, "w");
+    ck_assert_ptr_nonnull(file);
+    fputs("keep me", file);
+    fclose(file);
+    snprintf(config, sizeof config, "Sink=json|Output=%s", path);
+    ck_assert_int_ne(try_begin(config), 0);
+    ck_assert_msg(strstr(nvtxw_last_error(), "Overwrite=yes") != NULL, "%s", nvtxw_last_error());
+    data = read_all(path, &size);
+    ck_assert_str_eq(data, "keep me");
+    free(data);
+    snprintf(config, sizeof config, "Sink=json|Output=%s|Overwrite=yes", path);
+    ck_assert_int_eq(try_begin(config), 0);
+    data = read_all(path, &size);
+    ck_assert_msg(strncmp(data, "{\"traceEvents\":[", 16) == 0, "%s", data);
+    free(data);
+}
+END_TEST
+
+/* An empty session is a valid trace, and the default name is NAME.json. */
+START_TEST(test_default_output) {
+    char cwd[PATH_MAX], path[PATH_MAX], summary[4096];
+    nvtxwSessionAttributes_t attr;
+    nvtxwSessionHandle_t session = NULL;
+    ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+    ck_assert_int_eq(chdir(dir), 0);
+    nvtxwSessionAttributesInit(&attr);
+    attr.name = "empty/run";
+    attr.configString = "Sink=json";
+    OK(T->SessionBegin(&attr, &session));
+    OK(T->SessionEnd(session));
+    ck_assert_int_eq(chdir(cwd), 0);
+    out_path(path, sizeof path, "empty_run.json");
+    check_json(path, summary, sizeof summary);
+    ck_assert_msg(strstr(summary, "events=2 ") != NULL, "%s", summary);
+}
+END_TEST
+
+/* ---- Throughput ----------------------------------------------------------- */
+
+static double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+START_TEST(test_throughput) {
+    const char* env = getenv("NVTXW_CHROME_BENCH_RANGES");
+    long ranges = env != NULL ? atol(env) : 200000, i;
+    nvtxwSessionHandle_t session = begin("bench", "bench.json");
+    nvtxDomainHandle_t domain;
+    nvtxwEventWriter_t writer;
+    char path[PATH_MAX];
+    struct stat info;
+    double start, seconds;
+    int failed = 0;
+    OK(nvtxwDomainRegister(T, session, "bench", &domain));
+    OK(nvtxwEventWriterOpen(T, session, "bench", domain, "", 0, &writer));
+    start = now_seconds();
+    /* No ck_assert in the loop: each one reports to the parent process. */
+    for (i = 0; i < ranges; i++)
+        failed |= nvtxwRangePushPopWriteUtf8(&writer, 1000 * (int64_t)i, 1000 * (int64_t)i + 500,
+                                             utf8(0, 0, "bench range"));
+    failed |= T->SessionEnd(session);
+    ck_assert_msg(failed == 0, "%s", nvtxw_last_error());
+    seconds = now_seconds() - start;
+    out_path(path, sizeof path, "bench.json");
+    ck_assert_int_eq(stat(path, &info), 0);
+    printf("chrome json: %ld ranges, %lld bytes in %.3f s = %.1f MB/s, %.0f ranges/s\n", ranges,
+           (long long)info.st_size, seconds, (double)info.st_size / 1e6 / seconds,
+           (double)ranges / seconds);
+}
+END_TEST
+
+int main(void) {
+    Suite* suite = suite_create("chrome");
+    TCase* tc = tcase_create("json");
+    SRunner* runner;
+    int failed;
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, test_golden);
+    tcase_add_test(tc, test_threads);
+    tcase_add_test(tc, test_unwritable_output);
+    tcase_add_test(tc, test_existing_output);
+    tcase_add_test(tc, test_default_output);
+    tcase_add_test(tc, test_throughput);
+    suite_add_tcase(suite, tc);
+    runner = srunner_create(suite);
+    srunner_run_all(runner, CK_NORMAL);
+    failed = srunner_ntests_failed(runner);
+    srunner_free(runner);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
