@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "common/error_internal.h"
+#include "loader/loader_internal.h"
 #include "nvtxw/loader.h"
 
 #ifndef PATH_MAX
@@ -156,6 +157,12 @@ nvtxwResultCode_t nvtxwLoad(const char* library, nvtxwGetInterface_t* getInterfa
         result = error_set(NVTXW_RESULT_FAILED, "cannot load backend library: "
                                                 "nvtxwGetInterface resolved to NULL");
     return result;
+}
+
+nvtxwResultCode_t loader_load_path(const char* path, nvtxwGetInterface_t* getInterfaceFuncOut,
+                                   nvtxwModuleHandle_t* moduleHandleOut) {
+    loader_detail[0] = '\0';
+    return loader_try(path, getInterfaceFuncOut, moduleHandleOut);
 }
 
 void nvtxwUnload(nvtxwModuleHandle_t moduleHandle) {

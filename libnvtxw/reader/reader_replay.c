@@ -2,8 +2,8 @@
  * reader/reader_replay.c - nvtxw_reader_replay: every remaining record of a
  * report as calls of an NVTXW v2 table, so any report can go to any sink or
  * backend. Registrations map IDs (reader_replay_regs.c); events are replayed
- * from copies of their payloads with schema IDs mapped and string handles
- * and pointers rewritten (reader_replay_patch.c).
+ * from copies of their payloads with schema IDs mapped and string handles,
+ * scope IDs and pointers rewritten (remap_event_patch, payload/remap.h).
  */
 #include "config.h"
 
@@ -13,12 +13,18 @@
 #include "common/error_internal.h"
 #include "reader/reader_replay.h"
 
+void* replay_scratch_alloc(void* st, size_t size) {
+    return reader_arena_alloc(&((replay_state*)st)->scratch, size);
+}
+
 static nvtxwResultCode_t replay_event(replay_state* st, nvtxwStreamHandle_t stream,
                                       const nvtxw_record_t* rec) {
     const replay_domain* d = &st->domains[rec->domain];
     size_t n = rec->u.event.count, i;
     nvtxPayloadData_t* copies = reader_arena_alloc(&st->scratch, n * sizeof *copies);
-    if (copies == NULL)
+    uint64_t* ids = reader_arena_alloc(&st->scratch, n * sizeof *ids);
+    remap_event ev;
+    if (copies == NULL || ids == NULL)
         return error_oom("an event");
     for (i = 0; i < n; i++) {
         const nvtxPayloadData_t* src = &rec->u.event.payloads[i];
@@ -26,18 +32,25 @@ static nvtxwResultCode_t replay_event(replay_state* st, nvtxwStreamHandle_t stre
         if (bytes == NULL)
             return error_oom("an event");
         memcpy(bytes, src->payload, src->size);
-        copies[i].schemaId = replay_map(&d->schemas, src->schemaId);
+        ids[i] = src->schemaId;
+        copies[i].schemaId = remap_id(&d->schemas, src->schemaId);
         copies[i].size = src->size;
         copies[i].payload = bytes;
     }
-    replay_patch_event(st, rec, copies);
+    ev.domain = d;
+    ev.registry = nvtxw_reader_registry(st->reader, rec->domain);
+    ev.source_ids = ids;
+    ev.origins = rec->u.event.origins;
+    ev.copies = copies;
+    ev.count = n;
+    remap_event_patch(&ev);
     if (rec->u.event.has_scope && n >= 1 && n <= 2) {
         nvtxEventBatch_t batch;
         memset(&batch, 0, sizeof batch);
         batch.eventSchemaId = copies[0].schemaId;
         batch.size = copies[0].size;
         batch.events = copies[0].payload;
-        batch.scope = replay_map(&d->scopes, rec->u.event.scope);
+        batch.scope = remap_id(&d->scopes, rec->u.event.scope);
         if (n == 2) {
             batch.flexData = copies[1].payload;
             batch.flexDataSize = copies[1].size;
@@ -59,21 +72,21 @@ static nvtxwResultCode_t replay_stream_record(replay_state* st, const nvtxw_reco
         return replay_event(st, stream, rec);
     case NVTXW_RECORD_COUNTER_SAMPLE:
         return st->t->CounterWrite(stream, rec->timestamp,
-                                   replay_map(&d->counters, rec->u.counter_sample.counter_id),
+                                   remap_id(&d->counters, rec->u.counter_sample.counter_id),
                                    rec->u.counter_sample.data, rec->u.counter_sample.size);
     case NVTXW_RECORD_COUNTER_NO_VALUE:
         return st->t->CounterNoValueWrite(
-            stream, rec->timestamp, replay_map(&d->counters, rec->u.counter_no_value.counter_id),
+            stream, rec->timestamp, remap_id(&d->counters, rec->u.counter_no_value.counter_id),
             rec->u.counter_no_value.reason);
     case NVTXW_RECORD_SYNC_POINTS:
         return st->t->TimeSyncPointTableWrite(
-            stream, replay_map(&d->time_domains, rec->u.sync_points.src_domain),
-            replay_map(&d->time_domains, rec->u.sync_points.dst_domain), rec->u.sync_points.points,
+            stream, remap_id(&d->time_domains, rec->u.sync_points.src_domain),
+            remap_id(&d->time_domains, rec->u.sync_points.dst_domain), rec->u.sync_points.points,
             rec->u.sync_points.count);
     case NVTXW_RECORD_CONVERSION_FACTOR:
         return st->t->TimestampConversionFactorWrite(
-            stream, replay_map(&d->time_domains, rec->u.conversion_factor.src_domain),
-            replay_map(&d->time_domains, rec->u.conversion_factor.dst_domain),
+            stream, remap_id(&d->time_domains, rec->u.conversion_factor.src_domain),
+            remap_id(&d->time_domains, rec->u.conversion_factor.dst_domain),
             rec->u.conversion_factor.slope, rec->u.conversion_factor.timestamp_src,
             rec->u.conversion_factor.timestamp_dst);
     default:
@@ -114,14 +127,8 @@ static nvtxwResultCode_t close_streams(replay_state* st) {
 
 static void replay_free(replay_state* st) {
     size_t i;
-    for (i = 0; i < st->domain_count; i++) {
-        replay_domain* d = &st->domains[i];
-        nvtxw_free(d->strings);
-        replay_map_free(&d->schemas);
-        replay_map_free(&d->scopes);
-        replay_map_free(&d->counters);
-        replay_map_free(&d->time_domains);
-    }
+    for (i = 0; i < st->domain_count; i++)
+        remap_domain_clear(&st->domains[i]);
     nvtxw_free(st->domains);
     nvtxw_free(st->streams);
     nvtxw_free(st->closing);

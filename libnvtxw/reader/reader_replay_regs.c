@@ -16,100 +16,18 @@
 
 #define DYNAMIC NVTX_PAYLOAD_SCHEMA_ID_DYNAMIC_START
 
-static size_t slot_of(const replay_idmap* map, uint64_t id) {
-    size_t mask = map->capacity - 1;
-    size_t pos = (size_t)((id * 0x9E3779B97F4A7C15ull) >> 17) & mask;
-    while (map->keys[pos] != 0 && map->keys[pos] != id)
-        pos = (pos + 1) & mask;
-    return pos;
-}
-
-uint64_t replay_map(const replay_idmap* map, uint64_t id) {
-    size_t pos;
-    if (id < DYNAMIC || map->capacity == 0)
-        return id;
-    pos = slot_of(map, id);
-    return map->keys[pos] == id ? map->values[pos] : id;
-}
-
-int replay_map_put(replay_idmap* map, uint64_t id, uint64_t value) {
-    size_t pos;
-    if (id < DYNAMIC)
-        return 0;
-    if ((map->count + 1) * 2 > map->capacity) {
-        replay_idmap grown = {NULL, NULL, map->capacity ? map->capacity * 2 : 16, 0};
-        size_t i;
-        grown.keys = nvtxw_calloc(grown.capacity, sizeof *grown.keys);
-        grown.values = nvtxw_calloc(grown.capacity, sizeof *grown.values);
-        if (grown.keys == NULL || grown.values == NULL) {
-            replay_map_free(&grown);
-            return -1;
-        }
-        for (i = 0; i < map->capacity; i++)
-            if (map->keys[i] != 0)
-                replay_map_put(&grown, map->keys[i], map->values[i]);
-        replay_map_free(map);
-        *map = grown;
-    }
-    pos = slot_of(map, id);
-    map->count += map->keys[pos] == 0;
-    map->keys[pos] = id;
-    map->values[pos] = value;
-    return 0;
-}
-
-void replay_map_free(replay_idmap* map) {
-    nvtxw_free(map->keys);
-    nvtxw_free(map->values);
-    memset(map, 0, sizeof *map);
-}
-
-static nvtxwResultCode_t remember(replay_idmap* map, uint64_t id, uint64_t value) {
-    return replay_map_put(map, id, value) == 0 ? NVTXW_RESULT_SUCCESS : error_oom("an ID map");
-}
-
-/* A semantics chain with scope and time IDs mapped, in the scratch arena. */
-static const nvtxSemanticsHeader_t* map_semantics(replay_state* st, const replay_domain* d,
-                                                  const nvtxSemanticsHeader_t* src) {
-    const nvtxSemanticsHeader_t* head = NULL;
-    nvtxSemanticsHeader_t** tail = (nvtxSemanticsHeader_t**)&head;
-    for (; src != NULL; src = src->next) {
-        nvtxSemanticsHeader_t* copy = reader_arena_alloc(&st->scratch, src->structSize);
-        if (copy == NULL)
-            return NULL;
-        memcpy(copy, src, src->structSize);
-        copy->next = NULL;
-        if (src->semanticId == NVTX_SEMANTIC_ID_SCOPE_V1)
-            ((nvtxSemanticsScope_t*)copy)->scopeId =
-                replay_map(&d->scopes, ((nvtxSemanticsScope_t*)copy)->scopeId);
-        else if (src->semanticId == NVTX_SEMANTIC_ID_TIME_V1)
-            ((nvtxSemanticsTime_t*)copy)->timeDomainId =
-                replay_map(&d->time_domains, ((nvtxSemanticsTime_t*)copy)->timeDomainId);
-        *tail = copy;
-        tail = (nvtxSemanticsHeader_t**)&copy->next;
-    }
-    return head;
+static nvtxwResultCode_t remember(remap_ids* map, uint64_t id, uint64_t value) {
+    return remap_id_put(map, id, value) == 0 ? NVTXW_RESULT_SUCCESS : error_oom("an ID map");
 }
 
 static nvtxwResultCode_t replay_schema(replay_state* st, replay_domain* d,
                                        const nvtxw_record_t* rec) {
     nvtxPayloadSchemaAttr_t attr;
-    nvtxPayloadSchemaEntry_t* entries;
     uint64_t id = nvtxw_schema_id(rec->u.schema.schema), got = 0;
     nvtxwResultCode_t status;
-    size_t i;
     nvtxw_schema_get_attr(rec->u.schema.schema, &attr);
-    entries = reader_arena_alloc(&st->scratch, attr.numEntries * sizeof *entries);
-    if (entries == NULL)
+    if (remap_schema_attr(d, &attr, replay_scratch_alloc, st) != 0)
         return error_oom("a schema");
-    for (i = 0; i < attr.numEntries; i++) {
-        entries[i] = attr.entries[i];
-        entries[i].type = replay_map(&d->schemas, entries[i].type);
-        entries[i].semantics = map_semantics(st, d, entries[i].semantics);
-    }
-    attr.entries = entries;
-    if (id >= DYNAMIC)
-        attr.fieldMask &= ~(uint64_t)NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_SCHEMA_ID;
     status = st->t->SchemaRegister(d->handle, &attr, &got);
     return status == NVTXW_RESULT_SUCCESS ? remember(&d->schemas, id, got) : status;
 }
@@ -133,7 +51,7 @@ static nvtxwResultCode_t replay_scope(replay_state* st, replay_domain* d,
     nvtxwResultCode_t status;
     attr.structSize = sizeof attr;
     attr.path = rec->u.scope.path;
-    attr.parentScope = replay_map(&d->scopes, rec->u.scope.parent);
+    attr.parentScope = remap_id(&d->scopes, rec->u.scope.parent);
     attr.scopeId = rec->u.scope.id >= DYNAMIC ? NVTX_SCOPE_NONE : rec->u.scope.id;
     status = st->t->ScopeRegister(d->handle, &attr, &got);
     return status == NVTXW_RESULT_SUCCESS ? remember(&d->scopes, rec->u.scope.id, got) : status;
@@ -144,10 +62,8 @@ static nvtxwResultCode_t replay_counter(replay_state* st, replay_domain* d,
     nvtxCounterAttr_t attr = rec->u.counter.attr;
     uint64_t got = 0;
     nvtxwResultCode_t status;
-    attr.schemaId = replay_map(&d->schemas, attr.schemaId);
-    attr.scopeId = replay_map(&d->scopes, attr.scopeId);
-    attr.semantics = map_semantics(st, d, attr.semantics);
-    attr.counterId = attr.counterId >= DYNAMIC ? NVTX_COUNTER_ID_NONE : attr.counterId;
+    if (remap_counter_attr(d, &attr, replay_scratch_alloc, st) != 0)
+        return error_oom("a counter");
     status = st->t->CounterRegister(d->handle, &attr, &got);
     return status == NVTXW_RESULT_SUCCESS
                ? remember(&d->counters, rec->u.counter.attr.counterId, got)
@@ -159,7 +75,7 @@ static nvtxwResultCode_t replay_time_domain(replay_state* st, replay_domain* d,
     nvtxTimeDomainAttr_t attr = rec->u.time_domain.attr;
     uint64_t id = attr.timeDomainId, got = 0;
     nvtxwResultCode_t status;
-    attr.scopeId = replay_map(&d->scopes, attr.scopeId);
+    attr.scopeId = remap_id(&d->scopes, attr.scopeId);
     attr.timeDomainId = id >= DYNAMIC ? NVTX_TIME_DOMAIN_ID_NONE : id;
     status = st->t->TimeDomainRegister(d->handle, &attr, &got);
     return status == NVTXW_RESULT_SUCCESS ? remember(&d->time_domains, id, got) : status;
@@ -184,16 +100,10 @@ static nvtxwResultCode_t replay_domain_register(replay_state* st, const nvtxw_re
 
 static nvtxwResultCode_t replay_string(replay_domain* d, const replay_state* st,
                                        const nvtxw_record_t* rec) {
-    if (d->string_count == d->string_capacity) {
-        size_t capacity = d->string_capacity ? d->string_capacity * 2 : 16;
-        nvtxStringHandle_t* grown = nvtxw_reallocarray(d->strings, capacity, sizeof *grown);
-        if (grown == NULL)
-            return error_oom("the replay strings");
-        d->strings = grown;
-        d->string_capacity = capacity;
-    }
-    d->strings[d->string_count] = NULL;
-    return st->t->StringRegister(d->handle, rec->u.string.text, &d->strings[d->string_count++]);
+    nvtxStringHandle_t* slot = remap_string_slot(d, d->string_count);
+    if (slot == NULL)
+        return error_oom("the replay strings");
+    return st->t->StringRegister(d->handle, rec->u.string.text, slot);
 }
 
 /* UTF-8 (as the report stores every message) to wchar_t, in the arena. */
@@ -245,8 +155,8 @@ static nvtxwResultCode_t replay_stream_open(replay_state* st, replay_domain* d,
     attr.structSize = sizeof attr;
     attr.name = rec->u.stream_open.name;
     attr.domain = d->handle;
-    attr.scopeId = replay_map(&d->scopes, rec->u.stream_open.scope_id);
-    attr.timeDomainId = replay_map(&d->time_domains, rec->u.stream_open.time_domain_id);
+    attr.scopeId = remap_id(&d->scopes, rec->u.stream_open.scope_id);
+    attr.timeDomainId = remap_id(&d->time_domains, rec->u.stream_open.time_domain_id);
     attr.orderInterleaving = rec->u.stream_open.order_interleaving;
     attr.orderingType = rec->u.stream_open.ordering_type;
     attr.orderingSkid = rec->u.stream_open.ordering_skid;

@@ -18,3 +18,8 @@ tests_backend_libnosymbol_la_LDFLAGS = $(TEST_MODULE_LDFLAGS)
 
 tests_backend_libmocknofinalize_la_SOURCES = tests/backend/mock_nofinalize.c
 tests_backend_libmocknofinalize_la_LDFLAGS = $(TEST_MODULE_LDFLAGS)
+
+#   libmockincomplete  v2 table with most members NULL (forward_test)
+check_LTLIBRARIES += tests/backend/libmockincomplete.la
+tests_backend_libmockincomplete_la_SOURCES = tests/backend/mock_incomplete.c
+tests_backend_libmockincomplete_la_LDFLAGS = $(TEST_MODULE_LDFLAGS)
