@@ -29,7 +29,7 @@
 #include "nvtxw/payload.h"
 
 /* Number of config keys the core knows (core/session.c). */
-#define CORE_CONFIG_KEYS 4
+#define CORE_CONFIG_KEYS 6
 
 /* A schema whose payloads validate by size alone (core/fast_check.c). */
 typedef struct core_fast_plan {

@@ -2,7 +2,8 @@
  * core/session.c - SessionBegin / SessionEnd, the config string, and the
  * faulty-session state.
  *
- * Config keys (docs/config.md): Sink, Output, Overwrite, Compression. The
+ * Config keys (docs/config.md): Sink, Output, Overwrite, Compression,
+ * Backend, BackendConfig (sinks may read more keys from config->raw). The
  * grammar is the reference loader's (spec 5.4): first occurrence of a key
  * wins, unknown keys are ignored, bad values of known keys are errors.
  */
@@ -20,9 +21,18 @@
 #include "nvtxw/loader.h"
 
 /* Known keys, in the order of the `seen` bits of config_state. */
-enum { KEY_SINK, KEY_OUTPUT, KEY_OVERWRITE, KEY_COMPRESSION, KEY_COUNT };
+enum {
+    KEY_SINK,
+    KEY_OUTPUT,
+    KEY_OVERWRITE,
+    KEY_COMPRESSION,
+    KEY_BACKEND,
+    KEY_BACKEND_CONFIG,
+    KEY_COUNT
+};
 _Static_assert(KEY_COUNT == CORE_CONFIG_KEYS, "core_session.config_values size");
-static const char* const config_keys[KEY_COUNT] = {"Sink", "Output", "Overwrite", "Compression"};
+static const char* const config_keys[KEY_COUNT] = {"Sink",        "Output",  "Overwrite",
+                                                   "Compression", "Backend", "BackendConfig"};
 
 typedef struct config_state {
     char* values[KEY_COUNT]; /* first value of each key, copied */
@@ -83,7 +93,11 @@ static nvtxwResultCode_t parse_compression(const char* text, int* out) {
 /* Applies the parsed values to session->config; takes ownership of them. */
 static nvtxwResultCode_t config_apply(core_session* session, config_state* state) {
     core_config* config = &session->config;
-    config->sink = state->values[KEY_SINK] ? state->values[KEY_SINK] : "report";
+    config->sink = state->values[KEY_SINK]      ? state->values[KEY_SINK]
+                   : state->values[KEY_BACKEND] ? "backend"
+                                                : "report";
+    config->backend = state->values[KEY_BACKEND];
+    config->backend_config = state->values[KEY_BACKEND_CONFIG];
     config->output = state->values[KEY_OUTPUT];
     config->overwrite = 0;
     config->compression = 3;
@@ -146,7 +160,8 @@ static nvtxwResultCode_t session_create_sink(core_session* session) {
     const sink_ops* ops = sink_find(session->config.sink);
     if (ops == NULL)
         return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
-                         "cannot begin session: unknown Sink=\"%s\" (report, text or null)",
+                         "cannot begin session: unknown Sink=\"%s\" (report, text, null, json, "
+                         "stats or backend)",
                          session->config.sink);
     return ops->create(&session->config, session->name, &session->out);
 }

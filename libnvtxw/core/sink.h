@@ -39,6 +39,10 @@ typedef struct core_config {
     const char* output; /* output path; NULL = derived from the session name */
     int overwrite;      /* replace an existing output */
     int compression;    /* zstd level for the report sink */
+    /* Backend=: the library Sink=backend forwards to; BackendConfig=: the
+     * first line of that library's config string. NULL when absent. */
+    const char* backend;
+    const char* backend_config;
 } core_config;
 
 /* One counter as registered (borrowed from the core). */

@@ -80,6 +80,13 @@ static nvtxwResultCode_t batch_check(const core_stream* stream, const nvtxEventB
                          "cannot write event batch on stream \"%s\": flexData is NULL but "
                          "flexDataSize is %zu",
                          stream->name, batch->flexDataSize);
+    if (batch->flexData != NULL &&
+        (batch->flexDataOffset > SIZE_MAX - batch->flexDataSize ||
+         batch->flexDataOffset + batch->flexDataSize > UINTPTR_MAX - (uintptr_t)batch->flexData))
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                         "cannot write event batch on stream \"%s\": flexDataOffset %zu + "
+                         "flexDataSize %zu overflows the address space",
+                         stream->name, batch->flexDataOffset, batch->flexDataSize);
     if (!core_domain_scope_known(stream->domain, batch->scope))
         return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
                          "cannot write event batch on stream \"%s\": scope %llu is not "
@@ -104,8 +111,11 @@ static nvtxwResultCode_t batch_walk(core_stream* stream, const nvtxEventBatch_t*
     event.count = batch->flexData != NULL ? 2 : 1;
     event.scope_id = batch->scope;
     payloads[1].schemaId = NVTX_TYPE_PAYLOAD_SCHEMA_REFERENCED;
+    /* Events may point into the usable region only: flexDataSize bytes from
+     * flexDataOffset (spec 2.13). */
     payloads[1].size = batch->flexDataSize;
-    payloads[1].payload = batch->flexData;
+    payloads[1].payload =
+        batch->flexData ? (const char*)batch->flexData + batch->flexDataOffset : NULL;
     for (; status == NVTXW_RESULT_SUCCESS && offset < batch->size; offset += event_size, index++) {
         const unsigned char* data = (const unsigned char*)batch->events + offset;
         status =

@@ -16,3 +16,4 @@ libnvtxw_libnvtxw_la_SOURCES += \
 	libnvtxw/payload/format_json.c \
 	libnvtxw/payload/format_text.c
 libnvtxw_libnvtxw_la_SOURCES += libnvtxw/payload/registry_restore.c libnvtxw/payload/registry_restore.h
+libnvtxw_libnvtxw_la_SOURCES += libnvtxw/payload/remap.c libnvtxw/payload/remap.h

@@ -10,4 +10,12 @@ libnvtxw_libnvtxw_la_SOURCES += \
 	libnvtxw/sink/sink_report_stream.c \
 	libnvtxw/sink/sink_text.c \
 	libnvtxw/sink/sink_text_internal.h \
-	libnvtxw/sink/sink_text_stream.c
+	libnvtxw/sink/sink_text_stream.c \
+	libnvtxw/sink/sink_stats.c libnvtxw/sink/sink_stats_internal.h libnvtxw/sink/sink_stats_event.c libnvtxw/sink/sink_stats_table.c libnvtxw/sink/sink_stats_report.c \
+	libnvtxw/sink/sink_chrome.c \
+	libnvtxw/sink/sink_chrome_internal.h \
+	libnvtxw/sink/sink_chrome_json.c \
+	libnvtxw/sink/sink_chrome_shift.c \
+	libnvtxw/sink/sink_chrome_stream.c \
+	libnvtxw/sink/sink_chrome_visit.c
+libnvtxw_libnvtxw_la_SOURCES += libnvtxw/sink/sink_backend.c libnvtxw/sink/sink_backend_internal.h libnvtxw/sink/sink_backend_regs.c libnvtxw/sink/sink_backend_write.c

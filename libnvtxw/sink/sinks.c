@@ -10,7 +10,10 @@
 #include "core/sink.h"
 #include "sink/sinks.h"
 
-static const sink_ops* const all_sinks[] = {&sink_report_ops, &sink_text_ops, &sink_null_ops};
+static const sink_ops* const all_sinks[] = {
+    &sink_report_ops, &sink_text_ops,   &sink_null_ops,
+    &sink_stats_ops,  &sink_chrome_ops, &sink_backend_ops,
+};
 
 const sink_ops* sink_find(const char* name) {
     size_t i;

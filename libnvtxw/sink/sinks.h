@@ -12,5 +12,10 @@ extern const sink_ops sink_report_ops;
 extern const sink_ops sink_text_ops;
 /* Sink=null: validates everything and writes nothing (for measurements). */
 extern const sink_ops sink_null_ops;
+extern const sink_ops sink_stats_ops;
+/* Sink=json: Chrome Trace Event Format for Perfetto and chrome://tracing. */
+extern const sink_ops sink_chrome_ops;
+/* Sink=backend: forwards every call to another NVTXW v2 backend (Backend=). */
+extern const sink_ops sink_backend_ops;
 
 #endif /* NVTXW_SINK_SINKS_H */

@@ -9,3 +9,6 @@ include tests/unit/core.mk
 include tests/unit/reader.mk
 include tests/unit/producer.mk
 include tests/unit/report.mk
+include tests/unit/chrome.mk
+include tests/unit/stats.mk
+include tests/unit/forward.mk
