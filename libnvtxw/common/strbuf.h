@@ -26,7 +26,8 @@ int strbuf_append_slow(strbuf* buf, const char* data, size_t length);
  * report sink's write path. */
 static inline int strbuf_append(strbuf* buf, const char* data, size_t length) {
     if (length < buf->capacity - buf->length) {
-        memcpy(buf->data + buf->length, data, length);
+        if (length > 0) /* data may be NULL when length is 0 */
+            memcpy(buf->data + buf->length, data, length);
         buf->length += length;
         buf->data[buf->length] = '\0';
         return 0;

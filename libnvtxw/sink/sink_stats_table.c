@@ -127,7 +127,8 @@ int stats_group_take(stats_group* to, stats_group* from) {
     } else {
         if (group_reserve(to, from->count) != 0)
             return -1;
-        memcpy(to->durations + to->count, from->durations, from->count * sizeof(int64_t));
+        if (from->count > 0) /* from->durations may be NULL when empty */
+            memcpy(to->durations + to->count, from->durations, from->count * sizeof(int64_t));
         to->count += from->count;
         nvtxw_free(from->durations);
     }

@@ -34,22 +34,17 @@
 #include "nvtxw/backend.h"
 #include "nvtxw/error.h"
 #include "nvtxw/helpers.h"
+#include "test_util.h"
 
 static const nvtxwInterface_t* T;
 static char dir[PATH_MAX];
 
 static void setup(void) {
-    const char* tmp = getenv("TMPDIR");
-    ck_assert_int_eq(nvtxwGetInterface(NVTXW_INTERFACE_VERSION, (const void**)&T), 0);
-    snprintf(dir, sizeof dir, "%s/nvtxw-chrome-XXXXXX", tmp ? tmp : "/tmp");
-    ck_assert_ptr_nonnull(mkdtemp(dir));
+    T = tu_get_interface_or_fail();
+    tu_make_temp_dir_or_fail(dir, sizeof dir, "nvtxw-chrome");
 }
 
-static void teardown(void) {
-    char command[PATH_MAX + 16];
-    snprintf(command, sizeof command, "rm -rf '%s'", dir);
-    ck_assert_int_eq(system(command), 0);
-}
+static void teardown(void) { ck_assert_int_eq(tu_remove_tree(dir), 0); }
 
 static void out_path(char* path, size_t size, const char* name) {
     ck_assert_int_lt(snprintf(path, size, "%s/%s", dir, name), (int)size);
@@ -65,23 +60,6 @@ static nvtxwSessionHandle_t begin(const char* name, const char* file) {
     attr.configString = config;
     ck_assert_msg(T->SessionBegin(&attr, &session) == 0, "%s", nvtxw_last_error());
     return session;
-}
-
-static char* read_all(const char* path, size_t* size) {
-    FILE* file = fopen(path, "rb");
-    char* data;
-    long length;
-    ck_assert_msg(file != NULL, "cannot open %s", path);
-    ck_assert_int_eq(fseek(file, 0, SEEK_END), 0);
-    length = ftell(file);
-    rewind(file);
-    data = malloc((size_t)length + 1);
-    ck_assert_ptr_nonnull(data);
-    ck_assert_uint_eq(fread(data, 1, (size_t)length, file), (size_t)length);
-    data[length] = '\0';
-    fclose(file);
-    *size = (size_t)length;
-    return data;
 }
 
 /* ---- python3 checker ------------------------------------------------------ */
@@ -306,7 +284,7 @@ static void check_golden(const char* path) {
     char golden[PATH_MAX + 64];
     const char* top = getenv("top_srcdir");
     size_t got_size, want_size;
-    char* got = read_all(path, &got_size);
+    char* got = tu_read_file_or_fail(path, &got_size);
     char* want;
     ck_assert_msg(top != NULL, "top_srcdir is not set (run through make check)");
     snprintf(golden, sizeof golden, "%s/tests/data/golden/chrome-session.json", top);
@@ -316,7 +294,7 @@ static void check_golden(const char* path) {
         ck_assert_uint_eq(fwrite(got, 1, got_size, file), got_size);
         fclose(file);
     }
-    want = read_all(golden, &want_size);
+    want = tu_read_file_or_fail(golden, &want_size);
     ck_assert_msg(got_size == want_size && memcmp(got, want, got_size) == 0,
                   "%s differs from %s; got:\n%s", path, golden, got);
     free(got);
@@ -434,12 +412,12 @@ START_TEST(test_existing_output) {
     snprintf(config, sizeof config, "Sink=json|Output=%s", path);
     ck_assert_int_ne(try_begin(config), 0);
     ck_assert_msg(strstr(nvtxw_last_error(), "Overwrite=yes") != NULL, "%s", nvtxw_last_error());
-    data = read_all(path, &size);
+    data = tu_read_file_or_fail(path, &size);
     ck_assert_str_eq(data, "keep me");
     free(data);
     snprintf(config, sizeof config, "Sink=json|Output=%s|Overwrite=yes", path);
     ck_assert_int_eq(try_begin(config), 0);
-    data = read_all(path, &size);
+    data = tu_read_file_or_fail(path, &size);
     ck_assert_msg(strncmp(data, "{\"traceEvents\":[", 16) == 0, "%s", data);
     free(data);
 }
@@ -503,8 +481,6 @@ END_TEST
 int main(void) {
     Suite* suite = suite_create("chrome");
     TCase* tc = tcase_create("json");
-    SRunner* runner;
-    int failed;
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_golden);
@@ -514,9 +490,5 @@ int main(void) {
     tcase_add_test(tc, test_default_output);
     tcase_add_test(tc, test_throughput);
     suite_add_tcase(suite, tc);
-    runner = srunner_create(suite);
-    srunner_run_all(runner, CK_NORMAL);
-    failed = srunner_ntests_failed(runner);
-    srunner_free(runner);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return tu_run_suite(suite);
 }

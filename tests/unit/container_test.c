@@ -27,6 +27,7 @@
 #include "format/container.h"
 #include "format/container_layout.h"
 #include "nvtxw/error.h"
+#include "test_util.h"
 
 /* ---- fixtures ---------------------------------------------------------- */
 
@@ -34,25 +35,11 @@ static char dir[64];
 static char path[128];
 
 static void setup(void) {
-    snprintf(dir, sizeof dir, "/tmp/nvtxw-container-XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(dir));
+    tu_make_temp_dir_or_fail(dir, sizeof dir, "nvtxw-container");
     snprintf(path, sizeof path, "%s/r.nvtxw", dir);
 }
 
-static void teardown(void) {
-    DIR* d = opendir(dir);
-    struct dirent* e;
-    char p[512];
-    while (d && (e = readdir(d)) != NULL) {
-        if (e->d_name[0] == '.')
-            continue;
-        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-        unlink(p);
-    }
-    if (d)
-        closedir(d);
-    rmdir(dir);
-}
+static void teardown(void) { tu_remove_tree(dir); }
 
 /* Trace-like bytes: 16-byte records with small deltas, few distinct IDs. */
 static void fill(unsigned char* buf, size_t size, uint64_t seed) {
@@ -791,8 +778,6 @@ END_TEST
 int main(void) {
     Suite* s = suite_create("container");
     TCase* tc = tcase_create("container");
-    SRunner* sr;
-    int failed;
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, round_trip);
@@ -817,9 +802,5 @@ int main(void) {
     tcase_add_test(tc, allocation_failures);
     tcase_add_test(tc, killed_writer);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return tu_run_suite(s);
 }

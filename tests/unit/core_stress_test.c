@@ -28,6 +28,7 @@
 #include "nvtxw/abi.h"
 #include "nvtxw/backend.h"
 #include "nvtxw/error.h"
+#include "test_util.h"
 
 #define THREADS 8
 
@@ -87,35 +88,12 @@ static const nvtxwInterface_t* T;
 static char dir[PATH_MAX], out_path[PATH_MAX + 16];
 
 static void setup(void) {
-    const void* table = NULL;
-    const char* tmp = getenv("TMPDIR");
-    snprintf(dir, sizeof dir, "%s/nvtxw-stress-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    ck_assert_ptr_nonnull(mkdtemp(dir));
+    tu_make_temp_dir_or_fail(dir, sizeof dir, "nvtxw-stress");
     snprintf(out_path, sizeof out_path, "%s/out.txt", dir);
-    ck_assert_int_eq(nvtxwGetInterface(NVTXW_INTERFACE_VERSION, &table), NVTXW_RESULT_SUCCESS);
-    T = table;
+    T = tu_get_interface_or_fail();
 }
 
-static void teardown(void) {
-    unlink(out_path);
-    rmdir(dir);
-}
-
-static char* read_file(const char* path) {
-    FILE* f = fopen(path, "rb");
-    char* data;
-    long size;
-    ck_assert_ptr_nonnull(f);
-    ck_assert_int_eq(fseek(f, 0, SEEK_END), 0);
-    size = ftell(f);
-    rewind(f);
-    data = malloc((size_t)size + 1);
-    ck_assert_ptr_nonnull(data);
-    ck_assert_uint_eq(fread(data, 1, (size_t)size, f), (size_t)size);
-    data[size] = '\0';
-    fclose(f);
-    return data;
-}
+static void teardown(void) { tu_remove_tree(dir); }
 
 /* The message of event j of thread i: distinct per thread, with non-ASCII
  * UTF-8 and a length that varies with j. */
@@ -314,16 +292,12 @@ static void check_text_output(const worker* workers, const char* text_in) {
 }
 
 START_TEST(stress_text_sink) {
-    char config[PATH_MAX + 96];
-    nvtxwSessionAttributes_t attr = {sizeof attr, "stress", config};
-    nvtxwSessionHandle_t s = NULL;
+    nvtxwSessionHandle_t s = tu_text_session_or_fail(T, "stress", out_path, NULL);
     worker workers[THREADS];
     char* text;
-    snprintf(config, sizeof config, "Sink=text|Output=%s", out_path);
-    ck_assert_int_eq(T->SessionBegin(&attr, &s), NVTXW_RESULT_SUCCESS);
     run_workers(s, workers, NULL);
     ck_assert_int_eq(T->SessionEnd(s), NVTXW_RESULT_SUCCESS);
-    text = read_file(out_path);
+    text = tu_read_file_or_fail(out_path, NULL);
     check_text_output(workers, text);
     free(text);
 }
@@ -352,18 +326,14 @@ END_TEST
 int main(void) {
     Suite* suite = suite_create("core_stress");
     TCase* tc = tcase_create("threads");
-    SRunner* runner;
-    int failed;
+    int result;
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, stress_text_sink);
     tcase_add_test(tc, stress_null_sink);
     tcase_add_test(tc, stress_null_sink_with_session_churn);
     suite_add_tcase(suite, tc);
-    runner = srunner_create(suite);
-    srunner_run_all(runner, CK_NORMAL);
-    failed = srunner_ntests_failed(runner);
-    srunner_free(runner);
+    result = tu_run_suite(suite);
     nvtxwFinalize();
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return result;
 }

@@ -30,6 +30,7 @@
 #include "nvtxw/backend.h"
 #include "nvtxw/error.h"
 #include "nvtxw/resource.h"
+#include "test_util.h"
 
 #define STATIC_START NVTX_PAYLOAD_SCHEMA_ID_STATIC_START
 #define DYNAMIC_START NVTX_PAYLOAD_SCHEMA_ID_DYNAMIC_START
@@ -65,55 +66,14 @@ static char expected[16384];
 
 /* ---- Fixture and file helpers ------------------------------------------------ */
 
-static void remove_tree(const char* path) {
-    DIR* d = opendir(path);
-    struct dirent* e;
-    char child[PATH_MAX];
-    if (d == NULL) {
-        unlink(path);
-        return;
-    }
-    while ((e = readdir(d)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        snprintf(child, sizeof child, "%s/%s", path, e->d_name);
-        remove_tree(child);
-    }
-    closedir(d);
-    rmdir(path);
-}
-
 static void setup(void) {
-    const void* table = NULL;
-    const char* tmp = getenv("TMPDIR");
-    snprintf(dir, sizeof dir, "%s/nvtxw-core-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    ck_assert_ptr_nonnull(mkdtemp(dir));
+    tu_make_temp_dir_or_fail(dir, sizeof dir, "nvtxw-core");
     snprintf(out_path, sizeof out_path, "%s/out.txt", dir);
-    ck_assert_int_eq(nvtxwGetInterface(NVTXW_INTERFACE_VERSION, &table), NVTXW_RESULT_SUCCESS);
-    T = table;
+    T = tu_get_interface_or_fail();
     expected[0] = '\0';
 }
 
-static void teardown(void) { remove_tree(dir); }
-
-/* The whole file as a NUL-terminated string (caller frees); NULL if absent. */
-static char* read_file(const char* path) {
-    FILE* f = fopen(path, "rb");
-    char* data;
-    long size;
-    if (f == NULL)
-        return NULL;
-    ck_assert_int_eq(fseek(f, 0, SEEK_END), 0);
-    size = ftell(f);
-    ck_assert_int_ge(size, 0);
-    rewind(f);
-    data = malloc((size_t)size + 1);
-    ck_assert_ptr_nonnull(data);
-    ck_assert_uint_eq(fread(data, 1, (size_t)size, f), (size_t)size);
-    data[size] = '\0';
-    fclose(f);
-    return data;
-}
+static void teardown(void) { tu_remove_tree(dir); }
 
 static void write_file(const char* path, const char* text) {
     FILE* f = fopen(path, "wb");
@@ -159,12 +119,7 @@ static nvtxwResultCode_t begin(const char* name, const char* config, nvtxwSessio
 }
 
 static nvtxwSessionHandle_t text_session(const char* name) {
-    char config[PATH_MAX + 96];
-    nvtxwSessionHandle_t s = NULL;
-    snprintf(config, sizeof config, "Sink=text|Output=%s", out_path);
-    ck_assert_ok(begin(name, config, &s));
-    ck_assert_ptr_nonnull(s);
-    return s;
+    return tu_text_session_or_fail(T, name, out_path, NULL);
 }
 
 static nvtxwSessionHandle_t null_session(void) {
@@ -177,7 +132,7 @@ static nvtxwSessionHandle_t null_session(void) {
 static char* end_and_read(nvtxwSessionHandle_t s) {
     char* text;
     ck_assert_ok(T->SessionEnd(s));
-    text = read_file(out_path);
+    text = tu_read_file_or_null(out_path, NULL);
     ck_assert_ptr_nonnull(text);
     return text;
 }
@@ -562,7 +517,7 @@ START_TEST(session_output_exists) {
     ck_assert_fails(begin("s", config, &s), NVTXW_RESULT_FAILED, out_path);
     ck_assert_ptr_nonnull(strstr(nvtxw_last_error(), strerror(EEXIST)));
     ck_assert_ptr_nonnull(strstr(nvtxw_last_error(), "Overwrite=yes"));
-    text = read_file(out_path);
+    text = tu_read_file_or_null(out_path, NULL);
     ck_assert_str_eq(text, "precious\n");
     free(text);
     snprintf(config, sizeof config, "Sink=text|Output=%s|Overwrite=no", out_path);
@@ -592,7 +547,7 @@ START_TEST(session_output_stdout) {
     close(saved);
     ck_assert_int_eq(begin_rc, NVTXW_RESULT_SUCCESS);
     ck_assert_int_eq(end_rc, NVTXW_RESULT_SUCCESS);
-    text = read_file(out_path);
+    text = tu_read_file_or_null(out_path, NULL);
     ck_assert_str_eq(text, "session \"to stdout\"\nsession_end\n");
     free(text);
 }
@@ -1919,15 +1874,9 @@ static void add_robustness(Suite* suite) {
 
 int main(void) {
     Suite* suite = suite_create("core");
-    SRunner* runner;
-    int failed;
     add_interface_session(suite);
     add_registrations(suite);
     add_streams_and_writes(suite);
     add_robustness(suite);
-    runner = srunner_create(suite);
-    srunner_run_all(runner, CK_NORMAL);
-    failed = srunner_ntests_failed(runner);
-    srunner_free(runner);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return tu_run_suite(suite);
 }

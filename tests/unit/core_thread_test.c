@@ -29,6 +29,7 @@
 #include "nvtxw/error.h"
 #include "nvtxw/helpers.h"
 #include "nvtxw/reader.h"
+#include "test_util.h"
 
 #define THREADS 4
 #define ROUNDS 3
@@ -380,24 +381,15 @@ END_TEST
 
 /* ---- Suite ----------------------------------------------------------------- */
 
-static void setup(void) {
-    char template[] = "/tmp/nvtxw-thread-XXXXXX";
-    ck_assert_ptr_nonnull(mkdtemp(template));
-    snprintf(dir, sizeof dir, "%s", template);
-}
+static void setup(void) { tu_make_temp_dir_or_fail(dir, sizeof dir, "nvtxw-thread"); }
 
-static void teardown(void) {
-    char command[PATH_MAX + 16];
-    snprintf(command, sizeof command, "rm -rf '%s'", dir);
-    ck_assert_int_eq(system(command), 0);
-}
+static void teardown(void) { ck_assert_int_eq(tu_remove_tree(dir), 0); }
 
 int main(void) {
     Suite* suite = suite_create("core_thread");
     TCase* tc = tcase_create("threads");
-    SRunner* runner;
-    int failed;
-    if (nvtxwGetInterface(NVTXW_INTERFACE_VERSION, (const void**)&T) != NVTXW_RESULT_SUCCESS)
+    T = tu_get_interface();
+    if (T == NULL)
         return EXIT_FAILURE;
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 120);
@@ -406,9 +398,5 @@ int main(void) {
     tcase_add_test(tc, faulty_on_many_writers_text);
     tcase_add_test(tc, faulty_on_many_writers_report);
     suite_add_tcase(suite, tc);
-    runner = srunner_create(suite);
-    srunner_run_all(runner, CK_NORMAL);
-    failed = srunner_ntests_failed(runner);
-    srunner_free(runner);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return tu_run_suite(suite);
 }

@@ -8,6 +8,7 @@
  * libnvtxw; this file supplies nvtxw_payload_visit (running the current
  * script) and nvtxw_entry_type_name.
  */
+#define _POSIX_C_SOURCE 200809L /* test_util.h */
 #include <check.h>
 #include <math.h>
 #include <stdint.h>
@@ -16,6 +17,7 @@
 
 #include "nvtxw/error.h"
 #include "nvtxw/format.h"
+#include "test_util.h"
 
 typedef int (*script_fn)(const nvtxw_visitor_t* v, void* ctx);
 static script_fn script;
@@ -301,12 +303,4 @@ static Suite* format_events_suite(void) {
     return suite;
 }
 
-int main(void) {
-    SRunner* runner = srunner_create(format_events_suite());
-    int failed;
-
-    srunner_run_all(runner, CK_NORMAL);
-    failed = srunner_ntests_failed(runner);
-    srunner_free(runner);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+int main(void) { return tu_run_suite(format_events_suite()); }

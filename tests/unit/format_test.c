@@ -15,6 +15,7 @@
  *
  * The byte layouts assume LP64 (ADDRESS and size_t are 8 bytes).
  */
+#define _POSIX_C_SOURCE 200809L /* test_util.h */
 #include <check.h>
 #include <float.h>
 #include <limits.h>
@@ -28,6 +29,7 @@
 #include "nvtxw/error.h"
 #include "nvtxw/format.h"
 #include "nvtxw/payload.h"
+#include "test_util.h"
 
 /* ------------------------------------------------------------------------- */
 /* Output capture, golden files, JSON validation                              */
@@ -86,25 +88,16 @@ static void golden_update(const char* path, const capture_t* got) {
 static void check_golden(const char* name, const char* ext, const capture_t* got) {
     char path[4096];
     char* expected;
-    long size;
-    FILE* file;
+    size_t size = 0;
 
     golden_path(path, sizeof path, name, ext);
     if (getenv("NVTXW_UPDATE_GOLDEN") != NULL && strcmp(getenv("NVTXW_UPDATE_GOLDEN"), "1") == 0) {
         golden_update(path, got);
         return;
     }
-    file = fopen(path, "rb");
-    ck_assert_msg(file != NULL, "cannot open golden file %s", path);
-    ck_assert_int_eq(fseek(file, 0, SEEK_END), 0);
-    size = ftell(file);
-    ck_assert_int_ge(size, 0);
-    rewind(file);
-    expected = malloc((size_t)size + 1);
-    ck_assert_ptr_nonnull(expected);
-    ck_assert_uint_eq(fread(expected, 1, (size_t)size, file), (size_t)size);
-    fclose(file);
-    ck_assert_msg((size_t)size == got->size && memcmp(expected, got->data, got->size) == 0,
+    expected = tu_read_file_or_null(path, &size);
+    ck_assert_msg(expected != NULL, "cannot open golden file %s", path);
+    ck_assert_msg(size == got->size && memcmp(expected, got->data, got->size) == 0,
                   "%s differs; got %zu bytes:\n%.2000s", path, got->size,
                   got->data ? got->data : "");
     free(expected);
@@ -787,12 +780,4 @@ static Suite* format_suite(void) {
     return suite;
 }
 
-int main(void) {
-    SRunner* runner = srunner_create(format_suite());
-    int failed;
-
-    srunner_run_all(runner, CK_NORMAL);
-    failed = srunner_ntests_failed(runner);
-    srunner_free(runner);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+int main(void) { return tu_run_suite(format_suite()); }

@@ -23,6 +23,7 @@
 #include "loader_test_util.h"
 #include "nvtxw/helpers.h"
 #include "nvtxw/nvtxw.h"
+#include "test_util.h"
 
 #define DYN NVTX_PAYLOAD_SCHEMA_ID_DYNAMIC_START
 #define STATIC_SCOPE (NVTX_SCOPE_ID_STATIC_START + 5)
@@ -535,11 +536,4 @@ static Suite* forward_suite(void) {
     return s;
 }
 
-int main(void) {
-    SRunner* runner = srunner_create(forward_suite());
-    int failed;
-    srunner_run_all(runner, CK_NORMAL);
-    failed = srunner_ntests_failed(runner);
-    srunner_free(runner);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+int main(void) { return tu_run_suite(forward_suite()); }

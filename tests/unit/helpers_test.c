@@ -15,6 +15,7 @@
 
 #include "loader_test_util.h"
 #include "nvtxw/helpers.h"
+#include "test_util.h"
 
 static const nvtxwInterface_t* iface;
 static nvtxwModuleHandle_t module;
@@ -856,12 +857,4 @@ static Suite* helpers_suite(void) {
     return s;
 }
 
-int main(void) {
-    SRunner* sr = srunner_create(helpers_suite());
-    int failed;
-
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+int main(void) { return tu_run_suite(helpers_suite()); }

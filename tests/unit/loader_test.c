@@ -29,6 +29,7 @@
 #include "loader_test_util.h"
 #include "nvtxw/error.h"
 #include "nvtxw/loader.h"
+#include "test_util.h"
 
 extern char** environ;
 
@@ -623,14 +624,8 @@ static Suite* loader_suite(void) {
 }
 
 int main(int argc, char** argv) {
-    SRunner* sr;
-    int failed;
 
     if (argc > 1 && strcmp(argv[1], "--default-search-probe") == 0)
         return default_search_probe();
-    sr = srunner_create(loader_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return tu_run_suite(loader_suite());
 }

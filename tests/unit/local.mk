@@ -12,3 +12,6 @@ include tests/unit/report.mk
 include tests/unit/chrome.mk
 include tests/unit/stats.mk
 include tests/unit/forward.mk
+
+# Helpers shared by the unit tests (header-only).
+EXTRA_DIST += tests/unit/test_util.h

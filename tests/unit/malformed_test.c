@@ -3,6 +3,7 @@
  * asserts the result code and that nvtxw_last_error() names the entry (for
  * schemas) or the payload index and field path (for payloads).
  */
+#define _POSIX_C_SOURCE 200809L /* test_util.h */
 #include <check.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -10,6 +11,7 @@
 
 #include "nvtxw/error.h"
 #include "nvtxw/payload.h"
+#include "test_util.h"
 #include "visit_recorder.h"
 
 #define EF(type, name, flags, detail)                                                              \
@@ -683,8 +685,6 @@ int main(void) {
     Suite* s = suite_create("malformed");
     TCase* ts = tcase_create("schemas");
     TCase* tp = tcase_create("payloads");
-    SRunner* sr;
-    int failed;
     tcase_add_checked_fixture(ts, setup, teardown);
     tcase_add_checked_fixture(tp, setup, teardown);
     tcase_add_test(ts, s_unknown_type);
@@ -763,9 +763,5 @@ int main(void) {
     tcase_add_test(tp, p_unregistered_without_registry);
     suite_add_tcase(s, ts);
     suite_add_tcase(s, tp);
-    sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed != 0;
+    return tu_run_suite(s);
 }

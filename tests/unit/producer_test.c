@@ -14,6 +14,7 @@
 
 #include "nvtxw/helpers.h"
 #include "nvtxw/loader.h"
+#include "test_util.h"
 
 static char backend_path[4096];
 static char temp_dir[] = "/tmp/nvtxw-producer-XXXXXX";
@@ -100,8 +101,6 @@ int main(void) {
     const char* builddir = getenv("top_builddir");
     Suite* suite = suite_create("producer");
     TCase* tc = tcase_create("dlopen");
-    SRunner* runner;
-    int failed;
     snprintf(backend_path, sizeof backend_path, "%s/libnvtxw/.libs/libnvtxw3.so",
              builddir ? builddir : ".");
     if (access(backend_path, R_OK) != 0 || mkdtemp(temp_dir) == NULL) {
@@ -111,9 +110,5 @@ int main(void) {
     tcase_add_test(tc, load_through_environment);
     tcase_add_test(tc, load_explicit_path_and_versions);
     suite_add_tcase(suite, tc);
-    runner = srunner_create(suite);
-    srunner_run_all(runner, CK_NORMAL);
-    failed = srunner_ntests_failed(runner);
-    srunner_free(runner);
-    return failed == 0 ? 0 : 1;
+    return tu_run_suite(suite);
 }

@@ -24,6 +24,7 @@
 #include "nvtxw/error.h"
 #include "nvtxw/reader.h"
 #include "report_encoder.h"
+#include "test_util.h"
 
 #define S_ID ((uint64_t)1 << 24)
 #define E_ID (NVTX_PAYLOAD_SCHEMA_ID_DYNAMIC_START)
@@ -39,25 +40,11 @@ static char dir[64];
 static char path[128];
 
 static void setup(void) {
-    snprintf(dir, sizeof dir, "/tmp/nvtxw-reader-XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(dir));
+    tu_make_temp_dir_or_fail(dir, sizeof dir, "nvtxw-reader");
     snprintf(path, sizeof path, "%s/r.nvtxw", dir);
 }
 
-static void teardown(void) {
-    DIR* d = opendir(dir);
-    struct dirent* e;
-    char p[512];
-    while (d && (e = readdir(d)) != NULL) {
-        if (e->d_name[0] == '.')
-            continue;
-        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-        unlink(p);
-    }
-    if (d)
-        closedir(d);
-    rmdir(dir);
-}
+static void teardown(void) { tu_remove_tree(dir); }
 
 /* ---- building reports --------------------------------------------------- */
 
@@ -1011,8 +998,6 @@ END_TEST
 int main(void) {
     Suite* s = suite_create("reader");
     TCase* tc = tcase_create("reader");
-    SRunner* sr;
-    int failed;
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, every_record_kind);
     tcase_add_test(tc, stream_and_time_order);
@@ -1029,9 +1014,5 @@ int main(void) {
     tcase_add_test(tc, replay_to_text);
     tcase_add_test(tc, round_trip_through_report_sink);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? 0 : 1;
+    return tu_run_suite(s);
 }

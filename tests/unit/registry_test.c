@@ -4,6 +4,7 @@
  * variable-size detection, get_attr round trips, input copying (39) and an
  * allocation-failure sweep.
  */
+#define _POSIX_C_SOURCE 200809L /* test_util.h */
 #include <check.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -13,6 +14,7 @@
 #include "common/alloc.h"
 #include "nvtxw/error.h"
 #include "nvtxw/payload.h"
+#include "test_util.h"
 
 #define E(type, name)                                                                              \
     { 0, NVTX_PAYLOAD_ENTRY_TYPE_##type, name, NULL, 0, 0, NULL, NULL }
@@ -526,8 +528,6 @@ END_TEST
 int main(void) {
     Suite* s = suite_create("registry");
     TCase* tc = tcase_create("core");
-    SRunner* sr;
-    int failed;
     tcase_add_test(tc, static_id_ranges);
     tcase_add_test(tc, id_reuse_rejected);
     tcase_add_test(tc, dynamic_ids_and_id_out);
@@ -542,9 +542,5 @@ int main(void) {
     tcase_add_test(tc, alloc_failure_sweep);
     tcase_add_test(tc, entry_type_table);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed != 0;
+    return tu_run_suite(s);
 }

@@ -21,6 +21,7 @@
 #include "nvtxw/helpers.h"
 #include "nvtxw/reader.h"
 #include "nvtxw/resource.h"
+#include "test_util.h"
 
 static const nvtxwInterface_t* T;
 static char dir[PATH_MAX];
@@ -424,24 +425,15 @@ END_TEST
 
 /* ---- Suite ------------------------------------------------------------------------ */
 
-static void setup(void) {
-    char template[] = "/tmp/nvtxw-semantics-XXXXXX";
-    ck_assert_ptr_nonnull(mkdtemp(template));
-    snprintf(dir, sizeof dir, "%s", template);
-}
+static void setup(void) { tu_make_temp_dir_or_fail(dir, sizeof dir, "nvtxw-semantics"); }
 
-static void teardown(void) {
-    char command[PATH_MAX + 16];
-    snprintf(command, sizeof command, "rm -rf '%s'", dir);
-    ck_assert_int_eq(system(command), 0);
-}
+static void teardown(void) { ck_assert_int_eq(tu_remove_tree(dir), 0); }
 
 int main(void) {
     Suite* suite = suite_create("report_semantics");
     TCase* tc = tcase_create("semantics");
-    SRunner* runner;
-    int failed;
-    if (nvtxwGetInterface(NVTXW_INTERFACE_VERSION, (const void**)&T) != NVTXW_RESULT_SUCCESS)
+    T = tu_get_interface();
+    if (T == NULL)
         return EXIT_FAILURE;
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, session_end_closes_open_streams);
@@ -455,9 +447,5 @@ int main(void) {
     tcase_add_test(tc, size_max_strings_read_back);
     tcase_add_test(tc, registered_strings_in_payloads);
     suite_add_tcase(suite, tc);
-    runner = srunner_create(suite);
-    srunner_run_all(runner, CK_NORMAL);
-    failed = srunner_ntests_failed(runner);
-    srunner_free(runner);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return tu_run_suite(suite);
 }

@@ -20,6 +20,7 @@
 #include "nvtxw/error.h"
 #include "nvtxw/helpers.h"
 #include "nvtxw/reader.h"
+#include "test_util.h"
 
 #if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
 #define EVENTS_PER_THREAD 3000
@@ -256,8 +257,6 @@ END_TEST
 int main(void) {
     Suite* suite = suite_create("report");
     TCase* tc = tcase_create("report");
-    SRunner* runner;
-    int failed;
     if (nvtxwGetInterface(2, (const void**)&T) != 0 || mkdtemp(temp_dir) == NULL) {
         fprintf(stderr, "report_test: cannot get the interface or a temp dir\n");
         return 1;
@@ -267,9 +266,5 @@ int main(void) {
     tcase_add_test(tc, time_order_merges_streams);
     tcase_add_test(tc, killed_writer_leaves_readable_report);
     suite_add_tcase(suite, tc);
-    runner = srunner_create(suite);
-    srunner_run_all(runner, CK_NORMAL);
-    failed = srunner_ntests_failed(runner);
-    srunner_free(runner);
-    return failed == 0 ? 0 : 1;
+    return tu_run_suite(suite);
 }

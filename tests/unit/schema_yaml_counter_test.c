@@ -5,6 +5,7 @@
  * names and descriptions, counter limit bits), and a failing write callback
  * during a dump.
  */
+#define _POSIX_C_SOURCE 200809L /* test_util.h */
 #include <check.h>
 #include <math.h>
 #include <stdint.h>
@@ -15,6 +16,7 @@
 #include "nvtxw/error.h"
 #include "nvtxw/schema_yaml.h"
 #include "schema_yaml_check.h"
+#include "test_util.h"
 
 /* The counter semantics of all-keys.yaml (docs/schemas.md, "Counter
  * semantics"): every key, limits read by limit_type, chain after time/scope. */
@@ -198,11 +200,4 @@ static Suite* schema_yaml_counter_suite(void) {
     return suite;
 }
 
-int main(void) {
-    SRunner* runner = srunner_create(schema_yaml_counter_suite());
-    int failed;
-    srunner_run_all(runner, CK_NORMAL);
-    failed = srunner_ntests_failed(runner);
-    srunner_free(runner);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+int main(void) { return tu_run_suite(schema_yaml_counter_suite()); }

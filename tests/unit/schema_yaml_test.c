@@ -13,6 +13,7 @@
  * Data files are found through the top_srcdir environment variable that
  * tests/local.mk exports, so the test runs out of tree and under distcheck.
  */
+#define _POSIX_C_SOURCE 200809L /* test_util.h */
 #include <check.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -24,6 +25,7 @@
 #include "nvtxw/schema_yaml.h"
 
 #include "schema_yaml_check.h"
+#include "test_util.h"
 
 /* ------------------------------------------------------------------------- */
 /* The helpers' schemas (spec 4.3)                                            */
@@ -585,11 +587,4 @@ static Suite* schema_yaml_suite(void) {
     return suite;
 }
 
-int main(void) {
-    SRunner* runner = srunner_create(schema_yaml_suite());
-    int failed;
-    srunner_run_all(runner, CK_NORMAL);
-    failed = srunner_ntests_failed(runner);
-    srunner_free(runner);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+int main(void) { return tu_run_suite(schema_yaml_suite()); }

@@ -27,6 +27,7 @@
 #include "nvtxw/backend.h"
 #include "nvtxw/error.h"
 #include "nvtxw/helpers.h"
+#include "test_util.h"
 
 #define ALL_REPORTS "nvtx_sum,nvtx_pushpop_sum,nvtx_startend_sum,nvtx_pushpop_trace"
 
@@ -34,35 +35,12 @@ static const nvtxwInterface_t* T;
 static char dir[PATH_MAX], out_path[PATH_MAX + 16];
 
 static void setup(void) {
-    const void* table = NULL;
-    const char* tmp = getenv("TMPDIR");
-    snprintf(dir, sizeof dir, "%s/nvtxw-stats-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    ck_assert_ptr_nonnull(mkdtemp(dir));
+    tu_make_temp_dir_or_fail(dir, sizeof dir, "nvtxw-stats");
     snprintf(out_path, sizeof out_path, "%s/out", dir);
-    ck_assert_int_eq(nvtxwGetInterface(NVTXW_INTERFACE_VERSION, &table), NVTXW_RESULT_SUCCESS);
-    T = table;
+    T = tu_get_interface_or_fail();
 }
 
-static void teardown(void) {
-    unlink(out_path);
-    rmdir(dir);
-}
-
-static char* read_all(const char* path) {
-    FILE* f = fopen(path, "rb");
-    char* data;
-    long size;
-    ck_assert_msg(f != NULL, "cannot open %s", path);
-    ck_assert_int_eq(fseek(f, 0, SEEK_END), 0);
-    size = ftell(f);
-    rewind(f);
-    data = malloc((size_t)size + 1);
-    ck_assert_ptr_nonnull(data);
-    ck_assert_uint_eq(fread(data, 1, (size_t)size, f), (size_t)size);
-    data[size] = '\0';
-    fclose(f);
-    return data;
-}
+static void teardown(void) { tu_remove_tree(dir); }
 
 static void check_golden(const char* got, const char* ext) {
     char path[PATH_MAX + 64];
@@ -77,7 +55,7 @@ static void check_golden(const char* got, const char* ext) {
         ck_assert_int_eq(fclose(f), 0);
         return;
     }
-    expected = read_all(path);
+    expected = tu_read_file_or_fail(path, NULL);
     ck_assert_msg(strcmp(expected, got) == 0, "%s differs; got:\n%s", path, got);
     free(expected);
 }
@@ -99,7 +77,7 @@ static void check_python(const char* script, const char* input, const char* expe
     f = popen(command, "r");
     ck_assert_msg(f != NULL, "cannot run python3");
     status = pclose(f);
-    got = read_all(out_file);
+    got = tu_read_file_or_fail(out_file, NULL);
     unlink(in_path);
     unlink(out_file);
     ck_assert_msg(status == 0, "python3 failed (status %d; is it installed?) on:\n%s", status,
@@ -172,7 +150,7 @@ static void write_golden(nvtxwSessionHandle_t session) {
 
 static char* golden_output(const char* format) {
     write_golden(begin("golden", format, ALL_REPORTS));
-    return read_all(out_path);
+    return tu_read_file_or_fail(out_path, NULL);
 }
 
 START_TEST(golden_text) {
@@ -239,7 +217,7 @@ START_TEST(report_selection_and_empty) {
     char* got;
     nvtxwSessionHandle_t session = begin("empty", "text", "nvtx_startend_sum , nvtx_pushpop_sum");
     OK(T->SessionEnd(session));
-    got = read_all(out_path);
+    got = tu_read_file_or_fail(out_path, NULL);
     ck_assert_str_eq(got,
                      "** NVTX Start/End Range Summary (nvtx_startend_sum):\n\n"
                      " Time (%)  Total Time (ns)  Instances  Avg (ns)  Med (ns)  Min (ns)  "
@@ -341,7 +319,7 @@ START_TEST(four_threads) {
         ck_assert_int_eq(workers[i].failures, 0);
     }
     OK(T->SessionEnd(session));
-    got = read_all(out_path);
+    got = tu_read_file_or_fail(out_path, NULL);
     /* shared: 8000 x 10..50 ns, 1600 of each: total 240000, median 30. */
     ck_assert_ptr_nonnull(strstr(got, ",240000,8000,30.000,30.000,10,50,14.143,PushPop,shared\n"));
     ck_assert_ptr_nonnull(strstr(got, ",400000,8000,50.000,50.000,50,50,0.000,StartEnd,cross\n"));
@@ -365,11 +343,4 @@ static Suite* stats_suite(void) {
     return s;
 }
 
-int main(void) {
-    SRunner* runner = srunner_create(stats_suite());
-    int failed;
-    srunner_run_all(runner, CK_NORMAL);
-    failed = srunner_ntests_failed(runner);
-    srunner_free(runner);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+int main(void) { return tu_run_suite(stats_suite()); }

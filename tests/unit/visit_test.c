@@ -4,6 +4,7 @@
  * nested schemas, unions, enums, pointers, the NVIDIA helper schemas and
  * spec conformance checks 40-42.
  */
+#define _POSIX_C_SOURCE 200809L /* test_util.h */
 #include <check.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -12,6 +13,7 @@
 #include "nvtxw/error.h"
 #include "nvtxw/helper_types.h"
 #include "nvtxw/payload.h"
+#include "test_util.h"
 #include "visit_recorder.h"
 
 #define E(type, name)                                                                              \
@@ -762,8 +764,6 @@ END_TEST
 int main(void) {
     Suite* s = suite_create("visit");
     TCase* tc = tcase_create("core");
-    SRunner* sr;
-    int failed;
     tcase_add_test(tc, predefined_integers);
     tcase_add_test(tc, predefined_special_integers);
     tcase_add_test(tc, predefined_floats);
@@ -784,9 +784,5 @@ int main(void) {
     tcase_add_test(tc, static_payload_without_tail);
     tcase_add_test(tc, pointer_empty_array);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed != 0;
+    return tu_run_suite(s);
 }

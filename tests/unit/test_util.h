@@ -1,0 +1,158 @@
+/*
+ * tests/unit/test_util.h - helpers shared by the Check unit tests: a fresh
+ * temporary directory and its removal, reading a whole file, the NVTXW v2
+ * table, a Sink=text session and running a suite from main().
+ *
+ * Header-only: every function is static inline, so a test that does not
+ * call the NVTXW ones need not link libnvtxw. Functions named *_or_fail fail
+ * the running Check test (ck_assert) instead of returning an error; the
+ * others may also be called from main(), outside any test.
+ */
+#ifndef NVTXW_TESTS_UNIT_TEST_UTIL_H
+#define NVTXW_TESTS_UNIT_TEST_UTIL_H
+
+/* mkdtemp, lstat: the including file defines _POSIX_C_SOURCE 200809L (or
+ * _GNU_SOURCE) before its first #include. */
+#if !defined(_POSIX_C_SOURCE) && !defined(_GNU_SOURCE) && !defined(_XOPEN_SOURCE)
+#error "define _POSIX_C_SOURCE 200809L or _GNU_SOURCE before including any header"
+#endif
+
+#include <check.h>
+#include <dirent.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "nvtxw/backend.h"
+#include "nvtxw/error.h"
+
+/* Creates a new, empty directory "$TMPDIR/<prefix>-XXXXXX" ("/tmp" when
+ * TMPDIR is unset or empty) with mkdtemp and stores its path in buf. Fails
+ * the test when the path does not fit in `size` bytes or mkdtemp fails. */
+static inline void tu_make_temp_dir_or_fail(char* buf, size_t size, const char* prefix) {
+    const char* tmp = getenv("TMPDIR");
+    int n = snprintf(buf, size, "%s/%s-XXXXXX", tmp && *tmp ? tmp : "/tmp", prefix);
+    ck_assert_msg(n > 0 && (size_t)n < size, "temporary directory path too long for %zu bytes",
+                  size);
+    ck_assert_ptr_nonnull(mkdtemp(buf));
+}
+
+/* Removes `path` and, when it is a directory, everything below it (symbolic
+ * links are removed, not followed). Returns 0 when all of it is gone, -1
+ * when anything could not be removed (the rest is still removed). */
+static inline int tu_remove_tree(const char* path) {
+    struct stat st;
+    DIR* d;
+    struct dirent* e;
+    char child[PATH_MAX];
+    int rc = 0;
+    if (lstat(path, &st) != 0)
+        return -1;
+    if (!S_ISDIR(st.st_mode))
+        return unlink(path) == 0 ? 0 : -1;
+    d = opendir(path);
+    if (d == NULL)
+        return -1;
+    while ((e = readdir(d)) != NULL) {
+        int n;
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        n = snprintf(child, sizeof child, "%s/%s", path, e->d_name);
+        if (n < 0 || (size_t)n >= sizeof child || tu_remove_tree(child) != 0)
+            rc = -1;
+    }
+    closedir(d);
+    return rmdir(path) == 0 ? rc : -1;
+}
+
+/* The whole file at `path` as a malloc'd buffer with a NUL after the last
+ * byte (the caller frees it); its length in bytes, which may count embedded
+ * NULs, goes to *size when size is not NULL. Returns NULL when the file
+ * cannot be opened; seek, tell, allocation and short-read failures fail the
+ * test. */
+static inline char* tu_read_file_or_null(const char* path, size_t* size) {
+    FILE* f = fopen(path, "rb");
+    char* data;
+    long length;
+    if (f == NULL)
+        return NULL;
+    ck_assert_int_eq(fseek(f, 0, SEEK_END), 0);
+    length = ftell(f);
+    ck_assert_int_ge(length, 0);
+    rewind(f);
+    data = malloc((size_t)length + 1);
+    ck_assert_ptr_nonnull(data);
+    ck_assert_uint_eq(fread(data, 1, (size_t)length, f), (size_t)length);
+    data[length] = '\0';
+    fclose(f);
+    if (size != NULL)
+        *size = (size_t)length;
+    return data;
+}
+
+/* As tu_read_file_or_null, but a file that cannot be opened fails the test
+ * ("cannot open <path>"); never returns NULL. */
+static inline char* tu_read_file_or_fail(const char* path, size_t* size) {
+    char* data = tu_read_file_or_null(path, size);
+    ck_assert_msg(data != NULL, "cannot open %s", path);
+    return data;
+}
+
+/* The NVTXW v2 function table (nvtxwGetInterface with
+ * NVTXW_INTERFACE_VERSION), or NULL when that call does not succeed or
+ * returns no table. Needs libnvtxw at link time. */
+static inline const nvtxwInterface_t* tu_get_interface(void) {
+    const void* table = NULL;
+    if (nvtxwGetInterface(NVTXW_INTERFACE_VERSION, &table) != NVTXW_RESULT_SUCCESS)
+        return NULL;
+    return (const nvtxwInterface_t*)table;
+}
+
+/* As tu_get_interface, but a failure fails the test. */
+static inline const nvtxwInterface_t* tu_get_interface_or_fail(void) {
+    const void* table = NULL;
+    ck_assert_int_eq(nvtxwGetInterface(NVTXW_INTERFACE_VERSION, &table), NVTXW_RESULT_SUCCESS);
+    ck_assert_ptr_nonnull(table);
+    return (const nvtxwInterface_t*)table;
+}
+
+/* Begins session `name` through table `t` with the configuration
+ * "Sink=text|Output=<output><extra>" (`extra` is appended as is, e.g.
+ * "|Overwrite=yes"; NULL for none). Fails the test, with
+ * nvtxw_last_error(), unless SessionBegin succeeds with a non-NULL handle. */
+static inline nvtxwSessionHandle_t tu_text_session_or_fail(const nvtxwInterface_t* t,
+                                                           const char* name, const char* output,
+                                                           const char* extra) {
+    char config[PATH_MAX + 256];
+    nvtxwSessionAttributes_t attr;
+    nvtxwSessionHandle_t session = NULL;
+    nvtxwResultCode_t rc;
+    int n = snprintf(config, sizeof config, "Sink=text|Output=%s%s", output, extra ? extra : "");
+    ck_assert_msg(n > 0 && (size_t)n < sizeof config, "configuration string too long");
+    memset(&attr, 0, sizeof attr);
+    attr.structSize = sizeof attr;
+    attr.name = name;
+    attr.configString = config;
+    rc = t->SessionBegin(&attr, &session);
+    ck_assert_msg(rc == NVTXW_RESULT_SUCCESS, "SessionBegin(\"%s\") returned %d: %s", config,
+                  (int)rc, nvtxw_last_error());
+    ck_assert_ptr_nonnull(session);
+    return session;
+}
+
+/* Runs every test of `suite` (CK_NORMAL output; CK_FORK and the other
+ * Check environment variables apply), frees the runner and the suite, and
+ * returns EXIT_SUCCESS when no test failed, EXIT_FAILURE otherwise. */
+static inline int tu_run_suite(Suite* suite) {
+    SRunner* runner = srunner_create(suite);
+    int failed;
+    srunner_run_all(runner, CK_NORMAL);
+    failed = srunner_ntests_failed(runner);
+    srunner_free(runner);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
+#endif /* NVTXW_TESTS_UNIT_TEST_UTIL_H */
