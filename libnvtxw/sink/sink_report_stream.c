@@ -119,19 +119,35 @@ nvtxwResultCode_t report_stream_close(sink* s, const core_stream* stream, void* 
 }
 
 /* ---- Payloads ----------------------------------------------------------- */
+/*
+ * An event record is encoded in one pass through a cursor into space
+ * reserved up front (the record's exact upper bound), so the hot path does
+ * no per-field capacity checks.
+ */
 
-/* Appends an interned string: its dictionary index, or a new entry. */
-static int put_interned(report_stream* st, const void* data, size_t size) {
+static uint8_t* put_uvar(uint8_t* p, uint64_t value) { return p + varint_put(p, value); }
+
+static uint8_t* put_bytes(uint8_t* p, const void* data, size_t size) {
+    p = put_uvar(p, size);
+    if (size > 0)
+        memcpy(p, data, size);
+    return p + size;
+}
+
+/* Index of `data` in the chunk's dictionary. A new string is added with
+ * the next index and *is_new set (the record then carries its bytes, and the
+ * reader appends it the same way). Returns -1 when out of memory. */
+static int intern_index(report_stream* st, const void* data, size_t size, uint64_t* index,
+                        int* is_new) {
     uint64_t hash = XXH3_64bits(data, size);
     uintptr_t found = (uintptr_t)idmap_get(&st->intern_index, hash);
     intern_entry* entry;
     if (found != 0) {
         entry = &st->interned[found - 1];
         if (entry->length == size && memcmp(st->dict_data.data + entry->offset, data, size) == 0)
-            return rec_uvar(&st->chunk, found - 1);
+            return *is_new = 0, *index = found - 1, 0;
     }
-    if (rec_uvar(&st->chunk, st->intern_count) || rec_bytes(&st->chunk, data, size))
-        return -1;
+    *is_new = 1;
     if (st->intern_count == st->intern_capacity) {
         size_t capacity = st->intern_capacity ? st->intern_capacity * 2 : 64;
         intern_entry* grown = nvtxw_reallocarray(st->interned, capacity, sizeof *grown);
@@ -146,31 +162,29 @@ static int put_interned(report_stream* st, const void* data, size_t size) {
     entry->length = (uint32_t)size;
     if (strbuf_append(&st->dict_data, data, size) != 0)
         return -1;
-    st->intern_count++;
+    *index = st->intern_count++;
     /* On a hash collision the older entry keeps the index slot. */
     if (found == 0 && idmap_put(&st->intern_index, hash, (void*)(uintptr_t)st->intern_count) != 0)
         return -1;
     return 0;
 }
 
-/* Appends payload bytes with TIMESTAMP slots stored relative to `event_ts`. */
-static int put_ts_relative(report_stream* st, const payload_plan* plan, const uint8_t* data,
-                           size_t size, int64_t event_ts) {
-    size_t start, i;
-    if (rec_uvar(&st->chunk, size) != 0)
-        return -1;
-    start = st->chunk.length;
-    if (strbuf_append(&st->chunk, (const char*)data, size) != 0)
-        return -1;
+/* Payload bytes with TIMESTAMP slots stored relative to `event_ts`. */
+static uint8_t* put_ts_relative(uint8_t* p, const payload_plan* plan, const void* data, size_t size,
+                                int64_t event_ts) {
+    uint8_t* start;
+    size_t i;
+    p = put_bytes(p, data, size);
+    start = p - size;
     for (i = 0; i < plan->ts_count; i++) {
         uint64_t value;
         if ((size_t)plan->ts_offsets[i] + 8 > size)
             continue; /* cannot happen for a validated STATIC payload */
-        memcpy(&value, st->chunk.data + start + plan->ts_offsets[i], 8);
+        memcpy(&value, start + plan->ts_offsets[i], 8);
         value -= (uint64_t)event_ts;
-        memcpy(st->chunk.data + start + plan->ts_offsets[i], &value, 8);
+        memcpy(start + plan->ts_offsets[i], &value, 8);
     }
-    return 0;
+    return p;
 }
 
 /* Bytes of a payload; SIZE_MAX (predefined C strings only, validated) is
@@ -193,21 +207,30 @@ static int is_predefined_string(uint64_t schema_id) {
            schema_id <= NVTX_PAYLOAD_ENTRY_TYPE_CSTRING_UTF32;
 }
 
-static int put_payload(report_stream* st, const nvtxPayloadData_t* p, const payload_plan* plan,
-                       int with_origin, int64_t event_ts) {
-    size_t size = payload_size(p);
-    strbuf* b = &st->chunk;
-    if (rec_uvar(b, p->schemaId) != 0)
-        return -1;
-    if (with_origin)
-        return rec_u8(b, PAYLOAD_ORIGIN) || rec_uvar(b, (uintptr_t)p->payload) ||
-               rec_bytes(b, p->payload, size);
-    if (is_predefined_string(p->schemaId) || (plan && plan->encoding == PAYLOAD_INTERNED))
-        return rec_u8(b, PAYLOAD_INTERNED) || put_interned(st, p->payload, size);
-    if (plan && plan->encoding == PAYLOAD_TS_RELATIVE)
-        return rec_u8(b, PAYLOAD_TS_RELATIVE) ||
-               put_ts_relative(st, plan, p->payload, size, event_ts);
-    return rec_u8(b, PAYLOAD_RAW) || rec_bytes(b, p->payload, size);
+/* One payload; NULL when out of memory (dictionary growth). */
+static uint8_t* put_payload(report_stream* st, uint8_t* p, const nvtxPayloadData_t* payload,
+                            size_t size, const payload_plan* plan, int with_origin,
+                            int64_t event_ts) {
+    uint64_t index;
+    int is_new;
+    p = put_uvar(p, payload->schemaId);
+    if (with_origin) {
+        *p++ = PAYLOAD_ORIGIN;
+        return put_bytes(put_uvar(p, (uintptr_t)payload->payload), payload->payload, size);
+    }
+    if (is_predefined_string(payload->schemaId) || (plan && plan->encoding == PAYLOAD_INTERNED)) {
+        *p++ = PAYLOAD_INTERNED;
+        if (intern_index(st, payload->payload, size, &index, &is_new) != 0)
+            return NULL;
+        p = put_uvar(p, index);
+        return is_new ? put_bytes(p, payload->payload, size) : p;
+    }
+    if (plan && plan->encoding == PAYLOAD_TS_RELATIVE) {
+        *p++ = PAYLOAD_TS_RELATIVE;
+        return put_ts_relative(p, plan, payload->payload, size, event_ts);
+    }
+    *p++ = PAYLOAD_RAW;
+    return put_bytes(p, payload->payload, size);
 }
 
 /* The plan of a registered schema, through the stream's small cache. */
@@ -227,48 +250,61 @@ static const payload_plan* stream_plan(report_stream* st, uint64_t schema_id) {
     return plan;
 }
 
-/* Plans of the event's payloads (NULL for predefined types) and an upper
- * bound of the record's size; returns non-zero when any schema holds
- * pointers. */
-static int event_plans(report_stream* st, const core_event* event, const payload_plan** plans,
-                       size_t* bound) {
-    int pointers = 0;
-    size_t i;
-    *bound = 64;
-    for (i = 0; i < event->count; i++) {
-        uint64_t id = event->payloads[i].schemaId;
-        plans[i] = id >= NVTX_PAYLOAD_SCHEMA_ID_STATIC_START ? stream_plan(st, id) : NULL;
-        pointers |= plans[i] != NULL && plans[i]->has_pointers;
-        if (event->payloads[i].size != SIZE_MAX && *bound < SIZE_MAX / 2)
-            *bound += 40 + event->payloads[i].size;
-    }
-    return pointers;
-}
-
 /* ---- Records ------------------------------------------------------------ */
 
 #define EVENT_MAX_PAYLOADS 64
 
-static int put_event(report_stream* st, const core_event* event, const core_event_facts* facts) {
+/* What an event record needs: plans, payload sizes, its size bound. */
+typedef struct event_layout {
     const payload_plan* plans[EVENT_MAX_PAYLOADS];
-    size_t i, stored = 0, bound;
-    int with_origin = event_plans(st, event, plans, &bound);
-    unsigned flags = (facts->has_timestamp ? 1u : 0u) | (event->scope_id ? 2u : 0u);
-    int status;
-    for (i = 0; i < event->count; i++)
-        stored += event->payloads[i].size != 0;
-    /* One reservation, so the appends below take their inline paths. */
-    status = bound < SIZE_MAX / 2 ? strbuf_reserve(&st->chunk, bound) : 0;
-    status = status || rec_u8(&st->chunk, REC_EVENT) ||
-             rec_svar(&st->chunk, facts->has_timestamp ? stream_delta(st, facts->timestamp) : 0) ||
-             rec_u8(&st->chunk, flags) ||
-             (event->scope_id && rec_uvar(&st->chunk, event->scope_id)) ||
-             rec_uvar(&st->chunk, stored);
-    for (i = 0; status == 0 && i < event->count; i++) {
-        if (event->payloads[i].size != 0)
-            status = put_payload(st, &event->payloads[i], plans[i], with_origin, facts->timestamp);
+    size_t sizes[EVENT_MAX_PAYLOADS];
+    size_t stored; /* payloads of non-zero size */
+    size_t bound;  /* bytes the record can take at most */
+    int with_origin;
+} event_layout;
+
+static int event_layout_make(report_stream* st, const core_event* event, event_layout* l) {
+    size_t i;
+    l->stored = 0;
+    l->bound = 4 + 3 * VARINT_MAX_BYTES;
+    l->with_origin = 0;
+    for (i = 0; i < event->count; i++) {
+        uint64_t id = event->payloads[i].schemaId;
+        l->plans[i] = id >= NVTX_PAYLOAD_SCHEMA_ID_STATIC_START ? stream_plan(st, id) : NULL;
+        l->with_origin |= l->plans[i] != NULL && l->plans[i]->has_pointers;
+        l->sizes[i] = event->payloads[i].size ? payload_size(&event->payloads[i]) : 0;
+        l->stored += l->sizes[i] != 0;
+        if (l->sizes[i] > SIZE_MAX / 4 - l->bound)
+            return -1;
+        l->bound += 1 + 4 * VARINT_MAX_BYTES + l->sizes[i];
     }
-    return status;
+    return 0;
+}
+
+static int put_event(report_stream* st, const core_event* event, const core_event_facts* facts) {
+    event_layout l;
+    uint8_t* p;
+    size_t i;
+    unsigned flags = (facts->has_timestamp ? 1u : 0u) | (event->scope_id ? 2u : 0u);
+    if (event_layout_make(st, event, &l) != 0 || strbuf_reserve(&st->chunk, l.bound) != 0)
+        return -1;
+    p = (uint8_t*)st->chunk.data + st->chunk.length;
+    *p++ = REC_EVENT;
+    p = put_uvar(p, varint_zigzag(facts->has_timestamp ? stream_delta(st, facts->timestamp) : 0));
+    *p++ = (uint8_t)flags;
+    if (event->scope_id)
+        p = put_uvar(p, event->scope_id);
+    p = put_uvar(p, l.stored);
+    for (i = 0; p != NULL && i < event->count; i++) {
+        if (l.sizes[i] != 0)
+            p = put_payload(st, p, &event->payloads[i], l.sizes[i], l.plans[i], l.with_origin,
+                            facts->timestamp);
+    }
+    if (p == NULL)
+        return -1;
+    st->chunk.length = (size_t)(p - (uint8_t*)st->chunk.data);
+    st->chunk.data[st->chunk.length] = '\0';
+    return 0;
 }
 
 nvtxwResultCode_t report_event_write(void* state, const core_event* event) {
