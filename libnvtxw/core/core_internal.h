@@ -75,6 +75,12 @@ struct core_stream {
     int32_t ordering_skid;
     int64_t ordering_skid_amount;
     void* sink_state;
+    /* Fast plans looked up last (write path; this stream's thread only). */
+    struct {
+        uint64_t schema_id;
+        const struct core_fast_plan* plan;
+    } plan_cache[2];
+    unsigned plan_cache_next;
 };
 
 struct core_session {

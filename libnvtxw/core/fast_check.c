@@ -100,8 +100,26 @@ static int predefined_fast(const nvtxPayloadData_t* p) {
            p->schemaId < NVTX_PAYLOAD_ENTRY_TYPE_UNION_SELECTOR;
 }
 
+/* The fast plan of a schema, through the stream's two-entry cache (the
+ * stream is the calling thread's own). */
+static const core_fast_plan* stream_fast_plan(core_stream* stream, uint64_t schema_id) {
+    const core_fast_plan* plan;
+    unsigned i;
+    for (i = 0; i < 2; i++) {
+        if (stream->plan_cache[i].plan != NULL && stream->plan_cache[i].schema_id == schema_id)
+            return stream->plan_cache[i].plan;
+    }
+    plan = idmap_get(&stream->domain->fast_plans, schema_id);
+    if (plan != NULL) {
+        i = stream->plan_cache_next++ & 1;
+        stream->plan_cache[i].schema_id = schema_id;
+        stream->plan_cache[i].plan = plan;
+    }
+    return plan;
+}
+
 int core_event_fast_check(const core_event* event, core_event_facts* facts) {
-    const core_domain* domain = event->stream->domain;
+    core_stream* stream = (core_stream*)event->stream;
     size_t i;
     facts->has_timestamp = 0;
     facts->timestamp = 0;
@@ -117,7 +135,7 @@ int core_event_fast_check(const core_event* event, core_event_facts* facts) {
                 return 0;
             continue;
         }
-        plan = idmap_get(&domain->fast_plans, p->schemaId);
+        plan = stream_fast_plan(stream, p->schemaId);
         if (plan == NULL || p->size < plan->min_size)
             return 0;
         if (plan->has_timestamp && !facts->has_timestamp) {
