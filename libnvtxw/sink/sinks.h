@@ -17,5 +17,7 @@ extern const sink_ops sink_stats_ops;
 extern const sink_ops sink_chrome_ops;
 /* Sink=backend: forwards every call to another NVTXW v2 backend (Backend=). */
 extern const sink_ops sink_backend_ops;
+/* Sink=sqlite: an SQLite database of every call (docs/sqlite-schema.md). */
+extern const sink_ops sink_sqlite_ops;
 
 #endif /* NVTXW_SINK_SINKS_H */

@@ -1,0 +1,330 @@
+/*
+ * tests/unit/sqlite_test.c - Sink=sqlite through the NVTXW v2 table, driven
+ * by the helpers of nvtxw/helpers.h with known timestamps, then read back
+ * with the sqlite3 API: exact rows of every table the session touched, and
+ * the example queries of docs/sqlite-schema.md (range summary, top-N
+ * longest ranges, one stream's events in a time window) with their exact
+ * results. Four threads write four streams at once (TSan in CI), with
+ * enough rows that pops close pushes of earlier batches. A bad Output path
+ * fails SessionBegin naming the path; an existing output needs Overwrite.
+ * test_bench prints the rows/s of 1M ranges (NVTXW_SQLITE_BENCH_RANGES
+ * overrides the count).
+ */
+#define _GNU_SOURCE
+#include <check.h>
+#include <limits.h>
+#include <pthread.h>
+#include <sqlite3.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "nvtxw/abi.h"
+#include "nvtxw/backend.h"
+#include "nvtxw/error.h"
+#include "nvtxw/helpers.h"
+#include "test_util.h"
+
+#define OK(call) ck_assert_int_eq((call), NVTXW_RESULT_SUCCESS)
+
+static const nvtxwInterface_t* T;
+static char dir[PATH_MAX], out_path[PATH_MAX + 16];
+
+static void setup(void) {
+    tu_make_temp_dir_or_fail(dir, sizeof dir, "nvtxw-sqlite");
+    snprintf(out_path, sizeof out_path, "%s/out.sqlite", dir);
+    T = tu_get_interface_or_fail();
+}
+
+static void teardown(void) { tu_remove_tree(dir); }
+
+static nvtxwResultCode_t try_begin(const char* output, const char* extra,
+                                   nvtxwSessionHandle_t* session) {
+    nvtxwSessionAttributes_t attr;
+    char config[PATH_MAX + 256];
+    snprintf(config, sizeof config, "Sink=sqlite|Output=%s%s", output, extra);
+    nvtxwSessionAttributesInit(&attr);
+    attr.name = "sqlite-test";
+    attr.configString = config;
+    return T->SessionBegin(&attr, session);
+}
+
+static nvtxwSessionHandle_t begin(void) {
+    nvtxwSessionHandle_t session = NULL;
+    nvtxwResultCode_t rc = try_begin(out_path, "|Overwrite=yes", &session);
+    ck_assert_msg(rc == NVTXW_RESULT_SUCCESS, "SessionBegin: %s", nvtxw_last_error());
+    return session;
+}
+
+static void end(nvtxwSessionHandle_t session) {
+    nvtxwResultCode_t rc = T->SessionEnd(session);
+    ck_assert_msg(rc == NVTXW_RESULT_SUCCESS, "SessionEnd: %s", nvtxw_last_error());
+}
+
+/* Every row of `sql` as "a|b|c\n" lines (NULL as "-"); caller frees. */
+static char* query(sqlite3* db, const char* sql) {
+    sqlite3_stmt* stmt = NULL;
+    char* text = NULL;
+    size_t size = 0;
+    FILE* out = open_memstream(&text, &size);
+    int rc, i;
+    ck_assert_msg(sqlite3_prepare_v2(db, sql, -1, &stmt, NULL) == SQLITE_OK, "%s: %s", sql,
+                  sqlite3_errmsg(db));
+    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+        for (i = 0; i < sqlite3_column_count(stmt); i++) {
+            const unsigned char* v = sqlite3_column_text(stmt, i);
+            fprintf(out, "%s%s", i ? "|" : "", v ? (const char*)v : "-");
+        }
+        fputc('\n', out);
+    }
+    ck_assert_msg(rc == SQLITE_DONE, "%s: %s", sql, sqlite3_errmsg(db));
+    sqlite3_finalize(stmt);
+    fclose(out);
+    return text;
+}
+
+static void expect(sqlite3* db, const char* sql, const char* expected) {
+    char* got = query(db, sql);
+    ck_assert_msg(strcmp(got, expected) == 0, "%s\ngot:\n%s\nexpected:\n%s", sql, got, expected);
+    free(got);
+}
+
+static sqlite3* open_db(void) {
+    sqlite3* db = NULL;
+    ck_assert_int_eq(sqlite3_open_v2(out_path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    return db;
+}
+
+static nvtxwEventAttributesUtf8_t utf8(uint32_t color, uint32_t category, const char* message) {
+    nvtxwEventAttributesUtf8_t attr = {color, category, 0, message};
+    return attr;
+}
+
+static nvtxwEventAttributes_t reg(nvtxDomainHandle_t domain, const char* text) {
+    nvtxwEventAttributes_t attr = {0, 0, 0};
+    OK(T->StringRegister(domain, text, &attr.message));
+    return attr;
+}
+
+/* main (default domain, scope "node/proc"): outer 0..1000 (red, cat 3) holds
+ * split inner 100..400 and registered inner 500..900; mark "tick" at 50;
+ * work 2000..2100, 2200..2500; start 7 at 4000 ended on io at 4500.
+ * io (domain net): send 3000..3500 pushpop, recv 3000..3600 startend. */
+static void write_session(nvtxwSessionHandle_t session) {
+    nvtxDomainHandle_t def, net;
+    nvtxwEventWriter_t m, io;
+    uint64_t ints, floats, clock1, clock2;
+    nvtxSyncPoint_t point = {10, 20};
+    OK(nvtxwDomainRegister(T, session, NULL, &def));
+    OK(nvtxwDomainRegister(T, session, "net", &net));
+    OK(nvtxwCategoryRegister(T, def, 3, "compute"));
+    OK(nvtxwEventWriterOpen(T, session, "main", def, "node/proc", 0, &m));
+    OK(nvtxwEventWriterOpen(T, session, "io", net, NULL, 0, &io));
+    OK(nvtxwRangePushPopWriteUtf8(&m, 0, 1000, utf8(0xffff0000u, 3, "outer")));
+    OK(nvtxwMarkWriteUtf8(&m, 50, utf8(0, 0, "tick")));
+    OK(nvtxwRangePushWriteUtf8(&m, 100, utf8(0, 0, "inner")));
+    OK(nvtxwRangePopWrite(&m, 400));
+    OK(nvtxwRangePushWrite(&m, 500, reg(def, "inner")));
+    OK(nvtxwRangePopWrite(&m, 900));
+    OK(nvtxwRangePushPopWriteUtf8(&m, 2000, 2100, utf8(0, 0, "work")));
+    OK(nvtxwRangePushPopWriteUtf8(&m, 2200, 2500, utf8(0, 0, "work")));
+    OK(nvtxwRangePushPopWrite(&io, 3000, 3500, reg(net, "send")));
+    OK(nvtxwRangeStartEndWrite(&io, 3000, 3600, reg(net, "recv")));
+    OK(nvtxwRangeStartWriteUtf8(&m, 4000, 7, utf8(0, 0, "async")));
+    OK(nvtxwRangeEndWrite(&io, 4500, 7));
+    OK(nvtxwCounterInt64Register(T, def, "queue", NULL, &ints));
+    OK(nvtxwCounterFloat64Register(T, def, "load", NULL, &floats));
+    OK(nvtxwCounterInt64Write(T, m.stream, 3000, ints, 5));
+    OK(nvtxwCounterFloat64Write(T, m.stream, 3100, floats, 1.5));
+    OK(T->CounterNoValueWrite(m.stream, 3200, ints, NVTX_COUNTER_SAMPLE_UNAVAILABLE));
+    OK(nvtxwTimeDomainRegister(T, net, NVTX_TIMESTAMP_TYPE_CPU_CLOCK_GETTIME_MONOTONIC, &clock1));
+    OK(nvtxwTimeDomainRegister(T, net, NVTX_TIMESTAMP_TYPE_TOOL_PROVIDED, &clock2));
+    OK(T->TimeSyncPointTableWrite(io.stream, clock1, clock2, &point, 1));
+}
+
+START_TEST(test_rows) {
+    nvtxwSessionHandle_t session = begin();
+    sqlite3* db;
+    write_session(session);
+    end(session);
+    ck_assert_int_eq(access(out_path, F_OK), 0);
+    db = open_db();
+    expect(db, "SELECT id, name FROM domains ORDER BY id", "0|\n1|net\n");
+    expect(db,
+           "SELECT s.id, s.name, s.domain_id, c.path FROM streams s"
+           " LEFT JOIN scopes c ON c.domain_id = s.domain_id AND c.id = s.scope_id",
+           "0|main|0|node/proc\n1|io|1|-\n");
+    expect(db, "SELECT domain_id, value FROM strings ORDER BY value", "0|inner\n1|recv\n1|send\n");
+    expect(db, "SELECT * FROM categories", "0|3|compute\n");
+    expect(db,
+           "SELECT e.start, e.end, t.name, e.range_id, e.category, e.color, e.text,"
+           " e.text_id IS NOT NULL, e.domain_id, e.stream_id, e.scope_id IS NOT NULL"
+           " FROM events e JOIN event_types t ON t.id = e.event_type ORDER BY e.id",
+           "0|1000|pushpop|-|3|4294901760|outer|0|0|0|1\n"
+           "50|-|mark|-|-|-|tick|0|0|0|1\n"
+           "100|400|push|-|-|-|inner|0|0|0|1\n"
+           "400|-|pop|-|-|-|-|0|0|0|1\n"
+           "500|900|push|-|-|-|inner|1|0|0|1\n"
+           "900|-|pop|-|-|-|-|0|0|0|1\n"
+           "2000|2100|pushpop|-|-|-|work|0|0|0|1\n"
+           "2200|2500|pushpop|-|-|-|work|0|0|0|1\n"
+           "4000|4500|start|7|-|-|async|0|0|0|1\n"
+           "3000|3500|pushpop|-|-|-|send|1|1|1|0\n"
+           "3000|3600|startend|-|-|-|recv|1|1|1|0\n"
+           "4500|-|end|7|-|-|-|0|1|1|0\n");
+    expect(db,
+           "SELECT json_extract(payload_json, '$.payloads[0].fields.timestampEnd')"
+           " FROM events WHERE text = 'outer'",
+           "1000\n");
+    expect(db,
+           "SELECT c.name, s.timestamp, s.value, s.no_value_reason, length(s.data)"
+           " FROM counter_samples s JOIN counters c ON c.id = s.counter_id ORDER BY s.timestamp",
+           "queue|3000|5.0|-|8\nload|3100|1.5|-|8\nqueue|3200|-|2|-\n");
+    expect(db, "SELECT stream_id, timestamp_src, timestamp_dst, slope FROM sync_points",
+           "1|10|20|-\n");
+    sqlite3_close(db);
+}
+END_TEST
+
+/* The example queries of docs/sqlite-schema.md, with their results. */
+START_TEST(test_doc_queries) {
+    nvtxwSessionHandle_t session = begin();
+    sqlite3* db;
+    write_session(session);
+    end(session);
+    db = open_db();
+    expect(db,
+           "SELECT name, style, count(*) AS instances, sum(duration) AS total,"
+           " round(avg(duration), 1) AS avg, min(duration) AS min, max(duration) AS max"
+           " FROM ranges GROUP BY name, style ORDER BY total DESC, name",
+           "outer|PushPop|1|1000|1000.0|1000|1000\n"
+           "inner|PushPop|2|700|350.0|300|400\n"
+           "net:recv|StartEnd|1|600|600.0|600|600\n"
+           "async|StartEnd|1|500|500.0|500|500\n"
+           "net:send|PushPop|1|500|500.0|500|500\n"
+           "work|PushPop|2|400|200.0|100|300\n");
+    expect(db, "SELECT name, start, duration FROM ranges ORDER BY duration DESC, start LIMIT 3",
+           "outer|0|1000\nnet:recv|3000|600\nnet:send|3000|500\n");
+    expect(db,
+           "SELECT e.start, e.end, t.name, e.text FROM events e"
+           " JOIN streams s ON s.id = e.stream_id JOIN event_types t ON t.id = e.event_type"
+           " WHERE s.name = 'main' AND e.start < 1000 AND ifnull(e.end, e.start) >= 450"
+           " ORDER BY e.start",
+           "0|1000|pushpop|outer\n500|900|push|inner\n900|-|pop|-\n");
+    sqlite3_close(db);
+}
+END_TEST
+
+#define THREAD_RANGES 20000
+
+static void* thread_main(void* arg) {
+    nvtxwEventWriter_t* w = arg;
+    int64_t t = 0;
+    int i;
+    for (i = 0; i < THREAD_RANGES; i++, t += 10) {
+        if (nvtxwRangePushWriteUtf8(w, t, utf8(0, 0, "outer")) != NVTXW_RESULT_SUCCESS ||
+            nvtxwRangePushPopWriteUtf8(w, t + 1, t + 3, utf8(0, 0, "leaf")) != NVTXW_RESULT_SUCCESS)
+            return (void*)1;
+    }
+    for (i = 0; i < THREAD_RANGES; i++) /* pops close pushes of earlier batches */
+        if (nvtxwRangePopWrite(w, t + i) != NVTXW_RESULT_SUCCESS)
+            return (void*)1;
+    return NULL;
+}
+
+START_TEST(test_threads) {
+    nvtxwSessionHandle_t session = begin();
+    nvtxDomainHandle_t domain;
+    nvtxwEventHelperSchemaIds_t ids;
+    nvtxwEventWriter_t writers[4];
+    pthread_t threads[4];
+    sqlite3* db;
+    char name[16], expected[256];
+    int i;
+    OK(nvtxwDomainRegister(T, session, NULL, &domain));
+    OK(nvtxwEventSchemasRegister(T, domain, NVTXW_EVENT_HELPER_SCHEMA_ALL, &ids));
+    for (i = 0; i < 4; i++) {
+        nvtxwStreamHandle_t stream;
+        snprintf(name, sizeof name, "worker%d", i);
+        OK(nvtxwStreamOpen(T, session, name, domain, NULL, 0, &stream));
+        OK(nvtxwEventWriterInit(&writers[i], T, stream, &ids));
+    }
+    for (i = 0; i < 4; i++)
+        ck_assert_int_eq(pthread_create(&threads[i], NULL, thread_main, &writers[i]), 0);
+    for (i = 0; i < 4; i++) {
+        void* result;
+        ck_assert_int_eq(pthread_join(threads[i], &result), 0);
+        ck_assert_ptr_null(result);
+    }
+    end(session);
+    db = open_db();
+    expect(db, "SELECT count(*), count(DISTINCT id) FROM events", "240000|240000\n");
+    /* push i of a stream opens at 10i and its pop comes at 200000 + (19999 - i). */
+    snprintf(expected, sizeof expected, "leaf|80000|160000\nouter|80000|%lld\n",
+             4LL * (THREAD_RANGES * (200000LL + 19999) - 10LL * THREAD_RANGES * 19999 / 2 -
+                    (long long)THREAD_RANGES * 19999 / 2));
+    expect(db, "SELECT name, count(*), sum(duration) FROM ranges GROUP BY name ORDER BY name",
+           expected);
+    sqlite3_close(db);
+}
+END_TEST
+
+START_TEST(test_bad_output) {
+    nvtxwSessionHandle_t session = NULL;
+    char bad[PATH_MAX + 32];
+    snprintf(bad, sizeof bad, "%s/missing/out.sqlite", dir);
+    ck_assert_int_ne(try_begin(bad, "", &session), NVTXW_RESULT_SUCCESS);
+    ck_assert_msg(strstr(nvtxw_last_error(), bad) != NULL, "message: %s", nvtxw_last_error());
+    end(begin());
+    ck_assert_int_ne(try_begin(out_path, "", &session), NVTXW_RESULT_SUCCESS);
+    ck_assert_ptr_nonnull(strstr(nvtxw_last_error(), "Overwrite=yes"));
+}
+END_TEST
+
+START_TEST(test_bench) {
+    const char* env = getenv("NVTXW_SQLITE_BENCH_RANGES");
+    long count = env ? atol(env) : 1000000, i;
+    nvtxwSessionHandle_t session = begin();
+    nvtxDomainHandle_t domain;
+    nvtxwEventWriter_t w;
+    struct timespec t0, t1;
+    sqlite3* db;
+    char expected[64];
+    double seconds;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    OK(nvtxwDomainRegister(T, session, NULL, &domain));
+    OK(nvtxwEventWriterOpen(T, session, "bench", domain, NULL, 0, &w));
+    for (i = 0; i < count; i++)
+        OK(nvtxwRangePushPopWriteUtf8(&w, i * 10, i * 10 + 5, utf8(0, 0, "range")));
+    end(session);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    printf("sqlite sink: %ld ranges in %.3f s = %.0f rows/s\n", count, seconds,
+           (double)count / seconds);
+    db = open_db();
+    snprintf(expected, sizeof expected, "%ld\n", count);
+    expect(db, "SELECT count(*) FROM ranges", expected);
+    sqlite3_close(db);
+}
+END_TEST
+
+static Suite* sqlite_suite(void) {
+    Suite* s = suite_create("sqlite");
+    TCase* tc = tcase_create("sink");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 600);
+    tcase_add_test(tc, test_rows);
+    tcase_add_test(tc, test_doc_queries);
+    tcase_add_test(tc, test_threads);
+    tcase_add_test(tc, test_bad_output);
+    /* A measurement, not a check: run by `make bench`, or on request. */
+    if (getenv("NVTXW_SQLITE_BENCH_RANGES") != NULL)
+        tcase_add_test(tc, test_bench);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void) { return tu_run_suite(sqlite_suite()); }
