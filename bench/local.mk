@@ -12,8 +12,10 @@ bench_write_bench_LDADD = libnvtxw/libnvtxw.la $(OTF2_LIBS)
 # Options go through BENCH_FLAGS, e.g. `make bench BENCH_FLAGS="-n 1000000"`.
 BENCH_FLAGS =
 if HAVE_OTF2
-bench: bench/write_bench$(EXEEXT)
+bench: bench/write_bench$(EXEEXT) tests/unit/chrome_test$(EXEEXT) tests/unit/sqlite_test$(EXEEXT)
 	./bench/write_bench $(BENCH_FLAGS)
+	NVTXW_CHROME_BENCH_RANGES=1000000 ./tests/unit/chrome_test | grep 'MB/s'
+	NVTXW_SQLITE_BENCH_RANGES=1000000 ./tests/unit/sqlite_test | grep 'rows/s'
 else
 bench:
 	@echo "bench: OTF2 is missing (pkg-config otf2 found nothing): install libopen-trace-format2-dev, then re-run configure" >&2

@@ -11,4 +11,5 @@ libnvtxw_libnvtxw_la_SOURCES += \
 	libnvtxw/reader/reader_access.c \
 	libnvtxw/reader/reader_replay.h \
 	libnvtxw/reader/reader_replay.c \
-	libnvtxw/reader/reader_replay_regs.c
+	libnvtxw/reader/reader_replay_regs.c \
+	libnvtxw/reader/reader_replay_merge.c

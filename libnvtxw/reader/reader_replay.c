@@ -1,9 +1,18 @@
 /*
- * reader/reader_replay.c - nvtxw_reader_replay: every remaining record of a
- * report as calls of an NVTXW v2 table, so any report can go to any sink or
- * backend. Registrations map IDs (reader_replay_regs.c); events are replayed
- * from copies of their payloads with schema IDs mapped and string handles,
- * scope IDs and pointers rewritten (remap_event_patch, payload/remap.h).
+ * reader/reader_replay.c - nvtxw_reader_replay and nvtxw_reader_replay_many:
+ * every remaining record of one or several reports as calls of an NVTXW v2
+ * table, so any report can go to any sink or backend, and partial reports
+ * (DESIGN.md section 8) merge into one. Registrations map IDs
+ * (reader_replay_regs.c) and are unified across inputs
+ * (reader_replay_merge.c); events are replayed from copies of their payloads
+ * with schema IDs mapped and string handles, scope IDs and pointers
+ * rewritten (remap_event_patch, payload/remap.h).
+ *
+ * Order: phase 1 replays the registration log of every input, input after
+ * input, and leaves each reader on its first stream record (its "head",
+ * borrowed until that reader's next call); phase 2 drains the heads input
+ * after input, or by smallest (timestamp, input) for time order, where a
+ * record without a timestamp takes its input's last time.
  */
 #include "config.h"
 
@@ -19,7 +28,7 @@ void* replay_scratch_alloc(void* st, size_t size) {
 
 static nvtxwResultCode_t replay_event(replay_state* st, nvtxwStreamHandle_t stream,
                                       const nvtxw_record_t* rec) {
-    const replay_domain* d = &st->domains[rec->domain];
+    const replay_domain* d = &st->in->domains[rec->domain];
     size_t n = rec->u.event.count, i;
     nvtxPayloadData_t* copies = reader_arena_alloc(&st->scratch, n * sizeof *copies);
     uint64_t* ids = reader_arena_alloc(&st->scratch, n * sizeof *ids);
@@ -38,7 +47,7 @@ static nvtxwResultCode_t replay_event(replay_state* st, nvtxwStreamHandle_t stre
         copies[i].payload = bytes;
     }
     ev.domain = d;
-    ev.registry = nvtxw_reader_registry(st->reader, rec->domain);
+    ev.registry = nvtxw_reader_registry(st->in->reader, rec->domain);
     ev.source_ids = ids;
     ev.origins = rec->u.event.origins;
     ev.copies = copies;
@@ -60,13 +69,23 @@ static nvtxwResultCode_t replay_event(replay_state* st, nvtxwStreamHandle_t stre
     return st->t->EventWrite(stream, copies, n);
 }
 
-static nvtxwResultCode_t replay_stream_record(replay_state* st, const nvtxw_record_t* rec) {
-    nvtxwStreamHandle_t stream = rec->stream < st->stream_count ? st->streams[rec->stream] : NULL;
+/* A stream record of st->in; records of streams the filters dropped, and
+ * records outside the time window, are skipped (*kept = 0). */
+static nvtxwResultCode_t replay_stream_record(replay_state* st, const nvtxw_record_t* rec,
+                                              int* kept) {
+    replay_input* in = st->in;
+    int state = rec->stream < in->stream_count ? in->stream_state[rec->stream] : 0;
+    nvtxwStreamHandle_t stream = state == REPLAY_STREAM_OPEN ? in->streams[rec->stream] : NULL;
     const replay_domain* d;
-    if (stream == NULL || rec->domain >= st->domain_count)
+    *kept = 0;
+    if (state == REPLAY_STREAM_SKIPPED)
+        return NVTXW_RESULT_SUCCESS;
+    if (stream == NULL || rec->domain >= in->domain_count)
         return error_set(NVTXW_RESULT_FAILED, "stream %llu is not open",
                          (unsigned long long)rec->stream);
-    d = &st->domains[rec->domain];
+    if ((*kept = replay_window_keep(st, in, rec)) <= 0)
+        return *kept < 0 ? error_oom("the range stack") : NVTXW_RESULT_SUCCESS;
+    d = &in->domains[rec->domain];
     switch (rec->kind) {
     case NVTXW_RECORD_EVENT:
         return replay_event(st, stream, rec);
@@ -90,34 +109,40 @@ static nvtxwResultCode_t replay_stream_record(replay_state* st, const nvtxw_reco
             rec->u.conversion_factor.slope, rec->u.conversion_factor.timestamp_src,
             rec->u.conversion_factor.timestamp_dst);
     default:
-        return replay_registration(st, rec);
+        return error_set(NVTXW_RESULT_FAILED, "record kind %d is not a stream record",
+                         (int)rec->kind);
     }
 }
 
-static nvtxwResultCode_t replay_one(replay_state* st, const nvtxw_record_t* rec) {
+static nvtxwResultCode_t replay_one(replay_state* st, replay_input* in, const nvtxw_record_t* rec) {
     nvtxwResultCode_t status;
+    int kept = 1;
+    st->in = in;
     reader_arena_reset(&st->scratch);
     if (rec->kind != NVTXW_RECORD_SESSION && st->session == NULL)
         status = error_set(NVTXW_RESULT_FAILED, "no session record before it");
     else if (rec->kind >= NVTXW_RECORD_EVENT)
-        status = replay_stream_record(st, rec);
+        status = replay_stream_record(st, rec, &kept);
     else
         status = replay_registration(st, rec);
     if (status != NVTXW_RESULT_SUCCESS)
-        error_prefix("cannot replay record %llu (kind 0x%02x, stream %lld)",
-                     (unsigned long long)nvtxw_reader_record_count(st->reader), (unsigned)rec->kind,
+        error_prefix("cannot replay record %llu of \"%s\" (kind 0x%02x, stream %lld)",
+                     (unsigned long long)nvtxw_reader_record_count(in->reader), in->reader->path,
+                     (unsigned)rec->kind,
                      rec->stream == NVTXW_READER_NONE ? -1LL : (long long)rec->stream);
+    st->replayed += kept;
     return status;
 }
 
-static nvtxwResultCode_t close_streams(replay_state* st) {
+static nvtxwResultCode_t close_streams(replay_state* st, replay_input* in) {
     size_t s;
-    for (s = 0; s < st->stream_count; s++) {
-        if (st->closing[s] && st->streams[s] != NULL) {
-            nvtxwResultCode_t status = st->t->StreamClose(st->streams[s]);
-            st->streams[s] = NULL;
+    for (s = 0; s < in->stream_count; s++) {
+        if (in->closing[s] && in->streams[s] != NULL) {
+            nvtxwResultCode_t status = st->t->StreamClose(in->streams[s]);
+            in->streams[s] = NULL;
             if (status != NVTXW_RESULT_SUCCESS) {
-                error_prefix("cannot replay the close of stream %zu", s);
+                error_prefix("cannot replay the close of stream %zu of \"%s\"", s,
+                             in->reader->path);
                 return status;
             }
         }
@@ -125,47 +150,136 @@ static nvtxwResultCode_t close_streams(replay_state* st) {
     return NVTXW_RESULT_SUCCESS;
 }
 
-static void replay_free(replay_state* st) {
+static void input_free(replay_input* in) {
     size_t i;
-    for (i = 0; i < st->domain_count; i++)
-        remap_domain_clear(&st->domains[i]);
-    nvtxw_free(st->domains);
-    nvtxw_free(st->streams);
-    nvtxw_free(st->closing);
-    reader_arena_reset(&st->scratch);
+    for (i = 0; i < in->domain_count; i++)
+        remap_domain_clear(&in->domains[i]);
+    for (i = 0; in->stacks != NULL && i < in->stream_count; i++)
+        nvtxw_free(in->stacks[i].kept);
+    nvtxw_free(in->domains);
+    nvtxw_free(in->target_of);
+    nvtxw_free(in->streams);
+    nvtxw_free(in->stream_state);
+    nvtxw_free(in->closing);
+    nvtxw_free(in->stacks);
 }
 
-nvtxwResultCode_t nvtxw_reader_replay(nvtxw_reader_t* reader, const nvtxwInterface_t* iface,
-                                      const char* config, uint64_t* records_out) {
-    replay_state st;
-    nvtxwResultCode_t status = NVTXW_RESULT_SUCCESS, end;
-    uint64_t replayed = 0;
+static nvtxwResultCode_t input_init(replay_input* in, nvtxw_reader_t* reader, size_t index) {
+    size_t n = nvtxw_reader_stream_count(reader) + 1;
+    in->reader = reader;
+    in->index = index;
+    in->stream_count = n - 1;
+    in->streams = nvtxw_calloc(n, sizeof *in->streams);
+    in->stream_state = nvtxw_calloc(n, sizeof *in->stream_state);
+    in->closing = nvtxw_calloc(n, sizeof *in->closing);
+    in->stacks = nvtxw_calloc(n, sizeof *in->stacks);
+    if (in->streams == NULL || in->stream_state == NULL || in->closing == NULL ||
+        in->stacks == NULL)
+        return error_oom("the replay streams");
+    return NVTXW_RESULT_SUCCESS;
+}
+
+/* Phase 1: the input's registrations; leaves in->head on its first stream
+ * record (NULL at the end). */
+static nvtxwResultCode_t replay_registrations(replay_state* st, replay_input* in) {
+    nvtxwResultCode_t status;
     const nvtxw_record_t* rec = NULL;
+    while ((status = nvtxw_reader_next(in->reader, &rec)) == NVTXW_RESULT_SUCCESS && rec != NULL &&
+           rec->kind < NVTXW_RECORD_EVENT) {
+        if ((status = replay_one(st, in, rec)) != NVTXW_RESULT_SUCCESS)
+            return status;
+    }
+    in->head = status == NVTXW_RESULT_SUCCESS ? rec : NULL;
+    return status;
+}
+
+/* Replays in->head and moves it on. */
+static nvtxwResultCode_t replay_head(replay_state* st, replay_input* in) {
+    nvtxwResultCode_t status;
+    if (in->head->has_timestamp)
+        in->now = in->head->timestamp;
+    status = replay_one(st, in, in->head);
+    if (status == NVTXW_RESULT_SUCCESS)
+        status = nvtxw_reader_next(in->reader, &in->head);
+    return status;
+}
+
+/* The input whose head comes first in time order, or NULL when all ended. */
+static replay_input* earliest(replay_state* st) {
+    replay_input* best = NULL;
+    int64_t best_key = 0;
+    size_t i;
+    for (i = 0; i < st->input_count; i++) {
+        replay_input* in = &st->inputs[i];
+        int64_t key;
+        if (in->head == NULL)
+            continue;
+        key = in->head->has_timestamp ? in->head->timestamp : in->now;
+        if (best == NULL || key < best_key) {
+            best = in;
+            best_key = key;
+        }
+    }
+    return best;
+}
+
+/* Phase 2: the stream records in the chosen order. */
+static nvtxwResultCode_t replay_streams(replay_state* st) {
+    nvtxwResultCode_t status = NVTXW_RESULT_SUCCESS;
+    size_t i;
+    replay_input* in;
+    if (st->opts.order == NVTXW_READER_ORDER_TIME) {
+        while (status == NVTXW_RESULT_SUCCESS && (in = earliest(st)) != NULL)
+            status = replay_head(st, in);
+        return status;
+    }
+    for (i = 0; i < st->input_count; i++) {
+        in = &st->inputs[i];
+        while (status == NVTXW_RESULT_SUCCESS && in->head != NULL)
+            status = replay_head(st, in);
+    }
+    return status;
+}
+
+static nvtxwResultCode_t replay_all(replay_state* st, nvtxw_reader_t* const* readers) {
+    nvtxwResultCode_t status = NVTXW_RESULT_SUCCESS;
+    size_t i;
+    for (i = 0; i < st->input_count && status == NVTXW_RESULT_SUCCESS; i++) {
+        if (readers[i] == NULL)
+            return error_set(NVTXW_RESULT_INVALID_ARGUMENT, "cannot replay: reader %zu is NULL", i);
+        status = input_init(&st->inputs[i], readers[i], i);
+    }
+    for (i = 0; i < st->input_count && status == NVTXW_RESULT_SUCCESS; i++)
+        status = replay_registrations(st, &st->inputs[i]);
+    if (status == NVTXW_RESULT_SUCCESS)
+        status = replay_streams(st);
+    for (i = 0; i < st->input_count && status == NVTXW_RESULT_SUCCESS; i++)
+        status = close_streams(st, &st->inputs[i]);
+    return status;
+}
+
+nvtxwResultCode_t nvtxw_reader_replay_many(nvtxw_reader_t* const* readers, size_t count,
+                                           const nvtxwInterface_t* iface, const char* config,
+                                           const nvtxw_replay_options_t* opts,
+                                           uint64_t* records_out) {
+    replay_state st;
+    nvtxwResultCode_t status, end;
+    size_t i;
     if (records_out != NULL)
         *records_out = 0;
-    if (reader == NULL || iface == NULL)
-        return error_set(NVTXW_RESULT_INVALID_ARGUMENT, "cannot replay report: reader=%p, iface=%p",
-                         (void*)reader, (const void*)iface);
+    if (readers == NULL || count == 0 || iface == NULL)
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                         "cannot replay reports: readers=%p, count=%zu, iface=%p",
+                         (const void*)readers, count, (const void*)iface);
     memset(&st, 0, sizeof st);
-    st.reader = reader;
+    if (opts != NULL)
+        memcpy(&st.opts, opts,
+               opts->struct_size < sizeof st.opts ? opts->struct_size : sizeof st.opts);
     st.t = iface;
     st.config = config;
-    st.stream_count = nvtxw_reader_stream_count(reader);
-    st.streams = nvtxw_calloc(st.stream_count + 1, sizeof *st.streams);
-    st.closing = nvtxw_calloc(st.stream_count + 1, sizeof *st.closing);
-    if (st.streams == NULL || st.closing == NULL) {
-        status = error_oom("the replay streams");
-        goto end;
-    }
-    while ((status = nvtxw_reader_next(reader, &rec)) == NVTXW_RESULT_SUCCESS && rec != NULL) {
-        status = replay_one(&st, rec);
-        if (status != NVTXW_RESULT_SUCCESS)
-            break;
-        replayed++;
-    }
-    if (status == NVTXW_RESULT_SUCCESS)
-        status = close_streams(&st);
-end:
+    st.input_count = count;
+    st.inputs = nvtxw_calloc(count, sizeof *st.inputs);
+    status = st.inputs != NULL ? replay_all(&st, readers) : error_oom("the replay inputs");
     if (st.session != NULL) {
         end = iface->SessionEnd(st.session);
         if (status == NVTXW_RESULT_SUCCESS && end != NVTXW_RESULT_SUCCESS) {
@@ -173,8 +287,22 @@ end:
             error_prefix("cannot end the replayed session");
         }
     }
-    replay_free(&st);
+    for (i = 0; st.inputs != NULL && i < count; i++)
+        input_free(&st.inputs[i]);
+    nvtxw_free(st.inputs);
+    replay_merge_free(&st);
+    reader_arena_reset(&st.scratch);
     if (records_out != NULL)
-        *records_out = replayed;
+        *records_out = st.replayed;
     return status;
+}
+
+nvtxwResultCode_t nvtxw_reader_replay(nvtxw_reader_t* reader, const nvtxwInterface_t* iface,
+                                      const char* config, uint64_t* records_out) {
+    if (records_out != NULL)
+        *records_out = 0;
+    if (reader == NULL || iface == NULL)
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT, "cannot replay report: reader=%p, iface=%p",
+                         (void*)reader, (const void*)iface);
+    return nvtxw_reader_replay_many(&reader, 1, iface, config, NULL, records_out);
 }

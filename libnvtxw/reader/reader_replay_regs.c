@@ -1,12 +1,14 @@
 /*
  * reader/reader_replay_regs.c - registration records as table calls.
- * Static IDs are passed as given; for a dynamic ID (>= 1 << 32) the call
- * asks the new session for one and the pair is remembered, so later records
- * (nested schema types, counter schemas, scopes, clocks, semantics) refer to
- * the new IDs.
+ * Static IDs are passed as given, once per target domain when several inputs
+ * register the same attributes (replay_static_claim); for a dynamic ID
+ * (>= 1 << 32) the call asks the new session for one and the pair is
+ * remembered, so later records (nested schema types, counter schemas,
+ * scopes, clocks, semantics) refer to the new IDs.
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "common/alloc.h"
@@ -20,11 +22,28 @@ static nvtxwResultCode_t remember(remap_ids* map, uint64_t id, uint64_t value) {
     return remap_id_put(map, id, value) == 0 ? NVTXW_RESULT_SUCCESS : error_oom("an ID map");
 }
 
+/* For a static `id`: whether an earlier input registered it already (then
+ * the call is skipped). */
+static nvtxwResultCode_t claim(replay_state* st, const nvtxw_record_t* rec, uint64_t id,
+                               const char* signature, int* skip) {
+    *skip = 0;
+    if (id == 0 || id >= DYNAMIC)
+        return NVTXW_RESULT_SUCCESS;
+    if (signature == NULL)
+        return error_oom("a registration signature");
+    return replay_static_claim(st, st->in->target_of[rec->domain], (int)rec->kind, id, signature,
+                               skip);
+}
+
 static nvtxwResultCode_t replay_schema(replay_state* st, replay_domain* d,
                                        const nvtxw_record_t* rec) {
     nvtxPayloadSchemaAttr_t attr;
     uint64_t id = nvtxw_schema_id(rec->u.schema.schema), got = 0;
-    nvtxwResultCode_t status;
+    int skip;
+    nvtxwResultCode_t status = claim(
+        st, rec, id, id < DYNAMIC ? replay_schema_signature(st, rec->u.schema.schema) : "", &skip);
+    if (status != NVTXW_RESULT_SUCCESS || skip)
+        return status;
     nvtxw_schema_get_attr(rec->u.schema.schema, &attr);
     if (remap_schema_attr(d, &attr, replay_scratch_alloc, st) != 0)
         return error_oom("a schema");
@@ -35,24 +54,44 @@ static nvtxwResultCode_t replay_schema(replay_state* st, replay_domain* d,
 static nvtxwResultCode_t replay_enum(replay_state* st, replay_domain* d,
                                      const nvtxw_record_t* rec) {
     nvtxPayloadEnumAttr_t attr;
-    uint64_t id = nvtxw_enum_id(rec->u.enumeration.enumeration), got = 0;
-    nvtxwResultCode_t status;
-    nvtxw_enum_get_attr(rec->u.enumeration.enumeration, &attr);
+    const nvtxw_enum_t* e = rec->u.enumeration.enumeration;
+    uint64_t id = nvtxw_enum_id(e), got = 0;
+    int skip;
+    nvtxwResultCode_t status =
+        claim(st, rec, id, id < DYNAMIC ? replay_enum_signature(st, e) : "", &skip);
+    if (status != NVTXW_RESULT_SUCCESS || skip)
+        return status;
+    nvtxw_enum_get_attr(e, &attr);
     if (id >= DYNAMIC)
         attr.fieldMask &= ~(uint64_t)NVTX_PAYLOAD_ENUM_ATTR_FIELD_SCHEMA_ID;
     status = st->t->EnumRegister(d->handle, &attr, &got);
     return status == NVTXW_RESULT_SUCCESS ? remember(&d->schemas, id, got) : status;
 }
 
+/* "a|b|c" of three strings, in the scratch arena (NULL out of memory). */
+static const char* signature3(replay_state* st, const char* a, const char* b, const char* c) {
+    size_t n = strlen(a) + strlen(b) + strlen(c) + 3;
+    char* out = reader_arena_alloc(&st->scratch, n);
+    if (out != NULL)
+        snprintf(out, n, "%s|%s|%s", a, b, c);
+    return out;
+}
+
 static nvtxwResultCode_t replay_scope(replay_state* st, replay_domain* d,
                                       const nvtxw_record_t* rec) {
     nvtxScopeAttr_t attr;
     uint64_t got = 0;
+    char parent[24];
+    int skip;
     nvtxwResultCode_t status;
     attr.structSize = sizeof attr;
     attr.path = rec->u.scope.path;
     attr.parentScope = remap_id(&d->scopes, rec->u.scope.parent);
     attr.scopeId = rec->u.scope.id >= DYNAMIC ? NVTX_SCOPE_NONE : rec->u.scope.id;
+    snprintf(parent, sizeof parent, "%llu", (unsigned long long)attr.parentScope);
+    status = claim(st, rec, attr.scopeId, signature3(st, rec->u.scope.path, parent, ""), &skip);
+    if (status != NVTXW_RESULT_SUCCESS || skip)
+        return status;
     status = st->t->ScopeRegister(d->handle, &attr, &got);
     return status == NVTXW_RESULT_SUCCESS ? remember(&d->scopes, rec->u.scope.id, got) : status;
 }
@@ -61,9 +100,19 @@ static nvtxwResultCode_t replay_counter(replay_state* st, replay_domain* d,
                                         const nvtxw_record_t* rec) {
     nvtxCounterAttr_t attr = rec->u.counter.attr;
     uint64_t got = 0;
+    char ids[48];
+    int skip;
     nvtxwResultCode_t status;
     if (remap_counter_attr(d, &attr, replay_scratch_alloc, st) != 0)
         return error_oom("a counter");
+    snprintf(ids, sizeof ids, "%llu,%llu", (unsigned long long)attr.schemaId,
+             (unsigned long long)attr.scopeId);
+    status = claim(
+        st, rec, attr.counterId,
+        signature3(st, ids, attr.name ? attr.name : "", attr.description ? attr.description : ""),
+        &skip);
+    if (status != NVTXW_RESULT_SUCCESS || skip)
+        return status;
     status = st->t->CounterRegister(d->handle, &attr, &got);
     return status == NVTXW_RESULT_SUCCESS
                ? remember(&d->counters, rec->u.counter.attr.counterId, got)
@@ -74,38 +123,67 @@ static nvtxwResultCode_t replay_time_domain(replay_state* st, replay_domain* d,
                                             const nvtxw_record_t* rec) {
     nvtxTimeDomainAttr_t attr = rec->u.time_domain.attr;
     uint64_t id = attr.timeDomainId, got = 0;
+    char text[128];
+    int skip;
     nvtxwResultCode_t status;
     attr.scopeId = remap_id(&d->scopes, attr.scopeId);
     attr.timeDomainId = id >= DYNAMIC ? NVTX_TIME_DOMAIN_ID_NONE : id;
+    snprintf(text, sizeof text, "%llu,%llu,%llu,%lld,%llu", (unsigned long long)attr.scopeId,
+             (unsigned long long)attr.timestampTypeId, (unsigned long long)attr.timerFlags,
+             (long long)attr.timerResolution, (unsigned long long)attr.timerStart);
+    status = claim(st, rec, attr.timeDomainId, signature3(st, text, "", ""), &skip);
+    if (status != NVTXW_RESULT_SUCCESS || skip)
+        return status;
     status = st->t->TimeDomainRegister(d->handle, &attr, &got);
     return status == NVTXW_RESULT_SUCCESS ? remember(&d->time_domains, id, got) : status;
 }
 
-static nvtxwResultCode_t replay_domain_register(replay_state* st, const nvtxw_record_t* rec) {
-    nvtxwDomainAttributes_t attr = {sizeof attr, rec->u.domain.name};
-    replay_domain* d;
-    if (st->domain_count == st->domain_capacity) {
-        size_t capacity = st->domain_capacity ? st->domain_capacity * 2 : 4;
-        replay_domain* grown = nvtxw_reallocarray(st->domains, capacity, sizeof *grown);
-        if (grown == NULL)
-            return error_oom("the replay domains");
-        st->domains = grown;
-        st->domain_capacity = capacity;
-    }
-    d = &st->domains[st->domain_count];
-    memset(d, 0, sizeof *d);
-    st->domain_count++;
-    return st->t->DomainRegister(st->session, &attr, &d->handle);
+static nvtxwResultCode_t replay_category(replay_state* st, replay_domain* d,
+                                         const nvtxw_record_t* rec) {
+    int skip;
+    nvtxwResultCode_t status =
+        claim(st, rec, rec->u.category.id, signature3(st, rec->u.category.name, "", ""), &skip);
+    if (status != NVTXW_RESULT_SUCCESS || skip)
+        return status;
+    return st->t->CategoryRegister(d->handle, rec->u.category.id, rec->u.category.name);
 }
 
-static nvtxwResultCode_t replay_string(replay_domain* d, const replay_state* st,
+/* A domain of the input: unified by name with the other inputs' (one
+ * DomainRegister per name), or filtered out (target SIZE_MAX). */
+static nvtxwResultCode_t replay_domain_register(replay_state* st, const nvtxw_record_t* rec) {
+    replay_input* in = st->in;
+    size_t target = SIZE_MAX;
+    nvtxwResultCode_t status = NVTXW_RESULT_SUCCESS;
+    if (in->domain_count == in->domain_capacity) {
+        size_t capacity = in->domain_capacity ? in->domain_capacity * 2 : 4;
+        replay_domain* grown = nvtxw_reallocarray(in->domains, capacity, sizeof *grown);
+        size_t* targets =
+            grown ? nvtxw_reallocarray(in->target_of, capacity, sizeof *targets) : NULL;
+        if (grown != NULL)
+            in->domains = grown;
+        if (targets == NULL)
+            return error_oom("the replay domains");
+        in->target_of = targets;
+        in->domain_capacity = capacity;
+    }
+    if (replay_match(st->opts.domains, st->opts.domain_pattern_count, rec->u.domain.name) &&
+        (status = replay_target_for(st, rec->u.domain.name, &target)) != NVTXW_RESULT_SUCCESS)
+        return status;
+    memset(&in->domains[in->domain_count], 0, sizeof *in->domains);
+    in->target_of[in->domain_count] = target;
+    if (target != SIZE_MAX)
+        in->domains[in->domain_count].handle = st->targets[target].handle;
+    in->domain_count++;
+    return status;
+}
+
+static nvtxwResultCode_t replay_string(replay_state* st, replay_domain* d,
                                        const nvtxw_record_t* rec) {
     nvtxStringHandle_t* slot = remap_string_slot(d, d->string_count);
     if (slot == NULL)
         return error_oom("the replay strings");
-    return st->t->StringRegister(d->handle, rec->u.string.text, slot);
+    return replay_target_string(st, st->in->target_of[rec->domain], rec->u.string.text, slot);
 }
-
 /* UTF-8 (as the report stores every message) to wchar_t, in the arena. */
 static const wchar_t* to_wide(replay_state* st, const char* text) {
     size_t n = strlen(text), k = 0;
@@ -145,15 +223,26 @@ static nvtxwResultCode_t replay_resource(replay_state* st, replay_domain* d,
     return st->t->ResourceRegister(d->handle, (const nvtxResourceAttributes_t*)&attr);
 }
 
+/* Opened under a name unique in the new session, unless the filters drop
+ * it (its records are dropped too). */
 static nvtxwResultCode_t replay_stream_open(replay_state* st, replay_domain* d,
                                             const nvtxw_record_t* rec) {
+    replay_input* in = st->in;
     nvtxwStreamAttributes_t attr;
-    if (rec->stream >= st->stream_count)
+    nvtxwResultCode_t status;
+    if (rec->stream >= in->stream_count)
         return error_set(NVTXW_RESULT_FAILED, "stream %llu beyond the report's %zu streams",
-                         (unsigned long long)rec->stream, st->stream_count);
+                         (unsigned long long)rec->stream, in->stream_count);
+    if (d->handle == NULL ||
+        !replay_match(st->opts.streams, st->opts.stream_pattern_count, rec->u.stream_open.name)) {
+        in->stream_state[rec->stream] = REPLAY_STREAM_SKIPPED;
+        return NVTXW_RESULT_SUCCESS;
+    }
     memset(&attr, 0, sizeof attr);
     attr.structSize = sizeof attr;
-    attr.name = rec->u.stream_open.name;
+    status = replay_stream_name(st, rec->u.stream_open.name, &attr.name);
+    if (status != NVTXW_RESULT_SUCCESS)
+        return status;
     attr.domain = d->handle;
     attr.scopeId = remap_id(&d->scopes, rec->u.stream_open.scope_id);
     attr.timeDomainId = remap_id(&d->time_domains, rec->u.stream_open.time_domain_id);
@@ -161,41 +250,39 @@ static nvtxwResultCode_t replay_stream_open(replay_state* st, replay_domain* d,
     attr.orderingType = rec->u.stream_open.ordering_type;
     attr.orderingSkid = rec->u.stream_open.ordering_skid;
     attr.orderingSkidAmount = rec->u.stream_open.ordering_skid_amount;
-    return st->t->StreamOpen(st->session, &attr, &st->streams[rec->stream]);
+    status = st->t->StreamOpen(st->session, &attr, &in->streams[rec->stream]);
+    if (status == NVTXW_RESULT_SUCCESS)
+        in->stream_state[rec->stream] = REPLAY_STREAM_OPEN;
+    return status;
 }
 
 /* The registration log, and so the stream-close records, come before every
  * stream record: closes are deferred to the end of the replay. */
 static nvtxwResultCode_t replay_stream_close(replay_state* st, const nvtxw_record_t* rec) {
-    st->closing[rec->stream] = 1;
+    if (rec->stream < st->in->stream_count)
+        st->in->closing[rec->stream] = 1;
     return NVTXW_RESULT_SUCCESS;
 }
 
+/* The first input's session record begins the session; the others' are
+ * merged into it. */
 static nvtxwResultCode_t replay_session(replay_state* st, const nvtxw_record_t* rec) {
     nvtxwSessionAttributes_t attr;
+    if (st->session != NULL)
+        return NVTXW_RESULT_SUCCESS;
     attr.structSize = sizeof attr;
     attr.name = rec->u.session.name;
     attr.configString = st->config ? st->config : rec->u.session.config;
     return st->t->SessionBegin(&attr, &st->session);
 }
 
-nvtxwResultCode_t replay_registration(replay_state* st, const nvtxw_record_t* rec) {
-    replay_domain* d;
-    if (rec->kind == NVTXW_RECORD_SESSION)
-        return replay_session(st, rec);
-    if (rec->kind == NVTXW_RECORD_DOMAIN)
-        return replay_domain_register(st, rec);
-    if (rec->kind == NVTXW_RECORD_STREAM_CLOSE)
-        return replay_stream_close(st, rec);
-    if (rec->domain >= st->domain_count)
-        return error_set(NVTXW_RESULT_FAILED, "domain %llu was not replayed",
-                         (unsigned long long)rec->domain);
-    d = &st->domains[rec->domain];
+static nvtxwResultCode_t replay_in_domain(replay_state* st, replay_domain* d,
+                                          const nvtxw_record_t* rec) {
     switch (rec->kind) {
     case NVTXW_RECORD_CATEGORY:
-        return st->t->CategoryRegister(d->handle, rec->u.category.id, rec->u.category.name);
+        return replay_category(st, d, rec);
     case NVTXW_RECORD_STRING:
-        return replay_string(d, st, rec);
+        return replay_string(st, d, rec);
     case NVTXW_RECORD_RESOURCE:
         return replay_resource(st, d, rec);
     case NVTXW_RECORD_SCOPE:
@@ -214,4 +301,23 @@ nvtxwResultCode_t replay_registration(replay_state* st, const nvtxw_record_t* re
         return error_set(NVTXW_RESULT_FAILED, "record kind %d is not a registration",
                          (int)rec->kind);
     }
+}
+
+nvtxwResultCode_t replay_registration(replay_state* st, const nvtxw_record_t* rec) {
+    replay_input* in = st->in;
+    if (rec->kind == NVTXW_RECORD_SESSION)
+        return replay_session(st, rec);
+    if (rec->kind == NVTXW_RECORD_DOMAIN)
+        return replay_domain_register(st, rec);
+    if (rec->kind == NVTXW_RECORD_STREAM_CLOSE)
+        return replay_stream_close(st, rec);
+    if (rec->domain >= in->domain_count)
+        return error_set(NVTXW_RESULT_FAILED, "domain %llu was not replayed",
+                         (unsigned long long)rec->domain);
+    if (in->target_of[rec->domain] == SIZE_MAX) { /* filtered out */
+        if (rec->kind == NVTXW_RECORD_STREAM_OPEN && rec->stream < in->stream_count)
+            in->stream_state[rec->stream] = REPLAY_STREAM_SKIPPED;
+        return NVTXW_RESULT_SUCCESS;
+    }
+    return replay_in_domain(st, &in->domains[rec->domain], rec);
 }

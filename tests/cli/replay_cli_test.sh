@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# CLI tests of nvtxw-replay on a report written by examples/hello_producer
-# (4 threads, 6,000 events, 1,000 counter samples): every output it can
-# choose, damage handling, and usage errors. Prints "N passed, M failed".
+# CLI tests of nvtxw-replay on reports written by examples/hello_producer
+# (4 threads, 6,000 events, 1,000 counter samples each): every output it can
+# choose, merging several reports, filters, damage handling, and usage
+# errors. Prints "N passed, M failed".
 set -u
 build=${top_builddir:-.}
 replay=$build/tools/replay/nvtxw-replay
@@ -37,6 +38,60 @@ check "unknown sink: exit 2" bash -c "'$replay' '$tmp/hello.nvtxw' --to nope; te
 check "two outputs chosen: exit 2" bash -c "'$replay' '$tmp/hello.nvtxw' --to text --stats; test \$? = 2"
 check "missing report: exit 1 with message" bash -c "'$replay' '$tmp/none.nvtxw' 2>&1 >/dev/null | grep -q '^nvtxw-replay: error: .*none.nvtxw'; test \${PIPESTATUS[0]} = 1"
 check "not a report: exit 1" bash -c "echo hello > '$tmp/x.nvtxw'; '$replay' '$tmp/x.nvtxw' 2>/dev/null; test \$? = 1"
+check "truncated input of a merge: exit 0, warning names it" bash -c "'$replay' '$tmp/hello.nvtxw' '$tmp/cut.nvtxw' -o '$tmp/cut2.txt' 2>'$tmp/warn' && grep -q 'warning: report damaged at offset.*recovered from .*cut.nvtxw' '$tmp/warn' && n=\$(grep -c '^event' '$tmp/cut2.txt') && test \$n -gt 6000 && test \$n -lt 12000"
+
+# Merging: a second run of the producer gives the same names and timestamps.
+NVTXW3_LIBRARY=$build/libnvtxw/.libs/libnvtxw3.so "$build/examples/hello_producer" "$tmp/hello2.nvtxw" >/dev/null
+"$replay" "$tmp/hello.nvtxw" "$tmp/hello2.nvtxw" -o "$tmp/m.txt" 2>"$tmp/merge.err"
+count() { grep -c "$1" "$2"; }
+check "merge: 12000 events, 2000 samples" bash -c "test \$(grep -c '^event' '$tmp/m.txt') = 12000 && test \$(grep -c '^counter_sample' '$tmp/m.txt') = 2000"
+check "merge: one domain record" bash -c "test \$(grep -c '^domain ' '$tmp/m.txt') = 1"
+check "merge: streams renamed worker-N#2" bash -c "grep '^stream_open' '$tmp/m.txt' | cut -d' ' -f2 | tr '\\n' ' ' | grep -qx '\"worker-0\" \"worker-1\" \"worker-2\" \"worker-3\" \"worker-0#2\" \"worker-1#2\" \"worker-2#2\" \"worker-3#2\" '"
+check "merge: dynamic schemas remapped per input" bash -c "test \$(grep -c '^schema ' '$tmp/m.txt') = 26"
+check "merge of three: #3 suffix" bash -c "'$replay' '$tmp/hello.nvtxw' '$tmp/hello2.nvtxw' '$tmp/hello.nvtxw' --to text | grep -q '^stream_open \"worker-3#3\"'"
+check "merge: stream order is input after input" bash -c "grep '^event' '$tmp/m.txt' | sed -n 6001p | grep -q 'stream=\"worker-0#2\" ts=0\$'"
+check "merge --order time: time order across inputs" bash -c "'$replay' '$tmp/hello.nvtxw' '$tmp/hello2.nvtxw' --order time --to text | grep '^event' | sed 's/.* ts=//' > '$tmp/ts' && test \$(wc -l < '$tmp/ts') = 12000 && sort -n -c '$tmp/ts'"
+check "merge --order time interleaves inputs" bash -c "'$replay' '$tmp/hello.nvtxw' '$tmp/hello2.nvtxw' --order time --to text | grep '^event' | head -4 | cut -d' ' -f2 | tr '\\n' ' ' | grep -qx 'stream=\"worker-0\" stream=\"worker-0\" stream=\"worker-0#2\" stream=\"worker-0#2\" '"
+check "merge to a report and back" bash -c "'$replay' '$tmp/hello.nvtxw' '$tmp/hello2.nvtxw' -o '$tmp/m.nvtxw' && '$replay' '$tmp/m.nvtxw' --to text | grep -c '^event' | grep -qx 12000"
+check "merge stats: MPI_Allreduce 2000 instances" bash -c "'$replay' '$tmp/hello.nvtxw' '$tmp/hello2.nvtxw' --stats=csv | grep -q ',2000,1500.000,1500.000,1000,2000,.*,PushPop,hello:MPI_Allreduce\$'"
+
+# Filters.
+check "--streams glob: 2 of 4 streams" bash -c "'$replay' '$tmp/hello.nvtxw' '$tmp/hello2.nvtxw' --streams 'worker-[01]' --to text > '$tmp/f.txt' && test \$(grep -c '^stream_open' '$tmp/f.txt') = 4 && test \$(grep -c '^event' '$tmp/f.txt') = 6000"
+check "--streams list" bash -c "'$replay' '$tmp/hello.nvtxw' --streams worker-0,worker-3 --to text | grep -c '^event' | grep -qx 3000"
+check "--domains hello keeps all" bash -c "'$replay' '$tmp/hello.nvtxw' --domains 'hel*' --to text | grep -c '^event' | grep -qx 6000"
+check "--domains other drops the domain" bash -c "'$replay' '$tmp/hello.nvtxw' --domains other --to text > '$tmp/d.txt'; test \$(grep -c '^event' '$tmp/d.txt') = 0 && test \$(grep -c '^domain ' '$tmp/d.txt') = 0 && test \$(grep -c '^stream_open' '$tmp/d.txt') = 0"
+check "--from/--to: step 0 of every stream of both inputs" bash -c "'$replay' '$tmp/hello.nvtxw' '$tmp/hello2.nvtxw' --from 0 --to 9999 --to text > '$tmp/w.txt' && test \$(grep -c '^event' '$tmp/w.txt') = 48 && test \$(grep -c '^counter_sample' '$tmp/w.txt') = 8"
+# Expected counts of a window cutting ranges: hello_producer's timestamps,
+# a push and its pop kept when the push's time is inside, a push/pop range
+# when its begin is, a counter sample by its time.
+expect_window() { # FROM TO -> "EVENTS SAMPLES"
+    python3 - "$1" "$2" <<'PY'
+import sys
+lo, hi = int(sys.argv[1]), int(sys.argv[2])
+inside = lambda t: lo <= t <= hi
+events = samples = 0
+for w in range(4):
+    for step in range(250):
+        t = step * 10000 + w * 37
+        push = inside(t)
+        events += push
+        for p in range(4):
+            length = 1000 + 250 * ((step * 7 + p * 3 + w) % 5)
+            events += inside(t)
+            t += length + 100
+        samples += inside(t)
+        events += push
+print(events, samples)
+PY
+}
+for window in "5000 15000" "123456 234567" "2000000 9999999"; do
+    set -- $window
+    check "--from $1 --to $2: pops follow their pushes" bash -c "'$replay' '$tmp/hello.nvtxw' --from $1 --to $2 --to text > '$tmp/w2.txt' && test \"\$(grep -c '^event' '$tmp/w2.txt') \$(grep -c '^counter_sample' '$tmp/w2.txt')\" = '$(expect_window "$1" "$2")'"
+done
+check "--from only" bash -c "'$replay' '$tmp/hello.nvtxw' --from 2490000 --to text | grep -c '^event' | grep -qx 24"
+check "--from after --to: exit 2" bash -c "'$replay' '$tmp/hello.nvtxw' --from 10 --to 5; test \$? = 2"
+check "--from not a number: exit 2" bash -c "'$replay' '$tmp/hello.nvtxw' --from 1e3; test \$? = 2"
+check "one bad input of a merge: exit 1 naming it" bash -c "'$replay' '$tmp/hello.nvtxw' '$tmp/x.nvtxw' 2>&1 >/dev/null | grep -q '^nvtxw-replay: error: .*x.nvtxw'; test \${PIPESTATUS[0]} = 1"
 check "help" bash -c "'$replay' --help | grep -q '^Usage: nvtxw-replay'"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

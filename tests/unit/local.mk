@@ -12,6 +12,8 @@ include tests/unit/report.mk
 include tests/unit/chrome.mk
 include tests/unit/stats.mk
 include tests/unit/forward.mk
+include tests/unit/merge.mk
+include tests/unit/sqlite.mk
 
 # Helpers shared by the unit tests (header-only).
 EXTRA_DIST += tests/unit/test_util.h

@@ -1,18 +1,21 @@
 /*
- * nvtxw-replay - replay a report through libnvtxw's own backend.
+ * nvtxw-replay - replay reports through libnvtxw's own backend.
  *
- *   nvtxw-replay REPORT.nvtxw [--to SINK | --stats[=FMT] | --backend LIB] [-o OUT]
+ *   nvtxw-replay REPORT.nvtxw... [--to SINK | --stats[=FMT] | --backend LIB] [-o OUT]
+ *                [--streams P,...] [--domains P,...] [--from NS] [--to NS]
  *
- * A thin client of the public API: the report is opened with
- * nvtxw_reader_open and replayed with nvtxw_reader_replay into a session
- * whose configString selects the sink. Exit status: 0 success (also when a
+ * A thin client of the public API: the reports are opened with
+ * nvtxw_reader_open and replayed (merged) with nvtxw_reader_replay_many into
+ * one session whose configString selects the sink. Exit status: 0 success (also when a
  * damaged report's readable part replayed; damage is a warning), 1 failure,
  * 2 usage error.
  */
 #include "config.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "nvtxw/nvtxw.h"
@@ -20,22 +23,37 @@
 #define TOOL "nvtxw-replay"
 
 static const char usage_text[] =
-    "Usage: " TOOL " REPORT.nvtxw [--to SINK | --stats[=FORMAT] | --backend LIB] [-o OUT]\n"
+    "Usage: " TOOL " REPORT.nvtxw... [--to SINK | --stats[=FORMAT] | --backend LIB] [-o OUT]\n"
+    "                    [--streams PATTERN,...] [--domains PATTERN,...] [--from NS] [--to NS]\n"
     "\n"
-    "Replays every record of a report (registrations, events, counters, time\n"
-    "synchronization) through libnvtxw's NVTXW backend into SINK.\n"
+    "Replays every record of the reports (registrations, events, counters, time\n"
+    "synchronization) through libnvtxw's NVTXW backend into SINK; several reports\n"
+    "merge into one session (domains unified by name, streams renamed NAME#2...).\n"
     "\n"
-    "Options: --to SINK            report, json, stats, text or null; default: from\n"
-    "                              the extension of OUT (.nvtxw .json .txt), else text\n"
+    "Options: --to SINK            report, json, stats, text, sqlite or null; default:\n"
+    "                              from the extension of OUT (.nvtxw .json .txt\n"
+    "                              .sqlite), else text\n"
     "         --stats[=FORMAT]     range statistics (text, csv or json; default text)\n"
     "         --backend LIB        forward to another NVTXW v2 backend (absolute path)\n"
     "         -o, --output OUT     output file ('-' = standard output, the default)\n"
-    "         --order stream|time  record order (default stream)\n"
+    "         --order stream|time  record order (default stream): input after input, or\n"
+    "                              merged by timestamp across all inputs\n"
+    "         --streams P,...      keep streams whose name matches a glob pattern\n"
+    "         --domains P,...      keep domains whose name matches a glob pattern\n"
+    "         --from NS, --to NS   keep stream records with a timestamp in [from, to]\n"
+    "                              (--to with an integer is the window's end)\n"
     "         -h, --help           show this help\n"
     "         -V, --version        show the version\n";
 
 typedef struct options {
-    const char* input;
+    const char** inputs;
+    size_t input_count;
+    const char** streams; /* --streams patterns */
+    size_t stream_count;
+    const char** domains; /* --domains patterns */
+    size_t domain_count;
+    int has_from, has_to;
+    int64_t from, to;
     const char* sink;
     const char* output;
     int order;
@@ -50,7 +68,7 @@ static int usage_error(const char* message, const char* detail) {
     return 2;
 }
 
-static const char* const sink_names[] = {"report", "json", "stats", "text", "null"};
+static const char* const sink_names[] = {"report", "json", "stats", "text", "sqlite", "null"};
 
 static int known_sink(const char* name) {
     for (size_t i = 0; i < sizeof sink_names / sizeof sink_names[0]; i++) {
@@ -65,10 +83,11 @@ static const char* sink_for_output(const char* output) {
     const char* dot = strrchr(output, '.');
     if (dot == NULL)
         return NULL;
-    return !strcmp(dot, ".nvtxw")  ? "report"
-           : !strcmp(dot, ".json") ? "json"
-           : !strcmp(dot, ".txt")  ? "text"
-                                   : NULL;
+    return !strcmp(dot, ".nvtxw")    ? "report"
+           : !strcmp(dot, ".json")   ? "json"
+           : !strcmp(dot, ".txt")    ? "text"
+           : !strcmp(dot, ".sqlite") ? "sqlite"
+                                     : NULL;
 }
 
 /* Settles the sink from --to, --stats, --backend and -o; -1 = fine. */
@@ -88,14 +107,69 @@ static int choose_sink(options* o) {
         if (o->sink == NULL)
             o->sink = "text";
     } else if (!known_sink(o->sink)) {
-        return usage_error("unknown sink '%s' (report, json, stats, text or null)", o->sink);
+        return usage_error("unknown sink '%s' (report, json, stats, text, sqlite or null)",
+                           o->sink);
     }
     return -1;
 }
 
+/* A time in nanoseconds (a whole decimal integer); 0 or -1. */
+static int parse_time(const char* text, int64_t* out) {
+    char* end;
+    long long value;
+    errno = 0;
+    value = strtoll(text, &end, 10);
+    if (errno != 0 || end == text || *end != '\0')
+        return -1;
+    *out = (int64_t)value;
+    return 0;
+}
+
+/* Splits a comma-separated list into patterns (argv is modified). */
+static void add_patterns(char* list, const char** patterns, size_t* count) {
+    for (char* p = strtok(list, ","); p != NULL; p = strtok(NULL, ","))
+        patterns[(*count)++] = p;
+}
+
+/* An option with a value; -1 = fine, else the exit status. */
+static int parse_value(options* o, const char* a, char* value) {
+    if (!strcmp(a, "--to") && parse_time(value, &o->to) == 0)
+        o->has_to = 1;
+    else if (!strcmp(a, "--to"))
+        o->sink = value;
+    else if (!strcmp(a, "--from") && parse_time(value, &o->from) != 0)
+        return usage_error("--from takes a time in nanoseconds, not '%s'", value);
+    else if (!strcmp(a, "--from"))
+        o->has_from = 1;
+    else if (!strcmp(a, "--backend"))
+        o->backend = value;
+    else if (!strcmp(a, "--streams"))
+        add_patterns(value, o->streams, &o->stream_count);
+    else if (!strcmp(a, "--domains"))
+        add_patterns(value, o->domains, &o->domain_count);
+    else if (!strcmp(a, "--order"))
+        o->order = !strcmp(value, "time")     ? NVTXW_READER_ORDER_TIME
+                   : !strcmp(value, "stream") ? NVTXW_READER_ORDER_STREAM
+                                              : -1;
+    else
+        o->output = value;
+    return -1;
+}
+
+static int takes_value(const char* a) {
+    static const char* const names[] = {"--to",      "-o",        "--output",  "--order",
+                                        "--backend", "--streams", "--domains", "--from"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (!strcmp(a, names[i]))
+            return 1;
+    }
+    return 0;
+}
+
 /* Returns -1 to go on, else the exit status. */
 static int parse(int argc, char** argv, options* o) {
-    for (int i = 1; i < argc; i++) {
+    int status = -1;
+    for (int i = 1; i < argc && status < 0; i++) {
         const char* a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             fputs(usage_text, stdout);
@@ -105,77 +179,101 @@ static int parse(int argc, char** argv, options* o) {
             printf(TOOL " %s\n", nvtxw_version());
             return 0;
         }
-        if (!strcmp(a, "--stats") || !strncmp(a, "--stats=", 8)) {
+        if (!strcmp(a, "--stats") || !strncmp(a, "--stats=", 8))
             o->stats_format = a[7] == '=' ? a + 8 : "text";
-        } else if (!strcmp(a, "--to") || !strcmp(a, "-o") || !strcmp(a, "--output") ||
-                   !strcmp(a, "--order") || !strcmp(a, "--backend")) {
-            if (i + 1 == argc)
-                return usage_error("option %s needs a value", a);
-            if (!strcmp(a, "--to"))
-                o->sink = argv[++i];
-            else if (!strcmp(a, "--backend"))
-                o->backend = argv[++i];
-            else if (!strcmp(a, "--order"))
-                o->order = !strcmp(argv[++i], "time")   ? NVTXW_READER_ORDER_TIME
-                           : !strcmp(argv[i], "stream") ? NVTXW_READER_ORDER_STREAM
-                                                        : -1;
-            else
-                o->output = argv[++i];
-        } else if (a[0] == '-' && a[1] != '\0') {
+        else if (takes_value(a))
+            status = i + 1 == argc ? usage_error("option %s needs a value", a)
+                                   : parse_value(o, a, argv[++i]);
+        else if (a[0] == '-' && a[1] != '\0')
             return usage_error("unknown option %s", a);
-        } else if (o->input != NULL) {
-            return usage_error("more than one report given (%s)", a);
-        } else {
-            o->input = a;
-        }
+        else
+            o->inputs[o->input_count++] = a;
     }
-    if (o->input == NULL)
+    if (status >= 0)
+        return status;
+    if (o->input_count == 0)
         return usage_error("%s", "no report given");
     if (o->order < 0)
         return usage_error("%s", "--order takes 'stream' or 'time'");
+    if (o->has_from && o->has_to && o->from > o->to)
+        return usage_error("%s", "--from is after --to");
     return choose_sink(o);
 }
 
-static void warn_damage(const nvtxw_reader_t* reader, uint64_t records) {
+static void warn_damage(const char* path, const nvtxw_reader_t* reader) {
     for (size_t i = 0; i < nvtxw_reader_damage_count(reader); i++) {
         uint64_t offset, length;
         const char* reason;
         nvtxw_reader_damage(reader, i, &offset, &length, &reason);
         fprintf(stderr,
                 TOOL ": warning: report damaged at offset %" PRIu64 " (%s); %" PRIu64
-                     " records recovered\n",
-                offset, reason, records);
+                     " records recovered from %s\n",
+                offset, reason, nvtxw_reader_record_count(reader), path);
     }
 }
 
-int main(int argc, char** argv) {
-    options o = {NULL, NULL, "-", NVTXW_READER_ORDER_STREAM, NULL, NULL};
-    nvtxw_reader_options_t ropts = {sizeof ropts, 0, 0};
-    nvtxw_reader_t* reader = NULL;
+/* Opens every input; 0, or 1 with the error printed. */
+static int open_inputs(const options* o, nvtxw_reader_t** readers) {
+    nvtxw_reader_options_t ropts = {sizeof ropts, o->order, 0};
+    for (size_t i = 0; i < o->input_count; i++) {
+        if (nvtxw_reader_open(o->inputs[i], &ropts, &readers[i]) != NVTXW_RESULT_SUCCESS) {
+            fprintf(stderr, TOOL ": error: %s\n", nvtxw_last_error());
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int replay(const options* o, const char* config, nvtxw_reader_t** readers) {
+    nvtxw_replay_options_t ropts = {
+        sizeof ropts,    o->order,    o->streams, o->stream_count, o->domains,
+        o->domain_count, o->has_from, o->has_to,  o->from,         o->to};
     const void* iface = NULL;
-    char config[8400];
-    uint64_t records = 0;
-    int status = parse(argc, argv, &o);
-    if (status >= 0)
-        return status;
-    if (snprintf(config, sizeof config, "Sink=%s|Output=%s|Overwrite=yes|StatsFormat=%s|Backend=%s",
-                 o.sink, o.output, o.stats_format ? o.stats_format : "text",
-                 o.backend ? o.backend : "") >= (int)sizeof config)
-        return usage_error("output path too long: %s", o.output);
-    ropts.order = o.order;
+    if (open_inputs(o, readers) != 0)
+        return 1;
     if (nvtxwGetInterface(NVTXW_INTERFACE_VERSION, &iface) != NVTXW_RESULT_SUCCESS ||
-        nvtxw_reader_open(o.input, &ropts, &reader) != NVTXW_RESULT_SUCCESS) {
+        nvtxw_reader_replay_many(readers, o->input_count, iface, config, &ropts, NULL) !=
+            NVTXW_RESULT_SUCCESS) {
         fprintf(stderr, TOOL ": error: %s\n", nvtxw_last_error());
         return 1;
     }
-    if (nvtxw_reader_replay(reader, iface, config, &records) != NVTXW_RESULT_SUCCESS) {
-        fprintf(stderr, TOOL ": error: %s\n", nvtxw_last_error());
+    for (size_t i = 0; i < o->input_count; i++)
+        warn_damage(o->inputs[i], readers[i]);
+    return 0;
+}
+
+int main(int argc, char** argv) {
+    options o = {0};
+    nvtxw_reader_t** readers;
+    char config[8400];
+    int status;
+    size_t patterns = 1;
+    for (int i = 1; i < argc; i++)
+        patterns += strlen(argv[i]) / 2 + 1; /* bounds the comma-separated items */
+    o.output = "-";
+    o.order = NVTXW_READER_ORDER_STREAM;
+    o.inputs = calloc((size_t)argc, sizeof *o.inputs);
+    o.streams = calloc(patterns, sizeof *o.streams);
+    o.domains = calloc(patterns, sizeof *o.domains);
+    readers = calloc((size_t)argc, sizeof *readers);
+    if (o.inputs == NULL || o.streams == NULL || o.domains == NULL || readers == NULL) {
+        fprintf(stderr, TOOL ": error: out of memory\n");
         status = 1;
-    } else {
-        warn_damage(reader, records);
-        status = 0;
+    } else if ((status = parse(argc, argv, &o)) < 0) {
+        if (snprintf(config, sizeof config,
+                     "Sink=%s|Output=%s|Overwrite=yes|StatsFormat=%s|Backend=%s", o.sink, o.output,
+                     o.stats_format ? o.stats_format : "text",
+                     o.backend ? o.backend : "") >= (int)sizeof config)
+            status = usage_error("output path too long: %s", o.output);
+        else
+            status = replay(&o, config, readers);
     }
-    nvtxw_reader_close(reader);
+    for (size_t i = 0; readers != NULL && i < (size_t)argc; i++)
+        nvtxw_reader_close(readers[i]);
     nvtxwFinalize();
+    free(readers);
+    free(o.inputs);
+    free(o.streams);
+    free(o.domains);
     return status;
 }

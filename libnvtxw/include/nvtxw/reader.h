@@ -267,6 +267,83 @@ NVTXW_API nvtxwResultCode_t nvtxw_reader_replay(nvtxw_reader_t* reader,
                                                 const nvtxwInterface_t* iface, const char* config,
                                                 uint64_t* records_out);
 
+/*
+ * Options of nvtxw_reader_replay_many. struct_size = sizeof of the caller's
+ * struct (members are only appended); a zeroed struct (or NULL) replays
+ * everything input after input.
+ *
+ * Filters. streams / domains: fnmatch(3) glob patterns matched against the
+ * recorded stream and domain names (the default domain's name is ""); a
+ * stream is kept when its name matches one of `streams` (none given: all)
+ * and its domain matches one of `domains` (none given: all). A domain that
+ * does not match is not registered at all: its registrations and streams are
+ * dropped. The time window keeps stream records whose timestamp t has
+ * from <= t (has_from) and t <= to (has_to): a whole range event (push/pop
+ * or start/end with both times in one event) is kept when its begin, which
+ * is its record timestamp, lies in the window; a split RANGE_PUSH event by
+ * its own time and its RANGE_POP exactly when the push it closes was kept
+ * (a pop without a push by its own time); every other event (marks, split
+ * start/end halves) and counter samples by their own timestamp. Records
+ * without a timestamp (events without a TIMESTAMP entry, sync points,
+ * conversion factors) and all registrations are always kept.
+ */
+typedef struct nvtxw_replay_options {
+    size_t struct_size; /* sizeof(nvtxw_replay_options_t) */
+    /* NVTXW_READER_ORDER_STREAM: input after input, each in its reader's
+     * order. NVTXW_READER_ORDER_TIME: merged across inputs by timestamp
+     * (ties by input position); open the readers with
+     * NVTXW_READER_ORDER_TIME so that each input is in time order too. */
+    int order;
+    const char* const* streams; /* stream name patterns */
+    size_t stream_pattern_count;
+    const char* const* domains; /* domain name patterns */
+    size_t domain_pattern_count;
+    int has_from, has_to;
+    int64_t from, to; /* inclusive window, in the recorded timestamps */
+} nvtxw_replay_options_t;
+
+/*
+ * Replays several reports into ONE new session of `iface` (as
+ * nvtxw_reader_replay does for one). The readers are borrowed and must stay
+ * open until the call returns; each is read from its current position.
+ *
+ * Session: SessionBegin with the first input's recorded name and `config`
+ * (NULL: the first input's recorded config); the other inputs' session
+ * records are not replayed (nvtxw_reader_open already requires every input
+ * to have this platform's ABI).
+ *
+ * Merging: first the registrations of every input, input after input, then
+ * the stream records in opts->order. Domains are unified by name: every
+ * input's domain "x" is one DomainRegister. Registered strings with the same
+ * text in one domain share one handle (payloads are rewritten to it).
+ * Schemas, enums, scopes, counters, time domains and categories with a static
+ * ID are registered once when the inputs agree on their attributes; a static
+ * ID registered with different attributes by two inputs fails with
+ * INVALID_ARGUMENT and a message naming both report paths. Dynamic IDs are
+ * always mapped to the new session's. A stream whose name is already used in
+ * the new session is renamed "NAME#2", then "NAME#3"..., the first free one
+ * in input order.
+ *
+ * Time: timestamps are replayed unchanged, never resampled. Each input's time
+ * domains (static ones shared like the other static IDs, dynamic ones
+ * remapped), its streams' time domain IDs, sync point tables and conversion
+ * factors are replayed, so a viewer converts every stream with its own
+ * input's time domains; inputs whose streams use the same registered time
+ * domain (same static ID and attributes) or the default one are on one time
+ * base as they are. Time order compares the raw timestamps.
+ *
+ * Damage: each reader's damage list grows as it is read (see
+ * nvtxw_reader_damage); damage is not an error. Stops at the first failing
+ * call (the session is still ended) and returns its result; the message
+ * names the input and record. *records_out (may be NULL) receives the
+ * records replayed (records dropped by the filters not counted).
+ */
+NVTXW_API nvtxwResultCode_t nvtxw_reader_replay_many(nvtxw_reader_t* const* readers, size_t count,
+                                                     const nvtxwInterface_t* iface,
+                                                     const char* config,
+                                                     const nvtxw_replay_options_t* opts,
+                                                     uint64_t* records_out);
+
 #ifdef __cplusplus
 }
 #endif
