@@ -2,6 +2,8 @@
 libnvtxw_libnvtxw_la_SOURCES += \
 	libnvtxw/sink/sinks.c \
 	libnvtxw/sink/sinks.h \
+	libnvtxw/sink/event_info.c \
+	libnvtxw/sink/event_info.h \
 	libnvtxw/sink/sink_null.c \
 	libnvtxw/sink/sink_report.c \
 	libnvtxw/sink/sink_report_internal.h \

@@ -13,11 +13,12 @@
  *   RANGE_START / RANGE_END        split start/end: halves correlated by the
  *                                  RANGE_ID entry, here or (at stream close)
  *                                  across the session's streams
- * A split half's time is its BEGIN (push/start) or END (pop/end) timestamp,
- * else its first role-less TIMESTAMP. The range name is the EVENT_MESSAGE
- * (UTF-8 string or registered string), prefixed "domain:" outside the
- * default domain. Later values win (spec 3.10). Other events are ignored;
- * range events lacking a needed value are counted as incomplete.
+ * The event is read by event_info_walk (sink/event_info.c: precedence,
+ * which entries count), with EVENT_INFO_STRUCT_MEMBERS: members of nested
+ * structs count too. A split half's time is its BEGIN (push/start) or END
+ * (pop/end) timestamp, else its first role-less TIMESTAMP. The range name is
+ * the message, prefixed "domain:" outside the default domain. Other events
+ * are ignored; range events lacking a needed value are counted as incomplete.
  */
 #include "config.h"
 
@@ -26,6 +27,7 @@
 #include "common/alloc.h"
 #include "common/error_internal.h"
 #include "core/core_internal.h"
+#include "sink/event_info.h"
 #include "sink/sink_stats_internal.h"
 
 enum {
@@ -37,122 +39,15 @@ enum {
     ROLE_END = 8
 };
 
-static int ev_payload_begin(void* ctx, size_t index, uint64_t schema_id, size_t size,
-                            const char* name) {
-    stats_event* ev = ctx;
-    const nvtxw_schema_t* schema;
-    (void)index, (void)size, (void)name;
-    if (ev->role != 0 || schema_id < NVTX_PAYLOAD_SCHEMA_ID_STATIC_START)
-        return 0;
-    schema = nvtxw_schema_registry_find_schema(ev->schemas, schema_id);
-    if (schema != NULL) {
-        nvtxPayloadSchemaAttr_t attr;
-        nvtxw_schema_get_attr(schema, &attr);
-        ev->role = NVTXW_PAYLOAD_SCHEMA_ROLE(attr.flags);
-    }
-    return 0;
-}
-
-static int ev_field_begin(void* ctx, const nvtxw_field_info_t* field) {
-    stats_event* ev = ctx;
-    ev->field_flags = field->flags;
-    ev->field_type = field->type;
-    return 0;
-}
-
-static int ev_field_end(void* ctx, const nvtxw_field_info_t* field) {
-    stats_event* ev = ctx;
-    (void)field;
-    ev->field_flags = 0;
-    ev->field_type = 0;
-    return 0;
-}
-
-static int ev_array_begin(void* ctx, uint64_t length) {
-    (void)length;
-    ((stats_event*)ctx)->array_depth++;
-    return 0;
-}
-
-static int ev_array_end(void* ctx) {
-    ((stats_event*)ctx)->array_depth--;
-    return 0;
-}
-
-/* A scalar outside arrays: a timestamp by its role, or the range ID. */
-static void ev_number(stats_event* ev, int64_t value) {
-    uint64_t semantic = ev->field_flags & NVTXW_PAYLOAD_ENTRY_FLAG_SEMANTIC_MASK;
-    uint64_t role = ev->field_flags & NVTXW_PAYLOAD_ENTRY_FLAG_ROLE_MASK;
-    if (ev->array_depth != 0)
-        return;
-    if (ev->field_type == NVTX_PAYLOAD_ENTRY_TYPE_RANGE_ID) {
-        ev->has_range_id = 1;
-        ev->range_id = (uint64_t)value;
-    } else if (semantic == NVTX_PAYLOAD_ENTRY_FLAG_TIMESTAMP) {
-        if (role == NVTX_PAYLOAD_ENTRY_FLAG_RANGE_BEGIN)
-            ev->has_begin = 1, ev->begin = value;
-        else if (role == NVTX_PAYLOAD_ENTRY_FLAG_RANGE_END)
-            ev->has_end = 1, ev->end = value;
-        else if (!ev->has_point)
-            ev->has_point = 1, ev->point = value;
-    }
-}
-
-static int ev_signed(void* ctx, int64_t value) {
-    ev_number(ctx, value);
-    return 0;
-}
-
-static int ev_unsigned(void* ctx, uint64_t value) {
-    ev_number(ctx, (int64_t)value);
-    return 0;
-}
-
-static int is_message(const stats_event* ev) {
-    return (ev->field_flags & NVTXW_PAYLOAD_ENTRY_FLAG_SEMANTIC_MASK) ==
-           NVTX_PAYLOAD_ENTRY_FLAG_EVENT_MESSAGE;
-}
-
-static int ev_string(void* ctx, const char* utf8, size_t length) {
-    stats_event* ev = ctx;
-    if (!is_message(ev) || ev->array_depth != 0)
-        return 0;
-    strbuf_clear(ev->message);
-    ev->has_message = 1;
-    return strbuf_append(ev->message, utf8, length);
-}
-
-static int ev_string_handle(void* ctx, uint64_t handle, const char* text) {
-    stats_event* ev = ctx;
-    if (!is_message(ev) || ev->array_depth != 0)
-        return 0;
-    strbuf_clear(ev->message);
-    ev->has_message = handle != 0 && text != NULL; /* handle 0: no message */
-    return ev->has_message ? strbuf_append(ev->message, text, strlen(text)) : 0;
-}
-
-static const nvtxw_visitor_t stats_visitor = {
-    .struct_size = sizeof(nvtxw_visitor_t),
-    .payload_begin = ev_payload_begin,
-    .field_begin = ev_field_begin,
-    .field_end = ev_field_end,
-    .array_begin = ev_array_begin,
-    .array_end = ev_array_end,
-    .on_signed = ev_signed,
-    .on_unsigned = ev_unsigned,
-    .on_string = ev_string,
-    .on_string_handle = ev_string_handle,
-};
-
 /* The stream's group of the event's range name. 0, or -1 out of memory. */
-static int event_group(stats_stream* st, const stats_event* ev, int style, size_t* group) {
+static int event_group(stats_stream* st, const event_info* ev, int style, size_t* group) {
     const char* domain = st->stream->domain->name;
     strbuf_clear(&st->name);
     if (domain[0] != '\0' &&
         (strbuf_append(&st->name, domain, strlen(domain)) || strbuf_append(&st->name, ":", 1)))
         return -1;
-    if (ev->has_message && ev->message->length > 0 &&
-        strbuf_append(&st->name, ev->message->data, ev->message->length))
+    if (ev->has_message && ev->message_length > 0 &&
+        strbuf_append(&st->name, st->message.data + ev->message, ev->message_length))
         return -1;
     return stats_groups_find_or_add(&st->groups, style, st->name.data ? st->name.data : "", group);
 }
@@ -177,7 +72,7 @@ static int stream_close_range(stats_stream* st, size_t group, int64_t start, int
     return 0;
 }
 
-static int stream_push(stats_stream* st, const stats_event* ev, int64_t start) {
+static int stream_push(stats_stream* st, const event_info* ev, int64_t start) {
     size_t group;
     if (event_group(st, ev, STATS_PUSHPOP, &group) != 0)
         return -1;
@@ -204,7 +99,7 @@ static int stream_pop(stats_stream* st, int64_t end) {
 }
 
 /* A start: closes a waiting end of the same ID, else waits for one. */
-static int stream_start(stats_stream* st, const stats_event* ev, int64_t start) {
+static int stream_start(stats_stream* st, const event_info* ev, int64_t start) {
     stats_pending entry = {ev->range_id, start, 0}, *end, *old;
     if (event_group(st, ev, STATS_STARTEND, &entry.group) != 0)
         return -1;
@@ -238,33 +133,33 @@ static int stream_end(stats_stream* st, uint64_t id, int64_t end_time) {
 }
 
 /* Applies a walked event; 0, or -1 out of memory. */
-static int stream_apply(stats_stream* st, const stats_event* ev) {
+static int stream_apply(stats_stream* st, const event_info* ev) {
     size_t group;
-    int whole = ev->has_begin && ev->has_end;
+    int64_t time;
     switch (ev->role) {
     case ROLE_PUSHPOP:
     case ROLE_STARTEND:
-        if (!whole)
+        if (!ev->has_begin || !ev->has_end)
             return st->incomplete++, 0;
         return event_group(st, ev, ev->role == ROLE_PUSHPOP ? STATS_PUSHPOP : STATS_STARTEND,
                            &group) ||
                stream_close_range(st, group, ev->begin, ev->end);
     case ROLE_PUSH:
-        if (!ev->has_begin && !ev->has_point)
+        if (!event_info_time(ev, 0, &time))
             return st->incomplete++, 0;
-        return stream_push(st, ev, ev->has_begin ? ev->begin : ev->point);
+        return stream_push(st, ev, time);
     case ROLE_POP:
-        if (!ev->has_end && !ev->has_point)
+        if (!event_info_time(ev, 1, &time))
             return st->incomplete++, 0;
-        return stream_pop(st, ev->has_end ? ev->end : ev->point);
+        return stream_pop(st, time);
     case ROLE_START:
-        if ((!ev->has_begin && !ev->has_point) || !ev->has_range_id)
+        if (!event_info_time(ev, 0, &time) || !ev->has_range_id)
             return st->incomplete++, 0;
-        return stream_start(st, ev, ev->has_begin ? ev->begin : ev->point);
+        return stream_start(st, ev, time);
     case ROLE_END:
-        if ((!ev->has_end && !ev->has_point) || !ev->has_range_id)
+        if (!event_info_time(ev, 1, &time) || !ev->has_range_id)
             return st->incomplete++, 0;
-        return stream_end(st, ev->range_id, ev->has_end ? ev->end : ev->point);
+        return stream_end(st, ev->range_id, time);
     default:
         return 0;
     }
@@ -273,13 +168,10 @@ static int stream_apply(stats_stream* st, const stats_event* ev) {
 nvtxwResultCode_t stats_event_write(void* state, const core_event* event) {
     stats_stream* st = state;
     core_event_facts facts;
-    stats_event ev;
+    event_info ev;
     nvtxwResultCode_t status;
-    memset(&ev, 0, sizeof ev);
-    ev.schemas = event->stream->domain->schemas;
-    ev.message = &st->message;
-    status =
-        core_event_visit(event, &stats_visitor, &ev, NVTXW_VISIT_ALLOW_FOREIGN_POINTERS, &facts);
+    strbuf_clear(&st->message);
+    status = event_info_walk(event, EVENT_INFO_STRUCT_MEMBERS, &st->message, &ev, &facts);
     if (status != NVTXW_RESULT_SUCCESS)
         return status; /* nothing was applied yet: a rejected event leaves no trace */
     if (stream_apply(st, &ev) != 0)

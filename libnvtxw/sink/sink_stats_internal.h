@@ -75,18 +75,6 @@ typedef struct stats_frame {
     size_t group;
 } stats_frame;
 
-/* What the walk of one event found (reset per event). */
-typedef struct stats_event {
-    const nvtxw_schema_registry_t* schemas;
-    unsigned role; /* NVTXW_PAYLOAD_SCHEMA_ROLE of the first payload having one */
-    int has_begin, has_end, has_point, has_range_id, has_message;
-    int64_t begin, end, point;
-    uint64_t range_id;
-    uint64_t field_flags, field_type; /* the open field; flags 0 outside one */
-    unsigned array_depth;
-    strbuf* message; /* the stream's scratch buffer */
-} stats_event;
-
 typedef struct stats_sink stats_sink;
 
 typedef struct stats_stream {
