@@ -8,9 +8,11 @@
  *
  * Roles (schema flags, spec 3.4) to Trace Event Format phases:
  *   RANGE_PUSHPOP            "X" with "dur" (end - begin, 0 when negative)
- *   RANGE_PUSH / RANGE_POP   "B" / "E"; "E" carries the "B"'s name and
- *                            category (per-stream stack); a pop on an empty
- *                            stack is the instant "(unmatched pop)"
+ *   RANGE_PUSH / RANGE_POP   one "X" written at the pop with the push's
+ *                            name, category, color and args (per-stream
+ *                            stack); pushes open at StreamClose are "B"; a
+ *                            pop on an empty stack is the instant
+ *                            "(unmatched pop)"
  *   RANGE_STARTEND           "b" + "e" with the event's RANGE_ID, else a
  *                            synthetic ID 0x8000000000000000 | tid << 32 | n
  *   RANGE_START / RANGE_END  "b" / "e" paired by RANGE_ID; "e" repeats the
@@ -117,9 +119,12 @@ nvtxwResultCode_t chrome_stream_open(sink* s, const core_stream* stream, void** 
     return NVTXW_RESULT_SUCCESS;
 }
 
+static int emit_open_pushes(chrome_stream* st);
+
 nvtxwResultCode_t chrome_stream_close(sink* s, const core_stream* stream, void* state) {
     chrome_stream* st = state;
-    nvtxwResultCode_t status = stream_flush(st, 1);
+    nvtxwResultCode_t status =
+        emit_open_pushes(st) != 0 ? error_oom("open JSON ranges") : stream_flush(st, 1);
     (void)stream;
     if (st->min_rel < ((chrome_sink*)s)->min_rel)
         ((chrome_sink*)s)->min_rel = st->min_rel; /* lifecycle calls are serialized */
@@ -197,13 +202,20 @@ static int emit_instant(chrome_stream* st, const char* cat, const char* name) {
     return emit(st, &r);
 }
 
-/* Split push: "B", and the name and category on the stack as
- * [size_t name length][name][category NUL]. */
+/*
+ * Split push/pop become one "X" each, written at the pop: viewers that pair
+ * "B"/"E" in file order across all threads (the Chrome DevTools trace engine
+ * does) mis-pair same-named ranges of threads whose records interleave. The
+ * push renders its whole record at once (name, category, color, args); the
+ * stack keeps [int64 push time][record text without its closing brace], and
+ * the pop appends it with its "dur". Pushes still open when the stream
+ * closes are written as "B" (their slices stay open in the viewer).
+ */
 static int emit_push(chrome_stream* st, const char* cat) {
     chrome_record r;
     size_t* ends = st->stack_ends;
-    size_t mark = st->stack.length;
-    record_init(st, &r, 'B', cat);
+    size_t mark = st->out.length, stack_mark = st->stack.length;
+    record_init(st, &r, 'X', cat);
     r.ts = event_time(st, 1);
     if (st->stack_depth == st->stack_capacity) {
         size_t capacity = st->stack_capacity ? st->stack_capacity * 2 : 16;
@@ -212,35 +224,65 @@ static int emit_push(chrome_stream* st, const char* cat) {
         st->stack_ends = ends;
         st->stack_capacity = capacity;
     }
-    if (strbuf_append(&st->stack, (const char*)&r.name_length, sizeof r.name_length) ||
-        strbuf_append(&st->stack, r.name, r.name_length) ||
-        strbuf_append(&st->stack, cat, strlen(cat) + 1) || emit(st, &r)) {
-        st->stack.length = mark;
+    if (emit(st, &r) != 0 || strbuf_append(&st->stack, (const char*)&r.ts, sizeof r.ts) != 0 ||
+        strbuf_append(&st->stack, st->out.data + mark, st->out.length - mark - 1) != 0) {
+        st->out.length = mark;
+        st->stack.length = stack_mark;
         return -1;
     }
+    st->out.length = mark; /* the record waits on the stack for its pop */
+    st->out.data[mark] = '\0';
     ends[st->stack_depth++] = st->stack.length;
     return 0;
 }
 
-/* Split pop: "E" with the name and category of the innermost push. */
+/* The innermost pending push: its time and record text. */
+static const char* stack_top(const chrome_stream* st, int64_t* push_ts, size_t* length) {
+    size_t start = st->stack_depth > 1 ? st->stack_ends[st->stack_depth - 2] : 0;
+    const char* entry = st->stack.data + start;
+    memcpy(push_ts, entry, sizeof *push_ts);
+    *length = st->stack_ends[st->stack_depth - 1] - start - sizeof *push_ts;
+    return entry + sizeof *push_ts;
+}
+
+static void stack_pop(chrome_stream* st) {
+    st->stack_depth--;
+    st->stack.length = st->stack_depth > 0 ? st->stack_ends[st->stack_depth - 1] : 0;
+}
+
+/* Split pop: the innermost push's "X" with its duration. */
 static int emit_pop(chrome_stream* st, const char* cat) {
-    chrome_record r;
-    size_t start;
-    const char* entry;
+    int64_t push_ts, dur;
+    size_t length;
+    const char* text;
     if (st->stack_depth == 0)
         return emit_instant(st, cat, "(unmatched pop)");
-    start = st->stack_depth > 1 ? st->stack_ends[st->stack_depth - 2] : 0;
-    entry = st->stack.data + start;
-    record_init(st, &r, 'E', NULL);
-    memcpy(&r.name_length, entry, sizeof r.name_length);
-    r.name = entry + sizeof r.name_length;
-    r.cat = r.name + r.name_length;
-    r.ts = event_time(st, 2);
-    r.with_color = 0;
-    if (emit(st, &r) != 0)
+    text = stack_top(st, &push_ts, &length);
+    dur = chrome_rebase(event_time(st, 2), push_ts);
+    if (strbuf_append(&st->out, text, length) || strbuf_append(&st->out, ",\"dur\":", 7) ||
+        chrome_json_micros(&st->out, dur < 0 ? 0 : dur) || strbuf_append(&st->out, "}", 1))
         return -1;
-    st->stack_depth--;
-    st->stack.length = start;
+    stack_pop(st);
+    return 0;
+}
+
+/* Writes pushes never popped as open "B" slices, innermost last. */
+static int emit_open_pushes(chrome_stream* st) {
+    size_t i, start = 0;
+    for (i = 0; i < st->stack_depth; i++) {
+        const char* text = st->stack.data + start + sizeof(int64_t);
+        size_t length = st->stack_ends[i] - start - sizeof(int64_t);
+        size_t at = st->out.length;
+        char* ph;
+        if (strbuf_append(&st->out, text, length) || strbuf_append(&st->out, "}", 1))
+            return -1;
+        ph = strstr(st->out.data + at, ",\"ph\":\"X\"");
+        if (ph != NULL)
+            ph[7] = 'B';
+        start = st->stack_ends[i];
+    }
+    st->stack_depth = 0;
+    st->stack.length = 0;
     return 0;
 }
 

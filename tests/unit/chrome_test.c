@@ -65,20 +65,21 @@ static nvtxwSessionHandle_t begin(const char* name, const char* file) {
 /* ---- python3 checker ------------------------------------------------------ */
 
 /* Parses the file with json.load, checks TEF semantics and prints
- * "events=N X=.. B=.. E=.. b=.. e=.. i=.. C=.. M=..". */
+ * "events=N X=.. B=.. E=.. b=.. e=.. i=.. C=.. M=..". X slices of a thread
+ * must nest properly (written at the pop, they are not in ts order). */
 static const char checker[] =
     "import json,sys,collections\n"
     "d=json.load(open(sys.argv[1],encoding='utf-8'))\n"
     "assert isinstance(d,dict) and d['displayTimeUnit']=='ns', 'container'\n"
     "ev=d['traceEvents']; n=collections.Counter(); stacks=collections.defaultdict(list)\n"
-    "last=collections.defaultdict(lambda:-1e300); opened={}\n"
+    "xs=collections.defaultdict(list); opened={}\n"
     "for e in ev:\n"
     "  ph=e['ph']; n[ph]+=1; key=(e['pid'],e['tid'])\n"
     "  assert isinstance(e['pid'],int) and isinstance(e['tid'],int), e\n"
     "  if ph=='M': continue\n"
     "  assert isinstance(e['ts'],(int,float)) and e['ts']>=0, ('ts',e)\n"
     "  if ph=='X':\n"
-    "    assert e['dur']>=0 and e['ts']>=last[key], e; last[key]=e['ts']\n"
+    "    assert e['dur']>=0, e; xs[key].append((e['ts'],-e['dur'],e['name']))\n"
     "  elif ph=='B': stacks[key].append(e['name'])\n"
     "  elif ph=='E':\n"
     "    assert stacks[key] and stacks[key].pop()==e['name'], ('unmatched E',e)\n"
@@ -90,6 +91,12 @@ static const char checker[] =
     "  elif ph=='C': assert all(isinstance(v,(int,float)) for v in e['args'].values()), e\n"
     "  else: raise AssertionError('phase '+ph)\n"
     "assert not opened, ('open async', opened)\n"
+    "for key,slices in xs.items():\n"
+    "  ends=[]\n"
+    "  for ts,neg,name in sorted(slices):\n"
+    "    while ends and ends[-1]<=ts+1e-9: ends.pop()\n"
+    "    assert not ends or ts-neg<=ends[-1]+1e-9, ('X overlaps its parent',key,ts,name)\n"
+    "    ends.append(ts-neg)\n"
     "assert not any(stacks.values()), ('open B', dict(stacks))\n"
     "print('events=%d'%len(ev), ' '.join('%s=%d'%(k,n[k]) for k in 'XBEbeiCM'))\n";
 
@@ -306,7 +313,7 @@ START_TEST(test_golden) {
     write_golden_session("golden.json");
     out_path(path, sizeof path, "golden.json");
     check_json(path, summary, sizeof summary);
-    ck_assert_msg(strstr(summary, "events=31 X=3 B=2 E=2 b=4 e=4 i=4 C=4 M=8") != NULL, "%s",
+    ck_assert_msg(strstr(summary, "events=29 X=5 B=0 E=0 b=4 e=4 i=4 C=4 M=8") != NULL, "%s",
                   summary);
     check_golden(path);
 }
@@ -366,10 +373,11 @@ START_TEST(test_threads) {
     OK(T->SessionEnd(session));
     out_path(path, sizeof path, "threads.json");
     check_json(path, summary, sizeof summary);
-    snprintf(expected, sizeof expected, "X=%d B=%d E=%d b=%d e=%d i=%d C=0 M=%d",
-             THREADS * RANGES_PER_THREAD, THREADS * RANGES_PER_THREAD, THREADS * RANGES_PER_THREAD,
-             THREADS * RANGES_PER_THREAD, THREADS * RANGES_PER_THREAD, THREADS * RANGES_PER_THREAD,
-             4 + 2 * THREADS);
+    /* Whole and split push/pop ranges are both "X" (split ones written at
+     * the pop); no "B"/"E" remain. */
+    snprintf(expected, sizeof expected, "X=%d B=0 E=0 b=%d e=%d i=%d C=0 M=%d",
+             2 * THREADS * RANGES_PER_THREAD, THREADS * RANGES_PER_THREAD,
+             THREADS * RANGES_PER_THREAD, THREADS * RANGES_PER_THREAD, 4 + 2 * THREADS);
     ck_assert_msg(strstr(summary, expected) != NULL, "got %s, want %s", summary, expected);
 }
 END_TEST
