@@ -13,5 +13,16 @@ include tests/backend/local.mk
 include tests/unit/local.mk
 include tests/cli/local.mk
 
+# check-long: after `make check`, the headless viewer-engine check of the JSON
+# sink (tests/viewer/viewer_test.sh: Node 20 and npm; the engine is installed
+# from the npm registry into tests/viewer/engine of the build directory).
 check-long: check
+	top_srcdir='$(top_srcdir)' top_builddir='$(top_builddir)' \
+	  bash '$(top_srcdir)/tests/viewer/viewer_test.sh'
 .PHONY: check-long
+EXTRA_DIST += tests/viewer/viewer_test.sh tests/viewer/check_trace.mjs \
+	tests/viewer/package.json tests/viewer/package-lock.json
+distclean-local: clean-viewer-engine
+clean-viewer-engine:
+	rm -rf tests/viewer/engine
+.PHONY: clean-viewer-engine

@@ -5,9 +5,14 @@
  * Handles are addresses inside a static array, distinct per registration;
  * dynamic IDs count up from NVTX_PAYLOAD_SCHEMA_ID_DYNAMIC_START. Results are
  * NVTXW_RESULT_SUCCESS unless a test set another one with
- * mock_backend_set_result. Not thread-safe: tests call it from one thread.
+ * mock_backend_set_result, or the environment variable MOCK_BACKEND_FAIL
+ * ("Member" or "Member=CODE", CODE a decimal nvtxwResultCode_t, default
+ * NVTXW_RESULT_FAILED) names a member when nvtxwGetInterface is first called:
+ * that is how CLI tests make a backend fail mid-session. Not thread-safe:
+ * tests call it from one thread.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mock_backend.h"
@@ -380,9 +385,31 @@ static const nvtxwInterface_v2_t mock_interface = {mock_SessionBegin,
                                                    mock_TimestampConversionFactorWrite,
                                                    {NULL}};
 
+/* Applies MOCK_BACKEND_FAIL ("Member" or "Member=CODE"), once per load. */
+static void mock_fail_from_environment(void) {
+    static int done;
+    const char* spec = getenv("MOCK_BACKEND_FAIL");
+    char member[40];
+    const char* equals;
+    size_t length;
+
+    if (done || spec == NULL)
+        return;
+    done = 1;
+    equals = strchr(spec, '=');
+    length = equals != NULL ? (size_t)(equals - spec) : strlen(spec);
+    if (length >= sizeof member)
+        return;
+    memcpy(member, spec, length);
+    member[length] = '\0';
+    mock_backend_set_result(member, equals != NULL ? (nvtxwResultCode_t)atoi(equals + 1)
+                                                   : NVTXW_RESULT_FAILED);
+}
+
 /* Version 2 only; any other version leaves *ifaceOut untouched (spec 1.1). */
 nvtxwResultCode_t nvtxwGetInterface(nvtxwInterfaceVersion_t version, const void** ifaceOut) {
     mock_log_data.getInterfaceCount++;
+    mock_fail_from_environment();
     if (ifaceOut == NULL)
         return NVTXW_RESULT_INVALID_ARGUMENT;
     if (version != NVTXW_INTERFACE_VERSION)

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # CLI tests of nvtxw-replay on reports written by examples/hello_producer
 # (4 threads, 6,000 events, 1,000 counter samples each): every output it can
-# choose, merging several reports, filters, damage handling, and usage
-# errors. Prints "N passed, M failed".
+# choose, merging several reports, filters, damage handling, usage errors,
+# --backend (absolute, relative, failing mid-session through the mock backend's
+# MOCK_BACKEND_FAIL) and outputs that cannot be written. Prints "N passed, M failed".
 set -u
 build=${top_builddir:-.}
 replay=$build/tools/replay/nvtxw-replay
@@ -27,7 +28,7 @@ events() { grep -c '^event' "$1"; }
 check "text to stdout: 6000 events" bash -c "'$replay' '$tmp/hello.nvtxw' --to text > '$tmp/a.txt' && test \$(grep -c '^event' '$tmp/a.txt') = 6000"
 check "sink from -o extension .txt" bash -c "'$replay' '$tmp/hello.nvtxw' -o '$tmp/b.txt' && cmp '$tmp/a.txt' '$tmp/b.txt'"
 check "time order has the same events" bash -c "'$replay' '$tmp/hello.nvtxw' --order time -o '$tmp/c.txt' && test \$(grep -c '^event' '$tmp/c.txt') = 6000"
-check "json is valid and complete" bash -c "'$replay' '$tmp/hello.nvtxw' -o '$tmp/h.json' && python3 -c \"import json,sys; d=json.load(open('$tmp/h.json')); x=[e for e in d['traceEvents'] if e['ph']=='X']; sys.exit(0 if len(x)==4000 else 1)\""
+check "json is valid and complete" bash -c "'$replay' '$tmp/hello.nvtxw' -o '$tmp/h.json' && python3 -c \"import json,sys; d=json.load(open('$tmp/h.json')); x=[e for e in d['traceEvents'] if e['ph']=='X']; be=[e for e in d['traceEvents'] if e['ph'] in 'BE']; sys.exit(0 if len(x)==5000 and not be else 1)\""
 check "report to report round trip" bash -c "'$replay' '$tmp/hello.nvtxw' -o '$tmp/copy.nvtxw' && '$replay' '$tmp/copy.nvtxw' --to text | grep -c '^event' | grep -qx 6000"
 check "stats csv: MPI_Allreduce 1000 instances" bash -c "'$replay' '$tmp/hello.nvtxw' --stats=csv | grep -q ',1000,1500.000,1500.000,1000,2000,353.730,PushPop,hello:MPI_Allreduce$'"
 check "stats text header" bash -c "'$replay' '$tmp/hello.nvtxw' --stats | grep -q 'NVTX Range Summary'"
@@ -92,6 +93,30 @@ check "--from only" bash -c "'$replay' '$tmp/hello.nvtxw' --from 2490000 --to te
 check "--from after --to: exit 2" bash -c "'$replay' '$tmp/hello.nvtxw' --from 10 --to 5; test \$? = 2"
 check "--from not a number: exit 2" bash -c "'$replay' '$tmp/hello.nvtxw' --from 1e3; test \$? = 2"
 check "one bad input of a merge: exit 1 naming it" bash -c "'$replay' '$tmp/hello.nvtxw' '$tmp/x.nvtxw' 2>&1 >/dev/null | grep -q '^nvtxw-replay: error: .*x.nvtxw'; test \${PIPESTATUS[0]} = 1"
+
+# --backend: an absolute path forwards; a relative one is refused (exit 1)
+# unless --allow-relative-backend, which loads its realpath.
+mock=$(cd "$build/tests/backend/.libs" && pwd)/libmockbackend.so
+check "--backend absolute: mock backend takes the replay" "$replay" "$tmp/hello.nvtxw" --backend "$mock"
+check "--backend relative: exit 1 with message" bash -c "cd '$build' && '$(cd "$(dirname "$replay")" && pwd)/nvtxw-replay' '$tmp/hello.nvtxw' --backend tests/backend/.libs/libmockbackend.so 2>&1 >/dev/null | grep -q '^nvtxw-replay: error: --backend needs an absolute path, not .tests/backend/.libs/libmockbackend.so.*--allow-relative-backend'; test \${PIPESTATUS[0]} = 1"
+check "--backend relative with --allow-relative-backend" bash -c "cd '$build' && '$(cd "$(dirname "$replay")" && pwd)/nvtxw-replay' '$tmp/hello.nvtxw' --backend tests/backend/.libs/libmockbackend.so --allow-relative-backend"
+check "--allow-relative-backend, missing library: exit 1" bash -c "'$replay' '$tmp/hello.nvtxw' --backend nosuch/lib.so --allow-relative-backend 2>&1 >/dev/null | grep -q '^nvtxw-replay: error: --backend .nosuch/lib.so.: No such file'; test \${PIPESTATUS[0]} = 1"
+check "--backend without nvtxwGetInterface: exit 1" bash -c "'$replay' '$tmp/hello.nvtxw' --backend '$(dirname "$mock")/libnosymbol.so' 2>&1 >/dev/null | grep -q '^nvtxw-replay: error: .*nvtxwGetInterface'; test \${PIPESTATUS[0]} = 1"
+# A backend failing mid-session (MOCK_BACKEND_FAIL, tests/backend/mock_backend.c).
+check "backend EventWrite fails: exit 1 with the backend's error" bash -c "MOCK_BACKEND_FAIL=EventWrite '$replay' '$tmp/hello.nvtxw' --backend '$mock' 2>&1 >/dev/null | grep -q '^nvtxw-replay: error: cannot forward EventWrite: backend=.*libmockbackend.so. returned 1 (failed)'; test \${PIPESTATUS[0]} = 1"
+check "backend CounterWrite fails with code 3: exit 1" bash -c "MOCK_BACKEND_FAIL=CounterWrite=3 '$replay' '$tmp/hello.nvtxw' --backend '$mock' 2>&1 >/dev/null | grep -q '^nvtxw-replay: error: cannot forward CounterWrite: .* returned 3'; test \${PIPESTATUS[0]} = 1"
+check "backend SessionEnd fails: exit 1" bash -c "MOCK_BACKEND_FAIL=SessionEnd '$replay' '$tmp/hello.nvtxw' --backend '$mock' 2>&1 >/dev/null | grep -q '^nvtxw-replay: error: cannot end the replayed session: cannot forward SessionEnd'; test \${PIPESTATUS[0]} = 1"
+
+# An output that cannot be written (a 4 KiB file size limit, EFBIG): exit 1,
+# an error, and nothing under the final name nor a temporary file left.
+for out in out.nvtxw out.json out.txt out.sqlite stats.csv; do
+    mkdir -p "$tmp/full" && rm -f "$tmp/full"/*
+    case $out in stats.csv) how=--stats=csv ;; *) how= ;; esac
+    check "unwritable $out: exit 1, error, nothing left" bash -c "(trap '' XFSZ; ulimit -f 4; exec '$replay' '$tmp/hello.nvtxw' $how -o '$tmp/full/$out') 2>'$tmp/full.err'; test \$? = 1 && grep -q '^nvtxw-replay: error: ' '$tmp/full.err' && test -z \"\$(ls -A '$tmp/full')\""
+done
+check "failed text replay keeps the previous output" bash -c "echo old > '$tmp/keep.txt'; (trap '' XFSZ; ulimit -f 4; exec '$replay' '$tmp/hello.nvtxw' -o '$tmp/keep.txt') 2>/dev/null; test \$? = 1 && test \"\$(cat '$tmp/keep.txt')\" = old && test \$(ls '$tmp' | grep -c '^keep.txt') = 1"
+check "output in a missing directory: exit 1" bash -c "'$replay' '$tmp/hello.nvtxw' -o '$tmp/nodir/out.json' 2>&1 >/dev/null | grep -q '^nvtxw-replay: error: .*nodir'; test \${PIPESTATUS[0]} = 1"
+check "text output to /dev/null still works" "$replay" "$tmp/hello.nvtxw" --to text -o /dev/null
 check "help" bash -c "'$replay' --help | grep -q '^Usage: nvtxw-replay'"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

@@ -10,13 +10,17 @@
  * damaged report's readable part replayed; damage is a warning), 1 failure,
  * 2 usage error.
  */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "config.h"
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "nvtxw/nvtxw.h"
 
@@ -35,6 +39,9 @@ static const char usage_text[] =
     "                              .sqlite), else text\n"
     "         --stats[=FORMAT]     range statistics (text, csv or json; default text)\n"
     "         --backend LIB        forward to another NVTXW v2 backend (absolute path)\n"
+    "         --allow-relative-backend\n"
+    "                              accept a relative --backend path (made absolute\n"
+    "                              from the current directory)\n"
     "         -o, --output OUT     output file ('-' = standard output, the default)\n"
     "         --order stream|time  record order (default stream): input after input, or\n"
     "                              merged by timestamp across all inputs\n"
@@ -59,6 +66,7 @@ typedef struct options {
     int order;
     const char* stats_format; /* --stats: NULL, or text/csv/json */
     const char* backend;      /* --backend */
+    int allow_relative_backend;
 } options;
 
 static int usage_error(const char* message, const char* detail) {
@@ -179,7 +187,9 @@ static int parse(int argc, char** argv, options* o) {
             printf(TOOL " %s\n", nvtxw_version());
             return 0;
         }
-        if (!strcmp(a, "--stats") || !strncmp(a, "--stats=", 8))
+        if (!strcmp(a, "--allow-relative-backend"))
+            o->allow_relative_backend = 1;
+        else if (!strcmp(a, "--stats") || !strncmp(a, "--stats=", 8))
             o->stats_format = a[7] == '=' ? a + 8 : "text";
         else if (takes_value(a))
             status = i + 1 == argc ? usage_error("option %s needs a value", a)
@@ -224,6 +234,28 @@ static int open_inputs(const options* o, nvtxw_reader_t** readers) {
     return 0;
 }
 
+/* Makes --backend absolute: a relative path is refused unless
+ * --allow-relative-backend, then resolved with realpath into `resolved`.
+ * 0, or 1 with the error printed. */
+static int check_backend(options* o, char* resolved) {
+    if (o->backend == NULL || o->backend[0] == '/')
+        return 0;
+    if (!o->allow_relative_backend) {
+        fprintf(stderr,
+                TOOL ": error: --backend needs an absolute path, not '%s' (a relative path is "
+                     "resolved against the current directory; pass --allow-relative-backend to "
+                     "accept it)\n",
+                o->backend);
+        return 1;
+    }
+    if (realpath(o->backend, resolved) == NULL) {
+        fprintf(stderr, TOOL ": error: --backend '%s': %s\n", o->backend, strerror(errno));
+        return 1;
+    }
+    o->backend = resolved;
+    return 0;
+}
+
 static int replay(const options* o, const char* config, nvtxw_reader_t** readers) {
     nvtxw_replay_options_t ropts = {
         sizeof ropts,    o->order,    o->streams, o->stream_count, o->domains,
@@ -242,10 +274,55 @@ static int replay(const options* o, const char* config, nvtxw_reader_t** readers
     return 0;
 }
 
+/* The text sink writes straight to its Output; so that a failed replay leaves
+ * nothing under the final name, it gets a temporary file next to OUT
+ * (OUT.tmp-XXXXXX) that is renamed into place after a successful replay. The
+ * other file sinks do this themselves; standard output, and an OUT that exists
+ * and is not a regular file (a FIFO, /dev/null), are written directly.
+ * 1 = `temp` is in use, 0 = not needed, -1 = error printed. */
+static int temp_output(const options* o, char* temp, size_t size) {
+    struct stat st;
+    mode_t mask;
+    int fd;
+    if (strcmp(o->sink, "text") != 0 || !strcmp(o->output, "-"))
+        return 0;
+    if (stat(o->output, &st) == 0 ? !S_ISREG(st.st_mode) : errno != ENOENT)
+        return 0;
+    if (snprintf(temp, size, "%s.tmp-XXXXXX", o->output) >= (int)size) {
+        fprintf(stderr, TOOL ": error: output path too long: %s\n", o->output);
+        return -1;
+    }
+    if ((fd = mkstemp(temp)) < 0) {
+        fprintf(stderr, TOOL ": error: cannot create text output \"%s\": %s\n", o->output,
+                strerror(errno));
+        return -1;
+    }
+    mask = umask(0);
+    umask(mask);
+    (void)fchmod(fd, 0644 & ~mask); /* what the sink would create */
+    close(fd);
+    return 1;
+}
+
+/* Renames the temporary output into place after success, else removes it. */
+static int finish_output(const options* o, const char* temp, int status) {
+    if (status == 0 && rename(temp, o->output) != 0) {
+        fprintf(stderr, TOOL ": error: cannot rename \"%s\" to \"%s\": %s\n", temp, o->output,
+                strerror(errno));
+        status = 1;
+    }
+    if (status != 0)
+        unlink(temp);
+    return status;
+}
+
 int main(int argc, char** argv) {
     options o = {0};
     nvtxw_reader_t** readers;
     char config[8400];
+    char backend_path[PATH_MAX];
+    char temp[PATH_MAX + 16];
+    int use_temp = 0;
     int status;
     size_t patterns = 1;
     for (int i = 1; i < argc; i++)
@@ -259,14 +336,18 @@ int main(int argc, char** argv) {
     if (o.inputs == NULL || o.streams == NULL || o.domains == NULL || readers == NULL) {
         fprintf(stderr, TOOL ": error: out of memory\n");
         status = 1;
-    } else if ((status = parse(argc, argv, &o)) < 0) {
+    } else if ((status = parse(argc, argv, &o)) < 0 &&
+               (status = check_backend(&o, backend_path)) == 0 &&
+               (status = (use_temp = temp_output(&o, temp, sizeof temp)) < 0) == 0) {
         if (snprintf(config, sizeof config,
-                     "Sink=%s|Output=%s|Overwrite=yes|StatsFormat=%s|Backend=%s", o.sink, o.output,
-                     o.stats_format ? o.stats_format : "text",
+                     "Sink=%s|Output=%s|Overwrite=yes|StatsFormat=%s|Backend=%s", o.sink,
+                     use_temp ? temp : o.output, o.stats_format ? o.stats_format : "text",
                      o.backend ? o.backend : "") >= (int)sizeof config)
             status = usage_error("output path too long: %s", o.output);
         else
             status = replay(&o, config, readers);
+        if (use_temp)
+            status = finish_output(&o, temp, status);
     }
     for (size_t i = 0; readers != NULL && i < (size_t)argc; i++)
         nvtxw_reader_close(readers[i]);
