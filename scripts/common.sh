@@ -20,6 +20,11 @@ nvtxw_install_deps() {
         dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" ||
             missing="$missing $pkg"
     done
+    # Node.js and npm run the headless viewer check (make check-long). Keep a
+    # Node that is already there (it may come from another repository, with
+    # npm bundled); otherwise take Debian's nodejs and npm.
+    command -v node >/dev/null 2>&1 || missing="$missing nodejs"
+    command -v npm >/dev/null 2>&1 || missing="$missing npm"
     [ -z "$missing" ] && return 0
     if [ "$(id -u)" != 0 ]; then
         nvtxw_die "missing packages:$missing (run as root, or install them with apt-get)"
