@@ -281,3 +281,29 @@ uint64_t format_current_type(const format_state_t* state) {
 }
 
 int format_at_payload_level(const format_state_t* state) { return state->depth == 1; }
+
+int format_field_end(void* ctx, const nvtxw_field_info_t* field) {
+    format_state_t* state = ctx;
+    int had_value;
+
+    (void)field;
+    if (format_field_close(state, &had_value) != 0)
+        return -1;
+    return had_value ? 0 : format_write_str(&state->out, "null");
+}
+
+int format_array_end(void* ctx) {
+    format_state_t* state = ctx;
+
+    if (format_pop(state, FORMAT_FRAME_ARRAY) != 0)
+        return -1;
+    return format_write_char(&state->out, ']');
+}
+
+int format_object_end(void* ctx) {
+    format_state_t* state = ctx;
+
+    if (format_pop(state, FORMAT_FRAME_OBJECT) != 0)
+        return -1;
+    return format_write_char(&state->out, '}');
+}

@@ -106,6 +106,12 @@ int format_value_slot(format_state_t* state, size_t* position);
 /* Pushes or pops an array or object frame (after format_value_slot). */
 int format_push(format_state_t* state, int kind);
 int format_pop(format_state_t* state, int kind);
+
+/* Visitor callbacks both formatters share (ctx is a format_state_t): a field
+ * that got no value prints "null"; arrays close with ']', objects with '}'. */
+int format_field_end(void* ctx, const nvtxw_field_info_t* field);
+int format_array_end(void* ctx);
+int format_object_end(void* ctx);
 /* Entry type of the innermost open field (for type-aware renderings). */
 uint64_t format_current_type(const format_state_t* state);
 /* Non-zero when the innermost frame is the payload's fields object. */

@@ -173,16 +173,6 @@ static int json_field_begin(void* ctx, const nvtxw_field_info_t* field) {
     return format_write_char(out, ':');
 }
 
-static int json_field_end(void* ctx, const nvtxw_field_info_t* field) {
-    format_state_t* state = ctx;
-    int had_value;
-
-    (void)field;
-    if (format_field_close(state, &had_value) != 0)
-        return -1;
-    return had_value ? 0 : format_write_str(&state->out, "null");
-}
-
 static int json_array_begin(void* ctx, uint64_t length) {
     format_state_t* state = ctx;
 
@@ -192,14 +182,6 @@ static int json_array_begin(void* ctx, uint64_t length) {
     return format_write_char(&state->out, '[');
 }
 
-static int json_array_end(void* ctx) {
-    format_state_t* state = ctx;
-
-    if (format_pop(state, FORMAT_FRAME_ARRAY) != 0)
-        return -1;
-    return format_write_char(&state->out, ']');
-}
-
 static int json_object_begin(void* ctx, uint64_t schema_id) {
     format_state_t* state = ctx;
 
@@ -207,14 +189,6 @@ static int json_object_begin(void* ctx, uint64_t schema_id) {
     if (json_value(state) != 0 || format_push(state, FORMAT_FRAME_OBJECT) != 0)
         return -1;
     return format_write_char(&state->out, '{');
-}
-
-static int json_object_end(void* ctx) {
-    format_state_t* state = ctx;
-
-    if (format_pop(state, FORMAT_FRAME_OBJECT) != 0)
-        return -1;
-    return format_write_char(&state->out, '}');
 }
 
 static int json_on_signed(void* ctx, int64_t value) {
@@ -296,11 +270,11 @@ static const nvtxw_visitor_t json_visitor = {
     .payload_begin = json_payload_begin,
     .payload_end = json_payload_end,
     .field_begin = json_field_begin,
-    .field_end = json_field_end,
+    .field_end = format_field_end,
     .array_begin = json_array_begin,
-    .array_end = json_array_end,
+    .array_end = format_array_end,
     .object_begin = json_object_begin,
-    .object_end = json_object_end,
+    .object_end = format_object_end,
     .on_signed = json_on_signed,
     .on_unsigned = json_on_unsigned,
     .on_float = json_on_float,

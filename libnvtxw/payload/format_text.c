@@ -163,16 +163,6 @@ static int text_field_begin(void* ctx, const nvtxw_field_info_t* field) {
     return format_write_char(out, '=');
 }
 
-static int text_field_end(void* ctx, const nvtxw_field_info_t* field) {
-    format_state_t* state = ctx;
-    int had_value;
-
-    (void)field;
-    if (format_field_close(state, &had_value) != 0)
-        return -1;
-    return had_value ? 0 : format_write_str(&state->out, "null");
-}
-
 static int text_array_begin(void* ctx, uint64_t length) {
     format_state_t* state = ctx;
 
@@ -182,14 +172,6 @@ static int text_array_begin(void* ctx, uint64_t length) {
     return format_write_char(&state->out, '[');
 }
 
-static int text_array_end(void* ctx) {
-    format_state_t* state = ctx;
-
-    if (format_pop(state, FORMAT_FRAME_ARRAY) != 0)
-        return -1;
-    return format_write_char(&state->out, ']');
-}
-
 static int text_object_begin(void* ctx, uint64_t schema_id) {
     format_state_t* state = ctx;
 
@@ -197,14 +179,6 @@ static int text_object_begin(void* ctx, uint64_t schema_id) {
     if (text_value(state) != 0 || format_push(state, FORMAT_FRAME_OBJECT) != 0)
         return -1;
     return format_write_char(&state->out, '{');
-}
-
-static int text_object_end(void* ctx) {
-    format_state_t* state = ctx;
-
-    if (format_pop(state, FORMAT_FRAME_OBJECT) != 0)
-        return -1;
-    return format_write_char(&state->out, '}');
 }
 
 static int text_on_signed(void* ctx, int64_t value) {
@@ -308,11 +282,11 @@ static const nvtxw_visitor_t text_visitor = {
     .payload_begin = text_payload_begin,
     .payload_end = text_payload_end,
     .field_begin = text_field_begin,
-    .field_end = text_field_end,
+    .field_end = format_field_end,
     .array_begin = text_array_begin,
-    .array_end = text_array_end,
+    .array_end = format_array_end,
     .object_begin = text_object_begin,
-    .object_end = text_object_end,
+    .object_end = format_object_end,
     .on_signed = text_on_signed,
     .on_unsigned = text_on_unsigned,
     .on_float = text_on_float,
