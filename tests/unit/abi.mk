@@ -17,13 +17,13 @@ check_PROGRAMS += tests/unit/abi_nvidia_test
 TESTS += tests/unit/abi_nvidia_test
 tests_unit_abi_nvidia_test_SOURCES = tests/unit/abi_nvidia_test.c \
 	tests/unit/abi_nvidia_order1.c tests/unit/abi_nvidia_order2.c \
-	tests/unit/abi_facts.inc
+	tests/unit/abi_facts.inc tests/unit/abi_fact_record.h
 tests_unit_abi_nvidia_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(NVTX3_INCLUDE)
 tests_unit_abi_nvidia_test_CFLAGS = $(TEST_CFLAGS)
 tests_unit_abi_nvidia_test_LDADD = $(CHECK_LIBS)
 else
 EXTRA_DIST += tests/unit/abi_nvidia_test.c tests/unit/abi_nvidia_order1.c \
-	tests/unit/abi_nvidia_order2.c tests/unit/abi_facts.inc
+	tests/unit/abi_nvidia_order2.c tests/unit/abi_facts.inc tests/unit/abi_fact_record.h
 endif
 
 # Every public header compiles alone as C11, C++11 and C++17; the library
