@@ -3,4 +3,5 @@
 schemasdir = $(pkgdatadir)/schemas
 dist_schemas_DATA = \
 	schemas/nvtxw-helpers.yaml \
-	schemas/nvtxw-counters.yaml
+	schemas/nvtxw-counters.yaml \
+	schemas/otf2-events.yaml

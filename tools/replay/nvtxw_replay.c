@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "nvtxw/nvtxw.h"
+#include "tool_output.h"
 
 #define TOOL "nvtxw-replay"
 
@@ -86,18 +87,6 @@ static int known_sink(const char* name) {
     return 0;
 }
 
-/* The sink an output file's extension implies, or NULL. */
-static const char* sink_for_output(const char* output) {
-    const char* dot = strrchr(output, '.');
-    if (dot == NULL)
-        return NULL;
-    return !strcmp(dot, ".nvtxw")    ? "report"
-           : !strcmp(dot, ".json")   ? "json"
-           : !strcmp(dot, ".txt")    ? "text"
-           : !strcmp(dot, ".sqlite") ? "sqlite"
-                                     : NULL;
-}
-
 /* Settles the sink from --to, --stats, --backend and -o; -1 = fine. */
 static int choose_sink(options* o) {
     int chosen = (o->sink != NULL) + (o->stats_format != NULL) + (o->backend != NULL);
@@ -111,9 +100,11 @@ static int choose_sink(options* o) {
     } else if (o->backend != NULL) {
         o->sink = "backend";
     } else if (o->sink == NULL) {
-        o->sink = sink_for_output(o->output);
+        o->sink = tool_sink_for_output(o->output);
         if (o->sink == NULL)
             o->sink = "text";
+        else if (!strcmp(o->sink, "stats"))
+            o->stats_format = "csv";
     } else if (!known_sink(o->sink)) {
         return usage_error("unknown sink '%s' (report, json, stats, text, sqlite or null)",
                            o->sink);
@@ -274,55 +265,13 @@ static int replay(const options* o, const char* config, nvtxw_reader_t** readers
     return 0;
 }
 
-/* The text sink writes straight to its Output; so that a failed replay leaves
- * nothing under the final name, it gets a temporary file next to OUT
- * (OUT.tmp-XXXXXX) that is renamed into place after a successful replay. The
- * other file sinks do this themselves; standard output, and an OUT that exists
- * and is not a regular file (a FIFO, /dev/null), are written directly.
- * 1 = `temp` is in use, 0 = not needed, -1 = error printed. */
-static int temp_output(const options* o, char* temp, size_t size) {
-    struct stat st;
-    mode_t mask;
-    int fd;
-    if (strcmp(o->sink, "text") != 0 || !strcmp(o->output, "-"))
-        return 0;
-    if (stat(o->output, &st) == 0 ? !S_ISREG(st.st_mode) : errno != ENOENT)
-        return 0;
-    if (snprintf(temp, size, "%s.tmp-XXXXXX", o->output) >= (int)size) {
-        fprintf(stderr, TOOL ": error: output path too long: %s\n", o->output);
-        return -1;
-    }
-    if ((fd = mkstemp(temp)) < 0) {
-        fprintf(stderr, TOOL ": error: cannot create text output \"%s\": %s\n", o->output,
-                strerror(errno));
-        return -1;
-    }
-    mask = umask(0);
-    umask(mask);
-    (void)fchmod(fd, 0644 & ~mask); /* what the sink would create */
-    close(fd);
-    return 1;
-}
-
-/* Renames the temporary output into place after success, else removes it. */
-static int finish_output(const options* o, const char* temp, int status) {
-    if (status == 0 && rename(temp, o->output) != 0) {
-        fprintf(stderr, TOOL ": error: cannot rename \"%s\" to \"%s\": %s\n", temp, o->output,
-                strerror(errno));
-        status = 1;
-    }
-    if (status != 0)
-        unlink(temp);
-    return status;
-}
-
 int main(int argc, char** argv) {
     options o = {0};
     nvtxw_reader_t** readers;
     char config[8400];
     char backend_path[PATH_MAX];
-    char temp[PATH_MAX + 16];
-    int use_temp = 0;
+    tool_output out;
+    int to_file;
     int status;
     size_t patterns = 1;
     for (int i = 1; i < argc; i++)
@@ -338,16 +287,17 @@ int main(int argc, char** argv) {
         status = 1;
     } else if ((status = parse(argc, argv, &o)) < 0 &&
                (status = check_backend(&o, backend_path)) == 0 &&
-               (status = (use_temp = temp_output(&o, temp, sizeof temp)) < 0) == 0) {
+               (status = (to_file = o.backend == NULL && strcmp(o.sink, "null") != 0) &&
+                         tool_output_begin(&out, TOOL, o.output) != 0) == 0) {
         if (snprintf(config, sizeof config,
                      "Sink=%s|Output=%s|Overwrite=yes|StatsFormat=%s|Backend=%s", o.sink,
-                     use_temp ? temp : o.output, o.stats_format ? o.stats_format : "text",
+                     to_file ? out.write_path : o.output, o.stats_format ? o.stats_format : "text",
                      o.backend ? o.backend : "") >= (int)sizeof config)
             status = usage_error("output path too long: %s", o.output);
         else
             status = replay(&o, config, readers);
-        if (use_temp)
-            status = finish_output(&o, temp, status);
+        if (to_file)
+            status = tool_output_end(&out, status);
     }
     for (size_t i = 0; readers != NULL && i < (size_t)argc; i++)
         nvtxw_reader_close(readers[i]);

@@ -1,0 +1,76 @@
+/*
+ * tools/common/tool_output.c - output files of the command-line tools.
+ *
+ * A conversion that fails must leave nothing under the output's final name,
+ * whatever the sink. So a tool writing a file hands the sink a temporary
+ * name next to it (OUT.tmp-XXXXXX, same directory: rename(2) stays atomic),
+ * renames it into place after success and removes it after failure.
+ * Standard output, and an OUT that exists and is not a regular file (a FIFO,
+ * /dev/null), are written directly.
+ */
+#define _XOPEN_SOURCE 700 /* mkstemp, fchmod */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tool_output.h"
+
+const char* tool_sink_for_output(const char* output) {
+    const char* dot = strrchr(output, '.');
+    if (dot == NULL)
+        return NULL;
+    return !strcmp(dot, ".nvtxw")    ? "report"
+           : !strcmp(dot, ".json")   ? "json"
+           : !strcmp(dot, ".txt")    ? "text"
+           : !strcmp(dot, ".sqlite") ? "sqlite"
+           : !strcmp(dot, ".csv")    ? "stats"
+                                     : NULL;
+}
+
+int tool_output_begin(tool_output* out, const char* tool, const char* path) {
+    struct stat st;
+    mode_t mask;
+    int fd;
+    memset(out, 0, sizeof *out);
+    out->path = path;
+    out->tool = tool;
+    if (!strcmp(path, "-") || (stat(path, &st) == 0 ? !S_ISREG(st.st_mode) : errno != ENOENT)) {
+        snprintf(out->write_path, sizeof out->write_path, "%s", path);
+        return 0;
+    }
+    if (snprintf(out->write_path, sizeof out->write_path, "%s.tmp-XXXXXX", path) >=
+        (int)sizeof out->write_path) {
+        fprintf(stderr, "%s: error: output path too long: %s\n", tool, path);
+        return -1;
+    }
+    if ((fd = mkstemp(out->write_path)) < 0) {
+        fprintf(stderr, "%s: error: cannot create output \"%s\": %s\n", tool, path,
+                strerror(errno));
+        return -1;
+    }
+    mask = umask(0);
+    umask(mask);
+    (void)fchmod(fd, 0644 & ~mask); /* what the sink would have created */
+    close(fd);
+    out->temporary = 1;
+    return 0;
+}
+
+int tool_output_end(tool_output* out, int status) {
+    if (!out->temporary)
+        return status;
+    if (status == 0 && rename(out->write_path, out->path) != 0) {
+        fprintf(stderr, "%s: error: cannot rename \"%s\" to \"%s\": %s\n", out->tool,
+                out->write_path, out->path, strerror(errno));
+        status = 1;
+    }
+    if (status != 0)
+        unlink(out->write_path);
+    out->temporary = 0;
+    return status;
+}

@@ -1,0 +1,27 @@
+/*
+ * tools/common/tool_output.h - output files of the command-line tools
+ * (tool_output.c): a failed run leaves nothing under the final name.
+ */
+#ifndef NVTXW_TOOL_OUTPUT_H
+#define NVTXW_TOOL_OUTPUT_H
+
+typedef struct tool_output {
+    const char* tool;           /* for messages */
+    const char* path;           /* the final name */
+    char write_path[4096 + 16]; /* what the sink writes: path or a temporary */
+    int temporary;
+} tool_output;
+
+/* The sink an output file's extension implies (.nvtxw report, .json json,
+ * .txt text, .sqlite sqlite, .csv stats), or NULL. */
+const char* tool_sink_for_output(const char* output);
+
+/* Chooses out->write_path for `path` and creates the temporary file.
+ * 0, or -1 with the error printed. */
+int tool_output_begin(tool_output* out, const char* tool, const char* path);
+
+/* After the run: status 0 renames the temporary into place (1 if that
+ * fails, error printed); any other status removes it. Returns the status. */
+int tool_output_end(tool_output* out, int status);
+
+#endif /* NVTXW_TOOL_OUTPUT_H */

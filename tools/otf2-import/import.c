@@ -1,0 +1,244 @@
+/*
+ * tools/otf2-import/import.c - one conversion: open the archive, read the
+ * global definitions, choose the locations, register, run the workers,
+ * end the session.
+ */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, nanosleep */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <otf2/OTF2_Pthread_Locks.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "otf2_import.h"
+
+/* A clear reason why `path` is not an archive anchor, or NULL if it may be. */
+static const char* anchor_problem(const char* path) {
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return strerror(errno);
+    if (S_ISDIR(st.st_mode))
+        return "is a directory, not an OTF2 anchor file (ARCHIVE/traces.otf2)";
+    if (!S_ISREG(st.st_mode))
+        return "is not a regular file";
+    return NULL;
+}
+
+static int open_archive(importer* im) {
+    const char* problem = anchor_problem(im->opts.archive);
+    uint8_t major = 0, minor = 0, bugfix = 0;
+    if (problem != NULL) {
+        import_error("cannot open OTF2 archive \"%s\": %s", im->opts.archive, problem);
+        return -1;
+    }
+    import_otf2_error_reset();
+    im->reader = OTF2_Reader_Open(im->opts.archive);
+    if (im->reader == NULL) {
+        import_error("cannot open OTF2 archive \"%s\": not a readable OTF2 anchor file (%s)",
+                     im->opts.archive, import_otf2_error(OTF2_ERROR_INVALID));
+        return -1;
+    }
+    if (OTF2_Reader_GetVersion(im->reader, &major, &minor, &bugfix) != OTF2_SUCCESS ||
+        major > OTF2_VERSION_MAJOR) {
+        import_error(
+            "cannot read OTF2 archive \"%s\": written by OTF2 %u.%u.%u, this build reads up to "
+            "OTF2 %d.x archives",
+            im->opts.archive, major, minor, bugfix, OTF2_VERSION_MAJOR);
+        return -1;
+    }
+    OTF2_Reader_SetSerialCollectiveCallbacks(im->reader);
+    if (im->opts.threads > 1 &&
+        OTF2_Pthread_Reader_SetLockingCallbacks(im->reader, NULL) != OTF2_SUCCESS) {
+        import_error("cannot make the OTF2 reader thread-safe");
+        return -1;
+    }
+    return 0;
+}
+
+/* Does location `id` match the --locations list ("3,7,10-19")? */
+static int location_listed(const char* list, uint64_t id) {
+    const char* p = list;
+    while (*p != '\0') {
+        char* end;
+        unsigned long long lo = strtoull(p, &end, 10), hi = lo;
+        if (*end == '-')
+            hi = strtoull(end + 1, &end, 10);
+        if (id >= lo && id <= hi)
+            return 1;
+        p = *end == ',' ? end + 1 : end;
+        if (*end != ',' && *end != '\0')
+            break;
+    }
+    return 0;
+}
+
+/* The locations of this run: --locations, then every Nth for --part. */
+static int select_locations(importer* im) {
+    def_table* locs = &im->defs.locations;
+    size_t n = 0;
+    im->selected = malloc(locs->count * sizeof *im->selected);
+    if (im->selected == NULL) {
+        import_error("out of memory");
+        return -1;
+    }
+    for (size_t i = 0; i < locs->count; i++) {
+        location_def* l = def_table_at(locs, i);
+        if (im->opts.locations != NULL && !location_listed(im->opts.locations, l->id))
+            continue;
+        if (i % im->opts.parts != im->opts.part - 1)
+            continue;
+        if (OTF2_Reader_SelectLocation(im->reader, l->id) != OTF2_SUCCESS) {
+            import_error("cannot select location %" PRIu64, l->id);
+            return -1;
+        }
+        im->selected[n++] = i;
+        im->events_total += l->events;
+    }
+    im->selected_count = n;
+    if (n == 0 && im->opts.locations != NULL) {
+        import_error("--locations %s matches no location of the archive", im->opts.locations);
+        return -1;
+    }
+    return 0;
+}
+
+static int open_files(importer* im) {
+    OTF2_ErrorCode rc;
+    import_otf2_error_reset();
+    rc = OTF2_Reader_OpenDefFiles(im->reader);
+    if (rc != OTF2_SUCCESS && rc != OTF2_ERROR_ENOENT) {
+        import_error("cannot open the local definition files: %s", import_otf2_error(rc));
+        return -1;
+    }
+    rc = OTF2_Reader_OpenEvtFiles(im->reader);
+    if (rc != OTF2_SUCCESS) {
+        import_error("cannot open the event files: %s", import_otf2_error(rc));
+        return -1;
+    }
+    return 0;
+}
+
+static int begin_session(importer* im) {
+    nvtxwSessionAttributes_t attr = {sizeof attr, im->opts.archive, im->opts.config};
+    if (layouts_load(&im->layouts) != NVTXW_RESULT_SUCCESS)
+        return -1;
+    if (im->t->SessionBegin(&attr, &im->session) != NVTXW_RESULT_SUCCESS) {
+        import_error("cannot begin the session: %s", nvtxw_last_error());
+        return -1;
+    }
+    return register_all(im) == NVTXW_RESULT_SUCCESS ? 0 : -1;
+}
+
+/* ---- progress ----------------------------------------------------------------- */
+
+static double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+typedef struct progress {
+    importer* im;
+    atomic_int stop;
+    double start;
+} progress;
+
+static void progress_draw(const progress* p) {
+    uint64_t done = atomic_load(&p->im->events_done), total = p->im->events_total;
+    double elapsed = now_seconds() - p->start, rate = elapsed > 0 ? done / elapsed : 0;
+    double pct = total ? 100.0 * (double)done / (double)total : 0;
+    int width = 30, filled = (int)(pct * width / 100);
+    char bar[64];
+    for (int i = 0; i < width; i++)
+        bar[i] = i < filled ? '#' : '.';
+    bar[width] = '\0';
+    if (rate > 0 && total > done) {
+        unsigned eta = (unsigned)((double)(total - done) / rate);
+        fprintf(stderr, "\r[%s] %5.1f%% %.2f M events/s ETA %u:%02u   ", bar, pct, rate / 1e6,
+                eta / 60, eta % 60);
+    } else {
+        fprintf(stderr, "\r[%s] %5.1f%% %.2f M events/s           ", bar, pct, rate / 1e6);
+    }
+}
+
+static void* progress_thread(void* arg) {
+    progress* p = arg;
+    struct timespec tick = {0, 200 * 1000 * 1000};
+    while (!atomic_load(&p->stop)) {
+        progress_draw(p);
+        nanosleep(&tick, NULL);
+    }
+    fprintf(stderr, "\r%70s\r", "");
+    return NULL;
+}
+
+/* ---- the run ------------------------------------------------------------------ */
+
+static int run_workers(importer* im) {
+    unsigned n = im->opts.threads;
+    pthread_t* threads;
+    pthread_t bar;
+    progress p = {im, 0, now_seconds()};
+    int with_bar = im->opts.progress && pthread_create(&bar, NULL, progress_thread, &p) == 0;
+    if (n > im->selected_count)
+        n = im->selected_count > 0 ? (unsigned)im->selected_count : 1;
+    threads = calloc(n, sizeof *threads);
+    if (threads == NULL) {
+        import_fail(im, "out of memory");
+        n = 0;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        if (pthread_create(&threads[i], NULL, location_worker, im) != 0) {
+            import_fail(im, "cannot start worker thread %u", i);
+            n = i;
+        }
+    }
+    for (unsigned i = 0; i < n; i++)
+        pthread_join(threads[i], NULL);
+    free(threads);
+    if (with_bar) {
+        atomic_store(&p.stop, 1);
+        pthread_join(bar, NULL);
+    }
+    return atomic_load(&im->failed) ? -1 : 0;
+}
+
+static void importer_free(importer* im) {
+    if (im->reader != NULL)
+        OTF2_Reader_Close(im->reader);
+    layouts_free(&im->layouts);
+    defs_free(&im->defs);
+    free(im->selected);
+    free(im->task_keys);
+    free(im->task_scopes);
+    id_index_free(&im->task_index);
+    pthread_mutex_destroy(&im->lock);
+}
+
+int import_run(importer* im) {
+    int status = 0;
+    pthread_mutex_init(&im->lock, NULL);
+    import_otf2_errors_install();
+    im->t = im->opts.iface;
+    if (open_archive(im) != 0 || defs_read(im->reader, &im->defs, im->opts.archive) != 0 ||
+        select_locations(im) != 0 || open_files(im) != 0 || begin_session(im) != 0) {
+        snprintf(im->error, sizeof im->error, "%s", import_last_error());
+        status = 1;
+    } else if (run_workers(im) != 0) {
+        status = 1;
+    }
+    if (im->session != NULL && im->t->SessionEnd(im->session) != NVTXW_RESULT_SUCCESS &&
+        status == 0) {
+        snprintf(im->error, sizeof im->error, "cannot end the session: %s", nvtxw_last_error());
+        status = 1;
+    }
+    im->session = NULL;
+    importer_free(im);
+    return status;
+}

@@ -1,0 +1,292 @@
+/*
+ * nvtxw-otf2-import - convert an OTF2 archive through the NVTXW API.
+ *
+ *   nvtxw-otf2-import ARCHIVE/traces.otf2 -o OUT [--to SINK | --stats[=FMT] | --backend LIB]
+ *                     [--threads N] [--part I/N] [--locations LIST] [--keep-going] [--quiet]
+ *
+ * Thin: parses the arguments, picks the sink and the output file, and calls
+ * import_run (import.c) with libnvtxw's own function table. Exit status:
+ * 0 success, 1 failure (nothing left under OUT), 2 usage error.
+ */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "otf2_import.h"
+#include "tool_output.h"
+
+static const char usage_text[] =
+    "Usage: " TOOL " ARCHIVE/traces.otf2 -o OUT [options]\n"
+    "\n"
+    "Converts an OTF2 archive (Score-P and other OTF2 writers) through the NVTXW\n"
+    "API: locations become streams, regions push/pop ranges, metrics counters,\n"
+    "MPI messages matched send/receive pairs, tasks task scopes (docs/otf2-mapping.md).\n"
+    "\n"
+    "Options: -o, --output OUT     output file; the sink follows its extension:\n"
+    "                              .nvtxw report, .json Chrome/Perfetto JSON, .txt text,\n"
+    "                              .sqlite SQLite, .csv statistics ('-': standard output)\n"
+    "         --to SINK            report, json, stats, text, sqlite or null\n"
+    "         --stats[=FORMAT]     range statistics (text, csv or json) instead\n"
+    "         --backend LIB        forward to another NVTXW v2 backend (absolute path)\n"
+    "         --allow-relative-backend  accept a relative --backend path\n"
+    "         --threads N          read N locations at a time (default 1)\n"
+    "         --part I/N           convert part I of N (every Nth location from the\n"
+    "                              I-th); nvtxw-replay merges the parts\n"
+    "         --locations LIST     only these location IDs (e.g. 0,4,10-19)\n"
+    "         --keep-going         keep what is readable of a damaged location and go on\n"
+    "         -q, --quiet          no progress bar and no summary\n"
+    "         -h, --help           show this help\n"
+    "         -V, --version        show the version\n";
+
+typedef struct cli {
+    import_options opts;
+    const char* output;
+    const char* sink;
+    const char* stats_format;
+    const char* backend;
+    int allow_relative_backend;
+    int quiet;
+} cli;
+
+static int usage_error(const char* fmt, const char* detail) {
+    fprintf(stderr, TOOL ": error: ");
+    fprintf(stderr, fmt, detail);
+    fprintf(stderr, "\nTry '" TOOL " --help'.\n");
+    return 2;
+}
+
+static int parse_unsigned(const char* text, unsigned* out) {
+    char* end;
+    unsigned long v;
+    errno = 0;
+    v = strtoul(text, &end, 10);
+    if (errno != 0 || end == text || *end != '\0' || v == 0 || v > 4096 || text[0] == '-')
+        return -1;
+    *out = (unsigned)v;
+    return 0;
+}
+
+static int parse_part(const char* text, cli* c) {
+    unsigned i, n;
+    char extra;
+    if (sscanf(text, "%u/%u%c", &i, &n, &extra) != 2 || i == 0 || n == 0 || i > n)
+        return usage_error("--part takes I/N with 1 <= I <= N, not '%s'", text);
+    c->opts.part = i;
+    c->opts.parts = n;
+    return -1;
+}
+
+static int valid_location_list(const char* list) {
+    size_t n = strspn(list, "0123456789,-");
+    return list[0] != '\0' && list[n] == '\0';
+}
+
+/* One option with a value; -1 to go on, else the exit status. */
+static int parse_value(cli* c, const char* a, const char* value) {
+    if (!strcmp(a, "-o") || !strcmp(a, "--output"))
+        c->output = value;
+    else if (!strcmp(a, "--to"))
+        c->sink = value;
+    else if (!strcmp(a, "--backend"))
+        c->backend = value;
+    else if (!strcmp(a, "--threads") && parse_unsigned(value, &c->opts.threads) != 0)
+        return usage_error("--threads takes a number from 1 to 4096, not '%s'", value);
+    else if (!strcmp(a, "--part"))
+        return parse_part(value, c);
+    else if (!strcmp(a, "--locations")) {
+        if (!valid_location_list(value))
+            return usage_error("--locations takes IDs and ranges (0,4,10-19), not '%s'", value);
+        c->opts.locations = value;
+    }
+    return -1;
+}
+
+static int takes_value(const char* a) {
+    static const char* const names[] = {"-o",        "--output", "--to",       "--backend",
+                                        "--threads", "--part",   "--locations"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (!strcmp(a, names[i]))
+            return 1;
+    }
+    return 0;
+}
+
+static int parse_flag(cli* c, const char* a) {
+    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+        fputs(usage_text, stdout);
+        return 0;
+    }
+    if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
+        printf(TOOL " %s (OTF2 %s)\n", nvtxw_version(), OTF2_VERSION);
+        return 0;
+    }
+    if (!strcmp(a, "-q") || !strcmp(a, "--quiet"))
+        c->quiet = 1;
+    else if (!strcmp(a, "--keep-going"))
+        c->opts.keep_going = 1;
+    else if (!strcmp(a, "--allow-relative-backend"))
+        c->allow_relative_backend = 1;
+    else if (!strcmp(a, "--stats") || !strncmp(a, "--stats=", 8))
+        c->stats_format = a[7] == '=' ? a + 8 : "text";
+    else
+        return usage_error("unknown option %s", a);
+    return -1;
+}
+
+/* Settles the sink; -1 to go on, else the exit status. */
+static int choose_sink(cli* c) {
+    static const char* const sinks[] = {"report", "json", "stats", "text", "sqlite", "null"};
+    int chosen = (c->sink != NULL) + (c->stats_format != NULL) + (c->backend != NULL);
+    if (chosen > 1)
+        return usage_error("%s", "--to, --stats and --backend exclude each other");
+    if (c->stats_format != NULL) {
+        if (strcmp(c->stats_format, "text") && strcmp(c->stats_format, "csv") &&
+            strcmp(c->stats_format, "json"))
+            return usage_error("--stats takes text, csv or json, not '%s'", c->stats_format);
+        c->sink = "stats";
+    } else if (c->backend != NULL) {
+        c->sink = "backend";
+    } else if (c->sink == NULL) {
+        if (c->output == NULL)
+            return usage_error("%s", "no output given (-o OUT)");
+        if ((c->sink = tool_sink_for_output(c->output)) == NULL)
+            return usage_error("cannot tell the sink from '%s': use .nvtxw, .json, .txt, .sqlite, "
+                               ".csv or --to",
+                               c->output);
+        if (!strcmp(c->sink, "stats"))
+            c->stats_format = "csv";
+    } else {
+        size_t i = 0;
+        while (i < sizeof sinks / sizeof sinks[0] && strcmp(c->sink, sinks[i]))
+            i++;
+        if (i == sizeof sinks / sizeof sinks[0])
+            return usage_error("unknown sink '%s' (report, json, stats, text, sqlite or null)",
+                               c->sink);
+    }
+    if (c->output == NULL)
+        c->output = "-";
+    return -1;
+}
+
+static int parse(int argc, char** argv, cli* c) {
+    int status = -1;
+    for (int i = 1; i < argc && status < 0; i++) {
+        const char* a = argv[i];
+        if (takes_value(a))
+            status = i + 1 == argc ? usage_error("option %s needs a value", a)
+                                   : parse_value(c, a, argv[++i]);
+        else if (a[0] == '-' && a[1] != '\0')
+            status = parse_flag(c, a);
+        else if (c->opts.archive != NULL)
+            return usage_error("more than one archive given ('%s')", a);
+        else
+            c->opts.archive = a;
+    }
+    if (status >= 0)
+        return status;
+    if (c->opts.archive == NULL)
+        return usage_error("%s", "no archive given");
+    return choose_sink(c);
+}
+
+static int check_backend(cli* c, char* resolved) {
+    if (c->backend == NULL || c->backend[0] == '/')
+        return 0;
+    if (!c->allow_relative_backend) {
+        fprintf(stderr,
+                TOOL ": error: --backend needs an absolute path, not '%s' (pass "
+                     "--allow-relative-backend to accept it)\n",
+                c->backend);
+        return 1;
+    }
+    if (realpath(c->backend, resolved) == NULL) {
+        fprintf(stderr, TOOL ": error: --backend '%s': %s\n", c->backend, strerror(errno));
+        return 1;
+    }
+    c->backend = resolved;
+    return 0;
+}
+
+static void print_summary(const importer* im, const cli* c, double seconds) {
+    uint64_t events = atomic_load(&im->events_done);
+    for (int k = 0; k < EK_COUNT; k++) {
+        uint64_t n = atomic_load(&im->skipped[k]);
+        if (n != 0)
+            fprintf(stderr, TOOL ": skipped %" PRIu64 " %s events (no mapping)\n", n,
+                    event_name(k));
+    }
+    if (atomic_load(&im->skipped[EK_COUNT]) != 0)
+        fprintf(stderr,
+                TOOL ": skipped %" PRIu64 " attribute lists on records that carry no payload "
+                     "(counter samples, range begins)\n",
+                (uint64_t)atomic_load(&im->skipped[EK_COUNT]));
+    if (atomic_load(&im->unfinished) != 0)
+        fprintf(stderr,
+                TOOL ": skipped %" PRIu64 " operations whose end never came (MpiCollectiveBegin, "
+                     "RmaCollectiveBegin or IoOperationBegin without its end)\n",
+                (uint64_t)atomic_load(&im->unfinished));
+    if (im->incomplete_locations != 0)
+        fprintf(stderr,
+                TOOL ": %" PRIu64 " locations incomplete, %" PRIu64 " declared events not read\n",
+                im->incomplete_locations, im->unread_events);
+    if (!c->quiet)
+        fprintf(stderr,
+                TOOL ": %" PRIu64 " events from %zu locations in %.2f s (%.2f M events/s) -> %s\n",
+                events, im->selected_count, seconds, seconds > 0 ? events / seconds / 1e6 : 0.0,
+                c->backend != NULL ? c->backend : c->output);
+}
+
+static int convert(cli* c, importer* im) {
+    char config[PATH_MAX * 2 + 128];
+    tool_output out;
+    const void* iface = NULL;
+    struct timespec t0, t1;
+    int status;
+    int to_file = c->backend == NULL && strcmp(c->sink, "null") != 0;
+    if (to_file && tool_output_begin(&out, TOOL, c->output) != 0)
+        return 1;
+    snprintf(config, sizeof config, "Sink=%s|Output=%s|Overwrite=yes|StatsFormat=%s|Backend=%s",
+             c->sink, to_file ? out.write_path : c->output,
+             c->stats_format ? c->stats_format : "text", c->backend ? c->backend : "");
+    if (nvtxwGetInterface(NVTXW_INTERFACE_VERSION, &iface) != NVTXW_RESULT_SUCCESS) {
+        fprintf(stderr, TOOL ": error: %s\n", nvtxw_last_error());
+        return to_file ? tool_output_end(&out, 1) : 1;
+    }
+    c->opts.config = config;
+    c->opts.iface = iface;
+    c->opts.progress = !c->quiet && isatty(STDERR_FILENO);
+    im->opts = c->opts;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    status = import_run(im);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (status != 0)
+        fprintf(stderr, TOOL ": error: %s\n", im->error);
+    else
+        print_summary(im, c, (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
+    return to_file ? tool_output_end(&out, status) : status;
+}
+
+int main(int argc, char** argv) {
+    static importer im; /* large; zero-initialized */
+    cli c;
+    char backend_path[PATH_MAX];
+    int status;
+    memset(&c, 0, sizeof c);
+    c.opts.threads = 1;
+    c.opts.part = c.opts.parts = 1;
+    if ((status = parse(argc, argv, &c)) >= 0)
+        return status;
+    if (check_backend(&c, backend_path) != 0)
+        return 1;
+    status = convert(&c, &im);
+    nvtxwFinalize();
+    return status;
+}

@@ -1,0 +1,447 @@
+/*
+ * tools/otf2-import/otf2_import.h - internals of nvtxw-otf2-import.
+ *
+ * The importer is a producer like any other: it reads an OTF2 archive with
+ * OTF2's reader and calls the NVTXW v2 function table (docs/otf2-mapping.md
+ * is the mapping). Shape of a run (import.c):
+ *   1. global definitions into the tables below (defs*.c); their size grows
+ *      with the definitions, never with the events;
+ *   2. every registration up front (register.c): domain, categories,
+ *      strings, schemas (schemas/otf2-events.yaml, embedded), scopes,
+ *      counters, time domains;
+ *   3. worker threads take locations one at a time (location.c): local
+ *      definitions first (mapping tables, clock offsets: OTF2 applies them
+ *      to the events), then the events, streamed into the location's stream
+ *      (ev_*.c); per-location state is bounded by the nesting depth and the
+ *      open requests, not by the number of events.
+ * Registration and lifecycle calls made while workers run (StreamOpen and
+ * StreamClose, task scopes) hold importer.lock, as NVTXW asks of producers;
+ * event writes do not.
+ */
+#ifndef NVTXW_OTF2_IMPORT_H
+#define NVTXW_OTF2_IMPORT_H
+
+#include <otf2/otf2.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nvtxw/nvtxw.h"
+
+#define TOOL "nvtxw-otf2-import"
+
+/* Static IDs (docs/otf2-mapping.md, IDs). */
+#define IMPORT_SCOPE_NODE_BASE 0x10000000u     /* + system tree node index */
+#define IMPORT_SCOPE_GROUP_BASE 0x20000000u    /* + location group index */
+#define IMPORT_SCOPE_LOCATION_BASE 0x30000000u /* + location index */
+#define IMPORT_SCOPE_INDEX_LIMIT 0x10000000u
+#define IMPORT_COUNTER_BASE 0x10000000u
+#define IMPORT_COUNTER_LIMIT 0xEFFFFFFFu
+#define IMPORT_TIME_DOMAIN_NS 0x10000000u
+#define IMPORT_TIME_DOMAIN_TICKS 0x10000001u
+#define IMPORT_ATTRIBUTE_SCHEMA_BASE 0x4F550000u /* + attribute index */
+#define IMPORT_ATTRIBUTE_LIMIT 0x00100000u
+#define IMPORT_DOMAIN_NAME "otf2"
+
+/* ---- id_index: OTF2 definition ID -> dense index ------------------------ */
+
+/* Open addressing; keys are the archive's 64-bit (or 32-bit) IDs. */
+typedef struct id_index {
+    uint64_t* keys;
+    uint32_t* values; /* index + 1; 0 = empty slot */
+    size_t capacity;  /* power of two */
+    size_t count;
+} id_index;
+
+/* 0, or -1 when out of memory; a second put of a key returns 1 (duplicate). */
+int id_index_put(id_index* index, uint64_t key, uint32_t value);
+/* 1 and *value when the key is present, else 0. */
+int id_index_get(const id_index* index, uint64_t key, uint32_t* value);
+void id_index_free(id_index* index);
+
+/* A growable array of fixed-size records with an ID index. */
+typedef struct def_table {
+    id_index index;
+    char* items;
+    uint64_t* ids; /* the ID of each record */
+    size_t item_size;
+    size_t count, capacity;
+    const char* what; /* "region", ... for messages */
+} def_table;
+
+void def_table_init(def_table* table, size_t item_size, const char* what);
+/* Appends a zeroed record for `id`; NULL when out of memory or a duplicate
+ * (the error is set: "duplicate region definition 5"). */
+void* def_table_add(def_table* table, uint64_t id);
+/* The record of `id`, or NULL. */
+void* def_table_find(const def_table* table, uint64_t id, uint32_t* index_out);
+void* def_table_at(const def_table* table, size_t index);
+void def_table_free(def_table* table);
+
+/* ---- global definitions ------------------------------------------------- */
+
+typedef struct string_def {
+    char* text;
+    nvtxStringHandle_t handle;
+} string_def;
+
+typedef struct region_def {
+    uint32_t name; /* string id */
+    uint32_t category;
+    uint8_t paradigm, role;
+    nvtxStringHandle_t handle; /* of the name */
+    const char* text;
+} region_def;
+
+typedef struct node_def { /* system tree node */
+    uint32_t name, class_name, parent;
+} node_def;
+
+typedef struct group_def { /* location group */
+    uint32_t name, parent_node;
+    uint8_t type;
+    int64_t world_rank; /* -1 unless an MPI process */
+} group_def;
+
+typedef struct location_def {
+    uint64_t id;
+    uint32_t name, group;
+    uint8_t type;
+    uint64_t events; /* declared */
+    char* stream_name;
+    size_t index;
+} location_def;
+
+typedef struct members_def { /* Group definition */
+    uint8_t type, paradigm;
+    uint32_t count;
+    uint64_t* members;
+} members_def;
+
+typedef struct comm_def {
+    uint32_t name, group, parent;
+    int inter; /* InterComm: the remote side is not translated */
+} comm_def;
+
+typedef struct member_def { /* MetricMember */
+    uint32_t name, description, unit;
+    uint8_t metric_type, mode, value_type, base;
+    int64_t exponent;
+} member_def;
+
+typedef struct metric_def { /* MetricClass or MetricInstance */
+    int instance;
+    uint32_t class_id; /* instance: its class */
+    uint32_t count;
+    uint32_t* members; /* member ids (class) */
+    uint8_t* value_types;
+    uint64_t counter_base; /* counter of member i = counter_base + i */
+    uint64_t recorder;     /* instance */
+    uint8_t scope_type;
+    uint64_t scope;
+} metric_def;
+
+typedef struct attribute_def {
+    uint32_t name;
+    uint8_t type;
+    uint64_t schema;
+} attribute_def;
+
+typedef struct parameter_def {
+    uint32_t name;
+    uint8_t type;
+} parameter_def;
+
+typedef struct named_def { /* RMA window, I/O handle, interrupt generator, paradigm */
+    uint32_t name;
+    uint32_t link; /* window: comm; others unused */
+} named_def;
+
+typedef struct context_def { /* calling context */
+    uint32_t region, parent;
+} context_def;
+
+typedef struct otf2_defs {
+    def_table strings, regions, nodes, groups, locations, member_groups, comms, members, metrics,
+        attributes, parameters, windows, io_handles, io_files, generators, contexts, paradigms;
+    uint64_t timer_resolution, global_offset, trace_length;
+    int has_clock;
+    uint32_t mpi_locations; /* Group index of the MPI COMM_LOCATIONS group + 1, 0 = none */
+} otf2_defs;
+
+/* The calling thread's last error message (import_error sets it). */
+void import_error(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+const char* import_last_error(void);
+/* OTF2's own error messages: captured instead of printed (installed once),
+ * reset before a read, and the first one since (else `code`'s description). */
+void import_otf2_errors_install(void);
+void import_otf2_error_reset(void);
+const char* import_otf2_error(OTF2_ErrorCode code);
+
+/* Reads the archive's global definitions into `defs` and checks every
+ * reference between them (defs_check). 0, or -1 with the message set
+ * ("corrupt definitions: ..."). */
+int defs_read(OTF2_Reader* reader, otf2_defs* defs, const char* archive);
+int defs_check(otf2_defs* defs);
+void defs_free(otf2_defs* defs);
+/* Text of a string definition ("" for OTF2_UNDEFINED_STRING). */
+const char* defs_string(const otf2_defs* defs, uint32_t id);
+/* World rank of a rank in a communicator; -1 when it cannot be translated. */
+int64_t defs_world_rank(const otf2_defs* defs, uint32_t comm, uint32_t rank);
+const char* defs_paradigm_name(unsigned paradigm);
+const char* defs_role_name(unsigned role);
+
+/* ---- event schema layouts (layout.c) ------------------------------------- */
+
+typedef enum event_schema {
+    ES_ENTER,
+    ES_LEAVE,
+    ES_MPI_MESSAGE,
+    ES_MPI_REQUEST,
+    ES_MPI_COLLECTIVE,
+    ES_MPI_COLLECTIVE_COMPLETE,
+    ES_COMMUNICATOR,
+    ES_RMA_WINDOW,
+    ES_RMA_COLLECTIVE,
+    ES_RMA_GROUP_SYNC,
+    ES_RMA_LOCK,
+    ES_RMA_SYNC,
+    ES_RMA_TRANSFER,
+    ES_RMA_ATOMIC,
+    ES_RMA_OPERATION,
+    ES_THREAD_FORK,
+    ES_THREAD_JOIN,
+    ES_THREAD_TEAM,
+    ES_THREAD_LOCK,
+    ES_THREAD_CONTINGENT,
+    ES_TASK,
+    ES_TASK_SLICE,
+    ES_PROGRAM_BEGIN,
+    ES_PROGRAM_END,
+    ES_MEASUREMENT_OFF,
+    ES_BUFFER_FLUSH,
+    ES_PARAMETER_INT,
+    ES_PARAMETER_UNSIGNED,
+    ES_PARAMETER_STRING,
+    ES_CALLING_CONTEXT_ENTER,
+    ES_CALLING_CONTEXT_SAMPLE,
+    ES_IO_HANDLE,
+    ES_IO_SEEK,
+    ES_IO_DELETE_FILE,
+    ES_IO_OPERATION,
+    ES_IO_OPERATION_EVENT,
+    ES_IO_LOCK,
+    ES_COUNT
+} event_schema;
+
+#define LAYOUT_MAX_ENTRIES 16
+
+/* Where each entry of an event schema lives in its payload. */
+typedef struct schema_layout {
+    uint64_t id;
+    size_t size;
+    size_t count;
+    uint16_t offsets[LAYOUT_MAX_ENTRIES];
+    uint8_t sizes[LAYOUT_MAX_ENTRIES];
+} schema_layout;
+
+/* The embedded schemas/otf2-events.yaml, loaded into a registry. */
+typedef struct layouts {
+    nvtxw_schema_registry_t* registry;
+    schema_layout schema[ES_COUNT];
+} layouts;
+
+nvtxwResultCode_t layouts_load(layouts* out);
+void layouts_free(layouts* l);
+/* Stores `count` values (entry order; integers and handles as their 64-bit
+ * patterns) into `buf` (layout->size bytes, zeroed first). */
+void layout_fill(const schema_layout* layout, void* buf, const uint64_t* values, size_t count);
+
+/* ---- the run -------------------------------------------------------------- */
+
+typedef struct import_options {
+    const char* archive;
+    const char* config; /* session configString */
+    unsigned threads;
+    unsigned part, parts;  /* 1-based part of `parts` */
+    const char* locations; /* --locations list, or NULL */
+    int keep_going;
+    int progress; /* draw a progress bar on stderr */
+    const nvtxwInterface_t* iface;
+} import_options;
+
+typedef enum event_kind {
+#define IMPORT_EVENT_KIND(name) EK_##name,
+#include "event_kinds.inc"
+#undef IMPORT_EVENT_KIND
+    EK_COUNT
+} event_kind;
+
+/* Names of events that are not one OTF2 record (ranges built from two). */
+enum extra_name {
+    NAME_TASK_SLICE = EK_COUNT,
+    NAME_MPI_COLLECTIVE,
+    NAME_RMA_COLLECTIVE,
+    NAME_MEASUREMENT_OFF,
+    NAME_IO_OPERATION,
+    NAME_THREAD_TEAM,
+    NAME_COUNT
+};
+
+/* The name of an event kind or extra name ("MpiSend", "TaskSlice"). */
+const char* event_name(int kind);
+
+typedef struct task_key {
+    uint32_t team;
+    uint64_t creator;
+    uint64_t generation;
+} task_key;
+
+typedef struct importer {
+    import_options opts;
+    OTF2_Reader* reader;
+    otf2_defs defs;
+    layouts layouts;
+    const nvtxwInterface_t* t;
+    nvtxwSessionHandle_t session;
+    nvtxDomainHandle_t domain;
+    nvtxStringHandle_t names[NAME_COUNT]; /* "otf2:MpiSend" ... */
+    nvtxStringHandle_t empty;
+    uint32_t paradigm_category[256];
+    size_t* selected; /* location indexes of this run */
+    size_t selected_count;
+    pthread_mutex_t lock; /* registrations and lifecycle calls while workers run */
+    /* task scopes, shared by all locations (a task moves between threads) */
+    id_index task_index; /* hash slot -> task */
+    task_key* task_keys;
+    uint64_t* task_scopes;
+    size_t task_count, task_capacity;
+    atomic_size_t next_location;
+    atomic_uint_fast64_t events_done;
+    atomic_uint_fast64_t skipped[EK_COUNT + 1]; /* + attribute lists without a payload */
+    atomic_int failed;
+    char error[1024];                             /* first failure; set under `lock` */
+    uint64_t incomplete_locations, unread_events; /* --keep-going */
+    atomic_uint_fast64_t unfinished;              /* begins whose end never came */
+    uint64_t events_total;                        /* declared events of the selected locations */
+} importer;
+
+/* Runs the whole import; 0 success, 1 failure (message in im->error). */
+int import_run(importer* im);
+
+/* register.c: every registration before the workers start. */
+nvtxwResultCode_t register_all(importer* im);
+nvtxwResultCode_t register_scopes(importer* im);
+nvtxwResultCode_t register_counters(importer* im);
+uint32_t import_category(unsigned paradigm, int role);
+uint64_t import_attribute_entry_type(uint8_t otf2_type);
+/* The scope of an OTF2 task, registered at first sight below `parent`
+ * (takes im->lock). */
+nvtxwResultCode_t register_task_scope(importer* im, const task_key* key, uint64_t parent,
+                                      uint64_t* scope);
+
+/* location.c: the worker loop. */
+void* location_worker(void* importer_arg);
+/* Records the first failure; later ones are dropped. */
+void import_fail(importer* im, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Converts corrected OTF2 ticks to nanoseconds since the global offset:
+ * floor((ticks - offset) * 1e9 / resolution), exact in 128 bits. 0, or -1
+ * when the result does not fit an int64_t. */
+int import_ticks_to_ns(const otf2_defs* defs, uint64_t ticks, int64_t* ns);
+
+/* ---- per-location state (location.c, ev_*.c) ----------------------------- */
+
+enum open_kind { OPEN_REGION, OPEN_CONTEXT, OPEN_TEAM };
+
+typedef struct open_range { /* a push waiting for its pop */
+    uint8_t kind;
+    uint64_t id;
+} open_range;
+
+typedef struct seq_entry { /* messages so far per (comm, sender, receiver, tag) */
+    uint32_t comm, tag;
+    int64_t sender, receiver;
+    uint64_t count;
+    int used;
+} seq_entry;
+
+typedef struct pending_op { /* an operation whose end is still to come */
+    uint64_t key1, key2;
+    int64_t begin;
+    uint64_t a, b, c; /* fields known at the begin */
+} pending_op;
+
+typedef struct pending_list {
+    pending_op* items;
+    size_t count, capacity;
+} pending_list;
+
+typedef struct loc_ctx {
+    importer* im;
+    const location_def* loc;
+    size_t index; /* of the location */
+    nvtxwStreamHandle_t stream;
+    int64_t world_rank;    /* -1 unless an MPI process */
+    uint64_t event_number; /* events read so far: the current one's number */
+    uint64_t last_ticks;
+    int64_t now, last_ns;           /* the current event's time in ns */
+    uint64_t unreported;            /* events not yet added to im->events_done */
+    uint64_t skipped[EK_COUNT + 1]; /* + attribute lists on counter samples */
+    int failed;
+    open_range* stack;
+    size_t depth, stack_capacity;
+    seq_entry* seqs;
+    size_t seq_count, seq_capacity;
+    pending_list collectives, rma_collectives, io_ops;
+    int measurement_off;
+    int64_t off_begin;
+    int task_active;
+    task_key task;
+    uint64_t task_scope;
+    int64_t task_begin;
+    nvtxPayloadData_t* payloads; /* event + attribute payloads */
+    uint64_t* attribute_values;
+    size_t payload_capacity;
+} loc_ctx;
+
+/* Fails the location: "location L (stream), event #N (Kind): <message>".
+ * Returns OTF2_CALLBACK_INTERRUPT for the callback to return. */
+OTF2_CallbackCode ev_fail(loc_ctx* c, event_kind kind, const char* fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Common start of every callback: counts the event, checks that time does
+ * not go backwards, sets c->now. OTF2_CALLBACK_SUCCESS to go on. */
+OTF2_CallbackCode ev_begin(loc_ctx* c, event_kind kind, OTF2_TimeStamp time);
+/* Writes one event of schema `es` with `values` (entry order), plus one
+ * payload per attribute of `attributes`. */
+OTF2_CallbackCode ev_write(loc_ctx* c, event_kind kind, event_schema es, const uint64_t* values,
+                           size_t count, OTF2_AttributeList* attributes);
+/* Writes a prepared payload (Enter/Leave fast path) plus attributes. */
+OTF2_CallbackCode ev_write_raw(loc_ctx* c, event_kind kind, event_schema es, const void* data,
+                               OTF2_AttributeList* attributes);
+/* The registered string of a string definition (the empty one if unknown). */
+uint64_t ev_string(const loc_ctx* c, uint32_t string_id);
+/* Pending operations keyed by two IDs. */
+int pending_push(pending_list* list, const pending_op* op);
+int pending_take(pending_list* list, uint64_t key1, uint64_t key2, pending_op* out);
+/* The range stack: push, and pop of the innermost range, which must be
+ * (kind, id) (writes the otf2_leave pop). */
+int stack_push(loc_ctx* c, uint8_t kind, uint64_t id);
+OTF2_CallbackCode ev_pop(loc_ctx* c, event_kind k, uint8_t kind, uint64_t id,
+                         OTF2_AttributeList* attributes);
+
+/* The callbacks, by family (ev_region.c, ev_mpi.c, ev_thread.c, ev_misc.c,
+ * ev_metric.c); each sets its records' callbacks. */
+void ev_region_set(OTF2_EvtReaderCallbacks* cb);
+void ev_mpi_set(OTF2_EvtReaderCallbacks* cb);
+void ev_thread_set(OTF2_EvtReaderCallbacks* cb);
+void ev_misc_set(OTF2_EvtReaderCallbacks* cb);
+void ev_metric_set(OTF2_EvtReaderCallbacks* cb);
+void ev_io_set(OTF2_EvtReaderCallbacks* cb);
+/* Ends what is still open when the location's events are over (task slice,
+ * measurement gap). */
+OTF2_CallbackCode ev_thread_finish(loc_ctx* c);
+OTF2_CallbackCode ev_misc_finish(loc_ctx* c);
+
+#endif /* NVTXW_OTF2_IMPORT_H */

@@ -1,0 +1,310 @@
+/*
+ * tools/otf2-import/register_scopes.c - system tree, location groups and
+ * locations as scopes; metrics as counters; task scopes.
+ *
+ * Scope paths (ABI spec 2.10) are "<kind>[<name>]" nodes below the parent's
+ * scope: system tree nodes "<class>[<name>]" (machine[Linux], node[n01]),
+ * location groups "process[<name>]", locations "thread[<name> #<id>]",
+ * "gpu_stream[...]" or "metrics[...]"; '/', '[', ']' and '\' in names are
+ * escaped with '\'.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "otf2_import.h"
+
+static void escape(const char* in, char* out, size_t size) {
+    size_t n = 0;
+    for (; *in != '\0' && n + 3 < size; in++) {
+        if (*in == '/' || *in == '[' || *in == ']' || *in == '\\')
+            out[n++] = '\\';
+        out[n++] = *in;
+    }
+    out[n] = '\0';
+}
+
+static nvtxwResultCode_t scope_register(importer* im, const char* kind, const char* name,
+                                        uint64_t suffix_id, int with_id, uint64_t parent,
+                                        uint64_t id) {
+    char escaped_kind[128], escaped[512], path[800];
+    nvtxScopeAttr_t attr = {sizeof attr, path, parent, id};
+    uint64_t out;
+    nvtxwResultCode_t rc;
+    escape(kind, escaped_kind, sizeof escaped_kind);
+    escape(name, escaped, sizeof escaped);
+    if (with_id)
+        snprintf(path, sizeof path, "%s[%s #%" PRIu64 "]", escaped_kind, escaped, suffix_id);
+    else
+        snprintf(path, sizeof path, "%s[%s]", escaped_kind, escaped);
+    rc = im->t->ScopeRegister(im->domain, &attr, &out);
+    if (rc != NVTXW_RESULT_SUCCESS)
+        import_error("cannot register scope %s: %s", path, nvtxw_last_error());
+    return rc;
+}
+
+/* Nodes in parent-first order: a node whose parent is not registered yet
+ * waits for the next pass; a cycle leaves nodes behind and is refused. */
+static nvtxwResultCode_t register_nodes(importer* im) {
+    def_table* nodes = &im->defs.nodes;
+    unsigned char* done = calloc(nodes->count + 1, 1);
+    size_t left = nodes->count, progress = 1;
+    nvtxwResultCode_t rc = NVTXW_RESULT_SUCCESS;
+    if (done == NULL)
+        return NVTXW_RESULT_FAILED;
+    while (left > 0 && progress && rc == NVTXW_RESULT_SUCCESS) {
+        progress = 0;
+        for (size_t i = 0; i < nodes->count && rc == NVTXW_RESULT_SUCCESS; i++) {
+            node_def* n = def_table_at(nodes, i);
+            uint32_t parent = 0;
+            uint64_t parent_scope = NVTX_SCOPE_ROOT;
+            if (done[i])
+                continue;
+            if (n->parent != OTF2_UNDEFINED_SYSTEM_TREE_NODE) {
+                def_table_find(nodes, n->parent, &parent);
+                if (!done[parent])
+                    continue;
+                parent_scope = IMPORT_SCOPE_NODE_BASE + parent;
+            }
+            rc = scope_register(im, defs_string(&im->defs, n->class_name),
+                                defs_string(&im->defs, n->name), 0, 0, parent_scope,
+                                IMPORT_SCOPE_NODE_BASE + i);
+            done[i] = 1;
+            left--;
+            progress = 1;
+        }
+    }
+    free(done);
+    if (rc == NVTXW_RESULT_SUCCESS && left > 0) {
+        import_error("corrupt definitions: the system tree has a cycle (%zu nodes)", left);
+        rc = NVTXW_RESULT_INVALID_ARGUMENT;
+    }
+    return rc;
+}
+
+static const char* location_kind(uint8_t type) {
+    switch (type) {
+    case OTF2_LOCATION_TYPE_CPU_THREAD:
+        return "thread";
+    case OTF2_LOCATION_TYPE_ACCELERATOR_STREAM:
+        return "gpu_stream";
+    case OTF2_LOCATION_TYPE_METRIC:
+        return "metrics";
+    default:
+        return "location";
+    }
+}
+
+static nvtxwResultCode_t register_groups_and_locations(importer* im) {
+    otf2_defs* defs = &im->defs;
+    nvtxwResultCode_t rc = NVTXW_RESULT_SUCCESS;
+    for (size_t i = 0; i < defs->groups.count && rc == NVTXW_RESULT_SUCCESS; i++) {
+        group_def* g = def_table_at(&defs->groups, i);
+        uint32_t node;
+        uint64_t parent = NVTX_SCOPE_ROOT;
+        if (def_table_find(&defs->nodes, g->parent_node, &node) != NULL)
+            parent = IMPORT_SCOPE_NODE_BASE + node;
+        rc = scope_register(
+            im, g->type == OTF2_LOCATION_GROUP_TYPE_ACCELERATOR ? "accelerator" : "process",
+            defs_string(defs, g->name), 0, 0, parent, IMPORT_SCOPE_GROUP_BASE + i);
+    }
+    for (size_t i = 0; i < defs->locations.count && rc == NVTXW_RESULT_SUCCESS; i++) {
+        location_def* l = def_table_at(&defs->locations, i);
+        uint32_t group;
+        def_table_find(&defs->groups, l->group, &group);
+        rc = scope_register(im, location_kind(l->type), defs_string(defs, l->name), l->id, 1,
+                            IMPORT_SCOPE_GROUP_BASE + group, IMPORT_SCOPE_LOCATION_BASE + i);
+    }
+    return rc;
+}
+
+nvtxwResultCode_t register_scopes(importer* im) {
+    otf2_defs* defs = &im->defs;
+    nvtxwResultCode_t rc;
+    if (defs->nodes.count >= IMPORT_SCOPE_INDEX_LIMIT ||
+        defs->groups.count >= IMPORT_SCOPE_INDEX_LIMIT ||
+        defs->locations.count >= IMPORT_SCOPE_INDEX_LIMIT) {
+        import_error("too many system tree nodes, location groups or locations (limit %u each)",
+                     IMPORT_SCOPE_INDEX_LIMIT);
+        return NVTXW_RESULT_NOT_SUPPORTED;
+    }
+    if ((rc = register_nodes(im)) != NVTXW_RESULT_SUCCESS)
+        return rc;
+    return register_groups_and_locations(im);
+}
+
+/* ---- counters ------------------------------------------------------------ */
+
+/* OTF2 metric mode -> NVTX counter semantic flags (docs/otf2-mapping.md). */
+static uint64_t counter_flags(uint8_t mode) {
+    uint64_t flags = 0;
+    switch (mode & OTF2_METRIC_VALUE_MASK) {
+    case OTF2_METRIC_VALUE_ACCUMULATED:
+        flags |= NVTX_COUNTER_FLAG_VALUETYPE_DELTA_SINCE_START;
+        break;
+    case OTF2_METRIC_VALUE_RELATIVE:
+        flags |= NVTX_COUNTER_FLAG_VALUETYPE_DELTA;
+        break;
+    default:
+        flags |= NVTX_COUNTER_FLAG_VALUETYPE_ABSOLUTE;
+        break;
+    }
+    switch (mode & OTF2_METRIC_TIMING_MASK) {
+    case OTF2_METRIC_TIMING_LAST:
+        flags |= NVTX_COUNTER_FLAG_INTERPOLATION_SINCE_LAST;
+        break;
+    case OTF2_METRIC_TIMING_NEXT:
+        flags |= NVTX_COUNTER_FLAG_INTERPOLATION_UNTIL_NEXT;
+        break;
+    default:
+        flags |= NVTX_COUNTER_FLAG_INTERPOLATION_POINT;
+        break;
+    }
+    return flags;
+}
+
+static uint64_t counter_type(uint8_t value_type) {
+    switch (value_type) {
+    case OTF2_TYPE_UINT64:
+        return NVTX_PAYLOAD_ENTRY_TYPE_UINT64;
+    case OTF2_TYPE_DOUBLE:
+        return NVTX_PAYLOAD_ENTRY_TYPE_DOUBLE;
+    default:
+        return NVTX_PAYLOAD_ENTRY_TYPE_INT64;
+    }
+}
+
+/* The scope a metric instance measures, or NONE (the recording stream's). */
+static uint64_t instance_scope(const otf2_defs* defs, const metric_def* m) {
+    uint32_t index;
+    if (!m->instance)
+        return NVTX_SCOPE_NONE;
+    switch (m->scope_type) {
+    case OTF2_SCOPE_LOCATION:
+        return def_table_find(&defs->locations, m->scope, &index)
+                   ? IMPORT_SCOPE_LOCATION_BASE + index
+                   : NVTX_SCOPE_NONE;
+    case OTF2_SCOPE_LOCATION_GROUP:
+        return def_table_find(&defs->groups, m->scope, &index) ? IMPORT_SCOPE_GROUP_BASE + index
+                                                               : NVTX_SCOPE_NONE;
+    case OTF2_SCOPE_SYSTEM_TREE_NODE:
+        return def_table_find(&defs->nodes, m->scope, &index) ? IMPORT_SCOPE_NODE_BASE + index
+                                                              : NVTX_SCOPE_NONE;
+    default:
+        return NVTX_SCOPE_NONE;
+    }
+}
+
+static nvtxwResultCode_t register_member(importer* im, const metric_def* m, uint32_t k,
+                                         uint64_t id) {
+    member_def* member = def_table_find(&im->defs.members, m->members[k], NULL);
+    nvtxSemanticsCounter_t sem = {
+        {sizeof sem, NVTX_SEMANTIC_ID_COUNTERS_V1, NVTX_COUNTER_SEMANTIC_VERSION, NULL},
+        counter_flags(member->mode),
+        defs_string(&im->defs, member->unit),
+        0,
+        0,
+        NVTX_COUNTER_LIMIT_UNDEFINED,
+        {0},
+        {0}};
+    nvtxCounterAttr_t attr = {sizeof attr,
+                              counter_type(member->value_type),
+                              defs_string(&im->defs, member->name),
+                              defs_string(&im->defs, member->description),
+                              instance_scope(&im->defs, m),
+                              &sem.header,
+                              id};
+    uint64_t out;
+    nvtxwResultCode_t rc = im->t->CounterRegister(im->domain, &attr, &out);
+    if (rc != NVTXW_RESULT_SUCCESS)
+        import_error("cannot register counter %s: %s", attr.name, nvtxw_last_error());
+    return rc;
+}
+
+nvtxwResultCode_t register_counters(importer* im) {
+    uint64_t next = IMPORT_COUNTER_BASE;
+    for (size_t i = 0; i < im->defs.metrics.count; i++) {
+        metric_def* m = def_table_at(&im->defs.metrics, i);
+        m->counter_base = next;
+        if (m->count > IMPORT_COUNTER_LIMIT - next) {
+            import_error("too many metric members (more than %u)",
+                         IMPORT_COUNTER_LIMIT - IMPORT_COUNTER_BASE);
+            return NVTXW_RESULT_NOT_SUPPORTED;
+        }
+        for (uint32_t k = 0; k < m->count; k++) {
+            nvtxwResultCode_t rc = register_member(im, m, k, next++);
+            if (rc != NVTXW_RESULT_SUCCESS)
+                return rc;
+        }
+    }
+    return NVTXW_RESULT_SUCCESS;
+}
+
+/* ---- task scopes ------------------------------------------------------------ */
+
+static int same_task(const task_key* a, const task_key* b) {
+    return a->team == b->team && a->creator == b->creator && a->generation == b->generation;
+}
+
+static nvtxwResultCode_t task_scope_new(importer* im, const task_key* key, uint64_t slot,
+                                        uint64_t parent, uint64_t* scope) {
+    char name[96];
+    nvtxScopeAttr_t attr = {sizeof attr, name, NVTX_SCOPE_ROOT, NVTX_SCOPE_NONE};
+    nvtxwResultCode_t rc;
+    if (im->task_count == im->task_capacity) {
+        size_t capacity = im->task_capacity ? im->task_capacity * 2 : 256;
+        task_key* keys = realloc(im->task_keys, capacity * sizeof *keys);
+        uint64_t* scopes = keys ? realloc(im->task_scopes, capacity * sizeof *scopes) : NULL;
+        if (keys != NULL)
+            im->task_keys = keys;
+        if (scopes == NULL || capacity > UINT32_MAX) {
+            import_error("out of memory registering task scopes");
+            return NVTXW_RESULT_FAILED;
+        }
+        im->task_scopes = scopes;
+        im->task_capacity = capacity;
+    }
+    attr.parentScope = parent;
+    snprintf(name, sizeof name, "task[%" PRIu32 ":%" PRIu64 ":%" PRIu64 "]", key->team,
+             key->creator, key->generation);
+    rc = im->t->ScopeRegister(im->domain, &attr, scope);
+    if (rc != NVTXW_RESULT_SUCCESS) {
+        import_error("cannot register task scope %s: %s", name, nvtxw_last_error());
+        return rc;
+    }
+    if (id_index_put(&im->task_index, slot, (uint32_t)im->task_count) != 0) {
+        import_error("out of memory registering task scopes");
+        return NVTXW_RESULT_FAILED;
+    }
+    im->task_keys[im->task_count] = *key;
+    im->task_scopes[im->task_count++] = *scope;
+    return NVTXW_RESULT_SUCCESS;
+}
+
+/* Task scopes live below the process of the location that first sees the
+ * task (a team's threads share one process): "task[<team>:<generation>]".
+ * Tasks are found by a hash of their key, probing linearly on collisions. */
+nvtxwResultCode_t register_task_scope(importer* im, const task_key* key, uint64_t parent,
+                                      uint64_t* scope) {
+    nvtxwResultCode_t rc = NVTXW_RESULT_SUCCESS;
+    uint64_t hash = ((uint64_t)key->team * 0x9E3779B97F4A7C15ULL) ^
+                    (key->creator * 0xC2B2AE3D27D4EB4FULL) ^
+                    (key->generation + 0x165667B19E3779F9ULL);
+    uint32_t index;
+    pthread_mutex_lock(&im->lock);
+    for (uint64_t probe = hash;; probe++) {
+        if (!id_index_get(&im->task_index, probe, &index)) {
+            rc = task_scope_new(im, key, probe, parent, scope);
+            break;
+        }
+        if (same_task(&im->task_keys[index], key)) {
+            *scope = im->task_scopes[index];
+            break;
+        }
+    }
+    pthread_mutex_unlock(&im->lock);
+    return rc;
+}

@@ -1,0 +1,209 @@
+/*
+ * tools/otf2-import/worker.c - the worker loop: selected locations, one at a
+ * time, from a shared atomic index (location.c has the per-event helpers).
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "otf2_import.h"
+
+/* "<archive without .otf2>/<location>.<ext>": where OTF2's POSIX substrate
+ * keeps a location's local files, for messages. */
+static void location_file(const importer* im, uint64_t id, const char* ext, char* out,
+                          size_t size) {
+    const char* archive = im->opts.archive;
+    size_t n = strlen(archive);
+    if (n > 5 && !strcmp(archive + n - 5, ".otf2"))
+        n -= 5;
+    snprintf(out, size, "%.*s/%" PRIu64 ".%s", (int)n, archive, id, ext);
+}
+
+static int open_stream(loc_ctx* c) {
+    importer* im = c->im;
+    nvtxwStreamAttributes_t attr = {sizeof attr,
+                                    c->loc->stream_name,
+                                    im->domain,
+                                    IMPORT_SCOPE_LOCATION_BASE + c->index,
+                                    IMPORT_TIME_DOMAIN_NS,
+                                    0,
+                                    0,
+                                    0,
+                                    0};
+    nvtxwResultCode_t rc;
+    pthread_mutex_lock(&im->lock);
+    rc = im->t->StreamOpen(im->session, &attr, &c->stream);
+    pthread_mutex_unlock(&im->lock);
+    if (rc != NVTXW_RESULT_SUCCESS) {
+        import_error("cannot open stream \"%s\": %s", attr.name, nvtxw_last_error());
+        return -1;
+    }
+    if (im->defs.global_offset <= INT64_MAX &&
+        im->t->TimestampConversionFactorWrite(
+            c->stream, IMPORT_TIME_DOMAIN_TICKS, IMPORT_TIME_DOMAIN_NS,
+            1e9 / (double)im->defs.timer_resolution, (int64_t)im->defs.global_offset,
+            0) != NVTXW_RESULT_SUCCESS) {
+        import_error("stream \"%s\": cannot write the clock conversion: %s", attr.name,
+                     nvtxw_last_error());
+        return -1;
+    }
+    return 0;
+}
+
+static int close_stream(loc_ctx* c) {
+    nvtxwResultCode_t rc;
+    if (c->stream == NULL)
+        return 0;
+    pthread_mutex_lock(&c->im->lock);
+    rc = c->im->t->StreamClose(c->stream);
+    pthread_mutex_unlock(&c->im->lock);
+    c->stream = NULL;
+    if (rc != NVTXW_RESULT_SUCCESS && !c->failed) {
+        import_error("cannot close stream \"%s\": %s", c->loc->stream_name, nvtxw_last_error());
+        return -1;
+    }
+    return 0;
+}
+
+/* Local definitions: no callbacks needed; reading them hands the mapping
+ * tables and clock offsets to the location's event reader. */
+static int read_local_defs(loc_ctx* c) {
+    OTF2_Reader* reader = c->im->reader;
+    OTF2_DefReader* dr = OTF2_Reader_GetDefReader(reader, c->loc->id);
+    OTF2_DefReaderCallbacks* cb;
+    OTF2_ErrorCode rc;
+    uint64_t read = 0;
+    char file[4200];
+    import_otf2_error_reset();
+    if (dr == NULL)
+        return 0; /* no local definitions */
+    if ((cb = OTF2_DefReaderCallbacks_New()) == NULL) {
+        import_error("out of memory");
+        return -1;
+    }
+    OTF2_Reader_RegisterDefCallbacks(reader, dr, cb, c);
+    OTF2_DefReaderCallbacks_Delete(cb);
+    rc = OTF2_Reader_ReadAllLocalDefinitions(reader, dr, &read);
+    OTF2_Reader_CloseDefReader(reader, dr);
+    if (rc != OTF2_SUCCESS) {
+        location_file(c->im, c->loc->id, "def", file, sizeof file);
+        import_error("location %" PRIu64 " (%s): cannot read its local definitions (%s) after "
+                     "%" PRIu64 " records: %s",
+                     c->loc->id, c->loc->stream_name, file, read, import_otf2_error(rc));
+        return -1;
+    }
+    return 0;
+}
+
+static int read_events(loc_ctx* c, OTF2_EvtReaderCallbacks* cb) {
+    OTF2_Reader* reader = c->im->reader;
+    OTF2_EvtReader* er = OTF2_Reader_GetEvtReader(reader, c->loc->id);
+    OTF2_ErrorCode rc;
+    uint64_t read = 0;
+    char file[4200];
+    location_file(c->im, c->loc->id, "evt", file, sizeof file);
+    import_otf2_error_reset();
+    if (er == NULL) {
+        import_error("location %" PRIu64 " (%s): cannot open its events (%s): %s", c->loc->id,
+                     c->loc->stream_name, file, import_otf2_error(OTF2_ERROR_INVALID));
+        return -1;
+    }
+    OTF2_Reader_RegisterEvtCallbacks(reader, er, cb, c);
+    rc = OTF2_Reader_ReadAllLocalEvents(reader, er, &read);
+    OTF2_Reader_CloseEvtReader(reader, er);
+    if (rc == OTF2_ERROR_INTERRUPTED_BY_CALLBACK && c->failed)
+        return -1; /* ev_fail said why */
+    if (rc == OTF2_ERROR_INTERRUPTED_BY_CALLBACK) {
+        import_error("interrupted: another location failed");
+        return -1;
+    }
+    if (rc != OTF2_SUCCESS) {
+        import_error("location %" PRIu64 " (%s): cannot read event #%" PRIu64 " of %s: %s",
+                     c->loc->id, c->loc->stream_name, c->event_number + 1, file,
+                     import_otf2_error(rc));
+        return -1;
+    }
+    if (c->event_number != c->loc->events) {
+        import_error("location %" PRIu64 " (%s): read %" PRIu64 " events from %s, the archive "
+                     "declares %" PRIu64 " (truncated or damaged file)",
+                     c->loc->id, c->loc->stream_name, c->event_number, file, c->loc->events);
+        return -1;
+    }
+    return ev_thread_finish(c) == OTF2_CALLBACK_SUCCESS &&
+                   ev_misc_finish(c) == OTF2_CALLBACK_SUCCESS
+               ? 0
+               : -1;
+}
+
+static void ctx_free(loc_ctx* c) {
+    free(c->stack);
+    free(c->seqs);
+    free(c->collectives.items);
+    free(c->rma_collectives.items);
+    free(c->io_ops.items);
+    free(c->payloads);
+    free(c->attribute_values);
+}
+
+/* A failed location: the whole run fails, or with --keep-going the
+ * location keeps what it wrote and the loss is counted. */
+static void location_failed(importer* im, const loc_ctx* c) {
+    if (!im->opts.keep_going) {
+        import_fail(im, "%s", import_last_error());
+        return;
+    }
+    pthread_mutex_lock(&im->lock);
+    im->incomplete_locations++;
+    if (c->loc->events > c->event_number)
+        im->unread_events += c->loc->events - c->event_number;
+    fprintf(stderr, TOOL ": warning: %s; kept what was read before it\n", import_last_error());
+    pthread_mutex_unlock(&im->lock);
+}
+
+static void convert_location(importer* im, size_t index, OTF2_EvtReaderCallbacks* cb) {
+    loc_ctx c;
+    group_def* g;
+    memset(&c, 0, sizeof c);
+    c.im = im;
+    c.index = index;
+    c.loc = def_table_at(&im->defs.locations, index);
+    g = def_table_find(&im->defs.groups, c.loc->group, NULL);
+    c.world_rank = g != NULL ? g->world_rank : -1;
+    if (open_stream(&c) != 0 || read_local_defs(&c) != 0 || read_events(&c, cb) != 0) {
+        c.failed = 1;
+        location_failed(im, &c);
+    }
+    if (close_stream(&c) != 0)
+        import_fail(im, "%s", import_last_error());
+    atomic_fetch_add(&im->events_done, c.unreported);
+    for (int k = 0; k <= EK_COUNT; k++) {
+        if (c.skipped[k] != 0)
+            atomic_fetch_add(&im->skipped[k], c.skipped[k]);
+    }
+    ctx_free(&c);
+}
+
+void* location_worker(void* arg) {
+    importer* im = arg;
+    OTF2_EvtReaderCallbacks* cb = OTF2_EvtReaderCallbacks_New();
+    if (cb == NULL) {
+        import_fail(im, "out of memory");
+        return NULL;
+    }
+    ev_region_set(cb);
+    ev_mpi_set(cb);
+    ev_thread_set(cb);
+    ev_misc_set(cb);
+    ev_metric_set(cb);
+    for (;;) {
+        size_t next = atomic_fetch_add(&im->next_location, 1);
+        if (next >= im->selected_count || (atomic_load(&im->failed) && !im->opts.keep_going))
+            break;
+        convert_location(im, im->selected[next], cb);
+    }
+    OTF2_EvtReaderCallbacks_Delete(cb);
+    return NULL;
+}
