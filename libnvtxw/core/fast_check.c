@@ -11,8 +11,10 @@
  *
  * A schema qualifies when it is
  *   STATIC, every entry a predefined scalar or fixed array of one, other than
- *   registered string handles and SCOPE_ID (those need register-before-use
- *   checks), with no POINTER/OFFSET flags and no time semantics; or
+ *   SCOPE_ID (which needs register-before-use checks), with no POINTER/OFFSET
+ *   flags and no time semantics; up to CORE_FAST_MAX_HANDLES plain registered
+ *   string handles are allowed, each checked by one lookup in the domain's
+ *   string table (the check the full walk makes); or
  *   DYNAMIC with a single inline zero-terminated UTF-8/locale string entry.
  * Anything else takes the full walk in core_event_visit.
  */
@@ -24,16 +26,32 @@
 #include "common/error_internal.h"
 #include "core/core_internal.h"
 
+#define ADDRESSING_FLAGS                                                                           \
+    (NVTX_PAYLOAD_ENTRY_FLAG_POINTER | NVTX_PAYLOAD_ENTRY_FLAG_OFFSET_FROM_BASE |                  \
+     NVTX_PAYLOAD_ENTRY_FLAG_OFFSET_FROM_HERE)
+
+/* A single registered string handle at a fixed offset. */
+static int entry_fast_handle(const nvtxPayloadSchemaEntry_t* e, size_t offset,
+                             core_fast_plan* plan) {
+    if (NVTXW_PAYLOAD_ENTRY_ARRAY_KIND(e->flags) != 0 || e->semantics != NULL ||
+        (e->flags & ADDRESSING_FLAGS) || offset == SIZE_MAX ||
+        plan->handle_count == CORE_FAST_MAX_HANDLES)
+        return 0;
+    plan->handle_offsets[plan->handle_count++] = offset;
+    return 1;
+}
+
 static int entry_fast(const nvtxw_schema_t* schema, size_t index, const nvtxPayloadSchemaEntry_t* e,
                       core_fast_plan* plan) {
     uint64_t kind = NVTXW_PAYLOAD_ENTRY_ARRAY_KIND(e->flags);
     size_t size = nvtxw_entry_type_size(e->type);
     size_t offset = nvtxw_schema_entry_offset(schema, index);
+    if (e->type == NVTX_PAYLOAD_ENTRY_TYPE_NVTX_REGISTERED_STRING_HANDLE)
+        return entry_fast_handle(e, offset, plan);
     if (e->type >= NVTX_PAYLOAD_ENTRY_TYPE_CSTRING || e->type == NVTX_PAYLOAD_ENTRY_TYPE_INVALID ||
         e->type == NVTX_PAYLOAD_ENTRY_TYPE_SCOPE_ID || size == 0 || offset == SIZE_MAX ||
         (kind != 0 && kind != NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_FIXED_SIZE) || e->semantics != NULL ||
-        (e->flags & (NVTX_PAYLOAD_ENTRY_FLAG_POINTER | NVTX_PAYLOAD_ENTRY_FLAG_OFFSET_FROM_BASE |
-                     NVTX_PAYLOAD_ENTRY_FLAG_OFFSET_FROM_HERE)))
+        (e->flags & ADDRESSING_FLAGS))
         return 0;
     if (!plan->has_timestamp && kind == 0 && size == 8 &&
         (e->flags & NVTXW_PAYLOAD_ENTRY_FLAG_SEMANTIC_MASK) == NVTX_PAYLOAD_ENTRY_FLAG_TIMESTAMP &&
@@ -71,7 +89,7 @@ static int schema_fast(const nvtxw_schema_t* schema, core_fast_plan* plan) {
 }
 
 nvtxwResultCode_t core_fast_plan_add(core_domain* domain, const nvtxw_schema_t* schema) {
-    core_fast_plan plan = {0, 0, 0};
+    core_fast_plan plan = {0, 0, 0, 0, {0}};
     core_fast_plan* copy;
     if (!schema_fast(schema, &plan))
         return NVTXW_RESULT_SUCCESS; /* no plan: the full walk applies */
@@ -118,6 +136,18 @@ static const core_fast_plan* stream_fast_plan(core_stream* stream, uint64_t sche
     return plan;
 }
 
+/* Every handle of the plan is 0 or a string of the stream's domain (else
+ * the full walk reports which one is not). */
+static int handles_valid(const core_stream* stream, const core_fast_plan* plan, const void* data) {
+    for (size_t i = 0; i < plan->handle_count; i++) {
+        uint64_t handle;
+        memcpy(&handle, (const uint8_t*)data + plan->handle_offsets[i], sizeof handle);
+        if (handle != 0 && core_domain_string(stream->domain, handle) == NULL)
+            return 0;
+    }
+    return 1;
+}
+
 int core_event_fast_check(const core_event* event, core_event_facts* facts) {
     core_stream* stream = (core_stream*)event->stream;
     size_t i;
@@ -136,7 +166,7 @@ int core_event_fast_check(const core_event* event, core_event_facts* facts) {
             continue;
         }
         plan = stream_fast_plan(stream, p->schemaId);
-        if (plan == NULL || p->size < plan->min_size)
+        if (plan == NULL || p->size < plan->min_size || !handles_valid(stream, plan, p->payload))
             return 0;
         if (plan->has_timestamp && !facts->has_timestamp) {
             memcpy(&facts->timestamp, (const uint8_t*)p->payload + plan->timestamp_offset, 8);

@@ -128,7 +128,9 @@ void* def_table_add(def_table* table, uint64_t id) {
 
 void* def_table_find(const def_table* table, uint64_t id, uint32_t* index_out) {
     uint32_t index;
-    if (!id_index_get(&table->index, id, &index))
+    if (id < table->count && table->ids[id] == id) /* dense IDs: the usual case */
+        index = (uint32_t)id;
+    else if (!id_index_get(&table->index, id, &index))
         return NULL;
     if (index_out != NULL)
         *index_out = index;

@@ -99,9 +99,10 @@ static OTF2_CallbackCode on_region(void* ud, OTF2_RegionRef self, OTF2_StringRef
                                    OTF2_RegionFlag flags, OTF2_StringRef file, uint32_t begin,
                                    uint32_t end) {
     otf2_defs* defs = ud;
-    (void)canonical, (void)description, (void)flags, (void)file, (void)begin, (void)end;
+    (void)description, (void)flags, (void)file, (void)begin, (void)end;
     ADD(regions, region_def, self);
     d->name = name;
+    d->canonical = canonical;
     d->role = role;
     d->paradigm = paradigm;
     return OTF2_CALLBACK_SUCCESS;

@@ -46,8 +46,12 @@ static uint64_t id_at(const def_table* table, size_t index) { return table->ids[
 static int check_regions(otf2_defs* defs) {
     for (size_t i = 0; i < defs->regions.count; i++) {
         region_def* r = def_table_at(&defs->regions, i);
-        if (STRING_REF("region", id_at(&defs->regions, i), r->name, "name") != 0)
+        uint64_t id = id_at(&defs->regions, i);
+        if (STRING_REF("region", id, r->name, "name") != 0 ||
+            STRING_REF("region", id, r->canonical, "canonical name") != 0)
             return -1;
+        if (defs_string(defs, r->name)[0] == '\0')
+            r->name = r->canonical; /* the display name, else the canonical one */
         r->text = defs_string(defs, r->name);
     }
     for (size_t i = 0; i < defs->contexts.count; i++) {

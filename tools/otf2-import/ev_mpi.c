@@ -25,15 +25,16 @@ static uint64_t mix(uint64_t h, uint64_t v) {
 }
 
 static size_t seq_slot(const seq_entry* e, size_t capacity) {
-    uint64_t h = mix(mix(mix(mix(0, e->comm), e->tag), (uint64_t)e->sender), (uint64_t)e->receiver);
+    uint64_t h =
+        mix(mix(mix(mix(e->send, e->comm), e->tag), (uint64_t)e->sender), (uint64_t)e->receiver);
     return (size_t)h & (capacity - 1);
 }
 
 static seq_entry* seq_find(seq_entry* table, size_t capacity, const seq_entry* key) {
     for (size_t s = seq_slot(key, capacity);; s = (s + 1) & (capacity - 1)) {
         seq_entry* e = &table[s];
-        if (!e->used || (e->comm == key->comm && e->tag == key->tag && e->sender == key->sender &&
-                         e->receiver == key->receiver))
+        if (!e->used || (e->comm == key->comm && e->tag == key->tag && e->send == key->send &&
+                         e->sender == key->sender && e->receiver == key->receiver))
             return e;
     }
 }
@@ -87,6 +88,7 @@ static OTF2_CallbackCode message(loc_ctx* c, event_kind k, int send, uint32_t pe
         return ev_fail(c, k, "unknown communicator %" PRIu32, comm);
     key.comm = comm;
     key.tag = tag;
+    key.send = (uint8_t)send;
     key.sender = send ? me : world(c, comm, peer);
     key.receiver = send ? world(c, comm, peer) : me;
     if ((seq = seq_next(c, &key)) < 0)

@@ -38,6 +38,7 @@ static const char usage_text[] =
     "         --backend LIB        forward to another NVTXW v2 backend (absolute path)\n"
     "         --allow-relative-backend  accept a relative --backend path\n"
     "         --threads N          read N locations at a time (default 1)\n"
+    "         --compression L      zstd level of a report, -7 to 22 (default 1)\n"
     "         --part I/N           convert part I of N (every Nth location from the\n"
     "                              I-th); nvtxw-replay merges the parts\n"
     "         --locations LIST     only these location IDs (e.g. 0,4,10-19)\n"
@@ -54,6 +55,7 @@ typedef struct cli {
     const char* backend;
     int allow_relative_backend;
     int quiet;
+    int compression;
 } cli;
 
 static int usage_error(const char* fmt, const char* detail) {
@@ -101,7 +103,13 @@ static int parse_value(cli* c, const char* a, const char* value) {
         return usage_error("--threads takes a number from 1 to 4096, not '%s'", value);
     else if (!strcmp(a, "--part"))
         return parse_part(value, c);
-    else if (!strcmp(a, "--locations")) {
+    else if (!strcmp(a, "--compression")) {
+        char* end;
+        long level = strtol(value, &end, 10);
+        if (end == value || *end != '\0' || level < -7 || level > 22)
+            return usage_error("--compression takes a zstd level from -7 to 22, not '%s'", value);
+        c->compression = (int)level;
+    } else if (!strcmp(a, "--locations")) {
         if (!valid_location_list(value))
             return usage_error("--locations takes IDs and ranges (0,4,10-19), not '%s'", value);
         c->opts.locations = value;
@@ -110,8 +118,8 @@ static int parse_value(cli* c, const char* a, const char* value) {
 }
 
 static int takes_value(const char* a) {
-    static const char* const names[] = {"-o",        "--output", "--to",       "--backend",
-                                        "--threads", "--part",   "--locations"};
+    static const char* const names[] = {"-o",        "--output", "--to",        "--backend",
+                                        "--threads", "--part",   "--locations", "--compression"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         if (!strcmp(a, names[i]))
             return 1;
@@ -253,9 +261,10 @@ static int convert(cli* c, importer* im) {
     int to_file = c->backend == NULL && strcmp(c->sink, "null") != 0;
     if (to_file && tool_output_begin(&out, TOOL, c->output) != 0)
         return 1;
-    snprintf(config, sizeof config, "Sink=%s|Output=%s|Overwrite=yes|StatsFormat=%s|Backend=%s",
-             c->sink, to_file ? out.write_path : c->output,
-             c->stats_format ? c->stats_format : "text", c->backend ? c->backend : "");
+    snprintf(config, sizeof config,
+             "Sink=%s|Output=%s|Overwrite=yes|StatsFormat=%s|Backend=%s|Compression=%d", c->sink,
+             to_file ? out.write_path : c->output, c->stats_format ? c->stats_format : "text",
+             c->backend ? c->backend : "", c->compression);
     if (nvtxwGetInterface(NVTXW_INTERFACE_VERSION, &iface) != NVTXW_RESULT_SUCCESS) {
         fprintf(stderr, TOOL ": error: %s\n", nvtxw_last_error());
         return to_file ? tool_output_end(&out, 1) : 1;
@@ -281,6 +290,7 @@ int main(int argc, char** argv) {
     int status;
     memset(&c, 0, sizeof c);
     c.opts.threads = 1;
+    c.compression = 1; /* the import is bound by compression; level 1 keeps reports small */
     c.opts.part = c.opts.parts = 1;
     if ((status = parse(argc, argv, &c)) >= 0)
         return status;

@@ -87,7 +87,8 @@ typedef struct string_def {
 } string_def;
 
 typedef struct region_def {
-    uint32_t name; /* string id */
+    uint32_t name;      /* string id: the name, or the canonical name when it is empty */
+    uint32_t canonical; /* string id */
     uint32_t category;
     uint8_t paradigm, role;
     nvtxStringHandle_t handle; /* of the name */
@@ -360,11 +361,12 @@ typedef struct open_range { /* a push waiting for its pop */
     uint64_t id;
 } open_range;
 
-typedef struct seq_entry { /* messages so far per (comm, sender, receiver, tag) */
+typedef struct seq_entry { /* message ends so far per (comm, sender, receiver, tag, end) */
     uint32_t comm, tag;
     int64_t sender, receiver;
     uint64_t count;
-    int used;
+    uint8_t send; /* sends and receives count apart: a rank may send to itself */
+    uint8_t used;
 } seq_entry;
 
 typedef struct pending_op { /* an operation whose end is still to come */
