@@ -1,24 +1,42 @@
 # Benchmarks (DESIGN.md section 7): `make bench` builds bench/write_bench and
-# runs it. Never built by `make` or `make check` (EXTRA_PROGRAMS): timings
+# runs it, then bench/otf2_import_bench.sh (`make bench-otf2-import` runs only
+# that one). Never built by `make` or `make check` (EXTRA_PROGRAMS): timings
 # belong in a deliberate run on a quiet machine, not in every build. OTF2 is
 # its baseline, so `make bench` refuses to run when configure did not find it.
-EXTRA_DIST += bench/write_bench.c bench/README.md
-EXTRA_PROGRAMS = bench/write_bench
-CLEANFILES += bench/write_bench$(EXEEXT)
+EXTRA_DIST += bench/write_bench.c bench/README.md bench/otf2_import_bench.sh
+EXTRA_PROGRAMS = bench/write_bench bench/otf2_count
+CLEANFILES += bench/write_bench$(EXEEXT) bench/otf2_count$(EXEEXT)
 bench_write_bench_SOURCES = bench/write_bench.c
 bench_write_bench_CFLAGS = $(AM_CFLAGS) $(OTF2_CFLAGS)
 bench_write_bench_LDADD = libnvtxw/libnvtxw.la $(OTF2_LIBS)
 
+# The decoding floor of nvtxw-otf2-import (OTF2 only, no libnvtxw).
+bench_otf2_count_SOURCES = bench/otf2_count.c
+bench_otf2_count_CFLAGS = $(AM_CFLAGS) $(OTF2_CFLAGS)
+bench_otf2_count_LDADD = $(OTF2_LIBS)
+
 # Options go through BENCH_FLAGS, e.g. `make bench BENCH_FLAGS="-n 1000000"`.
 BENCH_FLAGS =
+
+# The OTF2 import benchmark (bench/README.md): the generator, the counting
+# reader and the importer. Its size: NVTXW_OTF2_BENCH_EVENTS in the
+# environment, e.g. `make bench-otf2-import NVTXW_OTF2_BENCH_EVENTS=2000000`.
+BENCH_OTF2_IMPORT_DEPS = bench/otf2_count$(EXEEXT) tests/gen/nvtxw-otf2-gen$(EXEEXT) \
+	tools/otf2-import/nvtxw-otf2-import$(EXEEXT)
+BENCH_OTF2_IMPORT = top_builddir=. bash $(srcdir)/bench/otf2_import_bench.sh
+
 if HAVE_OTF2
-bench: bench/write_bench$(EXEEXT) tests/unit/chrome_test$(EXEEXT) tests/unit/sqlite_test$(EXEEXT)
+bench: bench/write_bench$(EXEEXT) tests/unit/chrome_test$(EXEEXT) tests/unit/sqlite_test$(EXEEXT) \
+	$(BENCH_OTF2_IMPORT_DEPS)
 	./bench/write_bench $(BENCH_FLAGS)
 	NVTXW_CHROME_BENCH_RANGES=1000000 ./tests/unit/chrome_test | grep 'MB/s'
 	NVTXW_SQLITE_BENCH_RANGES=1000000 ./tests/unit/sqlite_test | grep 'rows/s'
+	$(BENCH_OTF2_IMPORT)
+bench-otf2-import: $(BENCH_OTF2_IMPORT_DEPS)
+	$(BENCH_OTF2_IMPORT)
 else
-bench:
+bench bench-otf2-import:
 	@echo "bench: OTF2 is missing (pkg-config otf2 found nothing): install libopen-trace-format2-dev, then re-run configure" >&2
 	@exit 1
 endif
-.PHONY: bench
+.PHONY: bench bench-otf2-import

@@ -1,0 +1,249 @@
+#!/usr/bin/env bash
+# bad_input_test.sh - nvtxw-otf2-import on archives it must refuse. Every case
+# expects exit status 1, "nvtxw-otf2-import: error:" and the case's detail on
+# stderr, and nothing under the -o name nor anything else left in its folder:
+# a missing anchor, a directory that is not an archive, garbage bytes as the
+# anchor, a truncated .evt file, a truncated and a corrupted traces.def, an
+# unsupported trace format (anchor byte 8, which libotf2 checks against the
+# formats it reads), and archives from tests/gen/nvtxw-otf2-gen --inject
+# nonmonotonic (stderr names the location and the 1-based event number that
+# tests/otf2/otf2_oracle.py finds), unknown-region ("region 9999") and
+# unknown-metric ("metric N"). --keep-going on the truncated .evt file exits 0,
+# writes a report that replays, and counts on stderr what location 0 lost.
+# Usage errors exit 2: no input, an unknown option, --part 3/2, --threads 0.
+#
+# Damaged copies are made from the shared ping-pong archive
+# ($NVTXW_OTF2_TEST_DATA/pipit-ping-pong-mpi, set by tests/otf2/local.mk; a
+# missing folder is a failure, never a skip). Prints "N passed, M failed".
+set -u
+build=${top_builddir:-.}
+src=${top_srcdir:-.}
+py=${NVTXW_OTF2_PYTHON:-/usr/bin/python3}
+imp=$build/tools/otf2-import/nvtxw-otf2-import
+replay=$build/tools/replay/nvtxw-replay
+gen=$build/tests/gen/nvtxw-otf2-gen
+here=$src/tests/otf2
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/nvtxw-otf2-bad.XXXXXX") || exit 1
+trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
+trap 'exit 1' INT TERM
+passed=0
+failed=0
+cases=0
+
+pass() {
+    passed=$((passed + 1))
+    echo "PASS: $1"
+}
+fail() {
+    failed=$((failed + 1))
+    echo "FAIL: $1"
+}
+finish() {
+    echo "$passed passed, $failed failed"
+    [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
+    exit
+}
+fatal() {
+    fail "$1"
+    finish
+}
+
+# fresh: sets o to a new empty folder for one case's output.
+fresh() {
+    cases=$((cases + 1))
+    o=$tmp/out$cases
+    mkdir -p "$o"
+}
+
+# expect_error NAME DETAIL OUT COMMAND...: exit 1, an error line, DETAIL (an
+# extended regular expression) on stderr, nothing left where OUT would be.
+expect_error() {
+    local name=$1 detail=$2 out=$3 why=
+    shift 3
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    local status=$?
+    [ "$status" -eq 1 ] || why="exit $status, not 1; "
+    grep -q '^nvtxw-otf2-import: error: ' "$tmp/err" ||
+        why+="no 'nvtxw-otf2-import: error: ' line; "
+    grep -Eq -- "$detail" "$tmp/err" || why+="stderr does not match /$detail/; "
+    [ ! -e "$out" ] || why+="$out exists; "
+    [ -z "$(ls -A "$(dirname "$out")")" ] ||
+        why+="left in its folder: $(ls -A "$(dirname "$out")"); "
+    if [ -z "$why" ]; then
+        pass "$name"
+    else
+        fail "$name: ${why}stderr: $(head -c 300 "$tmp/err")"
+    fi
+}
+
+# expect_usage NAME OUT ARGS...: exit 2, a message, no output.
+expect_usage() {
+    local name=$1 out=$2 why=
+    shift 2
+    "$imp" "$@" >"$tmp/out" 2>"$tmp/err"
+    local status=$?
+    [ "$status" -eq 2 ] || why="exit $status, not 2; "
+    grep -q '^nvtxw-otf2-import: ' "$tmp/err" || why+="no 'nvtxw-otf2-import: ' message; "
+    [ ! -e "$out" ] || why+="$out exists; "
+    if [ -z "$why" ]; then
+        pass "usage: $name"
+    else
+        fail "usage: $name: ${why}stderr: $(head -c 300 "$tmp/err")"
+    fi
+}
+
+# copy NAME: a writable copy of the ping-pong archive.
+copy() {
+    cp -R "$pingpong" "$tmp/$1" && chmod -R u+w "$tmp/$1"
+}
+
+# half FILE: truncates FILE to half its size.
+half() {
+    truncate -s $(($(stat -c %s "$1") / 2)) "$1"
+}
+
+# generate NAME INJECTION: an archive from nvtxw-otf2-gen with one defect.
+generate() {
+    "$gen" -o "$tmp/$1" --ranks 2 --events 2000 --seed 3 --inject "$2" >/dev/null 2>"$tmp/err" &&
+        [ -f "$tmp/$1/traces.otf2" ]
+}
+
+data=${NVTXW_OTF2_TEST_DATA:-}
+[ -n "$data" ] || fatal "NVTXW_OTF2_TEST_DATA is not set: it must name the folder of the \
+shared OTF2 archives (.../shared/data/otf2, see tests/otf2/local.mk)"
+pingpong=$data/pipit-ping-pong-mpi
+[ -f "$pingpong/traces.otf2" ] || fatal "no $pingpong/traces.otf2 (NVTXW_OTF2_TEST_DATA=$data)"
+[ -x "$imp" ] || fatal "$imp is not built"
+
+# Files that are no archive.
+fresh
+expect_error "missing anchor file" "nope/traces\.otf2" "$o/x.nvtxw" \
+    "$imp" "$tmp/nope/traces.otf2" -o "$o/x.nvtxw"
+mkdir -p "$tmp/notarchive" && echo "not an archive" >"$tmp/notarchive/README"
+fresh
+expect_error "a directory that is not an archive" "notarchive" "$o/x.nvtxw" \
+    "$imp" "$tmp/notarchive" -o "$o/x.nvtxw"
+mkdir -p "$tmp/garbage" && head -c 4096 /dev/urandom >"$tmp/garbage/traces.otf2"
+fresh
+expect_error "garbage anchor file" "garbage/traces\.otf2" "$o/x.nvtxw" \
+    "$imp" "$tmp/garbage/traces.otf2" -o "$o/x.nvtxw"
+
+# Damaged copies of a real archive.
+copy trunc-evt && half "$tmp/trunc-evt/traces/0.evt"
+fresh
+expect_error "truncated traces/0.evt" "location 0([^0-9]|$)|\[L0\]|0\.evt" "$o/x.nvtxw" \
+    "$imp" "$tmp/trunc-evt/traces.otf2" -o "$o/x.nvtxw"
+copy trunc-def && half "$tmp/trunc-def/traces.def"
+fresh
+expect_error "truncated traces.def" "traces\.def|definition" "$o/x.nvtxw" \
+    "$imp" "$tmp/trunc-def/traces.otf2" -o "$o/x.nvtxw"
+copy corrupt-def &&
+    printf '\377\377\377\377\377\377\377\377' | dd of="$tmp/corrupt-def/traces.def" bs=1 \
+        seek=$(($(stat -c %s "$tmp/corrupt-def/traces.def") / 2)) conv=notrunc 2>/dev/null
+fresh
+expect_error "corrupt traces.def (8 bytes 0xff in the middle)" "traces\.def|definition" \
+    "$o/x.nvtxw" "$imp" "$tmp/corrupt-def/traces.otf2" -o "$o/x.nvtxw"
+# Anchor layout (OTF2_AnchorFile.c): 2 bytes of buffer header, "OTF2\0",
+# anchor format, trace format (offset 8), version major.minor.bugfix. libotf2
+# refuses a trace format it does not know ("The trace version conflicts with
+# current reader version"); the version bytes are informational.
+copy version &&
+    printf '\177' | dd of="$tmp/version/traces.otf2" bs=1 seek=8 conv=notrunc 2>/dev/null
+fresh
+expect_error "unsupported trace format version" "[Vv]ersion" "$o/x.nvtxw" \
+    "$imp" "$tmp/version/traces.otf2" -o "$o/x.nvtxw"
+
+# --keep-going reads what it can.
+fresh
+if "$imp" "$tmp/trunc-evt/traces.otf2" --keep-going -o "$o/x.nvtxw" >"$tmp/out" 2>"$tmp/err"; then
+    pass "--keep-going on a truncated .evt: exit 0"
+else
+    fail "--keep-going on a truncated .evt: exit $?: $(head -c 300 "$tmp/err")"
+fi
+if [ -s "$o/x.nvtxw" ]; then
+    pass "--keep-going: the report exists"
+else
+    fail "--keep-going: no report"
+fi
+n=$(sed -n 's/^nvtxw-otf2-import: \([0-9]*\) events from.*/\1/p' "$tmp/err")
+if [ -n "$n" ] && [ "$n" -ge 60 ] && [ "$n" -lt 120 ]; then
+    pass "--keep-going: summary counts $n of 120 events (location 1 whole, 0 in part)"
+else
+    fail "--keep-going: summary should count 60..119 events, got '${n}'"
+fi
+if grep -Eq 'location 0([^0-9]|$)|\[L0\]|0\.evt' "$tmp/err"; then
+    pass "--keep-going: stderr names the damaged location 0"
+else
+    fail "--keep-going: stderr does not name location 0: $(head -c 300 "$tmp/err")"
+fi
+lost=$((120 - ${n:-120}))
+if grep -v ' events from ' "$tmp/err" | grep -Eq "(^|[^0-9])$lost [a-z ]*events?"; then
+    pass "--keep-going: stderr counts the $lost events not read"
+else
+    fail "--keep-going: no stderr line counts '$lost ... events' not read: \
+$(head -c 300 "$tmp/err")"
+fi
+if [ -x "$replay" ] && "$replay" "$o/x.nvtxw" -o "$o/x.json" >/dev/null 2>"$tmp/err"; then
+    pass "--keep-going: the report replays"
+else
+    fail "--keep-going: the report does not replay: $(head -c 300 "$tmp/err")"
+fi
+
+# Generated archives with one defect each.
+if [ ! -x "$gen" ]; then
+    fail "generator $gen is not built: nonmonotonic, unknown-region, unknown-metric not run"
+else
+    if generate nonmono nonmonotonic; then
+        where=$("$py" "$here/otf2_oracle.py" "$tmp/nonmono/traces.otf2" | "$py" -c '
+import json, sys
+d = json.load(sys.stdin)
+alts = []
+for loc, info in d["locations"].items():
+    for event, _, _ in info["nonmonotonic"][:1]:
+        name = "(location %s([^0-9]|$)|\\[L%s\\])" % (loc, loc)
+        number = "event #?%d([^0-9]|$)" % event
+        alts += ["%s.*%s" % (name, number), "%s.*%s" % (number, name)]
+print("|".join(alts))')
+        if [ -n "$where" ]; then
+            fresh
+            expect_error "non-monotonic timestamps: location and event named" "$where" \
+                "$o/x.nvtxw" "$imp" "$tmp/nonmono/traces.otf2" -o "$o/x.nvtxw"
+        else
+            fail "non-monotonic timestamps: the oracle finds no decreasing timestamp \
+in the generated archive"
+        fi
+    else
+        fail "nvtxw-otf2-gen --inject nonmonotonic failed: $(head -c 300 "$tmp/err")"
+    fi
+    if generate region unknown-region; then
+        fresh
+        expect_error "unknown region to a report" "region 9999([^0-9]|$)" "$o/x.nvtxw" \
+            "$imp" "$tmp/region/traces.otf2" -o "$o/x.nvtxw"
+        fresh
+        expect_error "unknown region to JSON" "region 9999([^0-9]|$)" "$o/x.json" \
+            "$imp" "$tmp/region/traces.otf2" -o "$o/x.json"
+    else
+        fail "nvtxw-otf2-gen --inject unknown-region failed: $(head -c 300 "$tmp/err")"
+    fi
+    if generate metric unknown-metric; then
+        fresh
+        expect_error "unknown metric" "[Mm]etric [0-9]+" "$o/x.nvtxw" \
+            "$imp" "$tmp/metric/traces.otf2" -o "$o/x.nvtxw"
+    else
+        fail "nvtxw-otf2-gen --inject unknown-metric failed: $(head -c 300 "$tmp/err")"
+    fi
+fi
+
+# Usage errors.
+fresh
+expect_usage "no input" "$o/x.nvtxw" -o "$o/x.nvtxw"
+fresh
+expect_usage "no arguments at all" "$o/x.nvtxw"
+fresh
+expect_usage "unknown option" "$o/x.nvtxw" "$pingpong/traces.otf2" --no-such-option \
+    -o "$o/x.nvtxw"
+fresh
+expect_usage "--part 3/2" "$o/x.nvtxw" "$pingpong/traces.otf2" --part 3/2 -o "$o/x.nvtxw"
+fresh
+expect_usage "--threads 0" "$o/x.nvtxw" "$pingpong/traces.otf2" --threads 0 -o "$o/x.nvtxw"
+finish

@@ -1,0 +1,430 @@
+#!/usr/bin/python3
+"""check_import.py - checks nvtxw-otf2-import's output against otf2_oracle.py.
+
+Usage:
+  check_import.py ARCHIVE JSON STATS_CSV [--oracle ORACLE.json] [--stderr FILE]
+                  [--event-prefix P] [--stats-prefix P]
+  check_import.py --same-content A.json B.json
+
+The first form compares a Chrome/Perfetto JSON trace (docs/chrome-json.md)
+and a stats CSV (docs/stats.md) made from one import of ARCHIVE with what
+otf2_oracle.py computes from the archive itself (--oracle: a saved
+`otf2_oracle.py --detail` output; else it is computed here):
+
+- streams: one thread per location, named "<group>/<location> [L<id>]";
+- region ranges: per location the "X" events whose name does not start with
+  the event prefix ("otf2:") equal the oracle's completed Enter/Leave pairs,
+  by count and, with the oracle's detail, by (name, begin ns, end ns), where
+  ns = ts * 1000 + otherData.timestampBase_ns; pushes left open are "B",
+  pops on an empty stack "(unmatched pop)";
+- stats: per region name the push/pop summary row (nvtx_pushpop_sum, or the
+  PushPop rows of nvtx_sum) has the oracle's instances, total, min and max;
+  the closing table counts the same unclosed pushes and unmatched pops;
+- messages: the otf2:MpiSend/MpiIsend and otf2:MpiRecv/MpiIrecv instants pair
+  up by message_id, paired ends agree, and the pairs (and the unpaired ends)
+  equal the oracle's matching, with both ends on the right stream and time;
+- metrics: per member name the "C" events' count and sum of args.value
+  (relative tolerance 1e-9);
+- tasks: otf2:ThreadTaskCreate/otf2:ThreadTaskComplete instants and
+  otf2:TaskSlice "b" events, by count and distinct (team, creating_thread,
+  generation);
+- --stderr: the importer's stderr has the closing summary line
+  "nvtxw-otf2-import: N events from L locations" with the oracle's N and L,
+  and no "skipped K <Kind> events" line.
+
+--event-prefix names the prefix of non-region event names (default
+"otf2:"); --stats-prefix is put before region names when looking them up in
+the stats (default none: regions are ranges of the default domain).
+
+The second form checks that two JSON traces of the same archive hold the
+same events: events are compared as a multiset after replacing pid/tid by
+the process and thread names and synthetic b/e IDs by their per-stream part,
+so stream open order (which may differ with --threads) does not matter.
+
+Prints one line per check ("ok - ..." or "not ok - ... expected X got Y")
+and "N checks, M failed"; exits 1 when a check failed or none ran.
+"""
+import argparse
+import csv
+import json
+import math
+import os
+import re
+import sys
+from collections import Counter, defaultdict
+from decimal import Decimal
+
+SYNTHETIC_ID = 0x8000000000000000
+
+
+class Checks:
+    def __init__(self):
+        self.count = 0
+        self.failed = 0
+
+    def ok(self, name, passed, expected=None, got=None):
+        self.count += 1
+        if passed:
+            print("ok - %s" % name)
+        else:
+            self.failed += 1
+            print("not ok - %s: expected %s got %s" % (name, clip(expected), clip(got)))
+        return passed
+
+    def equal(self, name, expected, got):
+        return self.ok(name, expected == got, expected, got)
+
+    def summary(self):
+        print("%d checks, %d failed" % (self.count, self.failed))
+        return 1 if self.failed or not self.count else 0
+
+
+def clip(value, limit=300):
+    text = str(value)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def multiset_diff(expected, got, limit=3):
+    """Short description of how two Counters differ."""
+    missing = list((expected - got).elements())[:limit]
+    extra = list((got - expected).elements())[:limit]
+    return "missing %s, unexpected %s" % (missing, extra)
+
+
+# --- inputs --------------------------------------------------------------
+
+class Trace:
+    """A Chrome trace: streams by (pid, tid) and events by phase."""
+
+    def __init__(self, path):
+        with open(path, encoding="utf-8") as f:
+            self.doc = json.load(f, parse_float=Decimal)
+        self.events = self.doc["traceEvents"]
+        self.base_given = self.doc.get("otherData", {}).get("timestampBase_ns")
+        self.base = self.base_given if isinstance(self.base_given, int) else 0
+        self.threads = {}
+        self.processes = {}
+        for e in self.events:
+            if e.get("ph") == "M" and e.get("name") == "thread_name":
+                self.threads[(e["pid"], e["tid"])] = e["args"]["name"]
+            elif e.get("ph") == "M" and e.get("name") == "process_name":
+                self.processes[e["pid"]] = e["args"]["name"]
+
+    def ns(self, micros):
+        return int(Decimal(micros) * 1000) + self.base
+
+    def stream(self, e):
+        return self.threads.get((e.get("pid"), e.get("tid")))
+
+    def phase(self, ph):
+        return [e for e in self.events if e.get("ph") == ph]
+
+
+def read_stats(path):
+    """The push/pop summary rows {name: (instances, total, min, max)}, the
+    closing table as a dict and a description of the table used."""
+    tables, current = [], []
+    with open(path, newline="", encoding="utf-8") as f:
+        for row in csv.reader(f):
+            if not row:
+                if current:
+                    tables.append(current)
+                current = []
+            else:
+                current.append(row)
+    if current:
+        tables.append(current)
+    summaries = [t for t in tables if "Range" in t[0] and "Instances" in t[0]]
+    footer = next((t for t in tables if t[0] and t[0][0] == "Unclosed PushPop"), None)
+    closing = dict(zip(footer[0], footer[1])) if footer and len(footer) > 1 else None
+    styled = [t for t in summaries if "Style" in t[0]]
+    unstyled = [t for t in summaries if "Style" not in t[0]]
+    if unstyled:
+        table, source = unstyled[0], "nvtx_pushpop_sum (first summary table without Style)"
+    elif styled:
+        table, source = styled[0], "nvtx_sum rows with Style PushPop"
+    else:
+        return None, closing, "no summary table"
+    head = table[0]
+    col = {name: head.index(name) for name in head}
+    rows = {}
+    for row in table[1:]:
+        if "Style" in col and row[col["Style"]] != "PushPop":
+            continue
+        rows[row[col["Range"]]] = (int(row[col["Instances"]]), int(row[col["Total Time (ns)"]]),
+                                   int(row[col["Min (ns)"]]), int(row[col["Max (ns)"]]))
+    return rows, closing, source
+
+
+def load_oracle(archive, path):
+    if path:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+    import otf2_oracle
+    return otf2_oracle.compute(archive, detail=True)
+
+
+# --- checks ----------------------------------------------------------------
+
+class ImportCheck:
+    def __init__(self, checks, oracle, trace, prefix, stats_prefix):
+        self.c = checks
+        self.o = oracle
+        self.t = trace
+        self.prefix = prefix
+        self.stats_prefix = stats_prefix
+        self.detail = "range_list" in next(iter(oracle["locations"].values()), {})
+        self.stream_of = {ref: loc["stream"] for ref, loc in oracle["locations"].items()}
+
+    def named(self, ph, kind):
+        return [e for e in self.t.phase(ph) if e.get("name") == self.prefix + kind]
+
+    def is_region(self, e):
+        return not str(e.get("name", "")).startswith(self.prefix)
+
+    def structure(self):
+        c = self.c
+        c.ok("json: traceEvents is a non-empty list",
+             isinstance(self.t.events, list) and len(self.t.events) > 0, "events", "none")
+        c.ok("json: otherData.timestampBase_ns is an integer",
+             isinstance(self.t.base_given, int), "integer", self.t.base_given)
+
+    def streams(self):
+        names = Counter(self.t.threads.values())
+        wanted = Counter(self.stream_of.values())
+        missing = sorted(set(wanted) - set(names))
+        twice = sorted(n for n in wanted if names[n] > 1)
+        self.c.ok("streams: every location is one thread named '<group>/<name> [L<id>]'",
+                  not missing and not twice, "%d streams" % len(wanted),
+                  "missing %s, repeated %s" % (missing[:3], twice[:3]))
+        self.c.equal("streams: one thread per location", len(self.stream_of), len(names))
+
+    def regions(self):
+        by_stream = defaultdict(list)
+        for e in self.t.phase("X"):
+            if self.is_region(e):
+                by_stream[self.t.stream(e)].append(e)
+        for ref, loc in self.o["locations"].items():
+            got = by_stream.pop(loc["stream"], [])
+            self.c.equal("L%s region ranges: count" % ref, loc["ranges"], len(got))
+            if self.detail:
+                want = Counter(tuple(r) for r in loc["range_list"])
+                have = Counter((e["name"], self.t.ns(e["ts"]),
+                                self.t.ns(e["ts"]) + int(Decimal(e.get("dur", 0)) * 1000))
+                               for e in got)
+                self.c.ok("L%s region ranges: (name, begin ns, end ns)" % ref, want == have,
+                          "%d ranges" % sum(want.values()), multiset_diff(want, have))
+        stray = sum(len(v) for v in by_stream.values())
+        self.c.equal("region ranges: none outside the locations' streams", 0, stray)
+        pushes = sum(loc["unclosed_push"] for loc in self.o["locations"].values())
+        pops = sum(loc["unmatched_pop"] for loc in self.o["locations"].values())
+        self.c.equal("pushes never popped are B events", pushes, len(self.t.phase("B")))
+        unmatched = [e for e in self.t.phase("i") if e.get("name") == "(unmatched pop)"]
+        self.c.equal("pops on an empty stack are '(unmatched pop)' instants", pops, len(unmatched))
+
+    def stats(self, path):
+        rows, closing, source = read_stats(path)
+        if not self.c.ok("stats: a push/pop summary table (%s)" % source, rows is not None,
+                         "a table with Range and Instances columns", source):
+            return
+        for name, want in self.o["regions"].items():
+            key = self.stats_prefix + name
+            got = rows.get(key)
+            hint = ""
+            if got is None and (self.prefix + name) in rows:
+                hint = " (found as %r: regions in the %r domain? see --stats-prefix)" % (
+                    self.prefix + name, self.prefix.rstrip(":"))
+            self.c.equal("stats %r: instances, total, min, max ns" % key,
+                         (want["count"], want["total_ns"], want["min_ns"], want["max_ns"]),
+                         str(got) + hint if got is None else got)
+        known = {self.stats_prefix + n for n in self.o["regions"]}
+        odd = sorted(n for n in rows if n not in known and not n.startswith(self.prefix))
+        self.c.equal("stats: every other push/pop row is an %s event" % self.prefix, [], odd)
+        if self.c.ok("stats: closing table of unclosed ranges", closing is not None,
+                     "Unclosed PushPop,...", None):
+            locs = self.o["locations"].values()
+            self.c.equal("stats: unclosed push/pop ranges",
+                         (sum(l["unclosed_push"] for l in locs),
+                          sum(l["unmatched_pop"] for l in locs)),
+                         (int(closing.get("Unclosed PushPop", -1)),
+                          int(closing.get("Unmatched Pop", -1))))
+
+    def messages(self):
+        m = self.o["messages"]
+        sends = self.named("i", "MpiSend") + self.named("i", "MpiIsend")
+        recvs = self.named("i", "MpiRecv") + self.named("i", "MpiIrecv")
+        self.c.equal("messages: send ends", len(m["matched"]) + len(m["unmatched_sends"]),
+                     len(sends))
+        self.c.equal("messages: receive ends", len(m["matched"]) + len(m["unmatched_recvs"]),
+                     len(recvs))
+        fields = ("communicator", "sender", "receiver", "tag", "bytes")
+        missing = [e for e in sends + recvs
+                   if not all(k in e.get("args", {}) for k in fields + ("message_id",))]
+        if not self.c.equal("messages: every end has the otf2_mpi_message fields", 0,
+                            len(missing)):
+            return
+        by_id = defaultdict(lambda: ([], []))
+        for e in sends:
+            by_id[e["args"]["message_id"]][0].append(e)
+        for e in recvs:
+            by_id[e["args"]["message_id"]][1].append(e)
+        crowded = [i for i, (s, r) in by_id.items() if len(s) > 1 or len(r) > 1]
+        self.c.equal("messages: no message_id on two sends or two receives", [], crowded[:5])
+        pairs = [(s[0], r[0]) for s, r in by_id.values() if len(s) == 1 and len(r) == 1]
+        key = lambda e: tuple(e["args"][k] for k in fields)
+        differ = [(key(s), key(r)) for s, r in pairs if key(s) != key(r)]
+        self.c.equal("messages: paired ends agree on communicator/sender/receiver/tag/bytes",
+                     [], differ[:3])
+        want = Counter(tuple(x) for x in m["matched"])
+        have = Counter(key(s) for s, _ in pairs)
+        self.c.ok("messages: matched messages equal the oracle's", want == have,
+                  "%d messages" % sum(want.values()), multiset_diff(want, have))
+        lone_s = Counter(key(s[0]) for s, r in by_id.values() if len(s) == 1 and not r)
+        lone_r = Counter(key(r[0]) for s, r in by_id.values() if len(r) == 1 and not s)
+        want_s = Counter(tuple(x) for x in m["unmatched_sends"])
+        want_r = Counter(tuple(x) for x in m["unmatched_recvs"])
+        self.c.ok("messages: unmatched ends equal the oracle's",
+                  lone_s == want_s and lone_r == want_r,
+                  (sum(want_s.values()), sum(want_r.values())),
+                  (multiset_diff(want_s, lone_s), multiset_diff(want_r, lone_r)))
+        blocking = [e for e in self.named("i", "MpiSend") + self.named("i", "MpiRecv")
+                    if e["args"].get("request", 0) != 0]
+        self.c.equal("messages: blocking ends carry request 0", 0, len(blocking))
+        if self.detail:
+            self.message_times(pairs, key)
+
+    def message_times(self, pairs, key):
+        want = Counter()
+        for row in self.o["messages"]["matched_detail"]:
+            comm, snd, rcv, tag, sbytes, sloc, sns, _, rloc, rns = row
+            want[(comm, snd, rcv, tag, sbytes, self.stream_of[str(sloc)], sns,
+                  self.stream_of[str(rloc)], rns)] += 1
+        have = Counter(key(s) + (self.t.stream(s), self.t.ns(s["ts"]),
+                                 self.t.stream(r), self.t.ns(r["ts"])) for s, r in pairs)
+        self.c.ok("messages: both ends on the oracle's streams at the oracle's ns",
+                  want == have, "%d messages" % sum(want.values()), multiset_diff(want, have))
+
+    def metrics(self):
+        series = defaultdict(list)
+        for e in self.t.phase("C"):
+            series[e.get("name")].append(e.get("args", {}).get("value"))
+        for name, want in self.o["metrics"].items():
+            values = series.pop(name, [])
+            total = math.fsum(float(v) for v in values if v is not None)
+            close = math.isclose(total, want["sum"], rel_tol=1e-9, abs_tol=1e-9)
+            self.c.ok("metric %r: count and sum" % name,
+                      len(values) == want["count"] and close,
+                      (want["count"], want["sum"]), (len(values), total))
+        self.c.equal("metrics: no counter series besides the archive's members", [],
+                     sorted(series)[:5])
+
+    def tasks(self):
+        t = self.o["tasks"]
+        creates = self.named("i", "ThreadTaskCreate")
+        completes = self.named("i", "ThreadTaskComplete")
+        slices = self.named("b", "TaskSlice")
+        self.c.equal("tasks: ThreadTaskCreate instants", t["create"], len(creates))
+        self.c.equal("tasks: ThreadTaskComplete instants", t["complete"], len(completes))
+        self.c.equal("tasks: TaskSlice ranges (one per switch)", t["slices"], len(slices))
+        fields = ("team", "creating_thread", "generation")
+        key = lambda e: tuple(e.get("args", {}).get(k) for k in fields)
+        distinct = {key(e) for e in creates + completes + slices}
+        self.c.equal("tasks: distinct (team, creating_thread, generation)", t["distinct"],
+                     len(distinct))
+        if self.detail and t["slices"]:
+            have = Counter(key(e) for e in slices)
+            raw = Counter({tuple(r[:3]): r[3] for r in t["slice_keys"]})
+            mapped = Counter({tuple(r[:3]): r[3] for r in t["slice_keys_mapped"]})
+            how = ("creating_thread as the thread's index in the team" if have == raw else
+                   "creating_thread as the thread's location id" if have == mapped else None)
+            self.c.ok("tasks: slices per task (%s)" % (how or "neither representation"),
+                      how is not None, multiset_diff(raw, have), "no match")
+
+    def stderr(self, path):
+        with open(path, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+        match = re.search(r"^nvtxw-otf2-import: (\d+) events from (\d+) locations", text,
+                          re.MULTILINE)
+        totals = self.o["totals"]
+        self.c.equal("stderr: summary 'N events from L locations'",
+                     (totals["events"], totals["locations"]),
+                     (int(match.group(1)), int(match.group(2))) if match else None)
+        skipped = re.findall(r"skipped \d+ \S+ events", text)
+        self.c.equal("stderr: no event kind skipped", [], skipped)
+
+
+# --- same content ------------------------------------------------------------
+
+def canonical_events(trace):
+    """The trace's events as sorted JSON strings, independent of pid/tid."""
+    out = Counter()
+    for e in trace.events:
+        e = dict(e)
+        if e.get("ph") == "M":
+            if e.get("name") in ("thread_sort_index", "process_sort_index"):
+                continue
+            if e.get("pid") == 1 and e.get("name") == "process_name":
+                continue  # the session's name
+        stream = trace.threads.get((e.get("pid"), e.get("tid")))
+        e["pid"] = trace.processes.get(e.get("pid"), e.get("pid"))
+        e["tid"] = stream if stream is not None else e.get("tid")
+        if isinstance(e.get("args"), dict) and "task" in e["args"]:
+            # task scope IDs are dynamic, given in first-sight order, which
+            # depends on the thread schedule; team, creating_thread and
+            # generation identify the task (docs/otf2-mapping.md, Tasks)
+            e["args"] = dict(e["args"])
+            del e["args"]["task"]
+        if "id" in e:
+            value = int(str(e["id"]), 16) if str(e["id"]).startswith("0x") else e["id"]
+            if isinstance(value, int) and value & SYNTHETIC_ID:
+                e["id"] = "synthetic:%d" % (value & 0xFFFFFFFF)
+        out[json.dumps(e, sort_keys=True, default=str)] += 1
+    return out
+
+
+def same_content(checks, path_a, path_b):
+    a, b = Trace(path_a), Trace(path_b)
+    checks.equal("same content: timestampBase_ns", a.base_given, b.base_given)
+    checks.equal("same content: thread names", sorted(a.threads.values()),
+                 sorted(b.threads.values()))
+    ea, eb = canonical_events(a), canonical_events(b)
+    checks.ok("same content: %d events, pid/tid by name" % sum(ea.values()), ea == eb,
+              "%d events" % sum(ea.values()), multiset_diff(ea, eb, 2))
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("paths", nargs="+")
+    parser.add_argument("--oracle")
+    parser.add_argument("--stderr")
+    parser.add_argument("--event-prefix", default="otf2:")
+    parser.add_argument("--stats-prefix", default="")
+    parser.add_argument("--same-content", action="store_true")
+    args = parser.parse_args(argv)
+    checks = Checks()
+    if args.same_content:
+        if len(args.paths) != 2:
+            parser.error("--same-content takes two JSON files")
+        same_content(checks, *args.paths)
+        return checks.summary()
+    if len(args.paths) != 3:
+        parser.error("expected ARCHIVE JSON STATS_CSV")
+    archive, json_path, csv_path = args.paths
+    check = ImportCheck(checks, load_oracle(archive, args.oracle), Trace(json_path),
+                        args.event_prefix, args.stats_prefix)
+    check.structure()
+    check.streams()
+    check.regions()
+    check.stats(csv_path)
+    check.messages()
+    check.metrics()
+    check.tasks()
+    if args.stderr:
+        check.stderr(args.stderr)
+    return checks.summary()
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# import_test.sh - nvtxw-otf2-import on real OTF2 archives, checked against an
+# independent oracle: tests/otf2/otf2_oracle.py reads each archive with
+# Debian's python3-otf2 and tests/otf2/check_import.py compares the import
+# with it (streams, region ranges and their stats, MPI messages, metrics,
+# tasks, the stderr summary).
+#
+# Archives: every */traces.otf2 under $NVTXW_OTF2_TEST_DATA (the shared Score-P
+# archives, see their README) and one made by
+# `tests/gen/nvtxw-otf2-gen --events 20000 --seed 7`. For each: import to a
+# report, replay it to JSON and stats CSV, check; import again with
+# --threads 2 and compare the replayed JSON's content (stream open order may
+# differ, content may not); import straight to JSON and to stats CSV, check
+# those and compare the JSON's content with the replayed one.
+#
+# Environment: top_builddir, top_srcdir (exported by tests/local.mk),
+# NVTXW_OTF2_TEST_DATA (set by tests/otf2/local.mk; a missing or empty folder
+# is a failure, never a skip) and optionally NVTXW_OTF2_STATS_PREFIX and
+# NVTXW_OTF2_REGION_NAME (below). Prints "N passed, M failed"; exit 1 on any
+# failure or when nothing ran.
+set -u
+build=${top_builddir:-.}
+src=${top_srcdir:-.}
+py=${NVTXW_OTF2_PYTHON:-/usr/bin/python3}
+imp=$build/tools/otf2-import/nvtxw-otf2-import
+replay=$build/tools/replay/nvtxw-replay
+gen=$build/tests/gen/nvtxw-otf2-gen
+here=$src/tests/otf2
+# Prefix of region names in the stats tables: the importer writes regions in
+# its "otf2" domain and docs/stats.md names ranges "domain:message".
+stats_prefix=${NVTXW_OTF2_STATS_PREFIX:-otf2:}
+# Range names: the region's name (the demangled, display name; Score-P's
+# canonical name is the mangled one), else its canonical name
+# (docs/otf2-mapping.md; otf2_oracle.py --region-name).
+region_name=${NVTXW_OTF2_REGION_NAME:-name}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/nvtxw-otf2-import.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' INT TERM
+passed=0
+failed=0
+
+pass() {
+    passed=$((passed + 1))
+    echo "PASS: $1"
+}
+fail() {
+    failed=$((failed + 1))
+    echo "FAIL: $1"
+}
+finish() {
+    echo "$passed passed, $failed failed"
+    [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
+    exit
+}
+fatal() { # a precondition is missing: fail at once, never skip
+    fail "$1"
+    finish
+}
+
+# check NAME COMMAND...: passes when the command exits 0; its stderr goes to
+# $tmp/err and is shown on failure.
+check() {
+    local name=$1
+    shift
+    if "$@" >"$tmp/out" 2>"$tmp/err"; then
+        pass "$name"
+    else
+        fail "$name: exit $?: $(head -c 400 "$tmp/err")"
+    fi
+}
+
+# checker NAME ARGS...: runs check_import.py, one PASS/FAIL per line it prints.
+checker() {
+    local name=$1 line n m
+    shift
+    "$py" "$here/check_import.py" "$@" >"$tmp/check.out" 2>&1
+    local status=$?
+    while IFS= read -r line; do
+        case $line in
+        "ok - "*) pass "$name: ${line#ok - }" ;;
+        "not ok - "*) fail "$name: ${line#not ok - }" ;;
+        esac
+    done <"$tmp/check.out"
+    line=$(tail -n 1 "$tmp/check.out")
+    if [[ $line =~ ^([0-9]+)\ checks,\ ([0-9]+)\ failed$ ]]; then
+        n=${BASH_REMATCH[1]}
+        m=${BASH_REMATCH[2]}
+        [ "$n" -gt 0 ] || fail "$name: check_import.py ran no check"
+        [ "$status" -eq 0 ] || [ "$m" -gt 0 ] || fail "$name: check_import.py exit $status"
+    else
+        fail "$name: check_import.py did not finish: $(tail -c 400 "$tmp/check.out")"
+    fi
+}
+
+# import_archive NAME ANCHOR: every step of the header on one archive.
+import_archive() {
+    local name=$1 anchor=$2
+    local w=$tmp/$name
+    mkdir -p "$w"
+    if ! "$py" "$here/otf2_oracle.py" "$anchor" --detail --region-name "$region_name" \
+        >"$w/oracle.json" 2>"$tmp/err"; then
+        fail "$name: oracle cannot read the archive: $(head -c 400 "$tmp/err")"
+        return
+    fi
+    pass "$name: oracle read the archive"
+    check "$name: import to a report" "$imp" "$anchor" -o "$w/a.nvtxw"
+    cp "$tmp/err" "$w/a.err"
+    check "$name: replay to JSON" "$replay" "$w/a.nvtxw" -o "$w/a.json"
+    check "$name: replay to stats CSV" "$replay" "$w/a.nvtxw" --stats=csv -o "$w/a.csv"
+    checker "$name (report)" "$anchor" "$w/a.json" "$w/a.csv" --oracle "$w/oracle.json" \
+        --stderr "$w/a.err" --stats-prefix "$stats_prefix"
+
+    check "$name: import with --threads 2" "$imp" "$anchor" --threads 2 --quiet -o "$w/b.nvtxw"
+    check "$name: replay the --threads 2 report" "$replay" "$w/b.nvtxw" -o "$w/b.json"
+    checker "$name (--threads 2 vs 1)" --same-content "$w/a.json" "$w/b.json"
+
+    check "$name: import straight to JSON" "$imp" "$anchor" --quiet -o "$w/c.json"
+    cp "$tmp/err" "$w/c.err"
+    check "$name: --quiet prints no summary" bash -c "! grep -q 'events from' '$w/c.err'"
+    check "$name: import straight to stats CSV" "$imp" "$anchor" --quiet --stats=csv \
+        -o "$w/c.csv"
+    checker "$name (direct)" "$anchor" "$w/c.json" "$w/c.csv" --oracle "$w/oracle.json" \
+        --stats-prefix "$stats_prefix"
+    checker "$name (direct vs replayed JSON)" --same-content "$w/a.json" "$w/c.json"
+}
+
+data=${NVTXW_OTF2_TEST_DATA:-}
+[ -n "$data" ] || fatal "NVTXW_OTF2_TEST_DATA is not set: it must name the folder of the \
+shared OTF2 archives (.../shared/data/otf2, see tests/otf2/local.mk)"
+[ -d "$data" ] || fatal "NVTXW_OTF2_TEST_DATA=$data is not a directory"
+anchors=("$data"/*/traces.otf2)
+[ -f "${anchors[0]}" ] || fatal "no */traces.otf2 under NVTXW_OTF2_TEST_DATA=$data"
+"$py" -c 'import otf2' 2>/dev/null || fatal "$py cannot import otf2 (install python3-otf2)"
+[ -x "$imp" ] || fatal "$imp is not built"
+[ -x "$replay" ] || fatal "$replay is not built"
+
+for anchor in "${anchors[@]}"; do
+    import_archive "$(basename "$(dirname "$anchor")")" "$anchor"
+done
+
+if [ -x "$gen" ]; then
+    if "$gen" -o "$tmp/gen" --events 20000 --seed 7 >/dev/null 2>"$tmp/err" &&
+        [ -f "$tmp/gen/traces.otf2" ]; then
+        pass "generated: nvtxw-otf2-gen --events 20000 --seed 7"
+        import_archive generated "$tmp/gen/traces.otf2"
+    else
+        fail "generated: nvtxw-otf2-gen wrote no $tmp/gen/traces.otf2: $(head -c 400 "$tmp/err")"
+    fi
+else
+    fail "generated: $gen is not built"
+fi
+finish
