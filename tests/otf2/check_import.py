@@ -370,12 +370,6 @@ def canonical_events(trace):
         stream = trace.threads.get((e.get("pid"), e.get("tid")))
         e["pid"] = trace.processes.get(e.get("pid"), e.get("pid"))
         e["tid"] = stream if stream is not None else e.get("tid")
-        if isinstance(e.get("args"), dict) and "task" in e["args"]:
-            # task scope IDs are dynamic, given in first-sight order, which
-            # depends on the thread schedule; team, creating_thread and
-            # generation identify the task (docs/otf2-mapping.md, Tasks)
-            e["args"] = dict(e["args"])
-            del e["args"]["task"]
         if "id" in e:
             value = int(str(e["id"]), 16) if str(e["id"]).startswith("0x") else e["id"]
             if isinstance(value, int) and value & SYNTHETIC_ID:

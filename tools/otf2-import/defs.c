@@ -7,7 +7,6 @@
  * every reference between definitions is checked (defs_check.c), so that
  * the event callbacks only look IDs up.
  */
-#define _POSIX_C_SOURCE 200809L /* strdup */
 #include "config.h"
 
 #include <stdio.h>

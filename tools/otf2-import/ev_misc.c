@@ -56,43 +56,37 @@ static OTF2_CallbackCode on_measurement(EV_ARGS, OTF2_MeasurementMode mode) {
     return measurement_gap(c, c->now, attributes);
 }
 
-/* The arguments joined with spaces, registered (under im->lock: this is a
- * registration while other workers write). */
-static OTF2_CallbackCode join_arguments(loc_ctx* c, uint32_t count, const OTF2_StringRef* args,
-                                        uint64_t* handle) {
-    size_t size = 1;
-    char* text;
-    nvtxStringHandle_t h;
-    nvtxwResultCode_t rc;
-    for (uint32_t i = 0; i < count; i++)
-        size += strlen(defs_string(&c->im->defs, args[i])) + 1;
-    if ((text = malloc(size)) == NULL)
-        return ev_fail(c, EK_ProgramBegin, "out of memory");
-    text[0] = '\0';
-    for (uint32_t i = 0; i < count; i++) {
-        if (i > 0)
-            strcat(text, " ");
-        strcat(text, defs_string(&c->im->defs, args[i]));
-    }
-    pthread_mutex_lock(&c->im->lock);
-    rc = c->im->t->StringRegister(c->im->domain, text, &h);
-    pthread_mutex_unlock(&c->im->lock);
-    free(text);
-    if (rc != NVTXW_RESULT_SUCCESS)
-        return ev_fail(c, EK_ProgramBegin, "cannot register the arguments: %s", nvtxw_last_error());
-    *handle = HANDLE(h);
-    return OTF2_CALLBACK_SUCCESS;
-}
-
+/* otf2_program_begin: the fixed fields, then the arguments joined with
+ * spaces as an inline zero-terminated string. */
 static OTF2_CallbackCode on_program_begin(EV_ARGS, OTF2_StringRef name, uint32_t count,
                                           const OTF2_StringRef* args) {
-    uint64_t joined = 0;
+    const schema_layout* layout;
+    size_t size = 1;
+    char *buf, *p;
     OTF2_CallbackCode cc;
     EV_BEGIN(EK_ProgramBegin);
-    if ((cc = join_arguments(c, count, args, &joined)) != OTF2_CALLBACK_SUCCESS)
-        return cc;
-    EV_MARK(EK_ProgramBegin, ES_PROGRAM_BEGIN, MEASUREMENT, ev_string(c, name), joined,
-            (uint64_t)-1 /* OTF2 3.0 records no process ID */);
+    layout = &c->im->layouts.schema[ES_PROGRAM_BEGIN];
+    for (uint32_t i = 0; i < count; i++)
+        size += strlen(defs_string(&c->im->defs, args[i])) + 1;
+    if ((buf = malloc(layout->string_offset + size)) == NULL)
+        return ev_fail(c, EK_ProgramBegin, "out of memory (%" PRIu32 " arguments)", count);
+    const uint64_t v[] = {(uint64_t)c->now, NAME(c, EK_ProgramBegin), MEASUREMENT,
+                          ev_string(c, name)};
+    layout_fill(layout, buf, v, COUNT_OF(v));
+    p = buf + layout->string_offset;
+    *p = '\0';
+    for (uint32_t i = 0; i < count; i++) {
+        const char* arg = defs_string(&c->im->defs, args[i]);
+        size_t n = strlen(arg);
+        if (i > 0)
+            *p++ = ' ';
+        memcpy(p, arg, n + 1);
+        p += n;
+    }
+    cc = ev_write_sized(c, EK_ProgramBegin, ES_PROGRAM_BEGIN, buf, (size_t)(p - buf) + 1,
+                        attributes);
+    free(buf);
+    return cc;
 }
 
 static OTF2_CallbackCode on_program_end(EV_ARGS, int64_t status) {

@@ -3,8 +3,8 @@
  * create/begin/wait/end, and tasks.
  *
  * Tasks (DESIGN.md section 6): an OTF2 task is (thread team, creating
- * thread, generation number); it becomes a scope, registered the first time
- * any location sees it (register_task_scope), so every event of the task
+ * thread, generation number); it becomes a scope, registered before the
+ * conversion by the task prescan (tasks.c), so every event of the task
  * carries the same scope ID whichever thread it ran on. Each stretch a task
  * runs on a thread, from the ThreadTaskSwitch to it until the next switch
  * or its completion, is one otf2_task_slice range attributed to the task's
@@ -119,13 +119,16 @@ CONTINGENT_EVENT(on_thread_end, EK_ThreadEnd)
 
 /* ---- tasks ------------------------------------------------------------------- */
 
+/* The task's scope, registered before the conversion (tasks.c). */
 static OTF2_CallbackCode task_scope(loc_ctx* c, event_kind k, const task_key* key,
                                     uint64_t* scope) {
-    uint32_t group = 0;
-    def_table_find(&c->im->defs.groups, c->loc->group, &group);
-    if (register_task_scope(c->im, key, IMPORT_SCOPE_GROUP_BASE + group, scope) !=
-        NVTXW_RESULT_SUCCESS)
-        return ev_fail(c, k, "%s", import_last_error());
+    size_t index;
+    if (!task_set_find(&c->im->tasks, key, &index))
+        return ev_fail(c, k,
+                       "task (%" PRIu32 ", %" PRIu64 ", %" PRIu64 ") was not found by the "
+                       "task prescan",
+                       key->team, key->creator, key->generation);
+    *scope = c->im->tasks.values[index];
     return OTF2_CALLBACK_SUCCESS;
 }
 

@@ -3,7 +3,7 @@
  * global definitions, choose the locations, register, run the workers,
  * end the session.
  */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime, nanosleep */
+#define _GNU_SOURCE /* pthread_rwlockattr_setkind_np; clock_gettime, nanosleep */
 #include "config.h"
 
 #include <errno.h>
@@ -180,12 +180,15 @@ static void* progress_thread(void* arg) {
 
 /* ---- the run ------------------------------------------------------------------ */
 
-static int run_workers(importer* im) {
+/* Runs `worker` on opts.threads threads over the selected locations. */
+static int run_workers(importer* im, void* (*worker)(void*), int with_progress) {
     unsigned n = im->opts.threads;
     pthread_t* threads;
     pthread_t bar;
     progress p = {im, 0, now_seconds()};
-    int with_bar = im->opts.progress && pthread_create(&bar, NULL, progress_thread, &p) == 0;
+    int with_bar =
+        with_progress && im->opts.progress && pthread_create(&bar, NULL, progress_thread, &p) == 0;
+    atomic_store(&im->next_location, 0);
     if (n > im->selected_count)
         n = im->selected_count > 0 ? (unsigned)im->selected_count : 1;
     threads = calloc(n, sizeof *threads);
@@ -194,7 +197,7 @@ static int run_workers(importer* im) {
         n = 0;
     }
     for (unsigned i = 0; i < n; i++) {
-        if (pthread_create(&threads[i], NULL, location_worker, im) != 0) {
+        if (pthread_create(&threads[i], NULL, worker, im) != 0) {
             import_fail(im, "cannot start worker thread %u", i);
             n = i;
         }
@@ -215,22 +218,52 @@ static void importer_free(importer* im) {
     layouts_free(&im->layouts);
     defs_free(&im->defs);
     free(im->selected);
-    free(im->task_keys);
-    free(im->task_scopes);
-    id_index_free(&im->task_index);
+    for (size_t i = 0; im->prescan != NULL && i < im->selected_count; i++)
+        task_set_free(&im->prescan[i]);
+    free(im->prescan);
+    task_set_free(&im->tasks);
+    pthread_rwlock_destroy(&im->gate);
     pthread_mutex_destroy(&im->lock);
+}
+
+/* Tasks must be registered before any event (tasks.c): a prescan collects
+ * them when the archive can hold any. */
+static int prepare_tasks(importer* im) {
+    if (!tasks_possible(&im->defs))
+        return 0;
+    im->prescan = calloc(im->selected_count + 1, sizeof *im->prescan);
+    if (im->prescan == NULL) {
+        import_error("out of memory");
+        return -1;
+    }
+    if (run_workers(im, prescan_worker, 0) != 0) {
+        import_error("%s", im->error);
+        return -1;
+    }
+    return register_tasks(im) == NVTXW_RESULT_SUCCESS ? 0 : -1;
+}
+
+static void init_locks(importer* im) {
+    pthread_rwlockattr_t attr;
+    pthread_mutex_init(&im->lock, NULL);
+    pthread_rwlockattr_init(&attr);
+    /* a StreamOpen waits for the readers, new readers wait for it */
+    pthread_rwlockattr_setkind_np(&attr, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+    pthread_rwlock_init(&im->gate, &attr);
+    pthread_rwlockattr_destroy(&attr);
 }
 
 int import_run(importer* im) {
     int status = 0;
-    pthread_mutex_init(&im->lock, NULL);
+    init_locks(im);
     import_otf2_errors_install();
     im->t = im->opts.iface;
     if (open_archive(im) != 0 || defs_read(im->reader, &im->defs, im->opts.archive) != 0 ||
-        select_locations(im) != 0 || open_files(im) != 0 || begin_session(im) != 0) {
+        select_locations(im) != 0 || open_files(im) != 0 || begin_session(im) != 0 ||
+        prepare_tasks(im) != 0) {
         snprintf(im->error, sizeof im->error, "%s", import_last_error());
         status = 1;
-    } else if (run_workers(im) != 0) {
+    } else if (run_workers(im, location_worker, 1) != 0) {
         status = 1;
     }
     if (im->session != NULL && im->t->SessionEnd(im->session) != NVTXW_RESULT_SUCCESS &&

@@ -47,11 +47,22 @@ static int layout_of(const nvtxw_schema_registry_t* registry, const nvtxw_schema
     out->count = attr.numEntries;
     for (size_t i = 0; i < attr.numEntries; i++) {
         size_t size = type_size(registry, attr.entries[i].type);
-        if (size != 1 && size != 2 && size != 4 && size != 8)
+        size_t offset = nvtxw_schema_entry_offset(schema, i);
+        if (NVTXW_PAYLOAD_ENTRY_ARRAY_KIND(attr.entries[i].flags) != 0) {
+            /* a trailing inline string (dynamic schemas): its start */
+            if (i + 1 != attr.numEntries || i == 0)
+                return -1;
+            out->string_offset = out->offsets[i - 1] + out->sizes[i - 1];
+            out->count = i;
+            break;
+        }
+        if ((size != 1 && size != 2 && size != 4 && size != 8) || offset > UINT16_MAX)
             return -1;
-        out->offsets[i] = (uint16_t)nvtxw_schema_entry_offset(schema, i);
+        out->offsets[i] = (uint16_t)offset;
         out->sizes[i] = (uint8_t)size;
     }
+    if (out->string_offset != 0)
+        out->size = out->string_offset;
     return 0;
 }
 

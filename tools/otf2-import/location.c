@@ -1,13 +1,12 @@
 /*
  * tools/otf2-import/location.c - one location at a time, per worker thread.
  *
- * A worker takes the next selected location, opens its stream (under
- * im->lock: a lifecycle call), reads the location's local definitions, which
- * makes OTF2 apply their ID mapping tables and clock offsets to the events,
- * then streams its events through the ev_*.c callbacks, checks that it read
- * as many events as the archive declares, and closes the stream. Nothing
- * of a location outlives it except the task scopes (tasks move between
- * threads).
+ * A worker takes the next selected location, opens its stream (holding
+ * im->gate for writing: lifecycle calls must not overlap writes), reads the location's local
+ * definitions, which makes OTF2 apply their ID mapping tables and clock offsets to the events, then
+ * streams its events through the ev_*.c callbacks, checks that it read as many events as the
+ * archive declares, and closes the stream. Nothing of a location outlives it except the task scopes
+ * (tasks move between threads).
  */
 #include "config.h"
 
@@ -85,6 +84,9 @@ OTF2_CallbackCode ev_begin(loc_ctx* c, event_kind kind, OTF2_TimeStamp time) {
     if (++c->unreported == PROGRESS_BATCH) {
         atomic_fetch_add(&c->im->events_done, c->unreported);
         c->unreported = 0;
+        /* let a waiting StreamOpen/StreamClose of another worker in */
+        pthread_rwlock_unlock(&c->im->gate);
+        pthread_rwlock_rdlock(&c->im->gate);
         if (atomic_load(&c->im->failed) && !c->im->opts.keep_going)
             return OTF2_CALLBACK_INTERRUPT; /* another location failed: stop early */
     }
@@ -199,6 +201,11 @@ static OTF2_CallbackCode add_attributes(loc_ctx* c, event_kind kind, OTF2_Attrib
 
 OTF2_CallbackCode ev_write_raw(loc_ctx* c, event_kind kind, event_schema es, const void* data,
                                OTF2_AttributeList* attributes) {
+    return ev_write_sized(c, kind, es, data, c->im->layouts.schema[es].size, attributes);
+}
+
+OTF2_CallbackCode ev_write_sized(loc_ctx* c, event_kind kind, event_schema es, const void* data,
+                                 size_t size, OTF2_AttributeList* attributes) {
     const schema_layout* layout = &c->im->layouts.schema[es];
     nvtxPayloadData_t single;
     nvtxPayloadData_t* payloads = &single;
@@ -211,7 +218,7 @@ OTF2_CallbackCode ev_write_raw(loc_ctx* c, event_kind kind, event_schema es, con
         payloads = c->payloads;
     }
     payloads[0].schemaId = layout->id;
-    payloads[0].size = layout->size;
+    payloads[0].size = size;
     payloads[0].payload = data;
     rc = c->im->t->EventWrite(c->stream, payloads, count);
     if (rc != NVTXW_RESULT_SUCCESS)

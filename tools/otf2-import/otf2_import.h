@@ -241,8 +241,9 @@ typedef enum event_schema {
 /* Where each entry of an event schema lives in its payload. */
 typedef struct schema_layout {
     uint64_t id;
-    size_t size;
-    size_t count;
+    size_t size;          /* static size, or the fixed part before an inline string */
+    size_t count;         /* fixed-size entries */
+    size_t string_offset; /* 0, or where a trailing inline string starts */
     uint16_t offsets[LAYOUT_MAX_ENTRIES];
     uint8_t sizes[LAYOUT_MAX_ENTRIES];
 } schema_layout;
@@ -299,6 +300,20 @@ typedef struct task_key {
     uint64_t generation;
 } task_key;
 
+/* A set of tasks, each with a 64-bit value (tasks.c). */
+typedef struct task_set {
+    id_index index; /* hash probe -> position */
+    task_key* keys;
+    uint64_t* values;
+    size_t count, capacity;
+} task_set;
+
+/* 0 added, 0 already there (value kept), -1 out of memory. */
+int task_set_add(task_set* set, const task_key* key, uint64_t value);
+/* 1 and the position when present. */
+int task_set_find(const task_set* set, const task_key* key, size_t* index);
+void task_set_free(task_set* set);
+
 typedef struct importer {
     import_options opts;
     OTF2_Reader* reader;
@@ -312,12 +327,13 @@ typedef struct importer {
     uint32_t paradigm_category[256];
     size_t* selected; /* location indexes of this run */
     size_t selected_count;
-    pthread_mutex_t lock; /* registrations and lifecycle calls while workers run */
-    /* task scopes, shared by all locations (a task moves between threads) */
-    id_index task_index; /* hash slot -> task */
-    task_key* task_keys;
-    uint64_t* task_scopes;
-    size_t task_count, task_capacity;
+    pthread_mutex_t lock; /* the first failure, --keep-going counts */
+    /* Workers hold `gate` for reading while they write events and take it
+     * for writing around StreamOpen/StreamClose: NVTXW producers must not
+     * overlap lifecycle calls with writes (ABI spec 6). */
+    pthread_rwlock_t gate;
+    task_set* prescan; /* per selected location: the tasks it references */
+    task_set tasks;    /* task -> scope ID, read-only while converting */
     atomic_size_t next_location;
     atomic_uint_fast64_t events_done;
     atomic_uint_fast64_t skipped[EK_COUNT + 1]; /* + attribute lists without a payload */
@@ -337,10 +353,11 @@ nvtxwResultCode_t register_scopes(importer* im);
 nvtxwResultCode_t register_counters(importer* im);
 uint32_t import_category(unsigned paradigm, int role);
 uint64_t import_attribute_entry_type(uint8_t otf2_type);
-/* The scope of an OTF2 task, registered at first sight below `parent`
- * (takes im->lock). */
-nvtxwResultCode_t register_task_scope(importer* im, const task_key* key, uint64_t parent,
-                                      uint64_t* scope);
+/* tasks.c: the task prescan (a worker loop like location_worker), whether
+ * an archive needs it, and the registration of what it found. */
+void* prescan_worker(void* importer_arg);
+int tasks_possible(const otf2_defs* defs);
+nvtxwResultCode_t register_tasks(importer* im);
 
 /* location.c: the worker loop. */
 void* location_worker(void* importer_arg);
@@ -419,9 +436,12 @@ OTF2_CallbackCode ev_begin(loc_ctx* c, event_kind kind, OTF2_TimeStamp time);
  * payload per attribute of `attributes`. */
 OTF2_CallbackCode ev_write(loc_ctx* c, event_kind kind, event_schema es, const uint64_t* values,
                            size_t count, OTF2_AttributeList* attributes);
-/* Writes a prepared payload (Enter/Leave fast path) plus attributes. */
+/* Writes a prepared payload (Enter/Leave fast path) plus attributes;
+ * ev_write_sized for payloads longer than the schema's fixed part. */
 OTF2_CallbackCode ev_write_raw(loc_ctx* c, event_kind kind, event_schema es, const void* data,
                                OTF2_AttributeList* attributes);
+OTF2_CallbackCode ev_write_sized(loc_ctx* c, event_kind kind, event_schema es, const void* data,
+                                 size_t size, OTF2_AttributeList* attributes);
 /* The registered string of a string definition (the empty one if unknown). */
 uint64_t ev_string(const loc_ctx* c, uint32_t string_id);
 /* Pending operations keyed by two IDs. */

@@ -1,6 +1,6 @@
 /*
  * tools/otf2-import/register_scopes.c - system tree, location groups and
- * locations as scopes; metrics as counters; task scopes.
+ * locations as scopes; metrics as counters (task scopes: tasks.c).
  *
  * Scope paths (ABI spec 2.10) are "<kind>[<name>]" nodes below the parent's
  * scope: system tree nodes "<class>[<name>]" (machine[Linux], node[n01]),
@@ -241,70 +241,4 @@ nvtxwResultCode_t register_counters(importer* im) {
         }
     }
     return NVTXW_RESULT_SUCCESS;
-}
-
-/* ---- task scopes ------------------------------------------------------------ */
-
-static int same_task(const task_key* a, const task_key* b) {
-    return a->team == b->team && a->creator == b->creator && a->generation == b->generation;
-}
-
-static nvtxwResultCode_t task_scope_new(importer* im, const task_key* key, uint64_t slot,
-                                        uint64_t parent, uint64_t* scope) {
-    char name[96];
-    nvtxScopeAttr_t attr = {sizeof attr, name, NVTX_SCOPE_ROOT, NVTX_SCOPE_NONE};
-    nvtxwResultCode_t rc;
-    if (im->task_count == im->task_capacity) {
-        size_t capacity = im->task_capacity ? im->task_capacity * 2 : 256;
-        task_key* keys = realloc(im->task_keys, capacity * sizeof *keys);
-        uint64_t* scopes = keys ? realloc(im->task_scopes, capacity * sizeof *scopes) : NULL;
-        if (keys != NULL)
-            im->task_keys = keys;
-        if (scopes == NULL || capacity > UINT32_MAX) {
-            import_error("out of memory registering task scopes");
-            return NVTXW_RESULT_FAILED;
-        }
-        im->task_scopes = scopes;
-        im->task_capacity = capacity;
-    }
-    attr.parentScope = parent;
-    snprintf(name, sizeof name, "task[%" PRIu32 ":%" PRIu64 ":%" PRIu64 "]", key->team,
-             key->creator, key->generation);
-    rc = im->t->ScopeRegister(im->domain, &attr, scope);
-    if (rc != NVTXW_RESULT_SUCCESS) {
-        import_error("cannot register task scope %s: %s", name, nvtxw_last_error());
-        return rc;
-    }
-    if (id_index_put(&im->task_index, slot, (uint32_t)im->task_count) != 0) {
-        import_error("out of memory registering task scopes");
-        return NVTXW_RESULT_FAILED;
-    }
-    im->task_keys[im->task_count] = *key;
-    im->task_scopes[im->task_count++] = *scope;
-    return NVTXW_RESULT_SUCCESS;
-}
-
-/* Task scopes live below the process of the location that first sees the
- * task (a team's threads share one process): "task[<team>:<generation>]".
- * Tasks are found by a hash of their key, probing linearly on collisions. */
-nvtxwResultCode_t register_task_scope(importer* im, const task_key* key, uint64_t parent,
-                                      uint64_t* scope) {
-    nvtxwResultCode_t rc = NVTXW_RESULT_SUCCESS;
-    uint64_t hash = ((uint64_t)key->team * 0x9E3779B97F4A7C15ULL) ^
-                    (key->creator * 0xC2B2AE3D27D4EB4FULL) ^
-                    (key->generation + 0x165667B19E3779F9ULL);
-    uint32_t index;
-    pthread_mutex_lock(&im->lock);
-    for (uint64_t probe = hash;; probe++) {
-        if (!id_index_get(&im->task_index, probe, &index)) {
-            rc = task_scope_new(im, key, probe, parent, scope);
-            break;
-        }
-        if (same_task(&im->task_keys[index], key)) {
-            *scope = im->task_scopes[index];
-            break;
-        }
-    }
-    pthread_mutex_unlock(&im->lock);
-    return rc;
 }

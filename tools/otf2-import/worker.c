@@ -22,6 +22,8 @@ static void location_file(const importer* im, uint64_t id, const char* ext, char
     snprintf(out, size, "%.*s/%" PRIu64 ".%s", (int)n, archive, id, ext);
 }
 
+/* Opens the location's stream and writes the OTF2 clock's conversion to
+ * nanoseconds on it, holding the gate for writing. */
 static int open_stream(loc_ctx* c) {
     importer* im = c->im;
     nvtxwStreamAttributes_t attr = {sizeof attr,
@@ -34,20 +36,15 @@ static int open_stream(loc_ctx* c) {
                                     0,
                                     0};
     nvtxwResultCode_t rc;
-    pthread_mutex_lock(&im->lock);
+    pthread_rwlock_wrlock(&im->gate);
     rc = im->t->StreamOpen(im->session, &attr, &c->stream);
-    pthread_mutex_unlock(&im->lock);
+    if (rc == NVTXW_RESULT_SUCCESS && im->defs.global_offset <= INT64_MAX)
+        rc = im->t->TimestampConversionFactorWrite(
+            c->stream, IMPORT_TIME_DOMAIN_TICKS, IMPORT_TIME_DOMAIN_NS,
+            1e9 / (double)im->defs.timer_resolution, (int64_t)im->defs.global_offset, 0);
+    pthread_rwlock_unlock(&im->gate);
     if (rc != NVTXW_RESULT_SUCCESS) {
         import_error("cannot open stream \"%s\": %s", attr.name, nvtxw_last_error());
-        return -1;
-    }
-    if (im->defs.global_offset <= INT64_MAX &&
-        im->t->TimestampConversionFactorWrite(
-            c->stream, IMPORT_TIME_DOMAIN_TICKS, IMPORT_TIME_DOMAIN_NS,
-            1e9 / (double)im->defs.timer_resolution, (int64_t)im->defs.global_offset,
-            0) != NVTXW_RESULT_SUCCESS) {
-        import_error("stream \"%s\": cannot write the clock conversion: %s", attr.name,
-                     nvtxw_last_error());
         return -1;
     }
     return 0;
@@ -57,9 +54,9 @@ static int close_stream(loc_ctx* c) {
     nvtxwResultCode_t rc;
     if (c->stream == NULL)
         return 0;
-    pthread_mutex_lock(&c->im->lock);
+    pthread_rwlock_wrlock(&c->im->gate);
     rc = c->im->t->StreamClose(c->stream);
-    pthread_mutex_unlock(&c->im->lock);
+    pthread_rwlock_unlock(&c->im->gate);
     c->stream = NULL;
     if (rc != NVTXW_RESULT_SUCCESS && !c->failed) {
         import_error("cannot close stream \"%s\": %s", c->loc->stream_name, nvtxw_last_error());
@@ -172,9 +169,21 @@ static void convert_location(importer* im, size_t index, OTF2_EvtReaderCallbacks
     c.loc = def_table_at(&im->defs.locations, index);
     g = def_table_find(&im->defs.groups, c.loc->group, NULL);
     c.world_rank = g != NULL ? g->world_rank : -1;
-    if (open_stream(&c) != 0 || read_local_defs(&c) != 0 || read_events(&c, cb) != 0) {
+    if (open_stream(&c) != 0) {
         c.failed = 1;
         location_failed(im, &c);
+    } else {
+        int ok;
+        pthread_rwlock_rdlock(&im->gate); /* writes: ev_begin yields it now and then */
+        /* OTF2 keeps a location's mapping tables and clock offsets once
+         * read, and refuses to read them twice: after a task prescan
+         * (tasks.c) they are already in place */
+        ok = (im->prescan != NULL || read_local_defs(&c) == 0) && read_events(&c, cb) == 0;
+        pthread_rwlock_unlock(&im->gate);
+        if (!ok) {
+            c.failed = 1;
+            location_failed(im, &c);
+        }
     }
     if (close_stream(&c) != 0)
         import_fail(im, "%s", import_last_error());

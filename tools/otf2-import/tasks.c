@@ -1,0 +1,252 @@
+/*
+ * tools/otf2-import/tasks.c - task scopes, registered before any event.
+ *
+ * NVTXW producers must not overlap registrations with writes (ABI spec 6),
+ * and a task's scope must be registered before its first event. Tasks are
+ * only known from the events, so archives that can hold tasks get a
+ * prescan: the selected locations are read once with only the task
+ * callbacks (in parallel, one location at a time per worker), each
+ * collecting the tasks it references; the main thread then registers every
+ * task in location order and first-reference order, which makes the scope
+ * IDs the same for any --threads. The conversion itself only looks tasks
+ * up, in a table nobody writes any more.
+ *
+ * A task is (thread team, creating thread, generation); the legacy OmpTask*
+ * records use (UINT32_MAX, UINT64_MAX, task ID). The scope is
+ * "task[<team>:<creator>:<generation>]" below the process of the location
+ * that references it first.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "otf2_import.h"
+
+static uint64_t task_hash(const task_key* key) {
+    uint64_t h = (uint64_t)key->team * 0x9E3779B97F4A7C15ULL;
+    h ^= key->creator * 0xC2B2AE3D27D4EB4FULL;
+    h ^= key->generation + 0x165667B19E3779F9ULL + (h << 6) + (h >> 2);
+    return h;
+}
+
+static int same_task(const task_key* a, const task_key* b) {
+    return a->team == b->team && a->creator == b->creator && a->generation == b->generation;
+}
+
+/* The index of `key` in the set; linear probing over hash values. */
+static int task_find_slot(const task_set* set, const task_key* key, uint64_t* probe,
+                          uint32_t* index) {
+    for (*probe = task_hash(key);; (*probe)++) {
+        if (!id_index_get(&set->index, *probe, index))
+            return 0;
+        if (same_task(&set->keys[*index], key))
+            return 1;
+    }
+}
+
+int task_set_find(const task_set* set, const task_key* key, size_t* index) {
+    uint64_t probe;
+    uint32_t i;
+    if (!task_find_slot(set, key, &probe, &i))
+        return 0;
+    *index = i;
+    return 1;
+}
+
+int task_set_add(task_set* set, const task_key* key, uint64_t parent) {
+    uint64_t probe;
+    uint32_t i;
+    if (task_find_slot(set, key, &probe, &i))
+        return 0;
+    if (set->count == set->capacity) {
+        size_t capacity = set->capacity ? set->capacity * 2 : 64;
+        task_key* keys = realloc(set->keys, capacity * sizeof *keys);
+        uint64_t* values = keys != NULL ? realloc(set->values, capacity * sizeof *values) : NULL;
+        if (keys != NULL)
+            set->keys = keys;
+        if (values == NULL || capacity > UINT32_MAX)
+            return -1;
+        set->values = values;
+        set->capacity = capacity;
+    }
+    if (id_index_put(&set->index, probe, (uint32_t)set->count) != 0)
+        return -1;
+    set->keys[set->count] = *key;
+    set->values[set->count++] = parent;
+    return 0;
+}
+
+void task_set_free(task_set* set) {
+    id_index_free(&set->index);
+    free(set->keys);
+    free(set->values);
+    memset(set, 0, sizeof *set);
+}
+
+/* ---- the prescan ------------------------------------------------------------ */
+
+typedef struct prescan_ctx {
+    task_set* set;
+    uint64_t parent; /* the location's process scope */
+    int failed;
+} prescan_ctx;
+
+static OTF2_CallbackCode seen(prescan_ctx* p, uint32_t team, uint64_t creator, uint64_t gen) {
+    task_key key;
+    memset(&key, 0, sizeof key);
+    key.team = team;
+    key.creator = creator;
+    key.generation = gen;
+    if (task_set_add(p->set, &key, p->parent) != 0) {
+        p->failed = 1;
+        return OTF2_CALLBACK_INTERRUPT;
+    }
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+#define PRESCAN_ARGS                                                                               \
+    OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position, void *user_data,            \
+        OTF2_AttributeList *attributes
+#define UNUSED_PRESCAN_ARGS (void)location, (void)time, (void)position, (void)attributes
+
+static OTF2_CallbackCode on_thread_task(PRESCAN_ARGS, OTF2_CommRef team, uint32_t creator,
+                                        uint32_t generation) {
+    UNUSED_PRESCAN_ARGS;
+    return seen(user_data, team, creator, generation);
+}
+
+static OTF2_CallbackCode on_omp_task(PRESCAN_ARGS, uint64_t id) {
+    UNUSED_PRESCAN_ARGS;
+    return seen(user_data, UINT32_MAX, UINT64_MAX, id);
+}
+
+static OTF2_EvtReaderCallbacks* prescan_callbacks(void) {
+    OTF2_EvtReaderCallbacks* cb = OTF2_EvtReaderCallbacks_New();
+    if (cb == NULL)
+        return NULL;
+    OTF2_EvtReaderCallbacks_SetThreadTaskCreateCallback(cb, on_thread_task);
+    OTF2_EvtReaderCallbacks_SetThreadTaskSwitchCallback(cb, on_thread_task);
+    OTF2_EvtReaderCallbacks_SetThreadTaskCompleteCallback(cb, on_thread_task);
+    OTF2_EvtReaderCallbacks_SetOmpTaskCreateCallback(cb, on_omp_task);
+    OTF2_EvtReaderCallbacks_SetOmpTaskSwitchCallback(cb, on_omp_task);
+    OTF2_EvtReaderCallbacks_SetOmpTaskCompleteCallback(cb, on_omp_task);
+    return cb;
+}
+
+/* Reads one location's local definitions (the conversion does not read
+ * them again: OTF2 keeps them) and its task records into the location's
+ * own set. Event reading errors are left to the conversion, which reports
+ * them with the event number. */
+static int prescan_location(importer* im, size_t selected, OTF2_EvtReaderCallbacks* cb) {
+    location_def* loc = def_table_at(&im->defs.locations, im->selected[selected]);
+    prescan_ctx p = {&im->prescan[selected], 0, 0};
+    uint32_t group = 0;
+    uint64_t read = 0;
+    OTF2_DefReader* dr;
+    OTF2_EvtReader* er;
+    def_table_find(&im->defs.groups, loc->group, &group);
+    p.parent = IMPORT_SCOPE_GROUP_BASE + group;
+    import_otf2_error_reset();
+    if ((dr = OTF2_Reader_GetDefReader(im->reader, loc->id)) != NULL) {
+        OTF2_DefReaderCallbacks* dcb = OTF2_DefReaderCallbacks_New();
+        OTF2_ErrorCode rc = OTF2_ERROR_MEM_ALLOC_FAILED;
+        if (dcb != NULL) {
+            OTF2_Reader_RegisterDefCallbacks(im->reader, dr, dcb, NULL);
+            OTF2_DefReaderCallbacks_Delete(dcb);
+            rc = OTF2_Reader_ReadAllLocalDefinitions(im->reader, dr, &read);
+        }
+        OTF2_Reader_CloseDefReader(im->reader, dr);
+        if (rc != OTF2_SUCCESS) {
+            import_fail(im,
+                        "location %" PRIu64 " (%s): cannot read its local definitions after "
+                        "%" PRIu64 " records: %s",
+                        loc->id, loc->stream_name, read, import_otf2_error(rc));
+            return -1;
+        }
+    }
+    if ((er = OTF2_Reader_GetEvtReader(im->reader, loc->id)) == NULL)
+        return 0;
+    OTF2_Reader_RegisterEvtCallbacks(im->reader, er, cb, &p);
+    (void)OTF2_Reader_ReadAllLocalEvents(im->reader, er, &read);
+    OTF2_Reader_CloseEvtReader(im->reader, er);
+    if (p.failed) {
+        import_fail(im, "out of memory collecting the tasks of location %" PRIu64, loc->id);
+        return -1;
+    }
+    return 0;
+}
+
+void* prescan_worker(void* arg) {
+    importer* im = arg;
+    OTF2_EvtReaderCallbacks* cb = prescan_callbacks();
+    if (cb == NULL) {
+        import_fail(im, "out of memory");
+        return NULL;
+    }
+    for (;;) {
+        size_t next = atomic_fetch_add(&im->next_location, 1);
+        if (next >= im->selected_count || atomic_load(&im->failed) ||
+            prescan_location(im, next, cb) != 0)
+            break;
+    }
+    OTF2_EvtReaderCallbacks_Delete(cb);
+    return NULL;
+}
+
+/* Does the archive define anything tasks need: a communicator or group of
+ * a threading paradigm (thread teams), or a process with several threads
+ * (the legacy OmpTask records name no team)? Pure MPI archives skip the
+ * prescan. */
+int tasks_possible(const otf2_defs* defs) {
+    size_t* threads = calloc(defs->groups.count + 1, sizeof *threads);
+    int possible = 0;
+    for (size_t i = 0; i < defs->member_groups.count && !possible; i++) {
+        members_def* g = def_table_at(&defs->member_groups, i);
+        possible =
+            g->paradigm != OTF2_PARADIGM_MPI && g->paradigm != OTF2_PARADIGM_UNKNOWN &&
+            (g->type == OTF2_GROUP_TYPE_COMM_LOCATIONS || g->type == OTF2_GROUP_TYPE_COMM_GROUP);
+    }
+    for (size_t i = 0; i < defs->locations.count && !possible; i++) {
+        location_def* l = def_table_at(&defs->locations, i);
+        uint32_t group;
+        if (threads == NULL)
+            possible = 1;
+        else if (l->type == OTF2_LOCATION_TYPE_CPU_THREAD &&
+                 def_table_find(&defs->groups, l->group, &group) != NULL)
+            possible = ++threads[group] > 1;
+    }
+    free(threads);
+    return possible;
+}
+
+/* Registers every task the prescan found, location by location. */
+nvtxwResultCode_t register_tasks(importer* im) {
+    char name[128];
+    for (size_t s = 0; s < im->selected_count; s++) {
+        task_set* local = &im->prescan[s];
+        for (size_t i = 0; i < local->count; i++) {
+            const task_key* key = &local->keys[i];
+            nvtxScopeAttr_t attr = {sizeof attr, name, local->values[i], NVTX_SCOPE_NONE};
+            uint64_t scope;
+            nvtxwResultCode_t rc;
+            size_t existing;
+            if (task_set_find(&im->tasks, key, &existing))
+                continue;
+            snprintf(name, sizeof name, "task[%" PRIu32 ":%" PRIu64 ":%" PRIu64 "]", key->team,
+                     key->creator, key->generation);
+            if ((rc = im->t->ScopeRegister(im->domain, &attr, &scope)) != NVTXW_RESULT_SUCCESS) {
+                import_error("cannot register task scope %s: %s", name, nvtxw_last_error());
+                return rc;
+            }
+            if (task_set_add(&im->tasks, key, scope) != 0) {
+                import_error("out of memory registering task scopes");
+                return NVTXW_RESULT_FAILED;
+            }
+        }
+        task_set_free(local);
+    }
+    return NVTXW_RESULT_SUCCESS;
+}
