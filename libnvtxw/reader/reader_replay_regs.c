@@ -77,22 +77,58 @@ static const char* signature3(replay_state* st, const char* a, const char* b, co
     return out;
 }
 
+/* A dynamic scope that another input already registered with the same
+ * parent and path is the same node (ABI spec 2.10: a path names a node):
+ * merged inputs share its new ID (partial reports of one trace, e.g.
+ * nvtxw-otf2-import --part, each register the tasks they saw). Scopes of one
+ * input are never merged with each other, so a single report replays
+ * unchanged. *found is the shared ID, or 0. */
+static nvtxwResultCode_t shared_dynamic_scope(replay_state* st, const nvtxw_record_t* rec,
+                                              const char* parent, replay_dict_entry** entry,
+                                              uint64_t* found) {
+    replay_target* t = &st->targets[st->in->target_of[rec->domain]];
+    const char* key = signature3(st, "dynamic scope", parent, rec->u.scope.path);
+    char input[24];
+    int added;
+    *found = 0;
+    *entry = key != NULL ? replay_dict_get(&t->statics, key, &added) : NULL;
+    if (*entry == NULL)
+        return error_oom("the scope paths");
+    snprintf(input, sizeof input, "%zu", st->in->index);
+    if (!added && strcmp((*entry)->extra, input) != 0)
+        *found = (*entry)->value;
+    else if (!added)
+        *entry = NULL; /* same input: a scope of its own */
+    else if (((*entry)->extra = nvtxw_strdup(input)) == NULL)
+        return error_oom("the scope paths");
+    return NVTXW_RESULT_SUCCESS;
+}
+
 static nvtxwResultCode_t replay_scope(replay_state* st, replay_domain* d,
                                       const nvtxw_record_t* rec) {
     nvtxScopeAttr_t attr;
     uint64_t got = 0;
     char parent[24];
     int skip;
+    replay_dict_entry* shared = NULL;
     nvtxwResultCode_t status;
     attr.structSize = sizeof attr;
     attr.path = rec->u.scope.path;
     attr.parentScope = remap_id(&d->scopes, rec->u.scope.parent);
     attr.scopeId = rec->u.scope.id >= DYNAMIC ? NVTX_SCOPE_NONE : rec->u.scope.id;
     snprintf(parent, sizeof parent, "%llu", (unsigned long long)attr.parentScope);
+    if (rec->u.scope.id >= DYNAMIC) {
+        status = shared_dynamic_scope(st, rec, parent, &shared, &got);
+        if (status != NVTXW_RESULT_SUCCESS || got != 0)
+            return status == NVTXW_RESULT_SUCCESS ? remember(&d->scopes, rec->u.scope.id, got)
+                                                  : status;
+    }
     status = claim(st, rec, attr.scopeId, signature3(st, rec->u.scope.path, parent, ""), &skip);
     if (status != NVTXW_RESULT_SUCCESS || skip)
         return status;
     status = st->t->ScopeRegister(d->handle, &attr, &got);
+    if (status == NVTXW_RESULT_SUCCESS && shared != NULL)
+        shared->value = got;
     return status == NVTXW_RESULT_SUCCESS ? remember(&d->scopes, rec->u.scope.id, got) : status;
 }
 

@@ -357,11 +357,27 @@ class ImportCheck:
 
 # --- same content ------------------------------------------------------------
 
+def task_scopes(trace):
+    """Task scope ID -> set of (team, creating_thread, generation) seen with it."""
+    keys = {}
+    for e in trace.events:
+        args = e.get("args")
+        if isinstance(args, dict) and "task" in args:
+            key = (args.get("team"), args.get("creating_thread"), args.get("generation"))
+            keys.setdefault(args["task"], set()).add(key)
+    return keys
+
+
 def canonical_events(trace):
-    """The trace's events as sorted JSON strings, independent of pid/tid."""
+    """The trace's events as sorted JSON strings, independent of pid/tid and
+    of the numbering of task scopes (replaced by the task's key; that each
+    scope ID names one task is checked by same_content)."""
     out = Counter()
     for e in trace.events:
         e = dict(e)
+        if isinstance(e.get("args"), dict) and "task" in e["args"]:
+            e["args"] = dict(e["args"])
+            e["args"]["task"] = "task scope"
         if e.get("ph") == "M":
             if e.get("name") in ("thread_sort_index", "process_sort_index"):
                 continue
@@ -383,6 +399,14 @@ def same_content(checks, path_a, path_b):
     checks.equal("same content: timestampBase_ns", a.base_given, b.base_given)
     checks.equal("same content: thread names", sorted(a.threads.values()),
                  sorted(b.threads.values()))
+    for label, trace in (("A", a), ("B", b)):
+        scopes = task_scopes(trace)
+        owners = Counter(key for keys in scopes.values() for key in keys)
+        checks.ok("same content: %s: every task scope names one task and every task has one "
+                  "scope (%d tasks)" % (label, len(scopes)),
+                  all(len(keys) == 1 for keys in scopes.values())
+                  and all(n == 1 for n in owners.values()),
+                  "one to one", "a scope shared by tasks or a task with several scopes")
     ea, eb = canonical_events(a), canonical_events(b)
     checks.ok("same content: %d events, pid/tid by name" % sum(ea.values()), ea == eb,
               "%d events" % sum(ea.values()), multiset_diff(ea, eb, 2))

@@ -11,7 +11,8 @@
 # report, replay it to JSON and stats CSV, check; import again with
 # --threads 2 and compare the replayed JSON's content (stream open order may
 # differ, content may not); import straight to JSON and to stats CSV, check
-# those and compare the JSON's content with the replayed one.
+# those and compare the JSON's content with the replayed one; import in three
+# --part parts, merge them with nvtxw-replay and compare with the whole.
 #
 # Environment: top_builddir, top_srcdir (exported by tests/local.mk),
 # NVTXW_OTF2_TEST_DATA (set by tests/otf2/local.mk; a missing or empty folder
@@ -122,6 +123,15 @@ import_archive() {
     checker "$name (direct)" "$anchor" "$w/c.json" "$w/c.csv" --oracle "$w/oracle.json" \
         --stats-prefix "$stats_prefix"
     checker "$name (direct vs replayed JSON)" --same-content "$w/a.json" "$w/c.json"
+
+    # parts: --part 1/3 .. 3/3 merged by nvtxw-replay equal the whole import
+    # (tasks that move between parts keep one scope)
+    check "$name: import --part 1/3" "$imp" "$anchor" --part 1/3 --quiet -o "$w/p1.nvtxw"
+    check "$name: import --part 2/3" "$imp" "$anchor" --part 2/3 --quiet -o "$w/p2.nvtxw"
+    check "$name: import --part 3/3" "$imp" "$anchor" --part 3/3 --quiet -o "$w/p3.nvtxw"
+    check "$name: merge the parts" "$replay" "$w/p1.nvtxw" "$w/p2.nvtxw" "$w/p3.nvtxw" \
+        -o "$w/p.json"
+    checker "$name (merged parts vs whole)" --same-content "$w/a.json" "$w/p.json"
 }
 
 data=${NVTXW_OTF2_TEST_DATA:-}
