@@ -246,4 +246,15 @@ fresh
 expect_usage "--part 3/2" "$o/x.nvtxw" "$pingpong/traces.otf2" --part 3/2 -o "$o/x.nvtxw"
 fresh
 expect_usage "--threads 0" "$o/x.nvtxw" "$pingpong/traces.otf2" --threads 0 -o "$o/x.nvtxw"
+fresh
+expect_usage "--part 1/-1" "$o/x.nvtxw" "$pingpong/traces.otf2" --part 1/-1 -o "$o/x.nvtxw"
+fresh
+# a '|' would end the session's config string and start another key
+expect_usage "'|' in the output path" "$o/a|Sink=null|x.nvtxw" "$pingpong/traces.otf2" \
+    -o "$o/a|Sink=null|x.nvtxw"
+fresh
+expect_usage "a report to standard output" "$o/-" "$pingpong/traces.otf2" --to report -o -
+fresh
+expect_usage "a relative --backend" "$o/x.nvtxw" "$pingpong/traces.otf2" \
+    --backend libx.so -o "$o/x.nvtxw"
 finish

@@ -32,6 +32,8 @@ const char* tool_sink_for_output(const char* output) {
                                      : NULL;
 }
 
+int tool_config_value_ok(const char* value) { return strpbrk(value, "|\r\n") == NULL; }
+
 int tool_output_begin(tool_output* out, const char* tool, const char* path) {
     struct stat st;
     mode_t mask;

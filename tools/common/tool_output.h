@@ -16,6 +16,10 @@ typedef struct tool_output {
  * .txt text, .sqlite sqlite, .csv stats), or NULL. */
 const char* tool_sink_for_output(const char* output);
 
+/* Non-zero when `value` can go into a session config string as a value:
+ * no '|' or line break, which would end it and start another key. */
+int tool_config_value_ok(const char* value);
+
 /* Chooses out->write_path for `path` and creates the temporary file.
  * 0, or -1 with the error printed. */
 int tool_output_begin(tool_output* out, const char* tool, const char* path);

@@ -4,9 +4,9 @@
  * IoOperationBegin .. IoOperationComplete (same handle and matching ID)
  * is one otf2_io_operation range written at the completion; operations may
  * overlap, so it is a start/end range, not a push/pop. A completion without
- * its begin is a zero-length operation; a begin without completion (a
- * cancelled or unfinished operation) stays a mark of IoOperationCancelled
- * or nothing: OTF2 records cancellation explicitly.
+ * its begin is a zero-length operation; IoOperationCancelled ends the wait
+ * for a completion (it is a mark); a begin still waiting at the end of the
+ * location is counted as "never completed".
  */
 #include "config.h"
 
@@ -123,7 +123,15 @@ static OTF2_CallbackCode on_complete(EV_ARGS, OTF2_IoHandleRef handle, uint64_t 
     }
 IO_OP_EVENT(on_test, EK_IoOperationTest)
 IO_OP_EVENT(on_issued, EK_IoOperationIssued)
-IO_OP_EVENT(on_cancelled, EK_IoOperationCancelled)
+
+/* A cancelled operation ends here: its begin stops waiting for a completion. */
+static OTF2_CallbackCode on_cancelled(EV_ARGS, OTF2_IoHandleRef handle, uint64_t matching) {
+    pending_op begin;
+    EV_BEGIN(EK_IoOperationCancelled);
+    HANDLE_NAME(EK_IoOperationCancelled, handle);
+    (void)pending_take(&c->io_ops, handle, matching, &begin);
+    EV_MARK(EK_IoOperationCancelled, ES_IO_OPERATION_EVENT, IO, handle, handle_name, matching);
+}
 
 #define IO_LOCK_EVENT(fn, kind)                                                                    \
     static OTF2_CallbackCode fn(EV_ARGS, OTF2_IoHandleRef handle, OTF2_LockType type) {            \

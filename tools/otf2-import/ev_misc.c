@@ -111,7 +111,28 @@ static uint64_t window(loc_ctx* c, event_kind k, OTF2_RmaWinRef win) {
     if (win_name == 0)                                                                             \
     return OTF2_CALLBACK_INTERRUPT
 
-#define RMA PARADIGM(c, OTF2_PARADIGM_MPI)
+/* A rank of the window's communicator as a world rank (as for messages:
+ * -1 for none, -1 - rank when it cannot be translated). */
+static uint64_t rma_rank(const loc_ctx* c, OTF2_RmaWinRef win, uint32_t rank) {
+    named_def* w = def_table_find(&c->im->defs.windows, win, NULL);
+    int64_t world;
+    if (rank == OTF2_UNDEFINED_UINT32)
+        return (uint64_t)-1;
+    world = w != NULL ? defs_world_rank(&c->im->defs, w->link, rank) : -1;
+    return (uint64_t)(world == -2 ? c->world_rank : world >= 0 ? world : -1 - (int64_t)rank);
+}
+
+/* The category of the window's paradigm (its communicator's group's):
+ * MPI, SHMEM, GASPI... */
+static uint64_t rma_category(const loc_ctx* c, OTF2_RmaWinRef win) {
+    named_def* w = def_table_find(&c->im->defs.windows, win, NULL);
+    comm_def* comm = w != NULL ? def_table_find(&c->im->defs.comms, w->link, NULL) : NULL;
+    members_def* g =
+        comm != NULL ? def_table_find(&c->im->defs.member_groups, comm->group, NULL) : NULL;
+    return PARADIGM(c, g != NULL ? g->paradigm : OTF2_PARADIGM_MPI);
+}
+
+#define RMA rma_category(c, win)
 
 #define RMA_WINDOW_EVENT(fn, kind)                                                                 \
     static OTF2_CallbackCode fn(EV_ARGS, OTF2_RmaWinRef win) {                                     \
@@ -150,7 +171,7 @@ static OTF2_CallbackCode on_rma_collective_end(EV_ARGS, OTF2_CollectiveOp op,
                           level,
                           win,
                           win_name,
-                          RANK(root),
+                          rma_rank(c, win, root),
                           sent,
                           received};
     return ev_write(c, EK_RmaCollectiveEnd, ES_RMA_COLLECTIVE, v, COUNT_OF(v), attributes);
@@ -168,7 +189,7 @@ static OTF2_CallbackCode on_group_sync(EV_ARGS, OTF2_RmaSyncLevel level, OTF2_Rm
                                 OTF2_LockType type) {                                              \
         EV_BEGIN(kind);                                                                            \
         WINDOW(kind, win);                                                                         \
-        EV_MARK(kind, ES_RMA_LOCK, RMA, win, win_name, RANK(remote), lock, type);                  \
+        EV_MARK(kind, ES_RMA_LOCK, RMA, win, win_name, rma_rank(c, win, remote), lock, type);      \
     }
 RMA_LOCK_EVENT(on_request_lock, EK_RmaRequestLock)
 RMA_LOCK_EVENT(on_acquire_lock, EK_RmaAcquireLock)
@@ -178,14 +199,14 @@ static OTF2_CallbackCode on_release_lock(EV_ARGS, OTF2_RmaWinRef win, uint32_t r
                                          uint64_t lock) {
     EV_BEGIN(EK_RmaReleaseLock);
     WINDOW(EK_RmaReleaseLock, win);
-    EV_MARK(EK_RmaReleaseLock, ES_RMA_LOCK, RMA, win, win_name, RANK(remote), lock, 0);
+    EV_MARK(EK_RmaReleaseLock, ES_RMA_LOCK, RMA, win, win_name, rma_rank(c, win, remote), lock, 0);
 }
 
 static OTF2_CallbackCode on_rma_sync(EV_ARGS, OTF2_RmaWinRef win, uint32_t remote,
                                      OTF2_RmaSyncType type) {
     EV_BEGIN(EK_RmaSync);
     WINDOW(EK_RmaSync, win);
-    EV_MARK(EK_RmaSync, ES_RMA_SYNC, RMA, win, win_name, RANK(remote), type);
+    EV_MARK(EK_RmaSync, ES_RMA_SYNC, RMA, win, win_name, rma_rank(c, win, remote), type);
 }
 
 #define RMA_TRANSFER_EVENT(fn, kind)                                                               \
@@ -193,7 +214,8 @@ static OTF2_CallbackCode on_rma_sync(EV_ARGS, OTF2_RmaWinRef win, uint32_t remot
                                 uint64_t matching) {                                               \
         EV_BEGIN(kind);                                                                            \
         WINDOW(kind, win);                                                                         \
-        EV_MARK(kind, ES_RMA_TRANSFER, RMA, win, win_name, RANK(remote), bytes, matching);         \
+        EV_MARK(kind, ES_RMA_TRANSFER, RMA, win, win_name, rma_rank(c, win, remote), bytes,        \
+                matching);                                                                         \
     }
 RMA_TRANSFER_EVENT(on_put, EK_RmaPut)
 RMA_TRANSFER_EVENT(on_get, EK_RmaGet)
@@ -203,8 +225,8 @@ static OTF2_CallbackCode on_atomic(EV_ARGS, OTF2_RmaWinRef win, uint32_t remote,
                                    uint64_t matching) {
     EV_BEGIN(EK_RmaAtomic);
     WINDOW(EK_RmaAtomic, win);
-    EV_MARK(EK_RmaAtomic, ES_RMA_ATOMIC, RMA, win, win_name, RANK(remote), type, sent, received,
-            matching);
+    EV_MARK(EK_RmaAtomic, ES_RMA_ATOMIC, RMA, win, win_name, rma_rank(c, win, remote), type, sent,
+            received, matching);
 }
 
 #define RMA_OP_EVENT(fn, kind)                                                                     \

@@ -9,8 +9,8 @@
  * runs on a thread, from the ThreadTaskSwitch to it until the next switch
  * or its completion, is one otf2_task_slice range attributed to the task's
  * scope; creation and completion are marks. The legacy OmpTask* records
- * (one 64-bit task ID) map the same way with team and creator unknown
- * (UINT32_MAX, UINT64_MAX).
+ * (one 64-bit task ID, unique within a process) map the same way with team
+ * UINT32_MAX and the process's location group index as creator.
  */
 #include "config.h"
 
@@ -120,15 +120,15 @@ CONTINGENT_EVENT(on_thread_end, EK_ThreadEnd)
 /* ---- tasks ------------------------------------------------------------------- */
 
 /* The task's scope, registered before the conversion (tasks.c). */
-static OTF2_CallbackCode task_scope(loc_ctx* c, event_kind k, const task_key* key,
-                                    uint64_t* scope) {
+static OTF2_CallbackCode task_scope(loc_ctx* c, const task_key* key, uint64_t* scope) {
     size_t index;
-    if (!task_set_find(&c->im->tasks, key, &index))
-        return ev_fail(c, k,
-                       "task (%" PRIu32 ", %" PRIu64 ", %" PRIu64 ") was not found by the "
-                       "task prescan",
-                       key->team, key->creator, key->generation);
-    *scope = c->im->tasks.values[index];
+    if (!task_set_find(&c->im->tasks, key, &index)) {
+        /* an archive the prescan judged free of tasks (tasks_possible) */
+        c->scopeless_tasks++;
+        *scope = NVTX_SCOPE_NONE;
+    } else {
+        *scope = c->im->tasks.values[index];
+    }
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -149,7 +149,7 @@ static OTF2_CallbackCode slice_end(loc_ctx* c, event_kind k, int64_t end) {
 static OTF2_CallbackCode task_mark(loc_ctx* c, event_kind k, const task_key* key,
                                    OTF2_AttributeList* attributes) {
     uint64_t scope;
-    OTF2_CallbackCode cc = task_scope(c, k, key, &scope);
+    OTF2_CallbackCode cc = task_scope(c, key, &scope);
     if (cc != OTF2_CALLBACK_SUCCESS)
         return cc;
     EV_MARK(k, ES_TASK, PARADIGM(c, OTF2_PARADIGM_OPENMP), scope, key->team, key->creator,
@@ -162,7 +162,7 @@ static OTF2_CallbackCode task_switch(loc_ctx* c, event_kind k, const task_key* k
     if (c->task_active)
         cc = slice_end(c, k, c->now);
     if (cc == OTF2_CALLBACK_SUCCESS)
-        cc = task_scope(c, k, key, &c->task_scope);
+        cc = task_scope(c, key, &c->task_scope);
     if (cc != OTF2_CALLBACK_SUCCESS)
         return cc;
     if (attributes != NULL && OTF2_AttributeList_GetNumberOfElements(attributes) > 0)
@@ -183,18 +183,9 @@ static OTF2_CallbackCode task_complete(loc_ctx* c, event_kind k, const task_key*
     return task_mark(c, k, key, attributes);
 }
 
-static task_key thread_task(uint32_t team, uint32_t creator, uint32_t generation) {
-    task_key key;
-    memset(&key, 0, sizeof key); /* compared with memcmp */
-    key.team = team;
-    key.creator = creator;
-    key.generation = generation;
-    return key;
-}
-
 #define TASK_EVENT(fn, kind, action)                                                               \
     static OTF2_CallbackCode fn(EV_ARGS, OTF2_CommRef team, uint32_t creator, uint32_t gen) {      \
-        task_key key = thread_task(team, creator, gen);                                            \
+        task_key key = thread_task_key(team, creator, gen);                                        \
         EV_BEGIN(kind);                                                                            \
         if (def_table_find(&c->im->defs.comms, team, NULL) == NULL)                                \
             return ev_fail(c, kind, "unknown thread team %" PRIu32, (uint32_t)team);               \
@@ -204,18 +195,9 @@ TASK_EVENT(on_task_create, EK_ThreadTaskCreate, task_mark)
 TASK_EVENT(on_task_switch, EK_ThreadTaskSwitch, task_switch)
 TASK_EVENT(on_task_complete, EK_ThreadTaskComplete, task_complete)
 
-static task_key omp_task(uint64_t id) {
-    task_key key;
-    memset(&key, 0, sizeof key);
-    key.team = UINT32_MAX;
-    key.creator = UINT64_MAX;
-    key.generation = id;
-    return key;
-}
-
 #define OMP_TASK_EVENT(fn, kind, action)                                                           \
     static OTF2_CallbackCode fn(EV_ARGS, uint64_t id) {                                            \
-        task_key key = omp_task(id);                                                               \
+        task_key key = omp_task_key(((loc_ctx*)user_data)->group_index, id);                       \
         EV_BEGIN(kind);                                                                            \
         return action(c, kind, &key, attributes);                                                  \
     }

@@ -61,19 +61,25 @@ static int open_archive(importer* im) {
     return 0;
 }
 
-/* Does location `id` match the --locations list ("3,7,10-19")? */
+/* Does location `id` match the --locations list ("3,7,10-19")? The list
+ * was checked by the CLI: digits, ',' and '-' only. */
 static int location_listed(const char* list, uint64_t id) {
     const char* p = list;
     while (*p != '\0') {
         char* end;
-        unsigned long long lo = strtoull(p, &end, 10), hi = lo;
+        unsigned long long lo, hi;
+        if (*p == ',') { /* an empty item names nothing */
+            p++;
+            continue;
+        }
+        lo = hi = strtoull(p, &end, 10);
+        if (end == p)
+            break;
         if (*end == '-')
             hi = strtoull(end + 1, &end, 10);
         if (id >= lo && id <= hi)
             return 1;
-        p = *end == ',' ? end + 1 : end;
-        if (*end != ',' && *end != '\0')
-            break;
+        p = end;
     }
     return 0;
 }
@@ -87,11 +93,12 @@ static int select_locations(importer* im) {
         import_error("out of memory");
         return -1;
     }
+    size_t listed = 0; /* --part counts positions among the listed locations */
     for (size_t i = 0; i < locs->count; i++) {
         location_def* l = def_table_at(locs, i);
         if (im->opts.locations != NULL && !location_listed(im->opts.locations, l->id))
             continue;
-        if (i % im->opts.parts != im->opts.part - 1)
+        if (listed++ % im->opts.parts != im->opts.part - 1)
             continue;
         if (OTF2_Reader_SelectLocation(im->reader, l->id) != OTF2_SUCCESS) {
             import_error("cannot select location %" PRIu64, l->id);
@@ -101,7 +108,7 @@ static int select_locations(importer* im) {
         im->events_total += l->events;
     }
     im->selected_count = n;
-    if (n == 0 && im->opts.locations != NULL) {
+    if (listed == 0 && im->opts.locations != NULL) {
         import_error("--locations %s matches no location of the archive", im->opts.locations);
         return -1;
     }

@@ -79,7 +79,8 @@ static int parse_unsigned(const char* text, unsigned* out) {
 static int parse_part(const char* text, cli* c) {
     unsigned i, n;
     char extra;
-    if (sscanf(text, "%u/%u%c", &i, &n, &extra) != 2 || i == 0 || n == 0 || i > n)
+    if (strchr(text, '-') != NULL || sscanf(text, "%u/%u%c", &i, &n, &extra) != 2 || i == 0 ||
+        n == 0 || i > n)
         return usage_error("--part takes I/N with 1 <= I <= N, not '%s'", text);
     c->opts.part = i;
     c->opts.parts = n;
@@ -181,6 +182,14 @@ static int choose_sink(cli* c) {
     }
     if (c->output == NULL)
         c->output = "-";
+    if (!tool_config_value_ok(c->output) ||
+        (c->backend != NULL && !tool_config_value_ok(c->backend)))
+        return usage_error("paths with '|' or line breaks are not supported: '%s'",
+                           tool_config_value_ok(c->output) ? c->backend : c->output);
+    if (!strcmp(c->output, "-") &&
+        (!strcmp(c->sink, "report") || !strcmp(c->sink, "json") || !strcmp(c->sink, "sqlite")))
+        return usage_error("the %s sink needs an output file (-o OUT), not standard output",
+                           c->sink);
     return -1;
 }
 
@@ -208,13 +217,10 @@ static int parse(int argc, char** argv, cli* c) {
 static int check_backend(cli* c, char* resolved) {
     if (c->backend == NULL || c->backend[0] == '/')
         return 0;
-    if (!c->allow_relative_backend) {
-        fprintf(stderr,
-                TOOL ": error: --backend needs an absolute path, not '%s' (pass "
-                     "--allow-relative-backend to accept it)\n",
-                c->backend);
-        return 1;
-    }
+    if (!c->allow_relative_backend)
+        return usage_error("--backend needs an absolute path, not '%s' (pass "
+                           "--allow-relative-backend to accept it)",
+                           c->backend);
     if (realpath(c->backend, resolved) == NULL) {
         fprintf(stderr, TOOL ": error: --backend '%s': %s\n", c->backend, strerror(errno));
         return 1;
@@ -241,6 +247,16 @@ static void print_summary(const importer* im, const cli* c, double seconds) {
                 TOOL ": skipped %" PRIu64 " operations whose end never came (MpiCollectiveBegin, "
                      "RmaCollectiveBegin or IoOperationBegin without its end)\n",
                 (uint64_t)atomic_load(&im->unfinished));
+    if (atomic_load(&im->scopeless_tasks) != 0)
+        fprintf(stderr,
+                TOOL ": %" PRIu64 " task events have no task scope (the archive defines no "
+                     "thread teams or multi-threaded processes)\n",
+                (uint64_t)atomic_load(&im->scopeless_tasks));
+    if (atomic_load(&im->unclosed) != 0)
+        fprintf(stderr,
+                TOOL ": %" PRIu64 " ranges were still open at the end of their location (kept "
+                     "open: no Leave)\n",
+                (uint64_t)atomic_load(&im->unclosed));
     if (im->incomplete_locations != 0)
         fprintf(stderr,
                 TOOL ": %" PRIu64 " locations incomplete, %" PRIu64 " declared events not read\n",
@@ -294,8 +310,8 @@ int main(int argc, char** argv) {
     c.opts.part = c.opts.parts = 1;
     if ((status = parse(argc, argv, &c)) >= 0)
         return status;
-    if (check_backend(&c, backend_path) != 0)
-        return 1;
+    if ((status = check_backend(&c, backend_path)) != 0)
+        return status;
     status = convert(&c, &im);
     nvtxwFinalize();
     return status;

@@ -112,6 +112,7 @@ typedef struct location_def {
     uint64_t events; /* declared */
     char* stream_name;
     size_t index;
+    int local_defs_read; /* by the task prescan (its worker, before the conversion) */
 } location_def;
 
 typedef struct members_def { /* Group definition */
@@ -308,6 +309,9 @@ typedef struct task_set {
     size_t count, capacity;
 } task_set;
 
+/* The key of a ThreadTask* record, and of an OmpTask* record of a process. */
+task_key thread_task_key(uint32_t team, uint32_t creator, uint32_t generation);
+task_key omp_task_key(size_t group_index, uint64_t id);
 /* 0 added, 0 already there (value kept), -1 out of memory. */
 int task_set_add(task_set* set, const task_key* key, uint64_t value);
 /* 1 and the position when present. */
@@ -341,6 +345,8 @@ typedef struct importer {
     char error[1024];                             /* first failure; set under `lock` */
     uint64_t incomplete_locations, unread_events; /* --keep-going */
     atomic_uint_fast64_t unfinished;              /* begins whose end never came */
+    atomic_uint_fast64_t scopeless_tasks;         /* task events without a scope */
+    atomic_uint_fast64_t unclosed;                /* pushes still open at a location's end */
     uint64_t events_total;                        /* declared events of the selected locations */
 } importer;
 
@@ -400,7 +406,8 @@ typedef struct pending_list {
 typedef struct loc_ctx {
     importer* im;
     const location_def* loc;
-    size_t index; /* of the location */
+    size_t index;       /* of the location */
+    size_t group_index; /* of its location group */
     nvtxwStreamHandle_t stream;
     int64_t world_rank;    /* -1 unless an MPI process */
     uint64_t event_number; /* events read so far: the current one's number */
@@ -414,6 +421,7 @@ typedef struct loc_ctx {
     seq_entry* seqs;
     size_t seq_count, seq_capacity;
     pending_list collectives, rma_collectives, io_ops;
+    uint64_t scopeless_tasks; /* task events without a registered scope */
     int measurement_off;
     int64_t off_begin;
     int task_active;

@@ -46,42 +46,80 @@ static nvtxwResultCode_t scope_register(importer* im, const char* kind, const ch
     return rc;
 }
 
-/* Nodes in parent-first order: a node whose parent is not registered yet
- * waits for the next pass; a cycle leaves nodes behind and is refused. */
+/* The depth of every node (roots 0), walking each parent chain once; -1
+ * when the tree has a cycle. depth[i] = -1 marks "not yet known". */
+static int node_depths(const def_table* nodes, long* depth, size_t* chain) {
+    for (size_t i = 0; i < nodes->count; i++)
+        depth[i] = -1;
+    for (size_t i = 0; i < nodes->count; i++) {
+        size_t n = 0, at = i;
+        long base;
+        uint32_t parent;
+        while (depth[at] == -1) { /* up to a known node or a root */
+            node_def* node = def_table_at(nodes, at);
+            if (n == nodes->count)
+                return -1; /* longer than the tree: a cycle */
+            chain[n++] = at;
+            if (node->parent == OTF2_UNDEFINED_SYSTEM_TREE_NODE)
+                break;
+            def_table_find(nodes, node->parent, &parent);
+            at = parent;
+        }
+        base = depth[at] == -1 ? -1 : depth[at]; /* -1: chain ends at a root */
+        while (n > 0)
+            depth[chain[--n]] = ++base;
+    }
+    return 0;
+}
+
+/* order[] = 0..count-1 sorted by depth (counting sort, stable); depth
+ * values are below count. depth[] is overwritten. */
+static void sort_by_depth(long* depth, size_t count, size_t* order) {
+    size_t* start = calloc(count + 1, sizeof *start);
+    if (start == NULL) { /* keep the walk order: parents may come late, then */
+        for (size_t i = 0; i < count; i++)
+            order[i] = i;
+        return;
+    }
+    for (size_t i = 0; i < count; i++)
+        start[depth[i] + 1]++;
+    for (size_t d = 1; d <= count; d++)
+        start[d] += start[d - 1];
+    for (size_t i = 0; i < count; i++)
+        order[start[depth[i]]++] = i;
+    free(start);
+}
+
+/* Nodes in parent-first order (by depth: linear in the number of nodes,
+ * however the archive orders them); a cycle is refused. */
 static nvtxwResultCode_t register_nodes(importer* im) {
     def_table* nodes = &im->defs.nodes;
-    unsigned char* done = calloc(nodes->count + 1, 1);
-    size_t left = nodes->count, progress = 1;
+    long* depth = malloc((nodes->count + 1) * sizeof *depth);
+    size_t* chain = malloc((nodes->count + 1) * sizeof *chain);
     nvtxwResultCode_t rc = NVTXW_RESULT_SUCCESS;
-    if (done == NULL)
-        return NVTXW_RESULT_FAILED;
-    while (left > 0 && progress && rc == NVTXW_RESULT_SUCCESS) {
-        progress = 0;
-        for (size_t i = 0; i < nodes->count && rc == NVTXW_RESULT_SUCCESS; i++) {
-            node_def* n = def_table_at(nodes, i);
-            uint32_t parent = 0;
-            uint64_t parent_scope = NVTX_SCOPE_ROOT;
-            if (done[i])
-                continue;
-            if (n->parent != OTF2_UNDEFINED_SYSTEM_TREE_NODE) {
-                def_table_find(nodes, n->parent, &parent);
-                if (!done[parent])
-                    continue;
-                parent_scope = IMPORT_SCOPE_NODE_BASE + parent;
-            }
-            rc = scope_register(im, defs_string(&im->defs, n->class_name),
-                                defs_string(&im->defs, n->name), 0, 0, parent_scope,
-                                IMPORT_SCOPE_NODE_BASE + i);
-            done[i] = 1;
-            left--;
-            progress = 1;
-        }
-    }
-    free(done);
-    if (rc == NVTXW_RESULT_SUCCESS && left > 0) {
-        import_error("corrupt definitions: the system tree has a cycle (%zu nodes)", left);
+    if (depth == NULL || chain == NULL) {
+        rc = NVTXW_RESULT_FAILED;
+        import_error("out of memory registering the system tree");
+    } else if (node_depths(nodes, depth, chain) != 0) {
         rc = NVTXW_RESULT_INVALID_ARGUMENT;
+        import_error("corrupt definitions: the system tree has a cycle");
     }
+    if (rc == NVTXW_RESULT_SUCCESS)
+        sort_by_depth(depth, nodes->count, chain); /* chain: reused as the order */
+    for (size_t k = 0; rc == NVTXW_RESULT_SUCCESS && k < nodes->count; k++) {
+        size_t i = chain[k];
+        node_def* n = def_table_at(nodes, i);
+        uint32_t parent = 0;
+        if (n->parent != OTF2_UNDEFINED_SYSTEM_TREE_NODE)
+            def_table_find(nodes, n->parent, &parent);
+        rc = scope_register(
+            im, defs_string(&im->defs, n->class_name), defs_string(&im->defs, n->name), 0, 0,
+            n->parent == OTF2_UNDEFINED_SYSTEM_TREE_NODE ? NVTX_SCOPE_ROOT
+                                                         : IMPORT_SCOPE_NODE_BASE + parent,
+            IMPORT_SCOPE_NODE_BASE + i);
+    }
+    free(depth);
+    free(chain);
     return rc;
 }
 

@@ -12,7 +12,8 @@
  * up, in a table nobody writes any more.
  *
  * A task is (thread team, creating thread, generation); the legacy OmpTask*
- * records use (UINT32_MAX, UINT64_MAX, task ID). The scope is
+ * records, whose IDs are unique within a process, use (UINT32_MAX, location
+ * group index, task ID). The scope is
  * "task[<team>:<creator>:<generation>]" below the process of the location
  * that references it first.
  */
@@ -90,16 +91,30 @@ void task_set_free(task_set* set) {
 
 typedef struct prescan_ctx {
     task_set* set;
-    uint64_t parent; /* the location's process scope */
+    uint64_t parent;    /* the location's process scope */
+    size_t group_index; /* and its location group */
     int failed;
 } prescan_ctx;
 
-static OTF2_CallbackCode seen(prescan_ctx* p, uint32_t team, uint64_t creator, uint64_t gen) {
+task_key thread_task_key(uint32_t team, uint32_t creator, uint32_t generation) {
     task_key key;
-    memset(&key, 0, sizeof key);
+    memset(&key, 0, sizeof key); /* compared with memcmp */
     key.team = team;
     key.creator = creator;
-    key.generation = gen;
+    key.generation = generation;
+    return key;
+}
+
+task_key omp_task_key(size_t group_index, uint64_t id) {
+    task_key key;
+    memset(&key, 0, sizeof key);
+    key.team = UINT32_MAX;
+    key.creator = group_index;
+    key.generation = id;
+    return key;
+}
+
+static OTF2_CallbackCode seen(prescan_ctx* p, task_key key) {
     if (task_set_add(p->set, &key, p->parent) != 0) {
         p->failed = 1;
         return OTF2_CALLBACK_INTERRUPT;
@@ -115,12 +130,13 @@ static OTF2_CallbackCode seen(prescan_ctx* p, uint32_t team, uint64_t creator, u
 static OTF2_CallbackCode on_thread_task(PRESCAN_ARGS, OTF2_CommRef team, uint32_t creator,
                                         uint32_t generation) {
     UNUSED_PRESCAN_ARGS;
-    return seen(user_data, team, creator, generation);
+    return seen(user_data, thread_task_key(team, creator, generation));
 }
 
 static OTF2_CallbackCode on_omp_task(PRESCAN_ARGS, uint64_t id) {
     UNUSED_PRESCAN_ARGS;
-    return seen(user_data, UINT32_MAX, UINT64_MAX, id);
+    prescan_ctx* p = user_data;
+    return seen(p, omp_task_key(p->group_index, id));
 }
 
 static OTF2_EvtReaderCallbacks* prescan_callbacks(void) {
@@ -138,17 +154,18 @@ static OTF2_EvtReaderCallbacks* prescan_callbacks(void) {
 
 /* Reads one location's local definitions (the conversion does not read
  * them again: OTF2 keeps them) and its task records into the location's
- * own set. Event reading errors are left to the conversion, which reports
- * them with the event number. */
+ * own set. Errors are left to the conversion, which reports them with the
+ * file and event number and honours --keep-going. */
 static int prescan_location(importer* im, size_t selected, OTF2_EvtReaderCallbacks* cb) {
     location_def* loc = def_table_at(&im->defs.locations, im->selected[selected]);
-    prescan_ctx p = {&im->prescan[selected], 0, 0};
+    prescan_ctx p = {&im->prescan[selected], 0, 0, 0};
     uint32_t group = 0;
     uint64_t read = 0;
     OTF2_DefReader* dr;
     OTF2_EvtReader* er;
     def_table_find(&im->defs.groups, loc->group, &group);
     p.parent = IMPORT_SCOPE_GROUP_BASE + group;
+    p.group_index = group;
     import_otf2_error_reset();
     if ((dr = OTF2_Reader_GetDefReader(im->reader, loc->id)) != NULL) {
         OTF2_DefReaderCallbacks* dcb = OTF2_DefReaderCallbacks_New();
@@ -159,14 +176,10 @@ static int prescan_location(importer* im, size_t selected, OTF2_EvtReaderCallbac
             rc = OTF2_Reader_ReadAllLocalDefinitions(im->reader, dr, &read);
         }
         OTF2_Reader_CloseDefReader(im->reader, dr);
-        if (rc != OTF2_SUCCESS) {
-            import_fail(im,
-                        "location %" PRIu64 " (%s): cannot read its local definitions after "
-                        "%" PRIu64 " records: %s",
-                        loc->id, loc->stream_name, read, import_otf2_error(rc));
-            return -1;
-        }
+        if (rc != OTF2_SUCCESS)
+            return 0; /* the conversion reads them again and reports the damage */
     }
+    loc->local_defs_read = 1;
     if ((er = OTF2_Reader_GetEvtReader(im->reader, loc->id)) == NULL)
         return 0;
     OTF2_Reader_RegisterEvtCallbacks(im->reader, er, cb, &p);
@@ -196,18 +209,34 @@ void* prescan_worker(void* arg) {
     return NULL;
 }
 
+static int threading_paradigm(unsigned paradigm) {
+    switch (paradigm) {
+    case OTF2_PARADIGM_OPENMP:
+    case OTF2_PARADIGM_PTHREAD:
+    case OTF2_PARADIGM_OMPSS:
+    case OTF2_PARADIGM_WINTHREAD:
+    case OTF2_PARADIGM_QTTHREAD:
+    case OTF2_PARADIGM_ACETHREAD:
+    case OTF2_PARADIGM_TBBTHREAD:
+    case OTF2_PARADIGM_MTAPI:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 /* Does the archive define anything tasks need: a communicator or group of
- * a threading paradigm (thread teams), or a process with several threads
- * (the legacy OmpTask records name no team)? Pure MPI archives skip the
- * prescan. */
+ * a threading paradigm (thread teams), or a process with several threads?
+ * Archives without (pure MPI, single-threaded) skip the prescan; a task
+ * record found in them anyway keeps its fields without a scope (counted,
+ * ev_thread.c). */
 int tasks_possible(const otf2_defs* defs) {
     size_t* threads = calloc(defs->groups.count + 1, sizeof *threads);
     int possible = 0;
     for (size_t i = 0; i < defs->member_groups.count && !possible; i++) {
         members_def* g = def_table_at(&defs->member_groups, i);
-        possible =
-            g->paradigm != OTF2_PARADIGM_MPI && g->paradigm != OTF2_PARADIGM_UNKNOWN &&
-            (g->type == OTF2_GROUP_TYPE_COMM_LOCATIONS || g->type == OTF2_GROUP_TYPE_COMM_GROUP);
+        possible = threading_paradigm(g->paradigm) && (g->type == OTF2_GROUP_TYPE_COMM_LOCATIONS ||
+                                                       g->type == OTF2_GROUP_TYPE_COMM_GROUP);
     }
     for (size_t i = 0; i < defs->locations.count && !possible; i++) {
         location_def* l = def_table_at(&defs->locations, i);

@@ -44,7 +44,8 @@ static int open_stream(loc_ctx* c) {
             1e9 / (double)im->defs.timer_resolution, (int64_t)im->defs.global_offset, 0);
     pthread_rwlock_unlock(&im->gate);
     if (rc != NVTXW_RESULT_SUCCESS) {
-        import_error("cannot open stream \"%s\": %s", attr.name, nvtxw_last_error());
+        import_error("cannot open stream \"%s\" with its clock conversion: %s", attr.name,
+                     nvtxw_last_error());
         return -1;
     }
     return 0;
@@ -163,11 +164,13 @@ static void location_failed(importer* im, const loc_ctx* c) {
 static void convert_location(importer* im, size_t index, OTF2_EvtReaderCallbacks* cb) {
     loc_ctx c;
     group_def* g;
+    uint32_t group = 0;
     memset(&c, 0, sizeof c);
     c.im = im;
     c.index = index;
     c.loc = def_table_at(&im->defs.locations, index);
-    g = def_table_find(&im->defs.groups, c.loc->group, NULL);
+    g = def_table_find(&im->defs.groups, c.loc->group, &group);
+    c.group_index = group;
     c.world_rank = g != NULL ? g->world_rank : -1;
     if (open_stream(&c) != 0) {
         c.failed = 1;
@@ -176,9 +179,9 @@ static void convert_location(importer* im, size_t index, OTF2_EvtReaderCallbacks
         int ok;
         pthread_rwlock_rdlock(&im->gate); /* writes: ev_begin yields it now and then */
         /* OTF2 keeps a location's mapping tables and clock offsets once
-         * read, and refuses to read them twice: after a task prescan
-         * (tasks.c) they are already in place */
-        ok = (im->prescan != NULL || read_local_defs(&c) == 0) && read_events(&c, cb) == 0;
+         * read, and refuses to read them twice: the task prescan (tasks.c)
+         * may have read them already */
+        ok = (c.loc->local_defs_read || read_local_defs(&c) == 0) && read_events(&c, cb) == 0;
         pthread_rwlock_unlock(&im->gate);
         if (!ok) {
             c.failed = 1;
@@ -188,6 +191,8 @@ static void convert_location(importer* im, size_t index, OTF2_EvtReaderCallbacks
     if (close_stream(&c) != 0)
         import_fail(im, "%s", import_last_error());
     atomic_fetch_add(&im->events_done, c.unreported);
+    atomic_fetch_add(&im->scopeless_tasks, c.scopeless_tasks);
+    atomic_fetch_add(&im->unclosed, c.depth);
     for (int k = 0; k <= EK_COUNT; k++) {
         if (c.skipped[k] != 0)
             atomic_fetch_add(&im->skipped[k], c.skipped[k]);

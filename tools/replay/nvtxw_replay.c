@@ -198,6 +198,10 @@ static int parse(int argc, char** argv, options* o) {
         return usage_error("%s", "--order takes 'stream' or 'time'");
     if (o->has_from && o->has_to && o->from > o->to)
         return usage_error("%s", "--from is after --to");
+    if (!tool_config_value_ok(o->output) ||
+        (o->backend != NULL && !tool_config_value_ok(o->backend)))
+        return usage_error("paths with '|' or line breaks are not supported: '%s'",
+                           tool_config_value_ok(o->output) ? o->backend : o->output);
     return choose_sink(o);
 }
 
