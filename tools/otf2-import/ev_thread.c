@@ -121,14 +121,9 @@ CONTINGENT_EVENT(on_thread_end, EK_ThreadEnd)
 
 /* The task's scope, registered before the conversion (tasks.c). */
 static OTF2_CallbackCode task_scope(loc_ctx* c, const task_key* key, uint64_t* scope) {
-    size_t index;
-    if (!task_set_find(&c->im->tasks, key, &index)) {
-        /* an archive the prescan judged free of tasks (tasks_possible) */
+    *scope = task_scope_of(c->im, key);
+    if (*scope == NVTX_SCOPE_NONE) /* an archive the prescan judged free of tasks */
         c->scopeless_tasks++;
-        *scope = NVTX_SCOPE_NONE;
-    } else {
-        *scope = c->im->tasks.values[index];
-    }
     return OTF2_CALLBACK_SUCCESS;
 }
 

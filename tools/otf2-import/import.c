@@ -225,10 +225,9 @@ static void importer_free(importer* im) {
     layouts_free(&im->layouts);
     defs_free(&im->defs);
     free(im->selected);
-    for (size_t i = 0; im->prescan != NULL && i < im->selected_count; i++)
-        task_set_free(&im->prescan[i]);
-    free(im->prescan);
-    task_set_free(&im->tasks);
+    task_set_free(&im->found);
+    free(im->task_keys);
+    free(im->task_scopes);
     pthread_rwlock_destroy(&im->gate);
     pthread_mutex_destroy(&im->lock);
 }
@@ -238,11 +237,7 @@ static void importer_free(importer* im) {
 static int prepare_tasks(importer* im) {
     if (!tasks_possible(&im->defs))
         return 0;
-    im->prescan = calloc(im->selected_count + 1, sizeof *im->prescan);
-    if (im->prescan == NULL) {
-        import_error("out of memory");
-        return -1;
-    }
+    im->prescanned = 1;
     if (run_workers(im, prescan_worker, 0) != 0) {
         import_error("%s", im->error);
         return -1;

@@ -14,6 +14,9 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -304,6 +307,12 @@ int main(int argc, char** argv) {
     cli c;
     char backend_path[PATH_MAX];
     int status;
+#ifdef __GLIBC__
+    /* Large tables (the task prescan's, registries) are mmapped and return
+     * to the system when freed; glibc's adaptive threshold would otherwise
+     * keep them in the heap after the first free, adding to the peak. */
+    mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+#endif
     memset(&c, 0, sizeof c);
     c.opts.threads = 1;
     c.compression = 1; /* the import is bound by compression; level 1 keeps reports small */

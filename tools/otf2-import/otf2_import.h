@@ -336,8 +336,11 @@ typedef struct importer {
      * for writing around StreamOpen/StreamClose: NVTXW producers must not
      * overlap lifecycle calls with writes (ABI spec 6). */
     pthread_rwlock_t gate;
-    task_set* prescan; /* per selected location: the tasks it references */
-    task_set tasks;    /* task -> scope ID, read-only while converting */
+    int prescanned;        /* the task prescan ran */
+    task_set found;        /* tasks the prescan found (under `lock`) -> parent scope */
+    task_key* task_keys;   /* then: every task, sorted, read-only while converting */
+    uint64_t* task_scopes; /* ... and its scope */
+    size_t task_count;
     atomic_size_t next_location;
     atomic_uint_fast64_t events_done;
     atomic_uint_fast64_t skipped[EK_COUNT + 1]; /* + attribute lists without a payload */
@@ -364,6 +367,8 @@ uint64_t import_attribute_entry_type(uint8_t otf2_type);
 void* prescan_worker(void* importer_arg);
 int tasks_possible(const otf2_defs* defs);
 nvtxwResultCode_t register_tasks(importer* im);
+/* The scope of a task; 0 (NVTX_SCOPE_NONE) when the prescan did not see it. */
+uint64_t task_scope_of(const importer* im, const task_key* key);
 
 /* location.c: the worker loop. */
 void* location_worker(void* importer_arg);

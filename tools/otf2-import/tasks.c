@@ -5,21 +5,25 @@
  * and a task's scope must be registered before its first event. Tasks are
  * only known from the events, so archives that can hold tasks get a
  * prescan: the selected locations are read once with only the task
- * callbacks (in parallel, one location at a time per worker), each
- * collecting the tasks it references; the main thread then registers every
- * task in location order and first-reference order, which makes the scope
- * IDs the same for any --threads. The conversion itself only looks tasks
- * up, in a table nobody writes any more.
+ * callbacks (in parallel, one location at a time per worker) into one set;
+ * the main thread then registers every task in key order, which makes the
+ * scope IDs the same for any --threads and any --part that sees the task,
+ * and keeps a sorted table (32 bytes per task) that the conversion
+ * searches and nobody writes any more.
  *
  * A task is (thread team, creating thread, generation); the legacy OmpTask*
  * records, whose IDs are unique within a process, use (UINT32_MAX, location
  * group index, task ID). The scope is
- * "task[<team>:<creator>:<generation>]" below the process of the location
- * that references it first.
+ * "task[<team>:<creator>:<generation>]" below the process of the threads
+ * that run it.
  */
+#define _GNU_SOURCE /* qsort_r */
 #include "config.h"
 
 #include <inttypes.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,7 +94,7 @@ void task_set_free(task_set* set) {
 /* ---- the prescan ------------------------------------------------------------ */
 
 typedef struct prescan_ctx {
-    task_set* set;
+    importer* im;
     uint64_t parent;    /* the location's process scope */
     size_t group_index; /* and its location group */
     int failed;
@@ -114,8 +118,14 @@ task_key omp_task_key(size_t group_index, uint64_t id) {
     return key;
 }
 
+/* Adds a task to im->found. A task's threads share a process, so its
+ * parent does not depend on which location reports it first. */
 static OTF2_CallbackCode seen(prescan_ctx* p, task_key key) {
-    if (task_set_add(p->set, &key, p->parent) != 0) {
+    int rc;
+    pthread_mutex_lock(&p->im->lock);
+    rc = task_set_add(&p->im->found, &key, p->parent);
+    pthread_mutex_unlock(&p->im->lock);
+    if (rc != 0) {
         p->failed = 1;
         return OTF2_CALLBACK_INTERRUPT;
     }
@@ -158,7 +168,7 @@ static OTF2_EvtReaderCallbacks* prescan_callbacks(void) {
  * file and event number and honours --keep-going. */
 static int prescan_location(importer* im, size_t selected, OTF2_EvtReaderCallbacks* cb) {
     location_def* loc = def_table_at(&im->defs.locations, im->selected[selected]);
-    prescan_ctx p = {&im->prescan[selected], 0, 0, 0};
+    prescan_ctx p = {im, 0, 0, 0};
     uint32_t group = 0;
     uint64_t read = 0;
     OTF2_DefReader* dr;
@@ -251,31 +261,78 @@ int tasks_possible(const otf2_defs* defs) {
     return possible;
 }
 
-/* Registers every task the prescan found, location by location. */
+static int key_compare(const task_key* a, const task_key* b) {
+    if (a->team != b->team)
+        return a->team < b->team ? -1 : 1;
+    if (a->creator != b->creator)
+        return a->creator < b->creator ? -1 : 1;
+    return a->generation < b->generation ? -1 : a->generation > b->generation;
+}
+
+static int order_compare(const void* a, const void* b, void* keys) {
+    const task_key* k = keys;
+    return key_compare(&k[*(const size_t*)a], &k[*(const size_t*)b]);
+}
+
+/* The tasks found, sorted: registration order (so scope IDs do not depend
+ * on the thread schedule) and the lookup table of the conversion. */
+static int sort_found(importer* im, size_t** order) {
+    task_set* found = &im->found;
+    *order = malloc((found->count + 1) * sizeof **order);
+    im->task_keys = malloc((found->count + 1) * sizeof *im->task_keys);
+    im->task_scopes = malloc((found->count + 1) * sizeof *im->task_scopes);
+    if (*order == NULL || im->task_keys == NULL || im->task_scopes == NULL)
+        return -1;
+    for (size_t i = 0; i < found->count; i++)
+        (*order)[i] = i;
+    qsort_r(*order, found->count, sizeof **order, order_compare, found->keys);
+    for (size_t i = 0; i < found->count; i++) {
+        im->task_keys[i] = found->keys[(*order)[i]];
+        im->task_scopes[i] = found->values[(*order)[i]]; /* the parent, until registered */
+    }
+    im->task_count = found->count;
+    return 0;
+}
+
+/* Registers every task the prescan found, in key order, then keeps only
+ * the sorted table (32 bytes per task). */
 nvtxwResultCode_t register_tasks(importer* im) {
     char name[128];
-    for (size_t s = 0; s < im->selected_count; s++) {
-        task_set* local = &im->prescan[s];
-        for (size_t i = 0; i < local->count; i++) {
-            const task_key* key = &local->keys[i];
-            nvtxScopeAttr_t attr = {sizeof attr, name, local->values[i], NVTX_SCOPE_NONE};
-            uint64_t scope;
-            nvtxwResultCode_t rc;
-            size_t existing;
-            if (task_set_find(&im->tasks, key, &existing))
-                continue;
-            snprintf(name, sizeof name, "task[%" PRIu32 ":%" PRIu64 ":%" PRIu64 "]", key->team,
-                     key->creator, key->generation);
-            if ((rc = im->t->ScopeRegister(im->domain, &attr, &scope)) != NVTXW_RESULT_SUCCESS) {
-                import_error("cannot register task scope %s: %s", name, nvtxw_last_error());
-                return rc;
-            }
-            if (task_set_add(&im->tasks, key, scope) != 0) {
-                import_error("out of memory registering task scopes");
-                return NVTXW_RESULT_FAILED;
-            }
-        }
-        task_set_free(local);
+    size_t* order = NULL;
+    nvtxwResultCode_t rc = NVTXW_RESULT_SUCCESS;
+    int sorted = sort_found(im, &order);
+    free(order);
+    task_set_free(&im->found); /* before the scopes take their memory */
+#ifdef __GLIBC__
+    malloc_trim(0); /* the set grew in the prescan workers' arenas: give it back */
+#endif
+    if (sorted != 0) {
+        import_error("out of memory registering task scopes");
+        return NVTXW_RESULT_FAILED;
     }
-    return NVTXW_RESULT_SUCCESS;
+    for (size_t i = 0; i < im->task_count && rc == NVTXW_RESULT_SUCCESS; i++) {
+        const task_key* key = &im->task_keys[i];
+        nvtxScopeAttr_t attr = {sizeof attr, name, im->task_scopes[i], NVTX_SCOPE_NONE};
+        snprintf(name, sizeof name, "task[%" PRIu32 ":%" PRIu64 ":%" PRIu64 "]", key->team,
+                 key->creator, key->generation);
+        if ((rc = im->t->ScopeRegister(im->domain, &attr, &im->task_scopes[i])) !=
+            NVTXW_RESULT_SUCCESS)
+            import_error("cannot register task scope %s: %s", name, nvtxw_last_error());
+    }
+    return rc;
+}
+
+uint64_t task_scope_of(const importer* im, const task_key* key) {
+    size_t lo = 0, hi = im->task_count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int cmp = key_compare(&im->task_keys[mid], key);
+        if (cmp == 0)
+            return im->task_scopes[mid];
+        if (cmp < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NVTX_SCOPE_NONE;
 }
