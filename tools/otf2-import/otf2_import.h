@@ -337,6 +337,7 @@ typedef struct importer {
      * overlap lifecycle calls with writes (ABI spec 6). */
     pthread_rwlock_t gate;
     int prescanned;        /* the task prescan ran */
+    int lazy_tasks;        /* one worker: tasks are registered at first sight (tasks.c) */
     task_set found;        /* tasks the prescan found (under `lock`) -> parent scope */
     task_key* task_keys;   /* then: every task, sorted, read-only while converting */
     uint64_t* task_scopes; /* ... and its scope */
@@ -367,8 +368,10 @@ uint64_t import_attribute_entry_type(uint8_t otf2_type);
 void* prescan_worker(void* importer_arg);
 int tasks_possible(const otf2_defs* defs);
 nvtxwResultCode_t register_tasks(importer* im);
-/* The scope of a task; 0 (NVTX_SCOPE_NONE) when the prescan did not see it. */
-uint64_t task_scope_of(const importer* im, const task_key* key);
+/* The scope of a task: registered now below `parent` when tasks are lazy,
+ * else from the prescan's table (NVTX_SCOPE_NONE when it did not see the
+ * task). 0, or -1 with the error set. */
+int task_scope_of(importer* im, const task_key* key, uint64_t parent, uint64_t* scope);
 
 /* location.c: the worker loop. */
 void* location_worker(void* importer_arg);

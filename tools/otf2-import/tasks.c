@@ -322,7 +322,7 @@ nvtxwResultCode_t register_tasks(importer* im) {
     return rc;
 }
 
-uint64_t task_scope_of(const importer* im, const task_key* key) {
+static uint64_t table_scope(const importer* im, const task_key* key) {
     size_t lo = 0, hi = im->task_count;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
@@ -335,4 +335,34 @@ uint64_t task_scope_of(const importer* im, const task_key* key) {
             hi = mid;
     }
     return NVTX_SCOPE_NONE;
+}
+
+/* One worker only: no other thread writes, so registering here keeps
+ * NVTXW's rule; im->found maps tasks to their scopes. */
+static int lazy_scope(importer* im, const task_key* key, uint64_t parent, uint64_t* scope) {
+    char name[128];
+    nvtxScopeAttr_t attr = {sizeof attr, name, parent, NVTX_SCOPE_NONE};
+    size_t index;
+    if (task_set_find(&im->found, key, &index)) {
+        *scope = im->found.values[index];
+        return 0;
+    }
+    snprintf(name, sizeof name, "task[%" PRIu32 ":%" PRIu64 ":%" PRIu64 "]", key->team,
+             key->creator, key->generation);
+    if (im->t->ScopeRegister(im->domain, &attr, scope) != NVTXW_RESULT_SUCCESS) {
+        import_error("cannot register task scope %s: %s", name, nvtxw_last_error());
+        return -1;
+    }
+    if (task_set_add(&im->found, key, *scope) != 0) {
+        import_error("out of memory registering task scopes");
+        return -1;
+    }
+    return 0;
+}
+
+int task_scope_of(importer* im, const task_key* key, uint64_t parent, uint64_t* scope) {
+    if (im->lazy_tasks)
+        return lazy_scope(im, key, parent, scope);
+    *scope = table_scope(im, key);
+    return 0;
 }
