@@ -33,6 +33,7 @@
 
 /* A schema whose payloads validate by size alone (core/fast_check.c). */
 #define CORE_FAST_MAX_HANDLES 4
+#define CORE_PLAN_CACHE 8 /* schemas a stream keeps at hand (a power of two) */
 
 typedef struct core_fast_plan {
     size_t min_size;         /* bytes a payload needs */
@@ -79,11 +80,12 @@ struct core_stream {
     int32_t ordering_skid;
     int64_t ordering_skid_amount;
     void* sink_state;
-    /* Fast plans looked up last (write path; this stream's thread only). */
+    /* Fast plans looked up last (write path; this stream's thread only);
+     * schema_id 0 = empty slot, plan NULL = the schema has no fast plan. */
     struct {
         uint64_t schema_id;
         const struct core_fast_plan* plan;
-    } plan_cache[2];
+    } plan_cache[CORE_PLAN_CACHE];
     unsigned plan_cache_next;
 };
 

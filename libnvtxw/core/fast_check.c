@@ -123,16 +123,16 @@ static int predefined_fast(const nvtxPayloadData_t* p) {
 static const core_fast_plan* stream_fast_plan(core_stream* stream, uint64_t schema_id) {
     const core_fast_plan* plan;
     unsigned i;
-    for (i = 0; i < 2; i++) {
-        if (stream->plan_cache[i].plan != NULL && stream->plan_cache[i].schema_id == schema_id)
-            return stream->plan_cache[i].plan;
+    for (i = 0; i < CORE_PLAN_CACHE; i++) {
+        if (stream->plan_cache[i].schema_id == schema_id)
+            return stream->plan_cache[i].plan; /* NULL: known to have none */
     }
     plan = idmap_get(&stream->domain->fast_plans, schema_id);
-    if (plan != NULL) {
-        i = stream->plan_cache_next++ & 1;
-        stream->plan_cache[i].schema_id = schema_id;
-        stream->plan_cache[i].plan = plan;
-    }
+    /* a schema registered later than a failed lookup of its ID only takes
+     * the full walk: slower, still right */
+    i = stream->plan_cache_next++ & (CORE_PLAN_CACHE - 1);
+    stream->plan_cache[i].schema_id = schema_id;
+    stream->plan_cache[i].plan = plan;
     return plan;
 }
 

@@ -102,7 +102,7 @@ typedef struct report_stream {
     struct {
         uint64_t schema_id;
         const payload_plan* plan;
-    } plan_cache[4];
+    } plan_cache[8];
     unsigned plan_cache_next;
 } report_stream;
 

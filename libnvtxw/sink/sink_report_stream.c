@@ -237,13 +237,13 @@ static uint8_t* put_payload(report_stream* st, uint8_t* p, const nvtxPayloadData
 static const payload_plan* stream_plan(report_stream* st, uint64_t schema_id) {
     const payload_plan* plan;
     unsigned i;
-    for (i = 0; i < 4; i++) {
+    for (i = 0; i < 8; i++) {
         if (st->plan_cache[i].plan != NULL && st->plan_cache[i].schema_id == schema_id)
             return st->plan_cache[i].plan;
     }
     plan = report_plan_find(st->rs, st->stream->domain->index, schema_id);
     if (plan != NULL) {
-        i = st->plan_cache_next++ % 4;
+        i = st->plan_cache_next++ % 8;
         st->plan_cache[i].schema_id = schema_id;
         st->plan_cache[i].plan = plan;
     }
