@@ -22,6 +22,7 @@ check-long: check
 	top_srcdir='$(top_srcdir)' top_builddir='$(top_builddir)' \
 	  bash '$(top_srcdir)/tests/viewer/viewer_test.sh'
 .PHONY: check-long
+EXTRA_DIST += tests/testlib.sh
 EXTRA_DIST += tests/viewer/viewer_test.sh tests/viewer/check_trace.mjs \
 	tests/viewer/package.json tests/viewer/package-lock.json
 distclean-local: clean-viewer-engine

@@ -26,27 +26,8 @@ here=$src/tests/otf2
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/nvtxw-otf2-bad.XXXXXX") || exit 1
 trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
 trap 'exit 1' INT TERM
-passed=0
-failed=0
+. "${top_srcdir:-.}/tests/testlib.sh"
 cases=0
-
-pass() {
-    passed=$((passed + 1))
-    echo "PASS: $1"
-}
-fail() {
-    failed=$((failed + 1))
-    echo "FAIL: $1"
-}
-finish() {
-    echo "$passed passed, $failed failed"
-    [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
-    exit
-}
-fatal() {
-    fail "$1"
-    finish
-}
 
 # fresh: sets o to a new empty folder for one case's output.
 fresh() {

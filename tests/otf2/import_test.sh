@@ -37,26 +37,7 @@ region_name=${NVTXW_OTF2_REGION_NAME:-name}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/nvtxw-otf2-import.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 1' INT TERM
-passed=0
-failed=0
-
-pass() {
-    passed=$((passed + 1))
-    echo "PASS: $1"
-}
-fail() {
-    failed=$((failed + 1))
-    echo "FAIL: $1"
-}
-finish() {
-    echo "$passed passed, $failed failed"
-    [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
-    exit
-}
-fatal() { # a precondition is missing: fail at once, never skip
-    fail "$1"
-    finish
-}
+. "${top_srcdir:-.}/tests/testlib.sh"
 
 # check NAME COMMAND...: passes when the command exits 0; its stderr goes to
 # $tmp/err and is shown on failure.

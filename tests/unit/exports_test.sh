@@ -20,25 +20,8 @@ optional="nvtxwGetInterface nvtxwFinalize"
 tmpdir=$(mktemp -d "${TMPDIR:-/tmp}/nvtxw-exports.XXXXXX") || exit 1
 trap 'rm -rf "$tmpdir"' EXIT
 trap 'exit 1' INT TERM
+. "${top_srcdir:-.}/tests/testlib.sh"
 
-passed=0
-failed=0
-
-pass() {
-    passed=$((passed + 1))
-    echo "PASS: $1"
-}
-
-fail() {
-    failed=$((failed + 1))
-    echo "FAIL: $1"
-}
-
-finish() {
-    echo "$passed passed, $failed failed"
-    test "$failed" -eq 0
-    exit
-}
 
 if ! test -f "$lib"; then
     fail "library not built: $lib"

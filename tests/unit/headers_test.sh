@@ -22,19 +22,8 @@ fi
 tmpdir=$(mktemp -d "${TMPDIR:-/tmp}/nvtxw-headers.XXXXXX") || exit 1
 trap 'rm -rf "$tmpdir"' EXIT
 trap 'exit 1' INT TERM
+. "${top_srcdir:-.}/tests/testlib.sh"
 
-passed=0
-failed=0
-
-pass() {
-    passed=$((passed + 1))
-    echo "PASS: $1"
-}
-
-fail() {
-    failed=$((failed + 1))
-    echo "FAIL: $1"
-}
 
 # compile LABEL COMPILER_COMMAND SOURCE
 compile() {

@@ -16,18 +16,8 @@
 
 #define IO PARADIGM(c, OTF2_PARADIGM_UNKNOWN)
 
-/* The handle's name, or 0 with the location failed. */
-static uint64_t io_handle(loc_ctx* c, event_kind k, OTF2_IoHandleRef handle) {
-    named_def* h = def_table_find(&c->im->defs.io_handles, handle, NULL);
-    if (h == NULL) {
-        ev_fail(c, k, "unknown I/O handle %" PRIu32, (uint32_t)handle);
-        return 0;
-    }
-    return ev_string(c, h->name);
-}
-
 #define HANDLE_NAME(k, handle)                                                                     \
-    uint64_t handle_name = io_handle(c, (k), (handle));                                            \
+    uint64_t handle_name = ev_named(c, (k), &c->im->defs.io_handles, (handle));                    \
     if (handle_name == 0)                                                                          \
     return OTF2_CALLBACK_INTERRUPT
 
@@ -48,7 +38,7 @@ static OTF2_CallbackCode on_duplicate(EV_ARGS, OTF2_IoHandleRef old_handle,
                                       OTF2_IoHandleRef new_handle, OTF2_IoStatusFlag status) {
     EV_BEGIN(EK_IoDuplicateHandle);
     HANDLE_NAME(EK_IoDuplicateHandle, old_handle);
-    if (io_handle(c, EK_IoDuplicateHandle, new_handle) == 0)
+    if (ev_named(c, EK_IoDuplicateHandle, &c->im->defs.io_handles, new_handle) == 0)
         return OTF2_CALLBACK_INTERRUPT;
     EV_MARK(EK_IoDuplicateHandle, ES_IO_HANDLE, IO, old_handle, handle_name, new_handle, 0, 0,
             status);

@@ -96,18 +96,8 @@ static OTF2_CallbackCode on_program_end(EV_ARGS, int64_t status) {
 
 /* ---- RMA ---------------------------------------------------------------------- */
 
-/* The window's name, or 0 with the location failed. */
-static uint64_t window(loc_ctx* c, event_kind k, OTF2_RmaWinRef win) {
-    named_def* w = def_table_find(&c->im->defs.windows, win, NULL);
-    if (w == NULL) {
-        ev_fail(c, k, "unknown RMA window %" PRIu32, (uint32_t)win);
-        return 0;
-    }
-    return ev_string(c, w->name);
-}
-
 #define WINDOW(k, win)                                                                             \
-    uint64_t win_name = window(c, (k), (win));                                                     \
+    uint64_t win_name = ev_named(c, (k), &c->im->defs.windows, (win));                             \
     if (win_name == 0)                                                                             \
     return OTF2_CALLBACK_INTERRUPT
 

@@ -98,6 +98,15 @@ uint64_t ev_string(const loc_ctx* c, uint32_t string_id) {
     return (uint64_t)(uintptr_t)(s != NULL ? s->handle : c->im->empty);
 }
 
+uint64_t ev_named(loc_ctx* c, event_kind kind, const def_table* table, uint64_t id) {
+    named_def* d = def_table_find(table, id, NULL);
+    if (d == NULL) {
+        ev_fail(c, kind, "unknown %s %" PRIu64, table->what, id);
+        return 0;
+    }
+    return ev_string(c, d->name);
+}
+
 static int reserve_payloads(loc_ctx* c, size_t count) {
     nvtxPayloadData_t* p;
     uint64_t* v;

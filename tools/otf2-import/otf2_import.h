@@ -460,6 +460,10 @@ OTF2_CallbackCode ev_write_sized(loc_ctx* c, event_kind kind, event_schema es, c
                                  size_t size, OTF2_AttributeList* attributes);
 /* The registered string of a string definition (the empty one if unknown). */
 uint64_t ev_string(const loc_ctx* c, uint32_t string_id);
+/* The registered name of a named_def record (RMA window, I/O handle...) of
+ * `table`; 0 with the location failed ("unknown RMA window 7") if `id` is
+ * not defined. */
+uint64_t ev_named(loc_ctx* c, event_kind kind, const def_table* table, uint64_t id);
 /* Pending operations keyed by two IDs. */
 int pending_push(pending_list* list, const pending_op* op);
 int pending_take(pending_list* list, uint64_t key1, uint64_t key2, pending_op* out);
