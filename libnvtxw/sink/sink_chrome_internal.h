@@ -58,8 +58,9 @@ typedef struct chrome_event {
     int role;          /* schema role (flags >> 3 & 0xF) of the first payload having one */
     const char* title; /* first non-empty schema name, for events without a message */
     int has_begin, has_end, has_point, has_message, has_range_id, has_category, has_color;
+    int has_flow_out, has_flow_in; /* top-level integer fields "flow_out" / "flow_in" */
     int64_t begin, end, point;
-    uint64_t range_id;
+    uint64_t range_id, flow_out, flow_in;
     uint64_t category;
     uint32_t color;
 } chrome_event;

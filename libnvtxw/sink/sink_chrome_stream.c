@@ -20,6 +20,9 @@
  *                            written on the same stream
  *   MARK, no role            "i" with "s":"t"
  *   COUNTER_GROUP            "C" with the numeric fields as args
+ * and, after any of them, flow events for the fields "flow_out" ("s") and
+ * "flow_in" ("f" with "bp":"e"): name and cat "flow", the field's value as
+ * "id", at the event's time, bound by the viewer to the enclosing slice.
  */
 #include "config.h"
 
@@ -43,6 +46,7 @@ typedef struct chrome_record {
     int has_dur, has_id, with_args, with_color;
     int64_t dur;
     uint64_t id;
+    const char* extra; /* NULL, or raw JSON members appended (",\"bp\":\"e\"") */
 } chrome_record;
 
 static int64_t stream_rebase(chrome_stream* st, int64_t ts) {
@@ -74,6 +78,7 @@ static int emit(chrome_stream* st, const chrome_record* r) {
         return -1;
     if ((r->has_id && (strbuf_append(out, ",\"id\":", 6) || chrome_json_hex_id(out, r->id))) ||
         (r->ph == 'i' && strbuf_append(out, ",\"s\":\"t\"", 8)) ||
+        (r->extra != NULL && strbuf_append(out, r->extra, strlen(r->extra))) ||
         (r->with_color && st->ev.has_color && st->ev.color != 0 &&
          (strbuf_append(out, ",\"cname\":", 9) ||
           chrome_json_cstring(out, chrome_cname(st->ev.color)))))
@@ -359,9 +364,36 @@ static int emit_counter(chrome_stream* st, const char* cat, const char* name) {
     return emit(st, &r);
 }
 
+/* The flow events of the event's "flow_out" / "flow_in" fields. */
+static int emit_flows(chrome_stream* st) {
+    chrome_record r;
+    int64_t ts = event_time(st, 0);
+    memset(&r, 0, sizeof r);
+    r.name = r.cat = "flow";
+    r.name_length = 4;
+    r.ts = ts;
+    r.has_id = 1;
+    if (st->ev.has_flow_out) {
+        r.ph = 's';
+        r.id = st->ev.flow_out;
+        if (emit(st, &r) != 0)
+            return -1;
+    }
+    if (st->ev.has_flow_in) {
+        r.ph = 'f';
+        r.id = st->ev.flow_in;
+        r.extra = ",\"bp\":\"e\"";
+        if (emit(st, &r) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 static int emit_event(chrome_stream* st) {
     char scratch[24];
     const char* cat = event_category(st, scratch);
+    if ((st->ev.has_flow_out || st->ev.has_flow_in) && emit_flows(st) != 0)
+        return -1;
     switch (st->ev.role) {
     case 2: /* RANGE_PUSHPOP */
         return emit_complete(st, cat);

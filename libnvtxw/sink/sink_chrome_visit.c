@@ -226,11 +226,25 @@ static int on_object_begin(void* ctx, uint64_t schema_id) {
 
 static int on_object_end(void* ctx) { return close_container(ctx, 0); }
 
+/* A top-level integer field named "flow_out" or "flow_in" with a value
+ * other than 0 also makes the event the start or the end of that flow
+ * (docs/chrome-json.md, Flows); the field stays in args. */
+static void note_flow(chrome_stream* st, uint64_t value) {
+    if (st->depth != 0 || st->field_kind != CHROME_FIELD_ARGS || st->field_name == NULL ||
+        value == 0)
+        return;
+    if (strcmp(st->field_name, "flow_out") == 0)
+        st->ev.has_flow_out = 1, st->ev.flow_out = value;
+    else if (strcmp(st->field_name, "flow_in") == 0)
+        st->ev.has_flow_in = 1, st->ev.flow_in = value;
+}
+
 static int on_signed(void* ctx, int64_t value) {
     chrome_stream* st = ctx;
     int slot;
     if (store_integer(st, (uint64_t)value))
         return 0;
+    note_flow(st, (uint64_t)value);
     slot = value_slot(st, 1);
     return slot <= 0 ? slot : chrome_json_i64(&st->args, value);
 }
@@ -240,6 +254,7 @@ static int on_unsigned(void* ctx, uint64_t value) {
     int slot;
     if (store_integer(st, value))
         return 0;
+    note_flow(st, value);
     slot = value_slot(st, 1);
     return slot <= 0 ? slot : chrome_json_u64(&st->args, value);
 }

@@ -292,6 +292,21 @@ class ImportCheck:
         blocking = [e for e in self.named("i", "MpiSend") + self.named("i", "MpiRecv")
                     if e["args"].get("request", 0) != 0]
         self.c.equal("messages: blocking ends carry request 0", 0, len(blocking))
+        # every message is drawn: a flow start ("s") on its send end's thread
+        # and a flow end ("f", bound to the enclosing slice) on the receive
+        # end's, id = message_id (docs/chrome-json.md, Flows)
+        starts = Counter((e["id"], e["pid"], e["tid"], e["ts"])
+                         for e in self.t.events if e.get("ph") == "s")
+        ends = Counter((e["id"], e["pid"], e["tid"], e["ts"]) for e in self.t.events
+                       if e.get("ph") == "f" and e.get("bp") == "e")
+        want_s = Counter(("0x%x" % sd["args"]["message_id"], sd["pid"], sd["tid"], sd["ts"])
+                         for sd in sends if sd["args"]["message_id"] != 0)
+        want_f = Counter(("0x%x" % rv["args"]["message_id"], rv["pid"], rv["tid"], rv["ts"])
+                         for rv in recvs if rv["args"]["message_id"] != 0)
+        self.c.ok("messages: a flow start on every send end and a flow end on every receive "
+                  "end, id = message_id", starts == want_s and ends == want_f,
+                  "%d and %d" % (sum(want_s.values()), sum(want_f.values())),
+                  (multiset_diff(want_s, starts), multiset_diff(want_f, ends)))
         if self.detail:
             self.message_times(pairs, key)
 

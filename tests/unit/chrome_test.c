@@ -89,6 +89,8 @@ static const char checker[] =
     "    k=(e['cat'],e['id']); assert opened.pop(k,None)==e['name'], ('unmatched e',e)\n"
     "  elif ph=='i': assert e['s']=='t', e\n"
     "  elif ph=='C': assert all(isinstance(v,(int,float)) for v in e['args'].values()), e\n"
+    "  elif ph=='s': assert e['cat']=='flow' and isinstance(e['id'],str), e\n"
+    "  elif ph=='f': assert e['cat']=='flow' and e['bp']=='e', e\n"
     "  else: raise AssertionError('phase '+ph)\n"
     "assert not opened, ('open async', opened)\n"
     "for key,slices in xs.items():\n"
@@ -98,7 +100,7 @@ static const char checker[] =
     "    assert not ends or ts-neg<=ends[-1]+1e-9, ('X overlaps its parent',key,ts,name)\n"
     "    ends.append(ts-neg)\n"
     "assert not any(stacks.values()), ('open B', dict(stacks))\n"
-    "print('events=%d'%len(ev), ' '.join('%s=%d'%(k,n[k]) for k in 'XBEbeiCM'))\n";
+    "print('events=%d'%len(ev), ' '.join('%s=%d'%(k,n[k]) for k in 'XBEbeiCMsf'))\n";
 
 /* Runs the checker on `path`; fails the test on any error. */
 static void check_json(const char* path, char* summary, size_t size) {
@@ -313,9 +315,69 @@ START_TEST(test_golden) {
     write_golden_session("golden.json");
     out_path(path, sizeof path, "golden.json");
     check_json(path, summary, sizeof summary);
-    ck_assert_msg(strstr(summary, "events=29 X=5 B=0 E=0 b=4 e=4 i=4 C=4 M=8") != NULL, "%s",
-                  summary);
+    ck_assert_msg(strstr(summary, "events=29 X=5 B=0 E=0 b=4 e=4 i=4 C=4 M=8 s=0 f=0") != NULL,
+                  "%s", summary);
     check_golden(path);
+}
+END_TEST
+
+/* ---- Flows ----------------------------------------------------------------- */
+
+typedef struct hop_payload {
+    int64_t ts;
+    uint64_t flow_out, flow_in;
+} hop_payload;
+
+/* Fields named flow_out / flow_in (not 0) add "s" / "f" flow events at the
+ * event's time, id = the value (docs/chrome-json.md, Flows). */
+START_TEST(test_flows) {
+    static const nvtxPayloadSchemaEntry_t entries[] = {
+        {NVTX_PAYLOAD_ENTRY_FLAG_TIMESTAMP | NVTX_PAYLOAD_ENTRY_FLAG_MARK,
+         NVTX_PAYLOAD_ENTRY_TYPE_INT64, "ts", NULL, 0, offsetof(hop_payload, ts), NULL, NULL},
+        {0, NVTX_PAYLOAD_ENTRY_TYPE_UINT64, "flow_out", NULL, 0, offsetof(hop_payload, flow_out),
+         NULL, NULL},
+        {0, NVTX_PAYLOAD_ENTRY_TYPE_UINT64, "flow_in", NULL, 0, offsetof(hop_payload, flow_in),
+         NULL, NULL},
+    };
+    const hop_payload hops[] = {{1000, 7, 0}, {2500, 0, 7}, {3000, 0x2a, 0x2b}, {4000, 0, 0}};
+    char path[PATH_MAX], summary[4096];
+    nvtxwSessionHandle_t session = begin("flows", "flows.json");
+    nvtxDomainHandle_t domain;
+    nvtxwEventWriter_t w;
+    nvtxPayloadData_t payload;
+    char* json;
+    size_t size;
+    OK(nvtxwDomainRegister(T, session, "net", &domain));
+    OK(nvtxwEventWriterOpen(T, session, "rank0", domain, "", 0, &w));
+    payload.schemaId =
+        schema(domain, "hop", NVTX_PAYLOAD_SCHEMA_FLAG_MARK, entries, 3, sizeof(hop_payload));
+    payload.size = sizeof(hop_payload);
+    for (size_t i = 0; i < sizeof hops / sizeof hops[0]; i++) {
+        payload.payload = &hops[i];
+        OK(T->EventWrite(w.stream, &payload, 1));
+    }
+    OK(T->SessionEnd(session));
+    out_path(path, sizeof path, "flows.json");
+    check_json(path, summary, sizeof summary);
+    ck_assert_msg(strstr(summary, "i=4 C=0 M=") != NULL && strstr(summary, "s=2 f=2") != NULL, "%s",
+                  summary);
+    json = tu_read_file_or_fail(path, &size);
+    ck_assert_msg(strstr(json, "{\"name\":\"flow\",\"cat\":\"flow\",\"ph\":\"s\",\"ts\":0.000,"
+                               "\"pid\":1,\"tid\":1,\"id\":\"0x7\"}") != NULL,
+                  "%s", json);
+    ck_assert_msg(strstr(json, "\"ph\":\"f\",\"ts\":1.500,\"pid\":1,\"tid\":1,\"id\":\"0x7\","
+                               "\"bp\":\"e\"}") != NULL,
+                  "%s", json);
+    ck_assert_msg(strstr(json, "\"ph\":\"s\",\"ts\":2.000,\"pid\":1,\"tid\":1,\"id\":\"0x2a\"}") !=
+                      NULL,
+                  "%s", json);
+    ck_assert_msg(strstr(json, "\"ph\":\"f\",\"ts\":2.000,\"pid\":1,\"tid\":1,\"id\":\"0x2b\","
+                               "\"bp\":\"e\"}") != NULL,
+                  "%s", json);
+    /* two starts, two ends: none for the zeros */
+    ck_assert_int_eq(tu_count_substr(json, "\"name\":\"flow\""), 4);
+    ck_assert_msg(strstr(json, "\"args\":{\"flow_out\":7,\"flow_in\":0}") != NULL, "%s", json);
+    free(json);
 }
 END_TEST
 
@@ -492,6 +554,7 @@ int main(void) {
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_golden);
+    tcase_add_test(tc, test_flows);
     tcase_add_test(tc, test_threads);
     tcase_add_test(tc, test_unwritable_output);
     tcase_add_test(tc, test_existing_output);

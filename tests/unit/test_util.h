@@ -104,6 +104,14 @@ static inline char* tu_read_file_or_fail(const char* path, size_t* size) {
 /* The NVTXW v2 function table (nvtxwGetInterface with
  * NVTXW_INTERFACE_VERSION), or NULL when that call does not succeed or
  * returns no table. Needs libnvtxw at link time. */
+/* Occurrences of `needle` in `text` (not overlapping). */
+static inline size_t tu_count_substr(const char* text, const char* needle) {
+    size_t n = 0, len = strlen(needle);
+    for (const char* p = strstr(text, needle); p != NULL && len > 0; p = strstr(p + len, needle))
+        n++;
+    return n;
+}
+
 static inline const nvtxwInterface_t* tu_get_interface(void) {
     const void* table = NULL;
     if (nvtxwGetInterface(NVTXW_INTERFACE_VERSION, &table) != NVTXW_RESULT_SUCCESS)

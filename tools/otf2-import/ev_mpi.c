@@ -106,7 +106,9 @@ static OTF2_CallbackCode message(loc_ctx* c, event_kind k, int send, uint32_t pe
                           bytes,
                           (uint64_t)seq,
                           id,
-                          request};
+                          request,
+                          send ? id : 0,  /* flow_out */
+                          send ? 0 : id}; /* flow_in */
     return ev_write(c, k, ES_MPI_MESSAGE, v, COUNT_OF(v), attributes);
 }
 
