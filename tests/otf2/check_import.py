@@ -295,10 +295,11 @@ class ImportCheck:
         # every message is drawn: a flow start ("s") on its send end's thread
         # and a flow end ("f", bound to the enclosing slice) on the receive
         # end's, id = message_id (docs/chrome-json.md, Flows)
-        starts = Counter((e["id"], e["pid"], e["tid"], e["ts"])
-                         for e in self.t.events if e.get("ph") == "s")
+        ids = {"0x%x" % e["args"]["message_id"] for e in sends + recvs}
+        starts = Counter((e["id"], e["pid"], e["tid"], e["ts"]) for e in self.t.events
+                         if e.get("ph") == "s" and e.get("id") in ids)
         ends = Counter((e["id"], e["pid"], e["tid"], e["ts"]) for e in self.t.events
-                       if e.get("ph") == "f" and e.get("bp") == "e")
+                       if e.get("ph") == "f" and e.get("bp") == "e" and e.get("id") in ids)
         want_s = Counter(("0x%x" % sd["args"]["message_id"], sd["pid"], sd["tid"], sd["ts"])
                          for sd in sends if sd["args"]["message_id"] != 0)
         want_f = Counter(("0x%x" % rv["args"]["message_id"], rv["pid"], rv["tid"], rv["ts"])

@@ -96,15 +96,20 @@ static OTF2_CallbackCode on_team_end(EV_ARGS, OTF2_CommRef team) {
 }
 
 /* Create/Begin and End/Wait of one thread share (contingent, sequence):
- * flow_id pairs them across locations. */
+ * a flow from Create to Begin and one from End to Wait, with IDs made of
+ * (contingent, sequence, which), different from message IDs (tagged
+ * "THR" in the top byte). */
 static OTF2_CallbackCode contingent(loc_ctx* c, event_kind k, OTF2_CommRef comm, uint64_t seq,
                                     OTF2_AttributeList* attributes) {
     comm_def* cd = def_table_find(&c->im->defs.comms, comm, NULL);
-    uint64_t flow = ((uint64_t)comm << 40) ^ seq ^ 0x5448524541440000ULL; /* "THREAD" */
+    int second = k == EK_ThreadEnd || k == EK_ThreadWait;
+    int out = k == EK_ThreadCreate || k == EK_ThreadEnd;
+    uint64_t flow =
+        0x5400000000000000ULL | (((uint64_t)comm << 33) ^ (seq << 1) ^ (uint64_t)second);
     if (cd == NULL)
         return ev_fail(c, k, "unknown thread contingent %" PRIu32, (uint32_t)comm);
     EV_MARK(k, ES_THREAD_CONTINGENT, PARADIGM(c, comm_paradigm(c, comm)), comm,
-            ev_string(c, cd->name), seq, flow);
+            ev_string(c, cd->name), seq, out ? flow : 0, out ? 0 : flow);
 }
 
 #define CONTINGENT_EVENT(fn, kind)                                                                 \
