@@ -23,7 +23,7 @@ check-long: check
 	  bash '$(top_srcdir)/tests/viewer/viewer_test.sh'
 .PHONY: check-long
 EXTRA_DIST += tests/testlib.sh
-EXTRA_DIST += tests/viewer/viewer_test.sh tests/viewer/check_trace.mjs \
+EXTRA_DIST += tests/viewer/viewer_test.sh tests/viewer/check_trace.mjs tests/viewer/check_flows.mjs \
 	tests/viewer/package.json tests/viewer/package-lock.json
 distclean-local: clean-viewer-engine
 clean-viewer-engine:

@@ -20,9 +20,9 @@
  *                            written on the same stream
  *   MARK, no role            "i" with "s":"t"
  *   COUNTER_GROUP            "C" with the numeric fields as args
- * and, after any of them, flow events for the fields "flow_out" ("s") and
- * "flow_in" ("f" with "bp":"e"): name and cat "flow", the field's value as
- * "id", at the event's time, bound by the viewer to the enclosing slice.
+ * and, before any of them, flow events for the fields "flow_out" ("s") and
+ * "flow_in" ("f" with "bp":"e"): name "flow", the event's cat, the field's
+ * value as "id", at the event's time.
  */
 #include "config.h"
 
@@ -364,12 +364,16 @@ static int emit_counter(chrome_stream* st, const char* cat, const char* name) {
     return emit(st, &r);
 }
 
-/* The flow events of the event's "flow_out" / "flow_in" fields. */
-static int emit_flows(chrome_stream* st) {
+/* The flow events of the event's "flow_out" / "flow_in" fields, in the
+ * event's category: the Chrome DevTools engine binds a flow event to the
+ * event with the same ts, pid, tid and cat; Perfetto to the enclosing
+ * slice. */
+static int emit_flows(chrome_stream* st, const char* cat) {
     chrome_record r;
     int64_t ts = event_time(st, 0);
     memset(&r, 0, sizeof r);
-    r.name = r.cat = "flow";
+    r.name = "flow";
+    r.cat = cat;
     r.name_length = 4;
     r.ts = ts;
     r.has_id = 1;
@@ -392,7 +396,7 @@ static int emit_flows(chrome_stream* st) {
 static int emit_event(chrome_stream* st) {
     char scratch[24];
     const char* cat = event_category(st, scratch);
-    if ((st->ev.has_flow_out || st->ev.has_flow_in) && emit_flows(st) != 0)
+    if ((st->ev.has_flow_out || st->ev.has_flow_in) && emit_flows(st, cat) != 0)
         return -1;
     switch (st->ev.role) {
     case 2: /* RANGE_PUSHPOP */

@@ -89,8 +89,8 @@ static const char checker[] =
     "    k=(e['cat'],e['id']); assert opened.pop(k,None)==e['name'], ('unmatched e',e)\n"
     "  elif ph=='i': assert e['s']=='t', e\n"
     "  elif ph=='C': assert all(isinstance(v,(int,float)) for v in e['args'].values()), e\n"
-    "  elif ph=='s': assert e['cat']=='flow' and isinstance(e['id'],str), e\n"
-    "  elif ph=='f': assert e['cat']=='flow' and e['bp']=='e', e\n"
+    "  elif ph=='s': assert e['name']=='flow' and isinstance(e['id'],str), e\n"
+    "  elif ph=='f': assert e['name']=='flow' and e['bp']=='e', e\n"
     "  else: raise AssertionError('phase '+ph)\n"
     "assert not opened, ('open async', opened)\n"
     "for key,slices in xs.items():\n"
@@ -362,7 +362,7 @@ START_TEST(test_flows) {
     ck_assert_msg(strstr(summary, "i=4 C=0 M=") != NULL && strstr(summary, "s=2 f=2") != NULL, "%s",
                   summary);
     json = tu_read_file_or_fail(path, &size);
-    ck_assert_msg(strstr(json, "{\"name\":\"flow\",\"cat\":\"flow\",\"ph\":\"s\",\"ts\":0.000,"
+    ck_assert_msg(strstr(json, "{\"name\":\"flow\",\"cat\":\"net\",\"ph\":\"s\",\"ts\":0.000,"
                                "\"pid\":1,\"tid\":1,\"id\":\"0x7\"}") != NULL,
                   "%s", json);
     ck_assert_msg(strstr(json, "\"ph\":\"f\",\"ts\":1.500,\"pid\":1,\"tid\":1,\"id\":\"0x7\","

@@ -7,7 +7,9 @@
 # or its package.json changed (npm install: an unreachable registry is a
 # failure, not a skip), writes a report with examples/hello_producer (4 worker
 # threads x 250 steps, each step one push/pop range around 4 push/pop phases),
-# converts it with nvtxw-replay -o out.json and runs check_trace.mjs on it.
+# converts it with nvtxw-replay -o out.json and runs check_trace.mjs on it;
+# then imports a generated OTF2 archive straight to JSON and checks its
+# threads, slices and MPI message flows with check_flows.mjs.
 # Run by `make check-long`. Prints "N passed, M failed".
 set -u
 top_srcdir=${top_srcdir:-.}
@@ -84,6 +86,39 @@ if [ -z "$counts" ] || { [ "$status" -ne 0 ] && [ "${3:-0}" -eq 0 ]; }; then
 elif [ -s "$tmp/check.err" ]; then
     echo "engine messages (first 5):"
     head -n 5 "$tmp/check.err" | sed 's/^/   /'
+fi
+
+# (e) An OTF2 import (the generator's MPI+OpenMP archive) in the engine:
+# threads, slices per thread and one flow arrow per MPI message, as many as
+# the file declares (check_flows.mjs). Counted like (d).
+gen=$build/tests/gen/nvtxw-otf2-gen
+imp=$build/tools/otf2-import/nvtxw-otf2-import
+if [ -x "$gen" ] && [ -x "$imp" ] && "$gen" -o "$tmp/otf2" --events 20000 --seed 3 >/dev/null &&
+    "$imp" "$tmp/otf2/traces.otf2" -o "$tmp/otf2.json" --quiet 2>"$tmp/err"; then
+    pass "nvtxw-otf2-import wrote otf2.json"
+    python3 - "$tmp/otf2.json" >"$tmp/expect.json" <<'PY'
+import collections, json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+names = {(e["pid"], e["tid"]): e["args"]["name"] for e in ev
+         if e["ph"] == "M" and e["name"] == "thread_name"}
+slices = collections.Counter(names.get((e["pid"], e["tid"])) for e in ev if e["ph"] == "X")
+starts = {e["id"] for e in ev if e["ph"] == "s"}
+ends = {e["id"] for e in ev if e["ph"] == "f"}
+print(json.dumps({"threads": {k: v for k, v in slices.items() if k}, "flows": len(starts & ends)}))
+PY
+    node "$here/check_flows.mjs" --engine "$engine" --expect "$tmp/expect.json" "$tmp/otf2.json" \
+        >"$tmp/flows.out" 2>"$tmp/flows.err"
+    grep -v ' passed, .* failed$' "$tmp/flows.out"
+    counts=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$tmp/flows.out" | tail -n 1)
+    if [ -n "$counts" ]; then
+        set -- $counts
+        passed=$((passed + $1))
+        failed=$((failed + $3))
+    else
+        fail "check_flows.mjs: $(head -c 500 "$tmp/flows.err")"
+    fi
+else
+    fail "no OTF2 import to check (generator or importer missing or failing): $(head -c 300 "$tmp/err")"
 fi
 
 # The checker itself must notice a wrong expectation (one step fewer).
