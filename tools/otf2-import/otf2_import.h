@@ -9,14 +9,18 @@
  *   2. every registration up front (register.c): domain, categories,
  *      strings, schemas (schemas/otf2-events.yaml, embedded), scopes,
  *      counters, time domains;
- *   3. worker threads take locations one at a time (location.c): local
- *      definitions first (mapping tables, clock offsets: OTF2 applies them
- *      to the events), then the events, streamed into the location's stream
- *      (ev_*.c); per-location state is bounded by the nesting depth and the
- *      open requests, not by the number of events.
- * Registration and lifecycle calls made while workers run (StreamOpen and
- * StreamClose, task scopes) hold importer.lock, as NVTXW asks of producers;
- * event writes do not.
+ *   3. tasks (tasks.c): with several workers a prescan registers them all
+ *      before the conversion; one worker registers them at first sight;
+ *   4. worker threads take locations one at a time (worker.c, location.c):
+ *      local definitions first (mapping tables, clock offsets: OTF2 applies
+ *      them to the events), then the events, streamed into the location's
+ *      stream (ev_*.c); per-location state is bounded by the nesting depth
+ *      and the open requests, not by the number of events.
+ * NVTXW producers must not overlap registration or lifecycle calls with
+ * writes (ABI spec 6): StreamOpen/StreamClose take importer.gate for
+ * writing, workers hold it for reading while they write and yield it every
+ * 4096 events; with several workers nothing else is registered while they
+ * run (one worker registers its tasks itself: no other thread writes).
  */
 #ifndef NVTXW_OTF2_IMPORT_H
 #define NVTXW_OTF2_IMPORT_H
@@ -331,7 +335,7 @@ typedef struct importer {
     uint32_t paradigm_category[256];
     size_t* selected; /* location indexes of this run */
     size_t selected_count;
-    pthread_mutex_t lock; /* the first failure, --keep-going counts */
+    pthread_mutex_t lock; /* the first failure, --keep-going counts, the prescan's task set */
     /* Workers hold `gate` for reading while they write events and take it
      * for writing around StreamOpen/StreamClose: NVTXW producers must not
      * overlap lifecycle calls with writes (ABI spec 6). */
