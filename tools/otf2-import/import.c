@@ -152,6 +152,7 @@ static double now_seconds(void) {
 
 typedef struct progress {
     importer* im;
+    const char* label; /* "tasks" (the prescan) or "events" */
     atomic_int stop;
     double start;
 } progress;
@@ -167,10 +168,11 @@ static void progress_draw(const progress* p) {
     bar[width] = '\0';
     if (rate > 0 && total > done) {
         unsigned eta = (unsigned)((double)(total - done) / rate);
-        fprintf(stderr, "\r[%s] %5.1f%% %.2f M events/s ETA %u:%02u   ", bar, pct, rate / 1e6,
-                eta / 60, eta % 60);
+        fprintf(stderr, "\r%-6s [%s] %5.1f%% %.2f M events/s ETA %u:%02u   ", p->label, bar, pct,
+                rate / 1e6, eta / 60, eta % 60);
     } else {
-        fprintf(stderr, "\r[%s] %5.1f%% %.2f M events/s           ", bar, pct, rate / 1e6);
+        fprintf(stderr, "\r%-6s [%s] %5.1f%% %.2f M events/s           ", p->label, bar, pct,
+                rate / 1e6);
     }
 }
 
@@ -181,21 +183,24 @@ static void* progress_thread(void* arg) {
         progress_draw(p);
         nanosleep(&tick, NULL);
     }
-    fprintf(stderr, "\r%70s\r", "");
+    fprintf(stderr, "\r%78s\r", "");
     return NULL;
 }
 
 /* ---- the run ------------------------------------------------------------------ */
 
-/* Runs `worker` on opts.threads threads over the selected locations. */
-static int run_workers(importer* im, void* (*worker)(void*), int with_progress) {
+/* Runs `worker` on opts.threads threads over the selected locations, with a
+ * progress bar labelled `label` on a terminal (im->events_done counts from
+ * 0). */
+static int run_workers(importer* im, void* (*worker)(void*), const char* label) {
     unsigned n = im->opts.threads;
     pthread_t* threads;
     pthread_t bar;
-    progress p = {im, 0, now_seconds()};
-    int with_bar =
-        with_progress && im->opts.progress && pthread_create(&bar, NULL, progress_thread, &p) == 0;
+    progress p = {im, label, 0, now_seconds()};
+    int with_bar;
     atomic_store(&im->next_location, 0);
+    atomic_store(&im->events_done, 0);
+    with_bar = im->opts.progress && pthread_create(&bar, NULL, progress_thread, &p) == 0;
     if (n > im->selected_count)
         n = im->selected_count > 0 ? (unsigned)im->selected_count : 1;
     threads = calloc(n, sizeof *threads);
@@ -244,7 +249,7 @@ static int prepare_tasks(importer* im) {
     if (!tasks_possible(&im->defs))
         return 0;
     im->prescanned = 1;
-    if (run_workers(im, prescan_worker, 0) != 0) {
+    if (run_workers(im, prescan_worker, "tasks") != 0) {
         import_error("%s", im->error);
         return -1;
     }
@@ -271,7 +276,7 @@ int import_run(importer* im) {
         prepare_tasks(im) != 0) {
         snprintf(im->error, sizeof im->error, "%s", import_last_error());
         status = 1;
-    } else if (run_workers(im, location_worker, 1) != 0) {
+    } else if (run_workers(im, location_worker, "events") != 0) {
         status = 1;
     }
     if (im->session != NULL && im->t->SessionEnd(im->session) != NVTXW_RESULT_SUCCESS &&

@@ -194,6 +194,7 @@ static int prescan_location(importer* im, size_t selected, OTF2_EvtReaderCallbac
         return 0;
     OTF2_Reader_RegisterEvtCallbacks(im->reader, er, cb, &p);
     (void)OTF2_Reader_ReadAllLocalEvents(im->reader, er, &read);
+    atomic_fetch_add(&im->events_done, read); /* the progress bar's */
     OTF2_Reader_CloseEvtReader(im->reader, er);
     if (p.failed) {
         import_fail(im, "out of memory collecting the tasks of location %" PRIu64, loc->id);
