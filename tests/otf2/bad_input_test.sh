@@ -215,6 +215,25 @@ in the generated archive"
     fi
 fi
 
+# Another NVTXW backend (tests/backend/mock_backend.c): the import forwards
+# to it; a backend failing mid-import fails the run with its error.
+mock=$build/tests/backend/.libs/libmockbackend.so
+if [ -f "$mock" ]; then
+    mock=$(cd "$(dirname "$mock")" && pwd)/libmockbackend.so
+    fresh
+    if "$imp" "$pingpong/traces.otf2" --backend "$mock" --quiet >"$tmp/out" 2>"$tmp/err"; then
+        pass "--backend: the mock backend takes the import"
+    else
+        fail "--backend: exit $?: $(head -c 300 "$tmp/err")"
+    fi
+    fresh
+    expect_error "a backend failing at EventWrite" "cannot forward EventWrite: backend=.*returned 1" \
+        "$o/none" env MOCK_BACKEND_FAIL=EventWrite "$imp" "$pingpong/traces.otf2" \
+        --backend "$mock" --quiet
+else
+    fail "the mock backend is not built: $mock"
+fi
+
 # Usage errors.
 fresh
 expect_usage "no input" "$o/x.nvtxw" -o "$o/x.nvtxw"
