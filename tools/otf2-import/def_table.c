@@ -26,6 +26,13 @@ void import_error(const char* fmt, ...) {
 
 const char* import_last_error(void) { return last_error; }
 
+void import_archive_file(const char* archive, const char* suffix, char* out, size_t size) {
+    size_t n = strlen(archive);
+    if (n > 5 && !strcmp(archive + n - 5, ".otf2"))
+        n -= 5;
+    snprintf(out, size, "%.*s%s", (int)n, archive, suffix);
+}
+
 static size_t slot_of(uint64_t key, size_t capacity) {
     key ^= key >> 33; /* murmur3 finalizer: IDs are often dense */
     key *= 0xff51afd7ed558ccdULL;

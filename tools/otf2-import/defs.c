@@ -319,14 +319,6 @@ static void defs_init(otf2_defs* defs) {
     def_table_init(&defs->paradigms, sizeof(named_def), "paradigm");
 }
 
-/* "<archive without .otf2>.def": the global definition file, for messages. */
-static void def_file(const char* archive, char* out, size_t size) {
-    size_t n = strlen(archive);
-    if (n > 5 && !strcmp(archive + n - 5, ".otf2"))
-        n -= 5;
-    snprintf(out, size, "%.*s.def", (int)n, archive);
-}
-
 int defs_read(OTF2_Reader* reader, otf2_defs* defs, const char* archive) {
     char file[4200];
     OTF2_GlobalDefReader* gdr;
@@ -334,7 +326,7 @@ int defs_read(OTF2_Reader* reader, otf2_defs* defs, const char* archive) {
     OTF2_ErrorCode rc;
     uint64_t read = 0;
     defs_init(defs);
-    def_file(archive, file, sizeof file);
+    import_archive_file(archive, ".def", file, sizeof file);
     import_otf2_error_reset();
     gdr = OTF2_Reader_GetGlobalDefReader(reader);
     if (gdr == NULL) {

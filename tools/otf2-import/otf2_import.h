@@ -179,6 +179,9 @@ typedef struct otf2_defs {
 /* The calling thread's last error message (import_error sets it). */
 void import_error(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 const char* import_last_error(void);
+/* A file of the archive, for messages: the anchor path without ".otf2"
+ * plus `suffix` (".def", "/3.evt"): where OTF2's POSIX substrate keeps it. */
+void import_archive_file(const char* archive, const char* suffix, char* out, size_t size);
 /* OTF2's own error messages: captured instead of printed (installed once),
  * reset before a read, and the first one since (else `code`'s description). */
 void import_otf2_errors_install(void);

@@ -11,15 +11,12 @@
 
 #include "otf2_import.h"
 
-/* "<archive without .otf2>/<location>.<ext>": where OTF2's POSIX substrate
- * keeps a location's local files, for messages. */
+/* The location's local file `ext` ("def", "evt"), for messages. */
 static void location_file(const importer* im, uint64_t id, const char* ext, char* out,
                           size_t size) {
-    const char* archive = im->opts.archive;
-    size_t n = strlen(archive);
-    if (n > 5 && !strcmp(archive + n - 5, ".otf2"))
-        n -= 5;
-    snprintf(out, size, "%.*s/%" PRIu64 ".%s", (int)n, archive, id, ext);
+    char suffix[48];
+    snprintf(suffix, sizeof suffix, "/%" PRIu64 ".%s", id, ext);
+    import_archive_file(im->opts.archive, suffix, out, size);
 }
 
 /* Opens the location's stream and writes the OTF2 clock's conversion to
