@@ -1,6 +1,8 @@
 # nvtxw-replay: replay a report through libnvtxw's own backend into a sink.
 bin_PROGRAMS += tools/replay/nvtxw-replay
 tools_replay_nvtxw_replay_SOURCES = tools/replay/nvtxw_replay.c \
+	tools/replay/replay_input.h tools/replay/replay_inputs.c tools/replay/replay_inputs.h \
+	tools/replay/replay_pending.c \
 	tools/common/tool_output.c tools/common/tool_output.h
 tools_replay_nvtxw_replay_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tools/common
 tools_replay_nvtxw_replay_LDADD = libnvtxw/libnvtxw.la

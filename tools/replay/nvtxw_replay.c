@@ -23,16 +23,20 @@
 #include <unistd.h>
 
 #include "nvtxw/nvtxw.h"
+#include "replay_inputs.h"
 #include "tool_output.h"
 
 #define TOOL "nvtxw-replay"
 
 static const char usage_text[] =
-    "Usage: " TOOL " REPORT.nvtxw... [--to SINK | --stats[=FORMAT] | --backend LIB] [-o OUT]\n"
+    "Usage: " TOOL " INPUT... [--to SINK | --stats[=FORMAT] | --backend LIB] [-o OUT]\n"
     "                    [--streams PATTERN,...] [--domains PATTERN,...] [--from NS] [--to NS]\n"
+    "       " TOOL " --synthetic NAME[:KEY=VALUE,...] [INPUT...] [options] [-o OUT]\n"
     "\n"
-    "Replays every record of the reports (registrations, events, counters, time\n"
-    "synchronization) through libnvtxw's NVTXW backend into SINK; several reports\n"
+    "Replays every record of the inputs (registrations, events, counters, time\n"
+    "synchronization) through libnvtxw's NVTXW backend into SINK. An INPUT is a\n"
+    "report (.nvtxw), a capture file (JSON Lines or YAML) or a Chrome trace (JSON);\n"
+    "--synthetic generates a workload (tasks, mpi, gpu, nested). Several inputs\n"
     "merge into one session (domains unified by name, streams renamed NAME#2...).\n"
     "\n"
     "Options: --to SINK            report, json, stats, text, sqlite or null; default:\n"
@@ -54,7 +58,9 @@ static const char usage_text[] =
     "         -V, --version        show the version\n";
 
 typedef struct options {
-    const char** inputs;
+    replay_source* sources; /* the inputs and --synthetic specs, in order */
+    size_t source_count;
+    const char** inputs; /* the report paths (temporaries for other sources) */
     size_t input_count;
     const char** streams; /* --streams patterns */
     size_t stream_count;
@@ -142,6 +148,8 @@ static int parse_value(options* o, const char* a, char* value) {
         o->has_from = 1;
     else if (!strcmp(a, "--backend"))
         o->backend = value;
+    else if (!strcmp(a, "--synthetic"))
+        o->sources[o->source_count++] = (replay_source){REPLAY_INPUT_SYNTHETIC, value};
     else if (!strcmp(a, "--streams"))
         add_patterns(value, o->streams, &o->stream_count);
     else if (!strcmp(a, "--domains"))
@@ -156,8 +164,9 @@ static int parse_value(options* o, const char* a, char* value) {
 }
 
 static int takes_value(const char* a) {
-    static const char* const names[] = {"--to",      "-o",        "--output",  "--order",
-                                        "--backend", "--streams", "--domains", "--from"};
+    static const char* const names[] = {"--to",      "-o",        "--output",
+                                        "--order",   "--backend", "--streams",
+                                        "--domains", "--from",    "--synthetic"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         if (!strcmp(a, names[i]))
             return 1;
@@ -188,12 +197,12 @@ static int parse(int argc, char** argv, options* o) {
         else if (a[0] == '-' && a[1] != '\0')
             return usage_error("unknown option %s", a);
         else
-            o->inputs[o->input_count++] = a;
+            o->sources[o->source_count++] = (replay_source){REPLAY_INPUT_REPORT, a};
     }
     if (status >= 0)
         return status;
-    if (o->input_count == 0)
-        return usage_error("%s", "no report given");
+    if (o->source_count == 0)
+        return usage_error("%s", "no input given");
     if (o->order < 0)
         return usage_error("%s", "--order takes 'stream' or 'time'");
     if (o->has_from && o->has_to && o->from > o->to)
@@ -251,16 +260,63 @@ static int check_backend(options* o, char* resolved) {
     return 0;
 }
 
-static int replay(const options* o, const char* config, nvtxw_reader_t** readers) {
+/* Sniffs what each input file is; 0, or 1 with the error printed. */
+static int sniff_sources(options* o) {
+    for (size_t i = 0; i < o->source_count; i++) {
+        replay_source* source = &o->sources[i];
+        if (source->kind == REPLAY_INPUT_REPORT &&
+            (source->kind = replay_input_sniff(TOOL, source->name)) == REPLAY_INPUT_ERROR)
+            return 1;
+    }
+    return 0;
+}
+
+/* One producer input without filters goes straight into the sink; merges
+ * and filters go through the reader, so producers become reports first. */
+static int direct_source(const options* o) {
+    return o->source_count == 1 && o->sources[0].kind != REPLAY_INPUT_REPORT &&
+           o->stream_count == 0 && o->domain_count == 0 && !o->has_from && !o->has_to &&
+           o->order == NVTXW_READER_ORDER_STREAM;
+}
+
+/* Settles o->inputs: report paths, producer inputs turned into temporary
+ * reports named in temps (one PATH_MAX slot per source). 0 or 1. */
+static int gather_reports(options* o, const replay_input_ctx* ctx, char* temps) {
+    for (size_t i = 0; i < o->source_count; i++) {
+        const replay_source* source = &o->sources[i];
+        char* temp = temps + i * PATH_MAX;
+        if (source->kind == REPLAY_INPUT_REPORT) {
+            o->inputs[o->input_count++] = source->name;
+            continue;
+        }
+        if (replay_input_to_report(ctx, source, temp, PATH_MAX) != 0) {
+            temp[0] = '\0';
+            return 1;
+        }
+        o->inputs[o->input_count++] = temp;
+    }
+    return 0;
+}
+
+static int replay(options* o, const char* config, nvtxw_reader_t** readers, char* temps) {
     nvtxw_replay_options_t ropts = {
         sizeof ropts,    o->order,    o->streams, o->stream_count, o->domains,
         o->domain_count, o->has_from, o->has_to,  o->from,         o->to};
     const void* iface = NULL;
-    if (open_inputs(o, readers) != 0)
+    replay_input_ctx ctx = {TOOL, NULL, config};
+    if (nvtxwGetInterface(NVTXW_INTERFACE_VERSION, &iface) != NVTXW_RESULT_SUCCESS) {
+        fprintf(stderr, TOOL ": error: %s\n", nvtxw_last_error());
         return 1;
-    if (nvtxwGetInterface(NVTXW_INTERFACE_VERSION, &iface) != NVTXW_RESULT_SUCCESS ||
-        nvtxw_reader_replay_many(readers, o->input_count, iface, config, &ropts, NULL) !=
-            NVTXW_RESULT_SUCCESS) {
+    }
+    ctx.iface = iface;
+    if (sniff_sources(o) != 0)
+        return 1;
+    if (direct_source(o))
+        return replay_input_run(&ctx, &o->sources[0]);
+    if (gather_reports(o, &ctx, temps) != 0 || open_inputs(o, readers) != 0)
+        return 1;
+    if (nvtxw_reader_replay_many(readers, o->input_count, iface, config, &ropts, NULL) !=
+        NVTXW_RESULT_SUCCESS) {
         fprintf(stderr, TOOL ": error: %s\n", nvtxw_last_error());
         return 1;
     }
@@ -272,6 +328,7 @@ static int replay(const options* o, const char* config, nvtxw_reader_t** readers
 int main(int argc, char** argv) {
     options o = {0};
     nvtxw_reader_t** readers;
+    char* temps; /* temporary reports, PATH_MAX apart */
     char config[8400];
     char backend_path[PATH_MAX];
     tool_output out;
@@ -285,8 +342,11 @@ int main(int argc, char** argv) {
     o.inputs = calloc((size_t)argc, sizeof *o.inputs);
     o.streams = calloc(patterns, sizeof *o.streams);
     o.domains = calloc(patterns, sizeof *o.domains);
+    o.sources = calloc((size_t)argc, sizeof *o.sources);
     readers = calloc((size_t)argc, sizeof *readers);
-    if (o.inputs == NULL || o.streams == NULL || o.domains == NULL || readers == NULL) {
+    temps = calloc((size_t)argc, PATH_MAX);
+    if (o.inputs == NULL || o.streams == NULL || o.domains == NULL || o.sources == NULL ||
+        readers == NULL || temps == NULL) {
         fprintf(stderr, TOOL ": error: out of memory\n");
         status = 1;
     } else if ((status = parse(argc, argv, &o)) < 0 &&
@@ -299,14 +359,20 @@ int main(int argc, char** argv) {
                      o.backend ? o.backend : "") >= (int)sizeof config)
             status = usage_error("output path too long: %s", o.output);
         else
-            status = replay(&o, config, readers);
+            status = replay(&o, config, readers, temps);
         if (to_file)
             status = tool_output_end(&out, status);
     }
     for (size_t i = 0; readers != NULL && i < (size_t)argc; i++)
         nvtxw_reader_close(readers[i]);
+    for (size_t i = 0; temps != NULL && i < (size_t)argc; i++) {
+        if (temps[i * PATH_MAX] != '\0')
+            unlink(temps + i * PATH_MAX);
+    }
     nvtxwFinalize();
     free(readers);
+    free(temps);
+    free(o.sources);
     free(o.inputs);
     free(o.streams);
     free(o.domains);

@@ -1,0 +1,48 @@
+/*
+ * tools/replay/replay_input.h - the inputs of nvtxw-replay that are not
+ * reports: capture files (capture_*.c), Chrome trace JSON (chrome_in_*.c)
+ * and synthetic workloads (synthetic_*.c).
+ *
+ * Each is a producer: it drives one whole session (SessionBegin with
+ * ctx->config ... SessionEnd) through ctx->iface, any NVTXW v2 function
+ * table, and returns 0, or 1 after printing "nvtxw-replay: error: ..."
+ * (naming the file, line and column, or the generator parameter, at fault)
+ * on stderr. A failed run may leave a partial session behind; the caller
+ * removes the output. Memory stays bounded by the input's definitions
+ * (streams, registrations), never by its event count.
+ */
+#ifndef NVTXW_REPLAY_INPUT_H
+#define NVTXW_REPLAY_INPUT_H
+
+#include "nvtxw/nvtxw.h"
+
+typedef struct replay_input_ctx {
+    const char* tool;              /* program name for messages */
+    const nvtxwInterface_t* iface; /* where the calls go */
+    const char* config;            /* SessionAttributes.configString */
+} replay_input_ctx;
+
+/* What an input is: a file's kind from its first bytes, or a workload. */
+typedef enum replay_input_kind {
+    REPLAY_INPUT_REPORT,    /* .nvtxw: starts with the report magic */
+    REPLAY_INPUT_CAPTURE,   /* JSON Lines / YAML capture (docs/capture-format.md) */
+    REPLAY_INPUT_CHROME,    /* Chrome Trace Event Format JSON */
+    REPLAY_INPUT_SYNTHETIC, /* a --synthetic spec, not a file */
+    REPLAY_INPUT_ERROR      /* unreadable; message printed */
+} replay_input_kind;
+
+/* Sniffs `path`: the report magic, else the capture header, else Chrome
+ * JSON when the first non-blank byte is '[' or '{'; anything else is
+ * REPLAY_INPUT_REPORT (so the reader gives its own message). */
+replay_input_kind replay_input_sniff(const char* tool, const char* path);
+
+/* Non-zero when the first bytes (`length` of them) are a capture file's:
+ * a header line as docs/capture-format.md defines it. */
+int capture_sniff(const char* head, size_t length);
+
+int capture_replay(const replay_input_ctx* ctx, const char* path);
+int chrome_trace_replay(const replay_input_ctx* ctx, const char* path);
+/* `spec` is NAME[:key=value,...] as given to --synthetic. */
+int synthetic_replay(const replay_input_ctx* ctx, const char* spec);
+
+#endif /* NVTXW_REPLAY_INPUT_H */
