@@ -135,11 +135,13 @@ NVTXW_API nvtxwResultCode_t nvtxw_task_resume_write(const nvtxwInterface_t* ifac
         status = check_range("a task resumption", suspended_at, begin);
     if (status == NVTXW_RESULT_SUCCESS)
         status = check_range("a task resumption", begin, end);
+    /* The slice first: a viewer binds the flow end to the first event at
+     * its time on the task's row (docs/chrome-json.md, Tasks). */
+    if (status == NVTXW_RESULT_SUCCESS)
+        status = nvtxw_task_slice_write(iface, stream, ids, task, name, begin, end, link);
     if (status == NVTXW_RESULT_SUCCESS)
         status =
             write_state(iface, stream, ids, task, begin, NVTXW_TASK_RESUMED, reason, suspended_at);
-    if (status == NVTXW_RESULT_SUCCESS)
-        status = nvtxw_task_slice_write(iface, stream, ids, task, name, begin, end, link);
     return status;
 }
 

@@ -198,11 +198,13 @@ NVTXW_API nvtxwResultCode_t nvtxw_task_wake_write(const nvtxwInterface_t* iface,
 
 /*
  * The resumption: two events on the stream of the worker that resumes
- * `task`: a RESUMED state mark at `begin` naming the suspension it ends
- * (`suspended_at` <= begin, `reason`: why the task was suspended, 0 = none),
- * then the slice begin .. end with `flow_in` = `link` (0 = no causal link).
+ * `task`: the slice begin .. end with `flow_in` = `link` (0 = no causal
+ * link), then a RESUMED state mark at `begin` naming the suspension it ends
+ * (`suspended_at` <= begin, `reason`: why the task was suspended, 0 = none).
  * The stats sink counts the suspension (begin - suspended_at) per task and
- * per reason from the mark. If the slice write fails, the mark stays written.
+ * per reason from the mark. The slice comes first because viewers bind the
+ * flow end to the first event at its time on the task's row. If the mark's
+ * write fails, the slice stays written.
  */
 NVTXW_API nvtxwResultCode_t nvtxw_task_resume_write(const nvtxwInterface_t* iface,
                                                     nvtxwStreamHandle_t stream,
