@@ -22,7 +22,10 @@
  *     into Sink=stats and Sink=json: the same tables and the same JSON as
  *     written directly;
  *   - threads: 4 workers write task events at once into Sink=json and
- *     Sink=stats (run under TSan by scripts/test).
+ *     Sink=stats (run under TSan by scripts/test);
+ *   - throughput (only with NVTXW_TASKS_BENCH_SLICES=N in the environment,
+ *     as `make bench` does): MB/s of JSON for N task slices, each written
+ *     on its worker's row and its task's row.
  */
 #define _GNU_SOURCE
 #include <check.h>
@@ -32,6 +35,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "nvtxw/backend.h"
@@ -635,11 +640,60 @@ START_TEST(test_threads) {
 }
 END_TEST
 
+/* ---- Throughput -------------------------------------------------------------------- */
+
+static double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+#define BENCH_TASKS 1000
+
+START_TEST(test_throughput) {
+    long slices = atol(getenv("NVTXW_TASKS_BENCH_SLICES")), i;
+    char path[PATH_MAX], config[2 * PATH_MAX];
+    nvtxwSessionHandle_t session;
+    nvtxDomainHandle_t domain = NULL;
+    nvtxw_task_ids_t ids;
+    static uint64_t tasks[BENCH_TASKS];
+    nvtxStringHandle_t name;
+    nvtxwStreamHandle_t stream;
+    struct stat info;
+    double start, seconds;
+    int failed = 0;
+    path_in_dir(path, sizeof path, "bench.json");
+    snprintf(config, sizeof config, "Sink=json|Output=%s|Overwrite=yes", path);
+    session = begin_session(config);
+    OK(T->DomainRegister(session, NULL, &domain));
+    memset(&ids, 0, sizeof ids);
+    ids.struct_size = sizeof ids;
+    OK(nvtxw_task_schemas_register(T, domain, &ids));
+    for (i = 0; i < BENCH_TASKS; i++)
+        OK(nvtxw_task_scope_register_id(T, domain, NVTX_SCOPE_ROOT, (uint64_t)i, 0, &tasks[i]));
+    OK(T->StringRegister(domain, "bench task", &name));
+    stream = open_worker(session, domain, NVTX_SCOPE_NONE, "worker");
+    start = now_seconds();
+    /* No ck_assert in the loop: each one reports to the parent process. */
+    for (i = 0; i < slices; i++)
+        failed |= nvtxw_task_slice_write(T, stream, &ids, tasks[i % BENCH_TASKS], name,
+                                         1000 * (int64_t)i, 1000 * (int64_t)i + 500, 0);
+    failed |= T->SessionEnd(session);
+    ck_assert_msg(failed == 0, "%s", nvtxw_last_error());
+    seconds = now_seconds() - start;
+    ck_assert_int_eq(stat(path, &info), 0);
+    printf("tasks json: %ld task slices (2 rows each), %lld bytes in %.3f s = %.1f MB/s, "
+           "%.0f slices/s\n",
+           slices, (long long)info.st_size, seconds, (double)info.st_size / 1e6 / seconds,
+           (double)slices / seconds);
+}
+END_TEST
+
 static Suite* tasks_suite(void) {
     Suite* suite = suite_create("tasks");
     TCase* tc = tcase_create("tasks");
     tcase_add_checked_fixture(tc, setup, teardown);
-    tcase_set_timeout(tc, 60);
+    tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_layout_matches_yaml);
     tcase_add_test(tc, test_any_table);
     tcase_add_test(tc, test_bad_use);
@@ -647,6 +701,9 @@ static Suite* tasks_suite(void) {
     tcase_add_test(tc, test_json);
     tcase_add_test(tc, test_report_round_trip);
     tcase_add_test(tc, test_threads);
+    /* A measurement, not a check: run by `make bench`, or on request. */
+    if (getenv("NVTXW_TASKS_BENCH_SLICES") != NULL)
+        tcase_add_test(tc, test_throughput);
     suite_add_tcase(suite, tc);
     return suite;
 }
