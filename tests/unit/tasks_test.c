@@ -501,6 +501,44 @@ START_TEST(test_json) {
 }
 END_TEST
 
+/* A child task registered below its parent task's scope gets its row in
+ * the parent's process, not a process of its own. */
+static void write_nested(const char* config) {
+    nvtxwSessionHandle_t session = begin_session(config);
+    nvtxDomainHandle_t domain = NULL;
+    nvtxScopeAttr_t process = {sizeof process, "Process[7]", NVTX_SCOPE_ROOT, NVTX_SCOPE_NONE};
+    nvtxw_task_ids_t ids;
+    uint64_t proc = 0, parent = 0, child = 0;
+    nvtxwStreamHandle_t w0;
+    OK(T->DomainRegister(session, NULL, &domain));
+    memset(&ids, 0, sizeof ids);
+    ids.struct_size = sizeof ids;
+    OK(nvtxw_task_schemas_register(T, domain, &ids));
+    OK(T->ScopeRegister(domain, &process, &proc));
+    OK(nvtxw_task_scope_register(T, domain, proc, "parent", &parent));
+    OK(nvtxw_task_scope_register(T, domain, parent, "child", &child));
+    w0 = open_worker(session, domain, proc, "worker 0");
+    OK(nvtxw_task_slice_write(T, w0, &ids, child, NULL, 100, 200, 0));
+    OK(T->StreamClose(w0));
+    OK(T->SessionEnd(session));
+}
+
+START_TEST(test_nested_task) {
+    char path[PATH_MAX], config[2 * PATH_MAX];
+    char* json;
+    path_in_dir(path, sizeof path, "nested.json");
+    snprintf(config, sizeof config, "Sink=json|Output=%s|Overwrite=yes", path);
+    write_nested(config);
+    json = tu_read_file_or_fail(path, NULL);
+    ck_assert_uint_eq(tu_count_substr(json, "\"process_name\""), 2); /* session, Process[7] */
+    ck_assert_ptr_nonnull(strstr(json, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":2,"
+                                       "\"tid\":4294967297,\"args\":{\"name\":\"task child\"}}"));
+    ck_assert_ptr_nonnull(strstr(json, "\"ph\":\"X\",\"ts\":0.000,\"dur\":0.100,\"pid\":2,"
+                                       "\"tid\":4294967297,"));
+    free(json);
+}
+END_TEST
+
 /* ---- Report round trip ---------------------------------------------------------- */
 
 static char report_path[PATH_MAX];
@@ -699,6 +737,7 @@ static Suite* tasks_suite(void) {
     tcase_add_test(tc, test_bad_use);
     tcase_add_test(tc, test_stats);
     tcase_add_test(tc, test_json);
+    tcase_add_test(tc, test_nested_task);
     tcase_add_test(tc, test_report_round_trip);
     tcase_add_test(tc, test_threads);
     /* A measurement, not a check: run by `make bench`, or on request. */
