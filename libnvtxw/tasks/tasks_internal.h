@@ -11,8 +11,8 @@
 
 #include "nvtxw/tasks.h"
 
-/* Non-zero when `ids` is usable: not NULL and struct_size covers the
- * fields up to the end of the member at `end_offset`. */
+/* Non-zero when `ids` is not NULL and its struct_size covers `member`
+ * (and so every member before it). */
 #define TASKS_IDS_COVER(ids, member)                                                               \
     ((ids) != NULL &&                                                                              \
      (ids)->struct_size >= offsetof(nvtxw_task_ids_t, member) + sizeof((ids)->member))

@@ -129,8 +129,9 @@ NVTXW_API nvtxwResultCode_t nvtxw_task_resume_write(const nvtxwInterface_t* ifac
                                                     nvtxStringHandle_t reason, int64_t begin,
                                                     int64_t end, uint64_t link) {
     int ok = TASKS_IDS_COVER(ids, state_names);
-    nvtxwResultCode_t status =
-        check_write("a task resumption", iface, stream, ok, ok ? ids->slice : 0, 1, task);
+    /* Both schemas are checked first, so a bad ids struct writes nothing. */
+    nvtxwResultCode_t status = check_write("a task resumption", iface, stream, ok,
+                                           ok && ids->state != 0 ? ids->slice : 0, 1, task);
     if (status == NVTXW_RESULT_SUCCESS)
         status = check_range("a task resumption", suspended_at, begin);
     if (status == NVTXW_RESULT_SUCCESS)

@@ -324,6 +324,9 @@ START_TEST(test_bad_use) {
     BAD(nvtxw_task_resume_write(&t, FAKE_STREAM, &ids, 5, NULL, 10, NULL, 5, 20, 7));
     BAD(nvtxw_task_resume_write(&t, FAKE_STREAM, &ids, 5, NULL, 1, NULL, 5, 4, 7));
     BAD(nvtxw_task_resume_write(&t, FAKE_STREAM, &zero, 5, NULL, 1, NULL, 5, 6, 7));
+    zero.slice = ids.slice; /* the mark's schema still 0: not even the slice is written */
+    BAD(nvtxw_task_resume_write(&t, FAKE_STREAM, &zero, 5, NULL, 1, NULL, 5, 6, 7));
+    zero.slice = 0;
     BAD(nvtxw_task_steal_write(&t, FAKE_STREAM, &ids, 0, 1, 1, 0, 3));
     BAD(nvtxw_task_steal_write(&t, FAKE_STREAM, &zero, 5, 1, 1, 0, 3));
     BAD(nvtxw_worker_sleep_write(&t, FAKE_STREAM, &ids, 9, 8, NULL));
