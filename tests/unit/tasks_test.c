@@ -157,6 +157,32 @@ START_TEST(test_layout_matches_yaml) {
 }
 END_TEST
 
+/* The public structs' LP64 layouts (the ABI spec's reference model): they
+ * only ever grow at the end. */
+START_TEST(test_struct_layouts) {
+    if (sizeof(void*) != 8 || sizeof(size_t) != 8)
+        return; /* not LP64: the YAML comparison above still holds */
+    ck_assert_uint_eq(offsetof(nvtxw_task_ids_t, struct_size), 0);
+    ck_assert_uint_eq(offsetof(nvtxw_task_ids_t, state_enum), 8);
+    ck_assert_uint_eq(offsetof(nvtxw_task_ids_t, slice), 16);
+    ck_assert_uint_eq(offsetof(nvtxw_task_ids_t, state), 24);
+    ck_assert_uint_eq(offsetof(nvtxw_task_ids_t, wake), 32);
+    ck_assert_uint_eq(offsetof(nvtxw_task_ids_t, steal), 40);
+    ck_assert_uint_eq(offsetof(nvtxw_task_ids_t, sleep), 48);
+    ck_assert_uint_eq(offsetof(nvtxw_task_ids_t, state_names), 56);
+    ck_assert_uint_eq(offsetof(nvtxw_task_ids_t, steal_name), 56 + 8 * NVTXW_TASK_STATE_COUNT);
+    ck_assert_uint_eq(offsetof(nvtxw_task_ids_t, sleep_name), 64 + 8 * NVTXW_TASK_STATE_COUNT);
+    ck_assert_uint_eq(sizeof(nvtxw_task_ids_t), 136);
+    ck_assert_uint_eq(sizeof(nvtxw_task_slice_payload_t), 40);
+    ck_assert_uint_eq(sizeof(nvtxw_task_state_payload_t), 48);
+    ck_assert_uint_eq(offsetof(nvtxw_task_state_payload_t, state), 40);
+    ck_assert_uint_eq(sizeof(nvtxw_task_wake_payload_t), 32);
+    ck_assert_uint_eq(sizeof(nvtxw_task_steal_payload_t), 40);
+    ck_assert_uint_eq(offsetof(nvtxw_task_steal_payload_t, victim_queue_depth), 32);
+    ck_assert_uint_eq(sizeof(nvtxw_worker_sleep_payload_t), 32);
+}
+END_TEST
+
 /* ---- Any table: a recording backend ------------------------------------------ */
 
 /* What the recording table saw; one test at a time uses it. */
@@ -736,6 +762,7 @@ static Suite* tasks_suite(void) {
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_layout_matches_yaml);
+    tcase_add_test(tc, test_struct_layouts);
     tcase_add_test(tc, test_any_table);
     tcase_add_test(tc, test_bad_use);
     tcase_add_test(tc, test_stats);
