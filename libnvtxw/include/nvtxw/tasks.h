@@ -33,7 +33,8 @@
  * Errors: every function checks its arguments first and returns
  * NVTXW_RESULT_INVALID_ARGUMENT without any backend call when one is bad
  * (NULL table, handle, ids or output; ids->struct_size too small or a needed
- * schema ID 0; task scope 0; state out of range; end before begin).
+ * schema ID 0; task scope 0; state out of range; link 0 on a wake; end
+ * before begin), with a message for nvtxw_last_error().
  * Otherwise the backend's result is returned unchanged (an unregistered task
  * scope is the backend's INVALID_ARGUMENT). Pointers are borrowed for the
  * call; nothing is kept.
