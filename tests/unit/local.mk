@@ -17,3 +17,4 @@ include tests/unit/sqlite.mk
 
 # Helpers shared by the unit tests (header-only).
 EXTRA_DIST += tests/unit/test_util.h
+include tests/unit/chrome_in.mk

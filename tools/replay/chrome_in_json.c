@@ -109,8 +109,11 @@ static void note_ignored(reader* r, const char* key) {
 }
 
 /* A value begins where no tree is being built: decides what it is. */
-static int value_outside(reader* r, cj_type type) {
+static int value_outside(reader* r, cj_type type, size_t len) {
     int container = type == CJ_OBJECT || type == CJ_ARRAY;
+    /* yajl reports the offset after the token: step back to its start
+     * (a container's bracket, a number's text; strings stay approximate) */
+    uint64_t start = here(r) - (container ? 1 : len);
     if (r->depth == 0) {
         if (!container)
             return fail_at(r, here(r), "not a trace: the file must hold a JSON array or object");
@@ -121,7 +124,7 @@ static int value_outside(reader* r, cj_type type) {
     }
     if (r->events_depth != 0 && r->depth == r->events_depth && !r->events_closed) {
         if (type != CJ_OBJECT)
-            return fail_at(r, here(r), "event #%llu is not a JSON object",
+            return fail_at(r, start, "event #%llu is not a JSON object",
                            (unsigned long long)r->result->events);
         r->mode = BUILD_EVENT;
     } else if (r->object_form && r->depth == 1 && !strcmp(r->member, "traceEvents")) {
@@ -144,7 +147,7 @@ static int value_outside(reader* r, cj_type type) {
         return 1; /* inside a skipped member */
     }
     r->build_depth = r->depth;
-    r->build_offset = here(r);
+    r->build_offset = start;
     cj_doc_reset(&r->doc);
     return 1;
 }
@@ -169,7 +172,7 @@ static int deliver(reader* r) {
 
 static int add(reader* r, cj_type type, const char* text, size_t len) {
     int container = type == CJ_OBJECT || type == CJ_ARRAY;
-    if (r->mode == BUILD_NONE && !value_outside(r, type))
+    if (r->mode == BUILD_NONE && !value_outside(r, type, container || type == CJ_NUMBER ? len : 0))
         return 0;
     if (container && ++r->depth > CHROME_DEPTH_MAX + r->events_depth)
         return fail_at(r, here(r), "JSON nested deeper than %u levels", CHROME_DEPTH_MAX);
