@@ -119,7 +119,7 @@ def main():
     p.add_argument("--truncate", action="store_true",
                    help="stop after the last event's comma, as a cut Chrome trace")
     a = p.parse_args()
-    steps = int(a.mb * 1e6 / 3300) if a.mb else a.steps
+    steps = int(a.mb * 1e6 / 2084) if a.mb else a.steps
     r = random.Random(a.seed)
     out = sys.stdout
     header(out)

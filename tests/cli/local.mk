@@ -5,7 +5,6 @@ EXTRA_DIST += tests/cli/payload_cli_test.sh tests/cli/replay_cli_test.sh \
 	tests/cli/sql_vs_stats_test.sh \
 	tests/cli/chrome_in_test.sh tests/cli/chrome_norm.py \
 	tests/data/chrome_phases.json tests/data/pytorch_trace.json \
-	bench/chrome_trace_gen.py \
 	tests/cli/golden/check-shipped.out \
 	tests/cli/golden/dump-example.out \
 	tests/cli/golden/decode-json.out \

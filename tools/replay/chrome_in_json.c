@@ -230,9 +230,20 @@ static const yajl_callbacks callbacks = {
     on_start_map, on_key,  on_end, on_start_array, on_end,
 };
 
+/* Bytes that end a number or literal token outside strings. */
+static unsigned char delimiter[256];
+
+static void init_delimiters(void) {
+    for (const char* p = " \t\r\n,:[]{}"; *p != '\0'; p++)
+        delimiter[(unsigned char)*p] = 1;
+    delimiter[0] = 1;
+}
+
 /* Bounds every string and number token before yajl buffers it. 0, or -1
  * with the error printed. */
 static int scan_tokens(reader* r, const unsigned char* data, size_t len) {
+    if (!delimiter[' '])
+        init_delimiters();
     for (size_t i = 0; i < len; i++) {
         unsigned char c = data[i];
         if (r->in_string) {
@@ -247,7 +258,7 @@ static int scan_tokens(reader* r, const unsigned char* data, size_t len) {
             r->token_run = 0;
             r->token_start = r->chunk_offset + i;
             continue;
-        } else if (strchr(" \t\r\n,:[]{}", c) != NULL || c == '\0') {
+        } else if (delimiter[c]) {
             r->token_run = 0;
             continue;
         } else if (r->token_run == 0) {
