@@ -114,6 +114,16 @@ if [ -x "$otf2" ]; then
     expect $? "round trip pipit-ping-pong-mpi: 16 MPI message flows"
 fi
 
+# ---- a Chrome trace in a merge goes through a temporary report ----
+mkdir "$tmp/t"
+TMPDIR=$tmp/t "$replay" "$tmp/hello.nvtxw" "$pt" --to text >"$tmp/merge.txt" 2>"$tmp/err" &&
+    [ "$(grep -c '^event' "$tmp/merge.txt")" = $((6000 + 241)) ] &&
+    grep -q 'stream_open "tid stream 7"' "$tmp/merge.txt" && [ -z "$(ls "$tmp/t")" ]
+expect $? "merged with a report: both inputs' events, no temporary left"
+"$replay" "$phases" --streams helper --to text >"$tmp/filter.txt" 2>"$tmp/err" &&
+    [ "$(grep -c '^event' "$tmp/filter.txt")" = 4 ] && grep -q 'name="v2 in"' "$tmp/filter.txt"
+expect $? "--streams filter on a Chrome input"
+
 # ---- malformed inputs: exit 1, the place named, no output left ----
 bad() { # NAME PATTERN FILE
     "$replay" "$3" -o "$tmp/bad.nvtxw" >/dev/null 2>"$tmp/err"

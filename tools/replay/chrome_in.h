@@ -1,10 +1,10 @@
 /*
  * tools/replay/chrome_in.h - Chrome Trace Event Format input of nvtxw-replay
- * (docs/chrome-input.md): the streaming reader (chrome_in_json.c), one
- * event as a small tree (chrome_in_doc.c), string tables
- * (chrome_in_table.c), exact numbers (chrome_in_time.c), the metadata pass
- * (chrome_in_meta.c), registrations and payloads (chrome_in_write.c) and the
- * phase mapping (chrome_in_events.c).
+ * (docs/chrome-input.md): the entry point (chrome_in_main.c), the streaming
+ * reader (chrome_in_json.c), one event as a small tree and the string
+ * tables (chrome_in_doc.c), exact numbers (chrome_in_time.c), the metadata
+ * pass (chrome_in_meta.c), registrations and payloads (chrome_in_write.c)
+ * and the phase mapping (chrome_in_events.c).
  */
 #ifndef NVTXW_CHROME_IN_H
 #define NVTXW_CHROME_IN_H
@@ -143,7 +143,7 @@ typedef struct chrome_thread {
     int64_t open_pushes; /* B without E so far */
     /* The one event held back so that a flow event at the same time on this
      * thread can bind to it (chrome_in_events.c). */
-    void* pending;
+    struct chrome_held* pending;
 } chrome_thread;
 
 typedef struct chrome_process {
@@ -189,8 +189,8 @@ typedef struct chrome_import {
         schema_message, schema_flow[3], schema_args_json;
     uint32_t next_category;
     size_t shape_count;
-    uint64_t next_range_id; /* synthetic range IDs */
-    void* cur;              /* the event being built (chrome_in_events.c) */
+    uint64_t next_range_id;  /* synthetic range IDs */
+    struct chrome_held* cur; /* the event being built (chrome_in_events.c) */
     /* the event being mapped (for messages) */
     uint64_t event_index, event_offset;
     /* counts for the summary */

@@ -36,7 +36,7 @@
 typedef enum held_kind { HELD_NONE, HELD_EVENT, HELD_FLOW } held_kind;
 
 /* An event ready to write, and what flows may bind to it. */
-typedef struct held {
+typedef struct chrome_held {
     held_kind kind;
     int bindable; /* flows may bind (slices and instants) */
     int64_t ts;

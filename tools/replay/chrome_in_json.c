@@ -239,36 +239,57 @@ static void init_delimiters(void) {
     delimiter[0] = 1;
 }
 
+static int token_too_long(reader* r) {
+    fail_at(r, r->token_start, "a %s longer than %u MiB", r->in_string ? "string" : "token",
+            CHROME_TOKEN_MAX >> 20);
+    return -1;
+}
+
+/* Inside a string from data[i]: skips to the closing quote or the chunk's
+ * end (the hot loop: most bytes of a trace are in strings). */
+static size_t scan_string(reader* r, const unsigned char* data, size_t i, size_t len) {
+    size_t start = i;
+    if (r->escaped) {
+        r->escaped = 0;
+        i++;
+    }
+    while (i < len && data[i] != '"' && data[i] != '\\')
+        i++;
+    if (i < len) {
+        if (data[i] == '\\')
+            r->escaped = 1;
+        else
+            r->in_string = 0;
+        i++;
+    }
+    r->token_run += i - start;
+    return i;
+}
+
 /* Bounds every string and number token before yajl buffers it. 0, or -1
  * with the error printed. */
 static int scan_tokens(reader* r, const unsigned char* data, size_t len) {
+    size_t i = 0;
     if (!delimiter[' '])
         init_delimiters();
-    for (size_t i = 0; i < len; i++) {
+    while (i < len) {
         unsigned char c = data[i];
         if (r->in_string) {
-            if (r->escaped)
-                r->escaped = 0;
-            else if (c == '\\')
-                r->escaped = 1;
-            else if (c == '"')
-                r->in_string = 0;
+            i = scan_string(r, data, i, len);
         } else if (c == '"') {
             r->in_string = 1;
             r->token_run = 0;
-            r->token_start = r->chunk_offset + i;
-            continue;
+            r->token_start = r->chunk_offset + i++;
         } else if (delimiter[c]) {
             r->token_run = 0;
-            continue;
-        } else if (r->token_run == 0) {
-            r->token_start = r->chunk_offset + i;
+            i++;
+        } else {
+            if (r->token_run++ == 0)
+                r->token_start = r->chunk_offset + i;
+            i++;
         }
-        if (++r->token_run > CHROME_TOKEN_MAX) {
-            fail_at(r, r->token_start, "a %s longer than %u MiB", r->in_string ? "string" : "token",
-                    CHROME_TOKEN_MAX >> 20);
-            return -1;
-        }
+        if (r->token_run > CHROME_TOKEN_MAX)
+            return token_too_long(r);
     }
     return 0;
 }
@@ -291,19 +312,19 @@ static int yajl_failed(reader* r, const unsigned char* data, size_t len) {
 static int at_end(reader* r) {
     if (r->depth == 0 && yajl_complete_parse(r->yajl) == yajl_status_ok)
         return 0;
-    if (r->depth == 0 && r->events_depth == 0 && r->chunk_offset == 0)
-        return fail_at(r, 0, "empty file"), 1;
     if (r->events_depth != 0 && r->mode == BUILD_NONE && r->depth <= r->events_depth &&
         !r->in_string) {
         r->result->truncated = 1;
         return 0;
     }
-    if (r->mode == BUILD_EVENT)
-        return fail_at(r, r->chunk_offset,
-                       "the file ends inside event #%llu (it starts at byte %llu)",
-                       (unsigned long long)r->result->events, (unsigned long long)r->build_offset),
-               1;
-    return fail_at(r, r->chunk_offset, "the file ends before the JSON is complete"), 1;
+    if (r->depth == 0)
+        fail_at(r, r->chunk_offset, "no JSON value in the file");
+    else if (r->mode == BUILD_EVENT)
+        fail_at(r, r->chunk_offset, "the file ends inside event #%llu (it starts at byte %llu)",
+                (unsigned long long)r->result->events, (unsigned long long)r->build_offset);
+    else
+        fail_at(r, r->chunk_offset, "the file ends before the JSON is complete");
+    return 1;
 }
 
 static int read_all(reader* r, FILE* file, unsigned char* chunk) {
