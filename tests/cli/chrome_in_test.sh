@@ -31,8 +31,8 @@ phases=$src/tests/data/chrome_phases.json
 expect $? "phases: replays to text"
 has() { grep -qF -- "$1" "$tmp/ph.txt"; }
 count() { grep -c -- "$1" "$tmp/ph.txt"; }
-[ "$(count '^event')" = 23 ] && [ "$(count '^counter_sample')" = 4 ]
-expect $? "phases: 23 events and 4 counter samples"
+[ "$(count '^event')" = 25 ] && [ "$(count '^counter_sample')" = 4 ]
+expect $? "phases: 25 events and 4 counter samples"
 has 'stream_open "main"' && has 'stream_open "helper"' && has 'path="app"'
 expect $? "phases: metadata after the events names streams and the process scope"
 has 'chrome X: begin=10500, end=12750, category=1'
@@ -52,6 +52,8 @@ expect $? "phases: nestable b/e with one id across threads (inner gets a synthet
 has 'async begin: rangeId=5, timestamp=40000' && has 'async end: rangeId=5, timestamp=42000' &&
     has 'args of legacy: step="s1"'
 expect $? "phases: legacy S/T/F"
+has 'async begin: rangeId=7, timestamp=95000' && has 'async end: rangeId=7, timestamp=96000'
+expect $? "phases: id2.local"
 grep -A3 'ts=50000$' "$tmp/ph.txt" | grep -q 'flow_out=77' &&
     grep -A3 'ts=60000$' "$tmp/ph.txt" | grep -q 'flow_in=77'
 expect $? "phases: flow v1 s/f bound to the slices at the same ts"

@@ -320,7 +320,8 @@ static int map_instant(chrome_import* im, const cj_doc* doc, int64_t ts, chrome_
 
 /* The key of an async event: kind letter, cat, id (id2.local adds the pid;
  * object events N/D add the name). 0, or 1 when it has no id. */
-static int async_key(chrome_import* im, const cj_doc* doc, char kind, chrome_thread* t) {
+static int async_key(chrome_import* im, const cj_doc* doc, char kind, chrome_thread* t,
+                     uint64_t* natural) {
     uint32_t id = cj_get(doc, 0, "id"), id2 = cj_get(doc, 0, "id2"), local = CJ_NONE;
     const char* cat = str_member(doc, "cat", "");
     cj_buf* key = &im->scratch;
@@ -330,6 +331,7 @@ static int async_key(chrome_import* im, const cj_doc* doc, char kind, chrome_thr
     }
     if (id == CJ_NONE || (doc->nodes[id].type != CJ_NUMBER && doc->nodes[id].type != CJ_STRING))
         return chrome_event_error(im, "async event without an \"id\" (a number or a string)");
+    *natural = id_member(doc, id);
     key->len = 0;
     if (cj_buf_put(key, &kind, 1) || cj_buf_put(key, cat, strlen(cat) + 1) ||
         cj_buf_put(key, cj_text(doc, id), doc->nodes[id].len + 1) ||
@@ -340,10 +342,16 @@ static int async_key(chrome_import* im, const cj_doc* doc, char kind, chrome_thr
     return 0;
 }
 
+/* The range ID of a new async range: its own id when no open range has it
+ * (0 is never used), else the next synthetic one. 0 when out of memory. */
 static uint64_t async_range_id(chrome_import* im, uint64_t natural) {
-    int added;
-    uint64_t* slot = ct_find(&im->open_ids, (const char*)&natural, 8, 1, &added);
+    int added = 0;
     uint64_t id = natural;
+    uint64_t* slot = natural != 0 ? ct_find(&im->open_ids, (const char*)&id, 8, 1, &added) : NULL;
+    if (natural == 0) {
+        id = SYNTHETIC_RANGE_ID | ++im->next_range_id;
+        slot = ct_find(&im->open_ids, (const char*)&id, 8, 1, &added);
+    }
     while (slot != NULL && !added) {
         id = SYNTHETIC_RANGE_ID | ++im->next_range_id;
         slot = ct_find(&im->open_ids, (const char*)&id, 8, 1, &added);
@@ -356,8 +364,8 @@ static int map_async_begin(chrome_import* im, const cj_doc* doc, int64_t ts, chr
     held* h = im->cur;
     uint64_t* slot;
     open_stack* stack;
-    uint64_t id;
-    if (async_key(im, doc, kind, t) != 0 ||
+    uint64_t id, natural;
+    if (async_key(im, doc, kind, t, &natural) != 0 ||
         (slot = ct_find(&im->async_index, im->scratch.data, im->scratch.len, 1, NULL)) == NULL)
         return chrome_event_error(im, "out of memory");
     stack = (open_stack*)(uintptr_t)*slot;
@@ -372,7 +380,7 @@ static int map_async_begin(chrome_import* im, const cj_doc* doc, int64_t ts, chr
         *slot = (uint64_t)(uintptr_t)grown;
         stack = grown;
     }
-    if ((id = async_range_id(im, id_member(doc, cj_get(doc, 0, "id")))) == 0)
+    if ((id = async_range_id(im, natural)) == 0)
         return chrome_event_error(im, "out of memory");
     stack->ids[stack->count++] = id;
     if (held_begin(im, h, doc, im->schema_start, 24, ts) != 0 || held_args(im, h, doc) != 0)
@@ -389,8 +397,8 @@ static int map_async_end(chrome_import* im, const cj_doc* doc, int64_t ts, chrom
     held* h = im->cur;
     uint64_t* slot;
     open_stack* stack;
-    uint64_t id;
-    if (async_key(im, doc, kind, t) != 0)
+    uint64_t id, natural;
+    if (async_key(im, doc, kind, t, &natural) != 0)
         return 1;
     slot = ct_find(&im->async_index, im->scratch.data, im->scratch.len, 0, NULL);
     stack = slot != NULL ? (open_stack*)(uintptr_t)*slot : NULL;
