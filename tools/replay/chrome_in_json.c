@@ -319,10 +319,13 @@ static int at_end(reader* r) {
     }
     if (r->depth == 0)
         fail_at(r, r->chunk_offset, "no JSON value in the file");
-    else if (r->mode == BUILD_EVENT)
-        fail_at(r, r->chunk_offset, "the file ends inside event #%llu (it starts at byte %llu)",
-                (unsigned long long)r->result->events, (unsigned long long)r->build_offset);
-    else
+    else if (r->mode == BUILD_EVENT) {
+        uint64_t line, column;
+        chrome_locate(r->path, r->build_offset, &line, &column);
+        fail_at(r, r->chunk_offset, "the file ends inside event #%llu (which starts at %llu:%llu)",
+                (unsigned long long)r->result->events, (unsigned long long)line,
+                (unsigned long long)column);
+    } else
         fail_at(r, r->chunk_offset, "the file ends before the JSON is complete");
     return 1;
 }
