@@ -170,15 +170,16 @@ static int held_write(chrome_import* im, chrome_thread* t, held* h) {
                                                                       : 1],
                                             out && in ? 16u : 8u, flows};
     }
+    rc = im->ctx->iface->EventWrite(t->stream, payloads, n);
+    im->written++;
     h->kind = HELD_NONE;
     if (h->name.cap > 65536 || h->args.cap > 65536) {
+        /* one huge event does not keep its buffers for the rest of the run */
         free(h->name.data);
         free(h->args.data);
         memset(&h->name, 0, sizeof h->name);
         memset(&h->args, 0, sizeof h->args);
     }
-    rc = im->ctx->iface->EventWrite(t->stream, payloads, n);
-    im->written++;
     return rc == NVTXW_RESULT_SUCCESS ? 0 : chrome_api_error(im, "EventWrite", rc);
 }
 
