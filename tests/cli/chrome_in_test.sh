@@ -108,7 +108,8 @@ otf2=$build/tools/otf2-import/nvtxw-otf2-import
 data=${NVTXW_OTF2_TEST_DATA:-}
 if [ -x "$otf2" ]; then
     [ -d "$data" ] || fatal "NVTXW_OTF2_TEST_DATA ($data) is not a folder"
-    for a in pipit-ping-pong-mpi casita-cloverleaf-mpi-oacc-cuda fastotf2-mi300-metrics; do
+    for a in pipit-ping-pong-mpi casita-cloverleaf-mpi-oacc-cuda fastotf2-mi300-metrics \
+        casita-ompt-host-nested casita-xeonphi-jacobi-omp-tasks; do
         "$otf2" "$data/$a/traces.otf2" -o "$tmp/$a.nvtxw" >/dev/null 2>&1 || fail "otf2 import of $a"
         round_trip "$a" "$tmp/$a.nvtxw"
     done
