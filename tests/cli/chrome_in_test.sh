@@ -185,6 +185,16 @@ printf '[{"name":"a","cat":"c","ph":"e","id":1,"ts":1,"pid":1,"tid":1}]' >"$tmp/
 expect $? "async e without b: counted warning"
 python3 -c "
 import json
+ev = [{'name': 'wide', 'ph': 'i', 'ts': 1, 'args': {'k%d' % i: i for i in range(70)}}]
+ev += [{'name': 'shape', 'ph': 'i', 'ts': 2 + i, 'args': {'key%d' % i: i}} for i in range(4100)]
+print(json.dumps(ev))" >"$tmp/shapes.json"
+"$replay" "$tmp/shapes.json" --to text >"$tmp/shapes.txt" 2>"$tmp/err" &&
+    grep -q '\[2\] args: args="{\\"k0\\":0,\\"k1\\":1,' "$tmp/shapes.txt" &&
+    [ "$(grep -c '^schema .*name="args of shape"' "$tmp/shapes.txt")" = 4096 ] &&
+    grep -q 'args="{\\"key4099\\":4099}"' "$tmp/shapes.txt"
+expect $? "args: over 64 keys, and shapes beyond 4096, as one JSON text field"
+python3 -c "
+import json
 big = 'y' * 300000
 print(json.dumps([{'name': 'n' * 100000, 'ph': 'X', 'ts': 1, 'dur': 1, 'pid': 1, 'tid': 1, 'args': {'big': big}},
                   {'name': 'small', 'ph': 'i', 'ts': 2, 'pid': 1, 'tid': 1}]))" >"$tmp/large.json"
