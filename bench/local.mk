@@ -4,6 +4,7 @@
 # belong in a deliberate run on a quiet machine, not in every build. OTF2 is
 # its baseline, so `make bench` refuses to run when configure did not find it.
 EXTRA_DIST += bench/write_bench.c bench/README.md bench/otf2_import_bench.sh
+EXTRA_DIST += bench/chrome_in_bench.sh bench/chrome_trace_gen.py
 EXTRA_PROGRAMS = bench/write_bench bench/otf2_count
 CLEANFILES += bench/write_bench$(EXEEXT) bench/otf2_count$(EXEEXT)
 bench_write_bench_SOURCES = bench/write_bench.c
@@ -41,3 +42,9 @@ bench bench-otf2-import:
 	@exit 1
 endif
 .PHONY: bench bench-otf2-import
+
+# The Chrome trace input of nvtxw-replay (bench/README.md): MB/s and peak RSS
+# for generated PyTorch-style traces; sizes in NVTXW_CHROME_IN_BENCH_MB.
+bench-chrome-in: tools/replay/nvtxw-replay$(EXEEXT)
+	top_builddir=. top_srcdir=$(srcdir) bash $(srcdir)/bench/chrome_in_bench.sh
+.PHONY: bench-chrome-in

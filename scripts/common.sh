@@ -3,7 +3,7 @@
 # Sourced, not executed.
 
 # Debian packages the build and the test suite need.
-NVTXW_DEPS="gcc g++ make autoconf automake libtool pkg-config libzstd-dev libxxhash-dev libyaml-dev check
+NVTXW_DEPS="gcc g++ make autoconf automake libtool pkg-config libzstd-dev libxxhash-dev libyaml-dev libyajl-dev check
 libopen-trace-format2-dev otf2-tools python3-otf2 libsqlite3-dev sqlite3 python3 clang clang-format
 libclang-rt-14-dev"
 

@@ -18,3 +18,4 @@ include tests/unit/tasks.mk
 
 # Helpers shared by the unit tests (header-only).
 EXTRA_DIST += tests/unit/test_util.h
+include tests/unit/chrome_in.mk

@@ -3,7 +3,11 @@ bin_PROGRAMS += tools/replay/nvtxw-replay
 tools_replay_nvtxw_replay_SOURCES = tools/replay/nvtxw_replay.c \
 	tools/replay/replay_input.h tools/replay/replay_inputs.c tools/replay/replay_inputs.h \
 	tools/replay/replay_pending.c \
+	tools/replay/chrome_in.h tools/replay/chrome_in_doc.c tools/replay/chrome_in_events.c \
+	tools/replay/chrome_in_json.c tools/replay/chrome_in_main.c tools/replay/chrome_in_meta.c \
+	tools/replay/chrome_in_time.c tools/replay/chrome_in_write.c \
 	tools/common/tool_output.c tools/common/tool_output.h
 tools_replay_nvtxw_replay_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tools/common
-tools_replay_nvtxw_replay_LDADD = libnvtxw/libnvtxw.la
+tools_replay_nvtxw_replay_CFLAGS = $(AM_CFLAGS) $(YAJL_CFLAGS)
+tools_replay_nvtxw_replay_LDADD = libnvtxw/libnvtxw.la $(YAJL_LIBS)
 dist_man1_MANS += docs/nvtxw-replay.1

@@ -22,13 +22,6 @@ int capture_replay(const replay_input_ctx* ctx, const char* path) {
     return 1;
 }
 
-/* ---- Chrome trace JSON (chrome_in_*.c) ---- */
-
-int chrome_trace_replay(const replay_input_ctx* ctx, const char* path) {
-    fprintf(stderr, "%s: error: %s: Chrome trace input is not supported yet\n", ctx->tool, path);
-    return 1;
-}
-
 /* ---- synthetic workloads (synthetic_*.c) ---- */
 
 int synthetic_replay(const replay_input_ctx* ctx, const char* spec) {

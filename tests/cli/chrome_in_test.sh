@@ -1,0 +1,209 @@
+#!/usr/bin/env bash
+# tests/cli/chrome_in_test.sh - Chrome trace JSON as an nvtxw-replay input
+# (tools/replay/chrome_in_*.c, docs/chrome-input.md):
+#   - every phase of tests/data/chrome_phases.json mapped, with counts and
+#     exact nanoseconds asserted on the text dump;
+#   - the PyTorch-style tests/data/pytorch_trace.json to a report, JSON and
+#     stats with one command each (absolute microsecond clocks kept to the
+#     nanosecond, string pids/tids, ac2g flows bound);
+#   - round trips report -> JSON -> report -> JSON on reports from
+#     examples/hello_producer and the OTF2 importer ($NVTXW_OTF2_TEST_DATA):
+#     same events per thread (tests/cli/chrome_norm.py) and same stats;
+#   - malformed inputs: exit 1, a message naming line:column or the event,
+#     no output file left; unmatched E / async e: documented warnings.
+set -u
+. "${top_srcdir:-.}/tests/testlib.sh"
+build=${top_builddir:-.}
+src=${top_srcdir:-.}
+replay=$build/tools/replay/nvtxw-replay
+norm=$src/tests/cli/chrome_norm.py
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/chrome_in.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+# expect NAME: the previous command's status is 0 -> pass, else fail
+expect() {
+    if [ "$1" = 0 ]; then pass "$2"; else fail "$2: $(head -c 300 "$tmp/err" 2>/dev/null)"; fi
+}
+
+# ---- every phase, exact nanoseconds ----
+phases=$src/tests/data/chrome_phases.json
+"$replay" "$phases" --to text >"$tmp/ph.txt" 2>"$tmp/err"
+expect $? "phases: replays to text"
+has() { grep -qF -- "$1" "$tmp/ph.txt"; }
+count() { grep -c -- "$1" "$tmp/ph.txt"; }
+[ "$(count '^event')" = 25 ] && [ "$(count '^counter_sample')" = 4 ]
+expect $? "phases: 25 events and 4 counter samples"
+has 'stream_open "main"' && has 'stream_open "helper"' && has 'path="app"'
+expect $? "phases: metadata after the events names streams and the process scope"
+has 'chrome X: begin=10500, end=12750, category=1'
+expect $? "phases: X 10.5 us + 2.25 us -> 10500..12750 ns"
+has 'args of X one: n=1, f=0.5, s="x", b=1, o="{\"k\":[1,2]}", big=18446744073709551615'
+expect $? "phases: args typed (int, double, string, bool, JSON text, uint64)"
+has 'chrome B: timestamp=20000, category=1, color=0xff007d00' && has 'chrome E: timestamp=21000'
+expect $? "phases: B with string ts and cname, E rounded from 21.0001 us"
+has 'scope=4294967296' && has 'scope=1' && has 'chrome instant: timestamp=22000'
+expect $? "phases: instants with thread, process and global scope"
+has 'name="mem used" schema=17' && has 'name="mem frac" schema=20' &&
+    has 'ts=26000 counter=4294967296 bytes=c800000000000000'
+expect $? "phases: C args keys as int64/double counters per series"
+has 'async begin: rangeId=16, timestamp=30000' && has 'async end: rangeId=16, timestamp=34000' &&
+    has 'async begin: rangeId=13835058055282163713, timestamp=31000'
+expect $? "phases: nestable b/e with one id across threads (inner gets a synthetic ID)"
+has 'async begin: rangeId=5, timestamp=40000' && has 'async end: rangeId=5, timestamp=42000' &&
+    has 'args of legacy: step="s1"'
+expect $? "phases: legacy S/T/F"
+has 'async begin: rangeId=7, timestamp=95000' && has 'async end: rangeId=7, timestamp=96000'
+expect $? "phases: id2.local"
+grep -A3 'ts=50000$' "$tmp/ph.txt" | grep -q 'flow_out=77' &&
+    grep -A3 'ts=60000$' "$tmp/ph.txt" | grep -q 'flow_in=77'
+expect $? "phases: flow v1 s/f bound to the slices at the same ts"
+grep -A3 'ts=70000$' "$tmp/ph.txt" | grep -q 'flow_out=5' &&
+    grep -A3 'ts=80000$' "$tmp/ph.txt" | grep -q 'flow_in=5'
+expect $? "phases: flow v2 bind_id / flow_out / flow_in"
+grep -A2 'ts=65000$' "$tmp/ph.txt" | grep -q 'name="lonely"' && has 'flow_out=153'
+expect $? "phases: an unbound flow becomes a mark of its own"
+has 'async begin: rangeId=1, timestamp=91000' && has 'async end: rangeId=1, timestamp=93000' &&
+    has 'snapshot="{\"a\":1}"' && grep -A2 'ts=90000$' "$tmp/ph.txt" | grep -q '"sample"'
+expect $? "phases: N/D object lifetime, O snapshot, P sample"
+grep -q '1 events of unknown phases (z) ignored; 2 top-level keys ignored (stackFrames, samples)' "$tmp/err"
+expect $? "phases: summary counts unknown phases and top-level keys"
+
+# ---- PyTorch-style trace: one command per output ----
+pt=$src/tests/data/pytorch_trace.json
+"$replay" "$pt" -o "$tmp/pt.nvtxw" 2>"$tmp/err" && "$replay" "$tmp/pt.nvtxw" --to text >"$tmp/pt.txt" 2>>"$tmp/err"
+expect $? "pytorch: to a report"
+grep -q 'chrome X: begin=1700000000123456000, end=1700000000124373611' "$tmp/pt.txt"
+expect $? "pytorch: absolute microsecond clock kept to the nanosecond"
+grep -q 'stream_open "tid stream 7"' "$tmp/pt.txt" && grep -q 'stream_open "tid PyTorch Profiler"' "$tmp/pt.txt" &&
+    grep -q 'path="python3 (GPU 0)"' "$tmp/pt.txt" && grep -q 'path="pid Spans"' "$tmp/pt.txt"
+expect $? "pytorch: string pids/tids, process labels"
+[ "$(grep -c 'flow_out=' "$tmp/pt.txt")" = 30 ] && [ "$(grep -c 'flow_in=' "$tmp/pt.txt")" = 30 ]
+expect $? "pytorch: 30 ac2g flows bound at both ends"
+"$replay" "$pt" -o "$tmp/pt.json" 2>"$tmp/err" &&
+    python3 -c "import json,sys; d=json.load(open('$tmp/pt.json')); e=d['traceEvents']; sys.exit(0 if sum(x['ph']=='X' for x in e)==211 and sum(x['ph']=='s' for x in e)==30 else 1)"
+expect $? "pytorch: to Perfetto JSON (211 X, 30 flow starts)"
+"$replay" "$pt" --stats=csv >"$tmp/pt.csv" 2>"$tmp/err" && grep -q ',30,400000.000,400000.000,400000,400000,0.000,PushPop,chrome:nn.Module: Linear_0$' "$tmp/pt.csv"
+expect $? "pytorch: stats csv"
+
+# ---- round trips: report -> JSON -> report keeps ranges, marks, counters, flows ----
+round_trip() { # NAME REPORT
+    local name=$1 report=$2
+    "$replay" "$report" -o "$tmp/$name.1.json" 2>"$tmp/err" &&
+        "$replay" "$tmp/$name.1.json" -o "$tmp/$name.2.nvtxw" 2>"$tmp/err" &&
+        "$replay" "$tmp/$name.2.nvtxw" -o "$tmp/$name.2.json" 2>"$tmp/err" &&
+        python3 "$norm" "$tmp/$name.1.json" "$tmp/$name.2.json" "$tmp/$name.a" "$tmp/$name.b"
+    expect $? "round trip $name: same events per thread"
+    # the Range column is DOMAIN:NAME; the import has its own domain "chrome"
+    "$replay" "$report" --stats=csv 2>/dev/null | sed -E 's/^(([^,]*,){9})("?)[^,:"]*:/\1\3/' >"$tmp/$name.s1"
+    "$replay" "$tmp/$name.2.nvtxw" --stats=csv 2>/dev/null | sed -E 's/^(([^,]*,){9})("?)[^,:"]*:/\1\3/' >"$tmp/$name.s2"
+    [ -s "$tmp/$name.s1" ] && cmp -s "$tmp/$name.s1" "$tmp/$name.s2"
+    expect $? "round trip $name: same range statistics"
+}
+NVTXW3_LIBRARY=$build/libnvtxw/.libs/libnvtxw3.so "$build/examples/hello_producer" "$tmp/hello.nvtxw" >/dev/null ||
+    fatal "hello_producer could not write the report"
+round_trip hello "$tmp/hello.nvtxw"
+grep -q '"name": "bytes moved", "ph": "C", "thread": "worker-0", "ts": 15.9, "value": 1024' "$tmp/hello.b"
+expect $? "round trip hello: counter values kept"
+otf2=$build/tools/otf2-import/nvtxw-otf2-import
+data=${NVTXW_OTF2_TEST_DATA:-}
+if [ -x "$otf2" ]; then
+    [ -d "$data" ] || fatal "NVTXW_OTF2_TEST_DATA ($data) is not a folder"
+    for a in pipit-ping-pong-mpi casita-cloverleaf-mpi-oacc-cuda fastotf2-mi300-metrics \
+        casita-ompt-host-nested casita-xeonphi-jacobi-omp-tasks; do
+        "$otf2" "$data/$a/traces.otf2" -o "$tmp/$a.nvtxw" >/dev/null 2>&1 || fail "otf2 import of $a"
+        round_trip "$a" "$tmp/$a.nvtxw"
+    done
+    [ "$(grep -c '"ph": "s"' "$tmp/pipit-ping-pong-mpi.b")" = 16 ] && [ "$(grep -c '"ph": "f"' "$tmp/pipit-ping-pong-mpi.b")" = 16 ]
+    expect $? "round trip pipit-ping-pong-mpi: 16 MPI message flows"
+fi
+
+# ---- a Chrome trace in a merge goes through a temporary report ----
+mkdir "$tmp/t"
+TMPDIR=$tmp/t "$replay" "$tmp/hello.nvtxw" "$pt" --to text >"$tmp/merge.txt" 2>"$tmp/err" &&
+    [ "$(grep -c '^event' "$tmp/merge.txt")" = $((6000 + 241)) ] &&
+    grep -q 'stream_open "tid stream 7"' "$tmp/merge.txt" && [ -z "$(ls "$tmp/t")" ]
+expect $? "merged with a report: both inputs' events, no temporary left"
+"$replay" "$phases" --streams helper --to text >"$tmp/filter.txt" 2>"$tmp/err" &&
+    [ "$(grep -c '^event' "$tmp/filter.txt")" = 4 ] && grep -q 'name="v2 in"' "$tmp/filter.txt"
+expect $? "--streams filter on a Chrome input"
+
+# ---- malformed inputs: exit 1, the place named, no output left ----
+bad() { # NAME PATTERN FILE
+    "$replay" "$3" -o "$tmp/bad.nvtxw" >/dev/null 2>"$tmp/err"
+    local status=$?
+    # exit 1 is also a sanitizer's default status: its report must not be there
+    [ $status = 1 ] && grep -q -- "$2" "$tmp/err" && ! grep -q 'Sanitizer' "$tmp/err" &&
+        [ ! -e "$tmp/bad.nvtxw" ] &&
+        [ -z "$(ls "$tmp" | grep 'bad.nvtxw')" ]
+    expect $? "bad input $1 (exit $status)"
+}
+printf '[{"name":"a","ph":"X","ts":1,"dur":1,"pid":1,"tid":1},\n{"name":"b","ph":"X","ts":2,"du' >"$tmp/cut.json"
+bad "truncated mid-event" "cut.json:2:32: the file ends inside event #1 (which starts at 2:1)" "$tmp/cut.json"
+printf '[\n{"name":"a","ph":"X","ts":{"us":1},"pid":1,"tid":1}]' >"$tmp/tsobj.json"
+bad "ts as an object" 'tsobj.json:2:1: event #0: "ts" must be a number of microseconds, not an object' "$tmp/tsobj.json"
+printf '[{"name":"a","ph":"X","ts":"soon","pid":1,"tid":1}]' >"$tmp/tsword.json"
+bad "ts as a word" 'event #0: "ts" is not a time in microseconds: "soon"' "$tmp/tsword.json"
+printf '[{"name":"a","ph":"i","ts":1,"pid":[1],"tid":1}]' >"$tmp/pid.json"
+bad "pid as an array" '"pid" must be a number or a string' "$tmp/pid.json"
+printf '[{"name":"a","ph":"X","ts":1,"pid":1,"tid":1},\n 42]' >"$tmp/scalar.json"
+bad "event not an object" "scalar.json:2:2: event #1 is not a JSON object" "$tmp/scalar.json"
+printf '[{"name":"a\xff\xfe","ph":"i","ts":1,"pid":1,"tid":1}]' >"$tmp/utf8.json"
+bad "invalid UTF-8" "utf8.json:1:.*invalid JSON: .*UTF8" "$tmp/utf8.json"
+python3 -c "print('[{\"name\":\"deep\",\"ph\":\"i\",\"ts\":1,\"args\":' + '{\"a\":' * 100 + '1' + '}' * 100 + '}]')" >"$tmp/deep.json"
+bad "deep nesting in args" "deep.json:1:.*nested deeper than 64 levels" "$tmp/deep.json"
+python3 -c "
+import sys
+sys.stdout.write('[{\"name\":\"ok\",\"ph\":\"i\",\"ts\":1},\n{\"name\":\"')
+sys.stdout.write('x' * (100 << 20))
+sys.stdout.write('\",\"ph\":\"i\",\"ts\":2}]')" >"$tmp/huge.json"
+bad "100 MB string" "huge.json:2:9: a string longer than 16 MiB" "$tmp/huge.json"
+rm -f "$tmp/huge.json"
+printf '{"traceEvents":{}}' >"$tmp/notarray.json"
+bad "traceEvents not an array" '"traceEvents" must be an array' "$tmp/notarray.json"
+printf '{"displayTimeUnit":"ns"}' >"$tmp/noevents.json"
+bad "no traceEvents" 'no "traceEvents" array' "$tmp/noevents.json"
+printf '[{"name":"a","ph":"X","pid":1,"tid":1}]' >"$tmp/nots.json"
+bad "missing ts" 'event #0: "ph":"X" needs "ts"' "$tmp/nots.json"
+printf '[{"name":"a","ph":"b","ts":1,"pid":1,"tid":1}]' >"$tmp/noid.json"
+bad "async without id" 'event #0: async event without an "id"' "$tmp/noid.json"
+printf '[{"ph":"i","ts":99999999999999999999}]' >"$tmp/big.json"
+bad "ts beyond int64 nanoseconds" 'is not a time in microseconds' "$tmp/big.json"
+
+# ---- documented warnings: accepted, counted, the first one located ----
+printf '[{"name":"a","ph":"X","ts":1,"dur":1,"pid":1,"tid":1},\n{"name":"b","ph":"i","ts":2,"pid":1,"tid":1},\n' >"$tmp/trunc.json"
+"$replay" "$tmp/trunc.json" --to text >"$tmp/trunc.txt" 2>"$tmp/err" &&
+    grep -q 'warning: .*trunc.json: the event array is not closed' "$tmp/err" && [ "$(grep -c '^event' "$tmp/trunc.txt")" = 2 ]
+expect $? "truncated array after '},': accepted with a warning, both events kept"
+printf '[{"name":"a","ph":"E","ts":1,"pid":1,"tid":1},\n{"name":"a","ph":"E","ts":2,"pid":1,"tid":1},\n{"name":"b","ph":"B","ts":3,"pid":1,"tid":1},{"name":"b","ph":"E","ts":4,"pid":1,"tid":1}]' >"$tmp/unmatched.json"
+"$replay" "$tmp/unmatched.json" --to text >"$tmp/un.txt" 2>"$tmp/err" &&
+    grep -q 'warning: .*unmatched.json:1:2: event #0: "E" without an open "B"' "$tmp/err" &&
+    grep -q '2 unmatched E skipped' "$tmp/err" && [ "$(grep -c '^event' "$tmp/un.txt")" = 2 ]
+expect $? "unmatched E: counted warning naming the first, the matched pair kept"
+printf '[{"name":"a","cat":"c","ph":"e","id":1,"ts":1,"pid":1,"tid":1}]' >"$tmp/asyncend.json"
+"$replay" "$tmp/asyncend.json" --to text >"$tmp/ae.txt" 2>"$tmp/err" &&
+    grep -q 'event #0: async end without an open begin' "$tmp/err" && grep -q '1 unmatched async ends skipped' "$tmp/err"
+expect $? "async e without b: counted warning"
+python3 -c "
+import json
+ev = [{'name': 'wide', 'ph': 'i', 'ts': 1, 'args': {'k%d' % i: i for i in range(70)}}]
+ev += [{'name': 'shape', 'ph': 'i', 'ts': 2 + i, 'args': {'key%d' % i: i}} for i in range(4100)]
+print(json.dumps(ev))" >"$tmp/shapes.json"
+"$replay" "$tmp/shapes.json" --to text >"$tmp/shapes.txt" 2>"$tmp/err" &&
+    grep -q '\[2\] args: args="{\\"k0\\":0,\\"k1\\":1,' "$tmp/shapes.txt" &&
+    [ "$(grep -c '^schema .*name="args of shape"' "$tmp/shapes.txt")" = 4096 ] &&
+    grep -q 'args="{\\"key4099\\":4099}"' "$tmp/shapes.txt"
+expect $? "args: over 64 keys, and shapes beyond 4096, as one JSON text field"
+python3 -c "
+import json
+big = 'y' * 300000
+print(json.dumps([{'name': 'n' * 100000, 'ph': 'X', 'ts': 1, 'dur': 1, 'pid': 1, 'tid': 1, 'args': {'big': big}},
+                  {'name': 'small', 'ph': 'i', 'ts': 2, 'pid': 1, 'tid': 1}]))" >"$tmp/large.json"
+"$replay" "$tmp/large.json" --to text >"$tmp/large.txt" 2>"$tmp/err" &&
+    grep -q "big=\"$(printf 'y%.0s' $(seq 1 300))" "$tmp/large.txt" && grep -q 'name="small"' "$tmp/large.txt"
+expect $? "an event with a 100 kB name and 300 kB args"
+printf '[{"name":"\\ud83d\\ude00 \\/ok","ph":"i","ts":1e-3,"pid":1,"tid":1}]' >"$tmp/esc.json"
+"$replay" "$tmp/esc.json" --to text >"$tmp/esc.txt" 2>"$tmp/err" &&
+    grep -q 'name="😀 /ok"' "$tmp/esc.txt" && grep -q 'timestamp=1,' "$tmp/esc.txt"
+expect $? "surrogate pairs, \\/ escapes and 1e-3 us"
+
+finish
