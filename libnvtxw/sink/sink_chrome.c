@@ -125,11 +125,19 @@ nvtxwResultCode_t chrome_process_id(chrome_sink* cs, const core_stream* stream, 
     return chrome_scope_process_id(cs, stream->domain, stream->scope_id, pid);
 }
 
-nvtxwResultCode_t chrome_task_meta(chrome_sink* cs, const chrome_task* task, const char* name) {
-    return chrome_flush_line(
-        cs, chrome_json_meta(&cs->line, "thread_name", task->pid, task->tid, name, 0) ||
-                chrome_json_meta(&cs->line, "thread_sort_index", task->pid, task->tid, NULL,
-                                 task->tid));
+nvtxwResultCode_t chrome_task_meta(chrome_sink* cs, const chrome_task* task, const char* name,
+                                   const char* path, uint64_t scope_id) {
+    strbuf* out = &cs->line;
+    int status = chrome_json_meta(out, "thread_name", task->pid, task->tid, name, 0);
+    /* reopen the args object chrome_json_meta closed: "...}}" -> "...," */
+    if (status == 0) {
+        out->length -= 2;
+        status = strbuf_append(out, ",\"task_path\":", 13) || chrome_json_cstring(out, path) ||
+                 strbuf_append(out, ",\"task_scope\":", 14) || chrome_json_u64(out, scope_id) ||
+                 strbuf_append(out, "}}", 2);
+    }
+    return chrome_flush_line(cs, status || chrome_json_meta(out, "thread_sort_index", task->pid,
+                                                            task->tid, NULL, task->tid));
 }
 
 /* Opens PATH.tmp.PID; an existing PATH is an error unless Overwrite=yes. */

@@ -142,8 +142,11 @@ nvtxwResultCode_t chrome_process_id(chrome_sink* cs, const core_stream* stream, 
 nvtxwResultCode_t chrome_scope_process_id(chrome_sink* cs, const core_domain* domain,
                                           uint64_t scope_id, uint64_t* pid);
 
-/* Writes a task row's thread_name (`name`) and thread_sort_index (its tid). */
-nvtxwResultCode_t chrome_task_meta(chrome_sink* cs, const chrome_task* task, const char* name);
+/* Writes a task row's thread_name (`name`, with the scope's `path` and ID as
+ * "task_path" and "task_scope", so a reader of the JSON can fold the row back
+ * into its task: docs/chrome-json.md "Tasks") and thread_sort_index (its tid). */
+nvtxwResultCode_t chrome_task_meta(chrome_sink* cs, const chrome_task* task, const char* name,
+                                   const char* path, uint64_t scope_id);
 
 /* Appends `,\n{"name":WHAT,"ph":"M","pid":P,"tid":T,"args":{...}}` with
  * {"name":TEXT} when text is not NULL, else {"sort_index":SORT}. */

@@ -90,7 +90,7 @@ nvtxwResultCode_t chrome_task_register(chrome_sink* cs, const core_domain* domai
     else
         status = chrome_scope_process_id(cs, domain, parent, &task->pid);
     if (status == NVTXW_RESULT_SUCCESS)
-        status = chrome_task_meta(cs, task, name.data);
+        status = chrome_task_meta(cs, task, name.data, path, id);
     strbuf_free(&name);
     return status;
 }

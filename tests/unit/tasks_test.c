@@ -517,7 +517,9 @@ START_TEST(test_json) {
     char* json = json_of("tasks.json", write_scenario);
     /* Task rows: pid 2 is Process[7]; tids from 2^32 in registration order. */
     ck_assert_ptr_nonnull(strstr(json, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":2,\"tid\":"
-                                       "4294967297,\"args\":{\"name\":\"task io/read[3]\"}}"));
+                                       "4294967297,\"args\":{\"name\":\"task io/read[3]\","
+                                       "\"task_path\":\"task[io\\\\/read\\\\[3\\\\]]\","
+                                       "\"task_scope\":"));
     ck_assert_ptr_nonnull(strstr(json, "{\"name\":\"flow\",\"cat\":\"nvtx\",\"ph\":\"f\",\"ts\":"
                                        "5.000,\"pid\":2,\"tid\":4294967296,\"id\":\"0x4d\","
                                        "\"bp\":\"e\"}"));
@@ -561,7 +563,8 @@ START_TEST(test_nested_task) {
     json = tu_read_file_or_fail(path, NULL);
     ck_assert_uint_eq(tu_count_substr(json, "\"process_name\""), 2); /* session, Process[7] */
     ck_assert_ptr_nonnull(strstr(json, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":2,"
-                                       "\"tid\":4294967297,\"args\":{\"name\":\"task child\"}}"));
+                                       "\"tid\":4294967297,\"args\":{\"name\":\"task child\","
+                                       "\"task_path\":\"task[child]\",\"task_scope\":"));
     ck_assert_ptr_nonnull(strstr(json, "\"ph\":\"X\",\"ts\":0.000,\"dur\":0.100,\"pid\":2,"
                                        "\"tid\":4294967297,"));
     free(json);

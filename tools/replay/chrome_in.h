@@ -135,6 +135,11 @@ typedef struct chrome_thread {
     char* pid_key; /* "n:1" / "s:Spans": the pid as typed */
     char* tid_key;
     char* name; /* thread_name, or NULL */
+    /* A task row of our JSON sink (thread_name args "task_path" and
+     * "task_scope"): no stream; its events are copies of the worker rows'
+     * and are left out; the task becomes a scope again. */
+    char* task_path;
+    uint64_t task_old_scope;
     int64_t sort_index;
     int has_sort;
     uint64_t first_seen;
@@ -180,13 +185,14 @@ typedef struct chrome_import {
     ct_table shape_index;    /* args shape -> schema ID */
     ct_table async_index;    /* async key -> its stack of open range IDs (a pointer) */
     ct_table open_ids;       /* range IDs of open async ranges */
+    ct_table task_scopes;    /* a task row's old scope ID (decimal) -> its new scope */
     char* session_name;
     int64_t base_ns; /* otherData.timestampBase_ns (a file of our JSON sink) */
     /* registrations */
     nvtxwSessionHandle_t session;
     nvtxDomainHandle_t domain;
-    uint64_t schema_x, schema_b, schema_e, schema_i, schema_i_scoped, schema_start, schema_end,
-        schema_message, schema_flow[3], schema_args_json;
+    uint64_t schema_x, schema_x_task, schema_b, schema_e, schema_i, schema_i_scoped, schema_start,
+        schema_end, schema_message, schema_flow[3], schema_args_json;
     uint32_t next_category;
     size_t shape_count;
     uint64_t next_range_id;  /* synthetic range IDs */
@@ -194,7 +200,9 @@ typedef struct chrome_import {
     /* the event being mapped (for messages) */
     uint64_t event_index, event_offset;
     /* counts for the summary */
-    uint64_t written, unmatched_end, unmatched_async, bound_flows, counter_samples, unknown_phase;
+    uint64_t written, unmatched_end, unmatched_async, bound_flows, counter_samples, unknown_phase,
+        task_copies, task_rows;
+    int args_task; /* the last args payload held a task scope */
     char unknown_phases[64];
     cj_buf scratch;
 } chrome_import;
@@ -207,6 +215,10 @@ int chrome_meta_pass(chrome_import* im);
 int chrome_thread_of(chrome_import* im, const cj_doc* doc, uint32_t* thread);
 /* "n:TEXT" or "s:TEXT" for a pid/tid node (absent = "n:0") into `out`. */
 void chrome_id_key(const cj_doc* doc, uint32_t node, cj_buf* out);
+
+/* The slot of a task row's old scope ID in im->task_scopes (insert: add
+ * it); NULL when absent (or out of memory when inserting). */
+uint64_t* chrome_task_slot(chrome_import* im, uint64_t old_scope, int insert);
 
 /* Registrations: session, domain, fixed schemas, scopes, streams and
  * counters; 0, or 1 with the error printed. */

@@ -266,6 +266,10 @@ static int map_complete(chrome_import* im, const cj_doc* doc, int64_t ts, chrome
         dur -= im->base_ns; /* a duration, not a time */
     if (held_begin(im, h, doc, im->schema_x, 24, ts) != 0 || held_args(im, h, doc) != 0)
         return 1;
+    /* a task's slice is a start/end range (docs/tasks.md) that the JSON
+     * sink drew as X on its worker and task rows */
+    if (im->args_task)
+        h->header_schema = im->schema_x_task;
     put_u64(h->header, (uint64_t)ts);
     put_u64(h->header + 8, (uint64_t)(ts + dur));
     header_cat_color(h, doc, 16);
@@ -559,6 +563,10 @@ int chrome_map_event(chrome_import* im, const cj_doc* doc) {
         return status == 1 ? 1 : chrome_event_error(im, "\"ph\":\"%s\" needs \"ts\"", ph);
     if (chrome_thread_of(im, doc, &thread) != 0)
         return 1;
+    if (im->threads[thread].task_path != NULL) {
+        im->task_copies++; /* the worker row has the same event */
+        return 0;
+    }
     return dispatch(im, doc, ph, ts, &im->threads[thread]);
 }
 
@@ -584,6 +592,7 @@ void chrome_import_free(chrome_import* im) {
         free(im->threads[i].pid_key);
         free(im->threads[i].tid_key);
         free(im->threads[i].name);
+        free(im->threads[i].task_path);
     }
     for (size_t i = 0; i < im->process_count; i++) {
         free(im->processes[i].pid_key);
@@ -609,4 +618,5 @@ void chrome_import_free(chrome_import* im) {
     ct_free(&im->shape_index);
     ct_free(&im->async_index);
     ct_free(&im->open_ids);
+    ct_free(&im->task_scopes);
 }

@@ -33,6 +33,9 @@ static void summary(const chrome_import* im, const chrome_read_result* r) {
             im->ctx->tool, im->path, (unsigned long long)r->events, (unsigned long long)im->written,
             (unsigned long long)im->counter_samples, (unsigned long long)im->bound_flows,
             im->thread_count, im->process_count);
+    if (im->task_rows != 0)
+        fprintf(stderr, "; %llu task rows back into task scopes (%llu copied events left out)",
+                (unsigned long long)im->task_rows, (unsigned long long)im->task_copies);
     if (im->unmatched_end != 0)
         fprintf(stderr, "; %llu unmatched E skipped", (unsigned long long)im->unmatched_end);
     if (im->unmatched_async != 0)

@@ -13,6 +13,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,6 +121,35 @@ int chrome_thread_of(chrome_import* im, const cj_doc* doc, uint32_t* thread) {
     return 0;
 }
 
+/* thread_name args "task_path" (string) and "task_scope" (the scope ID in
+ * the report the JSON came from): the row is a task row of our JSON sink
+ * (docs/chrome-json.md, Tasks). Other JSON has neither. */
+static int task_row_meta(chrome_import* im, const cj_doc* doc, uint32_t args, chrome_thread* t) {
+    uint32_t path = cj_get(doc, args, "task_path"), scope = cj_get(doc, args, "task_scope");
+    char* end;
+    if (path == CJ_NONE && scope == CJ_NONE)
+        return 0;
+    if (path == CJ_NONE || scope == CJ_NONE || doc->nodes[path].type != CJ_STRING ||
+        doc->nodes[scope].type != CJ_NUMBER || doc->nodes[path].len == 0)
+        return chrome_event_error(im, "a task row's thread_name needs args.task_path (a "
+                                      "string) and args.task_scope (a number) together");
+    errno = 0;
+    t->task_old_scope = strtoull(cj_text(doc, scope), &end, 10);
+    if (errno != 0 || *end != '\0' || cj_text(doc, scope)[0] == '-')
+        return chrome_event_error(im, "args.task_scope must be a scope ID (an unsigned integer)");
+    free(t->task_path);
+    if ((t->task_path = copy_text(cj_text(doc, path), doc->nodes[path].len)) == NULL ||
+        chrome_task_slot(im, t->task_old_scope, 1) == NULL)
+        return chrome_event_error(im, "out of memory");
+    return 0;
+}
+
+uint64_t* chrome_task_slot(chrome_import* im, uint64_t old_scope, int insert) {
+    char key[24];
+    int length = snprintf(key, sizeof key, "%llu", (unsigned long long)old_scope);
+    return ct_find(&im->task_scopes, key, (size_t)length, insert, NULL);
+}
+
 /* A metadata event's args.name / args.sort_index / args.labels. */
 static int meta_event(chrome_import* im, const cj_doc* doc, const char* name) {
     uint32_t args = cj_get(doc, 0, "args"), value, thread = 0, process = 0;
@@ -158,6 +188,8 @@ static int meta_event(chrome_import* im, const cj_doc* doc, const char* name) {
         }
         return 0;
     }
+    if (!is_process && task_row_meta(im, doc, args, &im->threads[thread]) != 0)
+        return 1;
     text_slot = !is_process                       ? &im->threads[thread].name
                 : !strcmp(name, "process_labels") ? &im->processes[process].labels
                                                   : &im->processes[process].name;

@@ -136,6 +136,8 @@ static int schema(chrome_import* im, const char* name, uint64_t type, uint64_t f
 static int register_schemas(chrome_import* im) {
     return STATIC_SCHEMA("chrome X", NVTX_PAYLOAD_SCHEMA_FLAG_RANGE_PUSHPOP, x_entries, 24,
                          &im->schema_x) ||
+           STATIC_SCHEMA("chrome X (task)", NVTX_PAYLOAD_SCHEMA_FLAG_RANGE_STARTEND, x_entries, 24,
+                         &im->schema_x_task) ||
            STATIC_SCHEMA("chrome B", NVTX_PAYLOAD_SCHEMA_FLAG_RANGE_PUSH, b_entries, 16,
                          &im->schema_b) ||
            STATIC_SCHEMA("chrome E", NVTX_PAYLOAD_SCHEMA_FLAG_RANGE_POP, e_entries, 8,
@@ -240,6 +242,24 @@ static int open_stream(chrome_import* im, chrome_thread* t, ct_table* used) {
     return rc == NVTXW_RESULT_SUCCESS ? 0 : chrome_api_error(im, "StreamOpen", rc);
 }
 
+/* A task row becomes its task's scope again, below its row's process
+ * (a nested task's parent task is not recorded in the JSON). */
+static int register_task(chrome_import* im, chrome_thread* t) {
+    nvtxScopeAttr_t attr;
+    nvtxwResultCode_t rc;
+    uint64_t* slot = chrome_task_slot(im, t->task_old_scope, 0);
+    if (slot == NULL || *slot != 0)
+        return 0; /* two rows named the same scope: the first one counts */
+    memset(&attr, 0, sizeof attr);
+    attr.structSize = sizeof attr;
+    attr.path = t->task_path;
+    attr.parentScope = im->processes[t->process].scope;
+    attr.scopeId = NVTX_SCOPE_NONE;
+    rc = im->ctx->iface->ScopeRegister(im->domain, &attr, slot);
+    im->task_rows++;
+    return rc == NVTXW_RESULT_SUCCESS ? 0 : chrome_api_error(im, "ScopeRegister", rc);
+}
+
 static int register_streams(chrome_import* im) {
     ct_table used = {0};
     uint32_t* order = calloc(im->thread_count + 1, sizeof *order);
@@ -252,8 +272,10 @@ static int register_streams(chrome_import* im) {
     sort_im = im;
     if (status == 0)
         qsort(order, im->thread_count, sizeof *order, compare_threads);
-    for (size_t i = 0; i < im->thread_count && status == 0; i++)
-        status = open_stream(im, &im->threads[order[i]], &used);
+    for (size_t i = 0; i < im->thread_count && status == 0; i++) {
+        chrome_thread* t = &im->threads[order[i]];
+        status = t->task_path != NULL ? register_task(im, t) : open_stream(im, t, &used);
+    }
     ct_free(&used);
     free(order);
     return status;
@@ -316,9 +338,23 @@ uint32_t chrome_category(chrome_import* im, const char* cat) {
 
 /* ---- args ---- */
 
+/* The field type of one args value, before task scopes are considered. */
+static char number_kind(const cj_doc* doc, uint32_t node);
+
 /* The field type of one args value: i int64, u uint64, d double, b bool,
- * s string, j JSON text. */
-static char value_kind(const cj_doc* doc, uint32_t node) {
+ * s string, j JSON text, t a task scope (an integer "task" naming a task
+ * row's scope: docs/chrome-input.md, Tasks). */
+static char value_kind(chrome_import* im, const cj_doc* doc, uint32_t node) {
+    char kind = number_kind(doc, node);
+    uint64_t* slot;
+    if ((kind == 'i' || kind == 'u') && im->task_rows != 0 && !strcmp(cj_key(doc, node), "task") &&
+        (slot = chrome_task_slot(im, strtoull(cj_text(doc, node), NULL, 10), 0)) != NULL &&
+        *slot != 0)
+        return 't';
+    return kind;
+}
+
+static char number_kind(const cj_doc* doc, uint32_t node) {
     const char* text = cj_text(doc, node);
     char* end;
     switch (doc->nodes[node].type) {
@@ -355,7 +391,7 @@ static size_t shape_key(chrome_import* im, const cj_doc* doc, uint32_t args,
     size_t fields = 0;
     im->scratch.len = 0;
     for (uint32_t k = doc->nodes[args].first; k != CJ_NONE; k = doc->nodes[k].next) {
-        char kind = value_kind(doc, k);
+        char kind = value_kind(im, doc, k);
         if (skipped(doc, k, skip))
             continue;
         fields++;
@@ -367,7 +403,8 @@ static size_t shape_key(chrome_import* im, const cj_doc* doc, uint32_t args,
 }
 
 static uint64_t entry_type(char kind) {
-    return kind == 'i'   ? NVTX_PAYLOAD_ENTRY_TYPE_INT64
+    return kind == 't'   ? NVTX_PAYLOAD_ENTRY_TYPE_SCOPE_ID
+           : kind == 'i' ? NVTX_PAYLOAD_ENTRY_TYPE_INT64
            : kind == 'u' ? NVTX_PAYLOAD_ENTRY_TYPE_UINT64
            : kind == 'd' ? NVTX_PAYLOAD_ENTRY_TYPE_DOUBLE
            : kind == 'b' ? NVTX_PAYLOAD_ENTRY_TYPE_UINT8
@@ -391,7 +428,7 @@ static int register_shape(chrome_import* im, size_t fields, const char* event_na
     return schema(im, name, NVTX_PAYLOAD_SCHEMA_TYPE_DYNAMIC, 0, entries, fields, 0, id);
 }
 
-static int put_value(cj_buf* out, const cj_doc* doc, uint32_t k) {
+static int put_value(chrome_import* im, cj_buf* out, const cj_doc* doc, uint32_t k) {
     const char* text = cj_text(doc, k);
     union {
         int64_t i;
@@ -399,7 +436,11 @@ static int put_value(cj_buf* out, const cj_doc* doc, uint32_t k) {
         double d;
         uint8_t b;
     } v;
-    switch (value_kind(doc, k)) {
+    switch (value_kind(im, doc, k)) {
+    case 't':
+        im->args_task = 1;
+        v.u = *chrome_task_slot(im, strtoull(text, NULL, 10), 0);
+        return cj_buf_put(out, &v.u, 8);
     case 'i':
         v.i = strtoll(text, NULL, 10);
         return cj_buf_put(out, &v.i, 8);
@@ -444,6 +485,7 @@ int chrome_args_payload(chrome_import* im, const cj_doc* doc, uint32_t args, con
     int added = 0, status = 0;
     out->len = 0;
     *schema_id = 0;
+    im->args_task = 0;
     if (args == CJ_NONE || doc->nodes[args].type != CJ_OBJECT)
         return 0;
     fields = shape_key(im, doc, args, skip);
@@ -465,6 +507,6 @@ int chrome_args_payload(chrome_import* im, const cj_doc* doc, uint32_t args, con
     }
     *schema_id = *slot;
     for (uint32_t k = doc->nodes[args].first; k != CJ_NONE && status == 0; k = doc->nodes[k].next)
-        status = skipped(doc, k, skip) ? 0 : put_value(out, doc, k);
+        status = skipped(doc, k, skip) ? 0 : put_value(im, out, doc, k);
     return status ? chrome_event_error(im, "out of memory") : 0;
 }
