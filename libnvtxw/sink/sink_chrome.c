@@ -26,7 +26,8 @@
  * pass at SessionEnd shifts every "ts" (sink_chrome_shift.c); Perfetto
  * rejects negative timestamps. "timestampBase_ns" gives the base back, so
  * ts * 1000 + timestampBase_ns is the producer's timestamp. pid 1 is the
- * session; each distinct stream scope path gets the next pid (2, 3, ...);
+ * session; each distinct stream scope path gets the next pid (2, 3, ...),
+ * a `thread[...]` scope its parent's;
  * the tid of a stream is its open order in the session plus 1. A task scope
  * (path ending in `task[KEY]`, docs/tasks.md) gets a row of its own in its
  * parent's process, tid 2^32 + n, announced at registration
@@ -122,6 +123,15 @@ nvtxwResultCode_t chrome_scope_process_id(chrome_sink* cs, const core_domain* do
 }
 
 nvtxwResultCode_t chrome_process_id(chrome_sink* cs, const core_stream* stream, uint64_t* pid) {
+    const core_scope* scope = stream->scope_id == NVTX_SCOPE_NONE
+                                  ? NULL
+                                  : idmap_get(&stream->domain->scopes, stream->scope_id);
+    /* A stream of a thread scope (`thread[...]`, as the OTF2 importer
+     * registers locations) is a row of its parent's process, next to its
+     * sibling threads and the process's task rows. */
+    if (scope != NULL && strncmp(chrome_last_node(scope->path), "thread[", 7) == 0 &&
+        idmap_get(&stream->domain->scopes, scope->parent) != NULL)
+        return chrome_scope_process_id(cs, stream->domain, scope->parent, pid);
     return chrome_scope_process_id(cs, stream->domain, stream->scope_id, pid);
 }
 

@@ -17,8 +17,7 @@
 #include "core/core_internal.h"
 #include "sink/sink_chrome_internal.h"
 
-/* Start of the path's last node: after the last '/' not escaped by '\'. */
-static const char* last_node(const char* path) {
+const char* chrome_last_node(const char* path) {
     const char* node = path;
     const char* p;
     for (p = path; *p != '\0'; p++) {
@@ -71,7 +70,7 @@ nvtxwResultCode_t chrome_task_register(chrome_sink* cs, const core_domain* domai
     const chrome_task* parent_task;
     idmap* map;
     nvtxwResultCode_t status = NVTXW_RESULT_SUCCESS;
-    int is_task = task_name(last_node(path), &name);
+    int is_task = task_name(chrome_last_node(path), &name);
     if (is_task <= 0) {
         strbuf_free(&name);
         return is_task == 0 ? NVTXW_RESULT_SUCCESS : error_oom("a JSON task row");

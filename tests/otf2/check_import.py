@@ -416,6 +416,9 @@ def canonical_events(trace):
         if isinstance(e.get("args"), dict) and "task" in e["args"]:
             e["args"] = dict(e["args"])
             e["args"]["task"] = "task scope"
+        if isinstance(e.get("args"), dict) and "task_scope" in e["args"]:
+            e["args"] = dict(e["args"])
+            e["args"]["task_scope"] = "task scope"  # a task row's thread_name
         if e.get("ph") == "M":
             if e.get("name") in ("thread_sort_index", "process_sort_index"):
                 continue
