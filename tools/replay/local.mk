@@ -3,6 +3,10 @@ bin_PROGRAMS += tools/replay/nvtxw-replay
 tools_replay_nvtxw_replay_SOURCES = tools/replay/nvtxw_replay.c \
 	tools/replay/replay_input.h tools/replay/replay_inputs.c tools/replay/replay_inputs.h \
 	tools/replay/replay_pending.c \
+	tools/replay/synthetic.h tools/replay/synthetic_spec.c tools/replay/synthetic_common.c \
+	tools/replay/synthetic_mpi.c tools/replay/synthetic_gpu.c tools/replay/synthetic_nested.c \
+	tools/replay/synthetic_nested.h tools/replay/synthetic_nested_payload.c \
+	tools/replay/synthetic_tasks.c \
 	tools/common/tool_output.c tools/common/tool_output.h
 tools_replay_nvtxw_replay_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tools/common
 tools_replay_nvtxw_replay_LDADD = libnvtxw/libnvtxw.la
