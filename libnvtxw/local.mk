@@ -22,7 +22,8 @@ nvtxwinclude_HEADERS = \
 	libnvtxw/include/nvtxw/payload.h \
 	libnvtxw/include/nvtxw/reader.h \
 	libnvtxw/include/nvtxw/resource.h \
-	libnvtxw/include/nvtxw/schema_yaml.h
+	libnvtxw/include/nvtxw/schema_yaml.h \
+	libnvtxw/include/nvtxw/tasks.h
 
 include libnvtxw/common/local.mk
 include libnvtxw/payload/local.mk
@@ -32,6 +33,7 @@ include libnvtxw/format/local.mk
 include libnvtxw/reader/local.mk
 include libnvtxw/core/local.mk
 include libnvtxw/sink/local.mk
+include libnvtxw/tasks/local.mk
 
 # The backend is also installed as libnvtxw3.so, the file name the reference
 # loader searches for (NVTXW3_LIBRARY, default search): spec 5.1-5.2.

@@ -4,4 +4,5 @@ schemasdir = $(pkgdatadir)/schemas
 dist_schemas_DATA = \
 	schemas/nvtxw-helpers.yaml \
 	schemas/nvtxw-counters.yaml \
-	schemas/otf2-events.yaml
+	schemas/otf2-events.yaml \
+	schemas/tasks.yaml

@@ -89,10 +89,10 @@ static nvtxwResultCode_t chrome_flush_line(chrome_sink* cs, int build_status) {
     return status;
 }
 
-nvtxwResultCode_t chrome_process_id(chrome_sink* cs, const core_stream* stream, uint64_t* pid) {
-    const core_scope* scope = stream->scope_id == NVTX_SCOPE_NONE
-                                  ? NULL
-                                  : idmap_get(&stream->domain->scopes, stream->scope_id);
+nvtxwResultCode_t chrome_scope_process_id(chrome_sink* cs, const core_domain* domain,
+                                          uint64_t scope_id, uint64_t* pid) {
+    const core_scope* scope =
+        scope_id == NVTX_SCOPE_NONE ? NULL : idmap_get(&domain->scopes, scope_id);
     char** paths = cs->process_paths;
     size_t i;
     *pid = 1;
@@ -118,6 +118,17 @@ nvtxwResultCode_t chrome_process_id(chrome_sink* cs, const core_stream* stream, 
                 chrome_json_meta(&cs->line, "process_sort_index", *pid, 0, NULL, *pid));
 }
 
+nvtxwResultCode_t chrome_process_id(chrome_sink* cs, const core_stream* stream, uint64_t* pid) {
+    return chrome_scope_process_id(cs, stream->domain, stream->scope_id, pid);
+}
+
+nvtxwResultCode_t chrome_task_meta(chrome_sink* cs, const chrome_task* task, const char* name) {
+    return chrome_flush_line(
+        cs, chrome_json_meta(&cs->line, "thread_name", task->pid, task->tid, name, 0) ||
+                chrome_json_meta(&cs->line, "thread_sort_index", task->pid, task->tid, NULL,
+                                 task->tid));
+}
+
 /* Opens PATH.tmp.PID; an existing PATH is an error unless Overwrite=yes. */
 static nvtxwResultCode_t chrome_open(chrome_sink* cs, const core_config* config) {
     struct stat info;
@@ -141,6 +152,7 @@ static nvtxwResultCode_t chrome_open(chrome_sink* cs, const core_config* config)
 
 static void chrome_free(chrome_sink* cs) {
     size_t i;
+    chrome_tasks_free(cs);
     for (i = 0; i < cs->process_count; i++)
         nvtxw_free(cs->process_paths[i]);
     nvtxw_free(cs->process_paths);
@@ -248,10 +260,11 @@ static nvtxwResultCode_t chrome_resource(sink* s, const core_domain* domain,
     return NVTXW_RESULT_SUCCESS;
 }
 
+/* Task scopes get their rows here (sink_chrome_task.c); other scopes are
+ * read when streams use them. */
 static nvtxwResultCode_t chrome_scope(sink* s, const core_domain* domain, uint64_t id,
                                       uint64_t parent, const char* path) {
-    (void)s, (void)domain, (void)id, (void)parent, (void)path;
-    return NVTXW_RESULT_SUCCESS;
+    return chrome_task_register((chrome_sink*)s, domain, id, parent, path);
 }
 
 static nvtxwResultCode_t chrome_schema(sink* s, const core_domain* domain,

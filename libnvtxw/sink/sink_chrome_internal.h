@@ -9,6 +9,7 @@
  *   sink_chrome_json.c    JSON text: strings, exact microseconds, numbers,
  *                         cname table, the open-range map
  *   sink_chrome_shift.c   the pass that makes every "ts" non-negative
+ *   sink_chrome_task.c    task scopes: their rows (pseudo-threads)
  */
 #ifndef NVTXW_SINK_CHROME_INTERNAL_H
 #define NVTXW_SINK_CHROME_INTERNAL_H
@@ -17,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/idmap.h"
 #include "common/strbuf.h"
 #include "core/sink.h"
 
@@ -25,6 +27,17 @@
 /* Containers that may be open inside one "args" value (the visitor's own
  * limit is lower: 32 schema levels times 9 dimensions). */
 #define CHROME_MAX_DEPTH 320
+
+/* The row of a task scope (a scope whose path's last node is `task[KEY]`,
+ * docs/tasks.md): a pseudo-thread of the process of the task's parent. */
+typedef struct chrome_task {
+    uint64_t pid, tid;
+} chrome_task;
+
+/* Task rows have tids from here on (stream tids are open order + 1), in
+ * registration order; their thread_sort_index is the tid, so they sort
+ * after the streams. Below 2^53, so exact in every JSON reader. */
+#define CHROME_TASK_TID_BASE (UINT64_C(1) << 32)
 
 typedef struct chrome_sink {
     sink base;
@@ -37,6 +50,12 @@ typedef struct chrome_sink {
     size_t process_count, process_capacity;
     _Atomic int64_t base_ns; /* CHROME_BASE_UNSET until the first timestamp */
     int64_t min_rel;         /* smallest rebased ts of closed streams (<= 0) */
+    /* Task rows: task_maps[domain index] maps a task scope ID to its
+     * chrome_task (owned). Filled by scope registrations only, read by the
+     * write path (registrations never overlap writes: NVTXW spec 6). */
+    idmap* task_maps;
+    size_t task_map_count;
+    uint64_t task_count;
 } chrome_sink;
 
 #define CHROME_BASE_UNSET INT64_MIN
@@ -63,6 +82,7 @@ typedef struct chrome_event {
     uint64_t range_id, flow_out, flow_in;
     uint64_t category;
     uint32_t color;
+    const chrome_task* task; /* first top-level scope_id field naming a task scope */
 } chrome_event;
 
 /* One open container of an "args" value. */
@@ -105,6 +125,7 @@ typedef struct chrome_stream {
     int field_kind;   /* enum chrome_field_kind of the open top-level field */
     int key_written;  /* the open top-level field's key is in `args` */
     const char* field_name;
+    uint64_t field_type; /* entry type of the open top-level field */
     uint64_t payload_schema;
     size_t depth; /* open containers; frames[0] is "args" itself */
     chrome_frame frames[CHROME_MAX_DEPTH + 1];
@@ -116,6 +137,14 @@ nvtxwResultCode_t chrome_write_all(chrome_sink* cs, const char* data, size_t siz
  * announced with process_name/process_sort_index metadata on first use. */
 nvtxwResultCode_t chrome_process_id(chrome_sink* cs, const core_stream* stream, uint64_t* pid);
 
+/* pid of a scope of `domain` (NVTX_SCOPE_NONE, ROOT and predefined scopes:
+ * 1), announced like chrome_process_id's. */
+nvtxwResultCode_t chrome_scope_process_id(chrome_sink* cs, const core_domain* domain,
+                                          uint64_t scope_id, uint64_t* pid);
+
+/* Writes a task row's thread_name (`name`) and thread_sort_index (its tid). */
+nvtxwResultCode_t chrome_task_meta(chrome_sink* cs, const chrome_task* task, const char* name);
+
 /* Appends `,\n{"name":WHAT,"ph":"M","pid":P,"tid":T,"args":{...}}` with
  * {"name":TEXT} when text is not NULL, else {"sort_index":SORT}. */
 int chrome_json_meta(strbuf* out, const char* what, uint64_t pid, uint64_t tid, const char* text,
@@ -124,6 +153,16 @@ int chrome_json_meta(strbuf* out, const char* what, uint64_t pid, uint64_t tid, 
 /* ---- sink_chrome_shift.c ---- */
 /* Adds `shift` (> 0) to every "ts" of the closed temporary file. */
 nvtxwResultCode_t chrome_shift_file(chrome_sink* cs, int64_t shift);
+
+/* ---- sink_chrome_task.c ---- */
+/* A scope registration: when the path's last node is `task[KEY]`, the task
+ * gets its row, announced with thread_name "task KEY" (KEY unescaped) and
+ * thread_sort_index metadata. Serialized calls only. */
+nvtxwResultCode_t chrome_task_register(chrome_sink* cs, const core_domain* domain, uint64_t id,
+                                       uint64_t parent, const char* path);
+/* The row of task scope `id` of `domain`, or NULL (not a task scope). */
+const chrome_task* chrome_task_find(const chrome_sink* cs, const core_domain* domain, uint64_t id);
+void chrome_tasks_free(chrome_sink* cs);
 
 /* ---- sink_chrome_stream.c ---- */
 nvtxwResultCode_t chrome_stream_open(sink* s, const core_stream* stream, void** state);

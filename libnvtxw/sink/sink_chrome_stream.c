@@ -23,6 +23,10 @@
  * and, before any of them, flow events for the fields "flow_out" ("s") and
  * "flow_in" ("f" with "bp":"e"): name "flow", the event's cat, the field's
  * value as "id", at the event's time.
+ * Task events (a top-level scope_id naming a task scope, docs/tasks.md)
+ * that are whole ranges or marks are also written on the task's row
+ * (emit_task_event): whole ranges as "X" on both rows, the flow end on the
+ * task's row.
  */
 #include "config.h"
 
@@ -43,6 +47,7 @@ typedef struct chrome_record {
     size_t name_length;
     const char* cat; /* NULL: no "cat" */
     int64_t ts;
+    uint64_t pid, tid; /* the row: the stream's, or a task's */
     int has_dur, has_id, with_args, with_color;
     int64_t dur;
     uint64_t id;
@@ -73,8 +78,8 @@ static int emit(chrome_stream* st, const chrome_record* r) {
     if (strbuf_append(out, ph, 9) || strbuf_append(out, ",\"ts\":", 6) ||
         chrome_json_micros(out, stream_rebase(st, r->ts)) ||
         (r->has_dur && (strbuf_append(out, ",\"dur\":", 7) || chrome_json_micros(out, r->dur))) ||
-        strbuf_append(out, ",\"pid\":", 7) || chrome_json_u64(out, st->pid) ||
-        strbuf_append(out, ",\"tid\":", 7) || chrome_json_u64(out, st->tid))
+        strbuf_append(out, ",\"pid\":", 7) || chrome_json_u64(out, r->pid) ||
+        strbuf_append(out, ",\"tid\":", 7) || chrome_json_u64(out, r->tid))
         return -1;
     if ((r->has_id && (strbuf_append(out, ",\"id\":", 6) || chrome_json_hex_id(out, r->id))) ||
         (r->ph == 'i' && strbuf_append(out, ",\"s\":\"t\"", 8)) ||
@@ -161,6 +166,8 @@ static void record_init(chrome_stream* st, chrome_record* r, char ph, const char
     memset(r, 0, sizeof *r);
     r->ph = ph;
     r->cat = cat;
+    r->pid = st->pid;
+    r->tid = st->tid;
     if (st->ev.has_message) {
         r->name = st->name.data ? st->name.data : "";
         r->name_length = st->name.length;
@@ -185,9 +192,18 @@ static int64_t event_time(const chrome_stream* st, int which) {
     return ev->has_end ? ev->end : st->last_ns;
 }
 
-static int emit_complete(chrome_stream* st, const char* cat) {
+/* Puts the record on `task`'s row (NULL: the stream's own). */
+static void record_row(chrome_record* r, const chrome_task* task) {
+    if (task != NULL) {
+        r->pid = task->pid;
+        r->tid = task->tid;
+    }
+}
+
+static int emit_complete(chrome_stream* st, const char* cat, const chrome_task* row) {
     chrome_record r;
     record_init(st, &r, 'X', cat);
+    record_row(&r, row);
     r.ts = event_time(st, 1);
     r.has_dur = 1;
     r.dur = chrome_rebase(event_time(st, 2), r.ts);
@@ -196,9 +212,11 @@ static int emit_complete(chrome_stream* st, const char* cat) {
     return emit(st, &r);
 }
 
-static int emit_instant(chrome_stream* st, const char* cat, const char* name) {
+static int emit_instant(chrome_stream* st, const char* cat, const char* name,
+                        const chrome_task* row) {
     chrome_record r;
     record_init(st, &r, 'i', cat);
+    record_row(&r, row);
     if (name != NULL) {
         r.name = name;
         r.name_length = strlen(name);
@@ -261,7 +279,7 @@ static int emit_pop(chrome_stream* st, const char* cat) {
     size_t length;
     const char* text;
     if (st->stack_depth == 0)
-        return emit_instant(st, cat, "(unmatched pop)");
+        return emit_instant(st, cat, "(unmatched pop)", NULL);
     text = stack_top(st, &push_ts, &length);
     dur = chrome_rebase(event_time(st, 2), push_ts);
     if (strbuf_append(&st->out, text, length) || strbuf_append(&st->out, ",\"dur\":", 7) ||
@@ -364,43 +382,65 @@ static int emit_counter(chrome_stream* st, const char* cat, const char* name) {
     return emit(st, &r);
 }
 
-/* The flow events of the event's "flow_out" / "flow_in" fields, in the
- * event's category: the Chrome DevTools engine binds a flow event to the
- * event with the same ts, pid, tid and cat; Perfetto to the enclosing
- * slice. */
-static int emit_flows(chrome_stream* st, const char* cat) {
+/* One flow event of the event's "flow_out" ("s") or "flow_in" ("f",
+ * "bp":"e") field, in the event's category at its time, on `row` (NULL:
+ * the stream's): the Chrome DevTools engine binds a flow event to the event
+ * with the same ts, pid, tid and cat; Perfetto to the enclosing slice. */
+static int emit_flow(chrome_stream* st, const char* cat, char ph, uint64_t id,
+                     const chrome_task* row) {
     chrome_record r;
-    int64_t ts = event_time(st, 0);
     memset(&r, 0, sizeof r);
+    r.ph = ph;
     r.name = "flow";
     r.cat = cat;
     r.name_length = 4;
-    r.ts = ts;
+    r.ts = event_time(st, 0);
+    r.pid = st->pid;
+    r.tid = st->tid;
+    record_row(&r, row);
     r.has_id = 1;
-    if (st->ev.has_flow_out) {
-        r.ph = 's';
-        r.id = st->ev.flow_out;
-        if (emit(st, &r) != 0)
-            return -1;
-    }
-    if (st->ev.has_flow_in) {
-        r.ph = 'f';
-        r.id = st->ev.flow_in;
-        r.extra = ",\"bp\":\"e\"";
-        if (emit(st, &r) != 0)
-            return -1;
-    }
-    return 0;
+    r.id = id;
+    r.extra = ph == 'f' ? ",\"bp\":\"e\"" : NULL;
+    return emit(st, &r);
+}
+
+static int emit_flows(chrome_stream* st, const char* cat) {
+    return (st->ev.has_flow_out && emit_flow(st, cat, 's', st->ev.flow_out, NULL) != 0) ||
+           (st->ev.has_flow_in && emit_flow(st, cat, 'f', st->ev.flow_in, NULL) != 0);
+}
+
+/*
+ * A task event (a whole range or a mark carrying a task scope): written on
+ * the stream's row and again on the task's row, whole ranges as "X" on both
+ * (a task's slices never overlap; "b"/"e" would land on async tracks, not
+ * on the rows), marks as "i". A flow starts on the stream's row (the
+ * waker's side, before the event as for other events) and ends on the
+ * task's row just after the event's copy there: the Chrome DevTools engine
+ * binds a flow event to the first event (in ts order, ties in file order)
+ * with its ts, pid, tid and cat, Perfetto ("bp":"e") to the slice open on
+ * the row, so both bind it to the resumed slice.
+ */
+static int emit_task_event(chrome_stream* st, const char* cat) {
+    const chrome_task* task = st->ev.task;
+    int whole = st->ev.role == 2 || st->ev.role == 3;
+    if (st->ev.has_flow_out && emit_flow(st, cat, 's', st->ev.flow_out, NULL) != 0)
+        return -1;
+    if (whole ? emit_complete(st, cat, NULL) || emit_complete(st, cat, task)
+              : emit_instant(st, cat, NULL, NULL) || emit_instant(st, cat, NULL, task))
+        return -1;
+    return st->ev.has_flow_in && emit_flow(st, cat, 'f', st->ev.flow_in, task) != 0 ? -1 : 0;
 }
 
 static int emit_event(chrome_stream* st) {
     char scratch[24];
     const char* cat = event_category(st, scratch);
+    if (st->ev.task != NULL && (st->ev.role == 0 || (st->ev.role >= 2 && st->ev.role <= 4)))
+        return emit_task_event(st, cat);
     if ((st->ev.has_flow_out || st->ev.has_flow_in) && emit_flows(st, cat) != 0)
         return -1;
     switch (st->ev.role) {
     case 2: /* RANGE_PUSHPOP */
-        return emit_complete(st, cat);
+        return emit_complete(st, cat, NULL);
     case 3: /* RANGE_STARTEND */
         return emit_start_end(st, cat);
     case 5: /* RANGE_PUSH */
@@ -414,7 +454,7 @@ static int emit_event(chrome_stream* st) {
     default: /* MARK, no role, COUNTER_GROUP written as an event */
         if (st->ev.role == 1)
             return emit_counter(st, cat, NULL);
-        return emit_instant(st, cat, NULL);
+        return emit_instant(st, cat, NULL, NULL);
     }
 }
 

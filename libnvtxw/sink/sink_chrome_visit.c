@@ -13,6 +13,8 @@
  *   type's payload) | "<field_K>" (unnamed, K = position in its object)
  *   value  := number | string | "0x.." (bytes) | enum name | null
  *           | '[' values ']' | '{' members '}'
+ * A top-level SCOPE_ID field naming a task scope (the first one) and the
+ * integer fields "flow_out" / "flow_in" are noted as well and stay args.
  * HIDE fields are left out. Keys of top-level fields are written at their
  * first value, so a field announced as an attribute that turns out to be an
  * array or a non-integer is still kept, as an arg. With `numeric_only`
@@ -185,6 +187,7 @@ static int on_field_begin(void* ctx, const nvtxw_field_info_t* field) {
     if (st->depth == 0) {
         st->field_kind = classify(field);
         st->field_name = field->name;
+        st->field_type = field->type;
         st->key_written = 0;
         return 0;
     }
@@ -239,6 +242,15 @@ static void note_flow(chrome_stream* st, uint64_t value) {
         st->ev.has_flow_in = 1, st->ev.flow_in = value;
 }
 
+/* The first top-level SCOPE_ID field naming a task scope makes the event a
+ * task event (docs/chrome-json.md, Tasks); the field stays in args. */
+static void note_task(chrome_stream* st, uint64_t value) {
+    if (st->depth != 0 || st->field_type != NVTX_PAYLOAD_ENTRY_TYPE_SCOPE_ID ||
+        st->ev.task != NULL || st->field_kind != CHROME_FIELD_ARGS)
+        return;
+    st->ev.task = chrome_task_find(st->sink, st->stream->domain, value);
+}
+
 static int on_signed(void* ctx, int64_t value) {
     chrome_stream* st = ctx;
     int slot;
@@ -255,6 +267,7 @@ static int on_unsigned(void* ctx, uint64_t value) {
     if (store_integer(st, value))
         return 0;
     note_flow(st, value);
+    note_task(st, value);
     slot = value_slot(st, 1);
     return slot <= 0 ? slot : chrome_json_u64(&st->args, value);
 }

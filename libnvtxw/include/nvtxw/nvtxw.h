@@ -17,5 +17,6 @@
 #include "nvtxw/reader.h"
 #include "nvtxw/resource.h"
 #include "nvtxw/schema_yaml.h"
+#include "nvtxw/tasks.h"
 
 #endif /* NVTXW_NVTXW_H */

@@ -1,0 +1,107 @@
+/*
+ * sink/sink_chrome_task.c - task rows of the JSON sink (docs/tasks.md,
+ * docs/chrome-json.md "Tasks"). A task is a scope whose path's last node is
+ * `task[KEY]` (ABI spec 2.10: nodes are '/'-separated, '\' escapes '/', '['
+ * and ']'). Each gets a pseudo-thread in the process of its parent scope,
+ * with tid CHROME_TASK_TID_BASE + n (n = registration order) and the
+ * metadata thread_name "task KEY" and thread_sort_index = tid, written at
+ * registration. The write path finds the row by (domain, scope ID) in maps
+ * that only registrations change (never during writes, NVTXW spec 6).
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "common/alloc.h"
+#include "common/error_internal.h"
+#include "core/core_internal.h"
+#include "sink/sink_chrome_internal.h"
+
+/* Start of the path's last node: after the last '/' not escaped by '\'. */
+static const char* last_node(const char* path) {
+    const char* node = path;
+    const char* p;
+    for (p = path; *p != '\0'; p++) {
+        if (*p == '\\' && p[1] != '\0')
+            p++;
+        else if (*p == '/')
+            node = p + 1;
+    }
+    return node;
+}
+
+/* "task KEY" from a node `task[KEY]` with KEY unescaped; 0 when the node is
+ * not one (no "task[" prefix, or no unescaped closing ']' ending it). */
+static int task_name(const char* node, strbuf* name) {
+    const char* p;
+    if (strncmp(node, "task[", 5) != 0)
+        return 0;
+    strbuf_clear(name);
+    if (strbuf_append(name, "task ", 5) != 0)
+        return -1;
+    for (p = node + 5; *p != '\0'; p++) {
+        if (*p == '\\' && p[1] != '\0')
+            p++;
+        else if (*p == ']')
+            return p[1] == '\0' && p > node + 5 ? 1 : 0;
+        if (strbuf_append(name, p, 1) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The task map of `domain`, grown to cover its index. NULL out of memory. */
+static idmap* domain_map(chrome_sink* cs, const core_domain* domain) {
+    if (domain->index >= cs->task_map_count) {
+        size_t count = (size_t)domain->index + 1;
+        idmap* maps = nvtxw_reallocarray(cs->task_maps, count, sizeof *maps);
+        if (maps == NULL)
+            return NULL;
+        memset(maps + cs->task_map_count, 0, (count - cs->task_map_count) * sizeof *maps);
+        cs->task_maps = maps;
+        cs->task_map_count = count;
+    }
+    return &cs->task_maps[domain->index];
+}
+
+nvtxwResultCode_t chrome_task_register(chrome_sink* cs, const core_domain* domain, uint64_t id,
+                                       uint64_t parent, const char* path) {
+    strbuf name = {0};
+    chrome_task* task = NULL;
+    idmap* map;
+    nvtxwResultCode_t status = NVTXW_RESULT_SUCCESS;
+    int is_task = task_name(last_node(path), &name);
+    if (is_task <= 0) {
+        strbuf_free(&name);
+        return is_task == 0 ? NVTXW_RESULT_SUCCESS : error_oom("a JSON task row");
+    }
+    if ((map = domain_map(cs, domain)) == NULL || (task = nvtxw_calloc(1, sizeof *task)) == NULL ||
+        idmap_put(map, id, task) != 0) {
+        nvtxw_free(task);
+        strbuf_free(&name);
+        return error_oom("a JSON task row");
+    }
+    task->tid = CHROME_TASK_TID_BASE + cs->task_count++;
+    status = chrome_scope_process_id(cs, domain, parent, &task->pid);
+    if (status == NVTXW_RESULT_SUCCESS)
+        status = chrome_task_meta(cs, task, name.data);
+    strbuf_free(&name);
+    return status;
+}
+
+const chrome_task* chrome_task_find(const chrome_sink* cs, const core_domain* domain, uint64_t id) {
+    if (domain->index >= cs->task_map_count)
+        return NULL;
+    return idmap_get(&cs->task_maps[domain->index], id);
+}
+
+void chrome_tasks_free(chrome_sink* cs) {
+    size_t i, j;
+    for (i = 0; i < cs->task_map_count; i++) {
+        idmap* map = &cs->task_maps[i];
+        for (j = 0; j < map->capacity; j++)
+            nvtxw_free(map->slots[j].value);
+        idmap_free(map);
+    }
+    nvtxw_free(cs->task_maps);
+}
