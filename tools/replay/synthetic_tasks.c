@@ -240,7 +240,9 @@ static int create(tasks_state* s, worker* w, int64_t time, uint32_t parent, uint
 static int wake(tasks_state* s, worker* w, uint32_t slot, int64_t time) {
     task* k = &s->tasks[slot];
     k->link = ++s->links;
-    k->ready_at = time;
+    /* a future set before its parent got to wait on it: the parent
+     * resumes, at the earliest, when it suspended */
+    k->ready_at = time > k->suspended_at ? time : k->suspended_at;
     dq_push_back(&w->queue, slot);
     return check(s,
                  nvtxw_task_wake_write(s->t, w->stream, &s->ids, k->scope, time,
@@ -329,7 +331,7 @@ static int run_slice(tasks_state* s, worker* w, uint32_t slot) {
     synth_run* run = s->run;
     task* k = &s->tasks[slot];
     uint64_t mean = run->value[P_SLICE_NS];
-    int64_t begin = w->clock;
+    int64_t begin = w->clock > k->ready_at ? w->clock : k->ready_at;
     int64_t end = begin + (int64_t)synth_uniform(run, mean / 2, mean + mean / 2);
     uint32_t children;
     k->slices_left--;
