@@ -121,5 +121,16 @@ bad 'nested:depth=-1' "not '-1'"
 bad 'tasks:seed=99999999999999999999' "parameter 'seed' takes an integer"
 bad 'mpi:iterations=2,iterations=3' "parameter 'iterations' given twice"
 bad 'gpu:launches=1x' "not '1x'"
+# ---- Every parameter is documented: --help, docs/synthetic.md, the man page.
+"$replay" --help >"$tmp/help.txt"
+for g in mpi gpu nested tasks; do
+    "$replay" --synthetic "$g:no_such=1" 2>&1 | sed -n 's/.*(\(.*\))$/\1/p' | tr -d ',' >"$tmp/params"
+    for p in $(cat "$tmp/params"); do
+        case $p in seed | events) continue ;; esac
+        check "$g: $p in --help" grep -q "$p=" "$tmp/help.txt"
+        check "$g: $p in docs/synthetic.md" grep -q "^| \`$p\` |" "$src/docs/synthetic.md"
+        check "$g: $p in the man page" grep -q "$p=" "$src/docs/nvtxw-replay.1"
+    done
+done
 check "k/M/G suffixes" bash -c "'$replay' --synthetic mpi:ranks=2,iterations=1k,messages=0,collective_every=0 --to text | grep -c '^event' | grep -qx 2000"
 finish
