@@ -32,27 +32,12 @@
 #include "nvtxw/tasks.h"
 #include "synthetic.h"
 
-enum {
-    P_WORKERS = 2,
-    P_TASKS,
-    P_LIVE,
-    P_FANOUT,
-    P_DEPTH,
-    P_SLICES,
-    P_WAIT,
-    P_SLICE_NS
-};
+enum { P_WORKERS = 2, P_TASKS, P_LIVE, P_FANOUT, P_DEPTH, P_SLICES, P_WAIT, P_SLICE_NS };
 
 static const synth_param params[] = {
-    SYNTH_COMMON_PARAMS,
-    {"workers", 4, 1, 1024},
-    {"tasks", 2000, 1, UINT64_C(1) << 40},
-    {"live", 256, 1, 1 << 20},
-    {"fanout", 4, 1, 64},
-    {"depth", 6, 0, 64},
-    {"slices", 4, 1, 1000},
-    {"wait", 20, 0, 100},
-    {"slice", 20000, 2, UINT64_C(1) << 40},
+    SYNTH_COMMON_PARAMS,       {"workers", 4, 1, 1024}, {"tasks", 2000, 1, UINT64_C(1) << 40},
+    {"live", 256, 1, 1 << 20}, {"fanout", 4, 1, 64},    {"depth", 6, 0, 64},
+    {"slices", 4, 1, 1000},    {"wait", 20, 0, 100},    {"slice", 20000, 2, UINT64_C(1) << 40},
 };
 
 enum { WAIT_FUTURE, WAIT_IO, WAIT_MUTEX, WAIT_KINDS };
@@ -60,14 +45,13 @@ static const char* const wait_reasons[WAIT_KINDS] = {"waiting for future", "wait
                                                      "mutex contention"};
 static const char* const wake_causes[WAIT_KINDS] = {"future set", "I/O completed",
                                                     "mutex released"};
-static const char* const task_names[] = {"fib", "stencil_update", "partition", "reduce",
-                                         "io_read"};
+static const char* const task_names[] = {"fib", "stencil_update", "partition", "reduce", "io_read"};
 #define TASK_NAMES 5
 
 typedef struct task {
     uint64_t scope; /* 0: free slot */
     uint64_t generation;
-    uint32_t parent; /* slot + 1; 0 = root */
+    uint32_t parent;  /* slot + 1; 0 = root */
     uint32_t pending; /* children not completed */
     uint32_t depth;
     uint32_t slices_left;
@@ -120,13 +104,9 @@ static void dq_push_front(deque* q, uint32_t v) {
     q->count++;
 }
 
-static uint32_t dq_pop_back(deque* q) {
-    return q->slot[(q->head + --q->count) % q->capacity];
-}
+static uint32_t dq_pop_back(deque* q) { return q->slot[(q->head + --q->count) % q->capacity]; }
 
-static uint32_t dq_front(const deque* q) {
-    return q->slot[q->head];
-}
+static uint32_t dq_front(const deque* q) { return q->slot[q->head]; }
 
 static uint32_t dq_pop_front(deque* q) {
     uint32_t v = q->slot[q->head];
@@ -186,8 +166,7 @@ static int open_workers(tasks_state* s) {
 static int setup(tasks_state* s) {
     synth_run* run = s->run;
     s->ids.struct_size = sizeof s->ids;
-    return synth_check(run,
-                       nvtxwDomainRegister(s->t, run->session, "synthetic.tasks", &s->domain),
+    return synth_check(run, nvtxwDomainRegister(s->t, run->session, "synthetic.tasks", &s->domain),
                        "register domain synthetic.tasks") ||
            synth_check(run, nvtxw_task_schemas_register(s->t, s->domain, &s->ids),
                        "register the task schemas") ||
@@ -230,10 +209,9 @@ static int create(tasks_state* s, worker* w, int64_t time, uint32_t parent, uint
                              "write a staged mark"))
         return 1;
     dq_push_back(&w->queue, slot);
-    return check(s,
-                 nvtxw_task_state_write(s->t, w->stream, &s->ids, k->scope, time,
-                                        NVTXW_TASK_CREATED, 0),
-                 "write a created mark");
+    return check(
+        s, nvtxw_task_state_write(s->t, w->stream, &s->ids, k->scope, time, NVTXW_TASK_CREATED, 0),
+        "write a created mark");
 }
 
 /* Worker `w` makes task `slot` runnable at `time` with a causal link. */
@@ -255,13 +233,13 @@ static int complete(tasks_state* s, worker* w, uint32_t slot, int64_t time) {
     task* k = &s->tasks[slot];
     uint32_t parent = k->parent;
     if (check(s,
-              nvtxw_task_state_write(s->t, w->stream, &s->ids, k->scope, time,
-                                     NVTXW_TASK_COMPLETED, 0),
-              "write a completed mark") ||
-        check(s,
-              nvtxw_task_state_write(s->t, w->stream, &s->ids, k->scope, time, NVTXW_TASK_DELETED,
+              nvtxw_task_state_write(s->t, w->stream, &s->ids, k->scope, time, NVTXW_TASK_COMPLETED,
                                      0),
-              "write a deleted mark"))
+              "write a completed mark") ||
+        check(
+            s,
+            nvtxw_task_state_write(s->t, w->stream, &s->ids, k->scope, time, NVTXW_TASK_DELETED, 0),
+            "write a deleted mark"))
         return 1;
     k->scope = 0;
     s->free_slots[s->free_count++] = slot;
@@ -296,14 +274,14 @@ static int write_slice(tasks_state* s, worker* w, task* k, int64_t begin, int64_
         k->link = 0;
         return check(s, rc, "write a resumption");
     }
-    if (!k->started &&
-        check(s,
-              nvtxw_task_state_write(s->t, w->stream, &s->ids, k->scope, begin,
-                                     NVTXW_TASK_EXECUTING, 0),
-              "write an executing mark"))
+    if (!k->started && check(s,
+                             nvtxw_task_state_write(s->t, w->stream, &s->ids, k->scope, begin,
+                                                    NVTXW_TASK_EXECUTING, 0),
+                             "write an executing mark"))
         return 1;
     k->started = 1;
-    return check(s, nvtxw_task_slice_write(s->t, w->stream, &s->ids, k->scope, k->name, begin, end, 0),
+    return check(s,
+                 nvtxw_task_slice_write(s->t, w->stream, &s->ids, k->scope, k->name, begin, end, 0),
                  "write a slice");
 }
 
@@ -346,10 +324,9 @@ static int run_slice(tasks_state* s, worker* w, uint32_t slot) {
         return suspend(s, w, slot, end, (uint32_t)synth_uniform(run, WAIT_IO, WAIT_MUTEX));
     k->ready_at = end;
     dq_push_front(&w->queue, slot);
-    return check(s,
-                 nvtxw_task_state_write(s->t, w->stream, &s->ids, k->scope, end,
-                                        NVTXW_TASK_YIELDED, 0),
-                 "write a yielded mark");
+    return check(
+        s, nvtxw_task_state_write(s->t, w->stream, &s->ids, k->scope, end, NVTXW_TASK_YIELDED, 0),
+        "write a yielded mark");
 }
 
 /* ---- Scheduling -------------------------------------------------------- */
@@ -403,7 +380,8 @@ static int step(tasks_state* s, uint32_t i) {
         return wake(s, w, dq_pop_front(&s->waiting), w->clock);
     {
         int64_t until = w->clock + (int64_t)synth_uniform(s->run, 2000, 10000);
-        if (check(s, nvtxw_worker_sleep_write(s->t, w->stream, &s->ids, w->clock, until, s->no_work),
+        if (check(s,
+                  nvtxw_worker_sleep_write(s->t, w->stream, &s->ids, w->clock, until, s->no_work),
                   "write a sleep"))
             return 1;
         w->clock = until + 100;
@@ -468,11 +446,10 @@ static int run_tasks(synth_run* run) {
     if (allocate(&s) != 0)
         fprintf(stderr, "%s: error: --synthetic tasks: out of memory\n", run->ctx->tool);
     else
-        status = setup(&s) || simulate(&s) ||
-                 synth_close(run, &s.w[0].stream, s.workers, sizeof *s.w);
+        status =
+            setup(&s) || simulate(&s) || synth_close(run, &s.w[0].stream, s.workers, sizeof *s.w);
     release(&s);
     return status;
 }
 
-const synth_generator synth_tasks = {"tasks", params, sizeof params / sizeof params[0],
-                                     run_tasks};
+const synth_generator synth_tasks = {"tasks", params, sizeof params / sizeof params[0], run_tasks};
