@@ -96,7 +96,7 @@ check "tasks: slices within lifetimes, suspensions resumed, links once out and o
 check "tasks: causal links are flows" python3 "$checker" flows "$tmp/tasks.txt"
 grep -v 'state=resumed$' "$tmp/tasks.txt" >"$tmp/tasks-broken.txt"
 check "tasks: the check catches a lost resumption" bash -c "! python3 '$checker' tasks '$tmp/tasks-broken.txt' 300"
-check "tasks: queue depth counters" bash -c "test \$(grep -c '^counter .*name=\"queue depth\"' '$tmp/tasks.txt') = 3 && grep -q '^counter_sample' '$tmp/tasks.txt'"
+check "tasks: queue depth counters" bash -c "test \$(grep -c '^counter .*name=\"worker [0-2] queue depth\"' '$tmp/tasks.txt') = 3 && grep -q '^counter_sample' '$tmp/tasks.txt'"
 check "tasks: one live slot recycles every task" bash -c "'$replay' --synthetic tasks:workers=2,tasks=50,live=1 -o '$tmp/t1.txt' && python3 '$checker' tasks '$tmp/t1.txt' 50 && test \$(grep -c 'path=\"task\[0\.' '$tmp/t1.txt') = 50"
 
 # ---- events=N: at least N records, the run stops at the next whole step.

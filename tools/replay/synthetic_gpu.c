@@ -2,7 +2,8 @@
  * tools/replay/synthetic_gpu.c - the `gpu` generator: host threads that
  * launch kernels and copies on device streams.
  *
- * Host thread h is the stream "thread h" (scope "node0/process0/thread<h>");
+ * Host thread h is the stream "thread h" (scope "node0/process0", so that
+ * a viewer shows the threads as one process);
  * device stream s of GPU d is the stream "GPU d stream s" (scope
  * "node0/GPU[CUDAID:<d>]"). A step of every host thread, in thread order:
  *   pick a device stream; write the API range (cudaLaunchKernel, or
@@ -193,13 +194,13 @@ static int register_strings(gpu_state* s) {
 static int open_streams(gpu_state* s, const nvtxwEventHelperSchemaIds_t* ids) {
     synth_run* run = s->run;
     char path[64], name[64];
+    uint64_t process;
+    if (synth_scope(run, s->domain, "node0/process0", &process))
+        return 1;
     for (uint64_t h = 0; h < s->threads; h++) {
-        uint64_t scope;
         nvtxwStreamHandle_t stream;
-        snprintf(path, sizeof path, "node0/process0/thread%llu", (unsigned long long)h);
         snprintf(name, sizeof name, "thread %llu", (unsigned long long)h);
-        if (synth_scope(run, s->domain, path, &scope) ||
-            synth_stream(run, s->domain, name, scope, &stream))
+        if (synth_stream(run, s->domain, name, process, &stream))
             return 1;
         nvtxwEventWriterInit(&s->host[h].w, run->t, stream, ids);
     }

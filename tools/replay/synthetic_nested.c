@@ -5,7 +5,8 @@
  *
  * Domain k is "synthetic.nested.k" with `categories` named categories and
  * one registered name per nesting level. Every (thread, domain) pair is a
- * stream "thread T/domain K" with the scope "node0/process0/thread<T>".
+ * stream "thread T/domain K" with the scope "node0/process0" (registered
+ * in each domain).
  * An iteration of a stream is
  *   start range "iteration" (start/end role, range ID unique per stream)
  *   push levels 1..d (d = depth every 4th iteration, else 1..depth at
@@ -101,15 +102,15 @@ static int setup(nested_state* s) {
         nvtxwEventHelperSchemaIds_t ids;
         if (setup_domain(s, k, &ids))
             return 1;
+        uint64_t scope;
+        if (synth_scope(run, s->dom[k].handle, "node0/process0", &scope))
+            return 1;
         for (uint64_t t = 0; t < s->threads; t++) {
-            char path[64], name[64];
-            uint64_t scope;
+            char name[64];
             nvtxwStreamHandle_t stream;
-            snprintf(path, sizeof path, "node0/process0/thread%llu", (unsigned long long)t);
             snprintf(name, sizeof name, "thread %llu/domain %llu", (unsigned long long)t,
                      (unsigned long long)k);
-            if (synth_scope(run, s->dom[k].handle, path, &scope) ||
-                synth_stream(run, s->dom[k].handle, name, scope, &stream))
+            if (synth_stream(run, s->dom[k].handle, name, scope, &stream))
                 return 1;
             nvtxwEventWriterInit(&s->streams[t * s->domains + k].w, run->t, stream, &ids);
         }

@@ -2,9 +2,9 @@
  * tools/replay/synthetic_tasks.c - the `tasks` generator: an HPX-like task
  * runtime written with the task API of nvtxw/tasks.h (docs/tasks.md).
  *
- * Workers are streams "worker N" (scope "node0/process0/worker<N>"); tasks
- * are scopes task[SLOT.GENERATION] below "node0/process0", registered when
- * the task is created (a recycled slot is a new task). The runtime is a
+ * Workers are streams "worker N" with the scope "node0/process0"; tasks are
+ * scopes task[SLOT.GENERATION] below it, registered when the task is
+ * created (a recycled slot is a new task). The runtime is a
  * discrete-event simulation: the worker with the smallest clock acts next,
  * so every stream is written in time order. A worker
  *   - spawns a root task (staged, created) while fewer than `workers`
@@ -13,7 +13,7 @@
  *     task of the longest other queue (a steal mark with the victim's
  *     depth), else polls the wait list (a wake mark: I/O completed, mutex
  *     released), else sleeps 2-10 us;
- *   - samples its queue depth counter whenever it changed.
+ *   - samples its counter "worker N queue depth" whenever it changed.
  * A slice of a task ends in one of: spawning 1..fanout children and
  * suspending on their futures (the last child to complete writes the wake
  * mark, a causal link, and queues the parent on its own worker); waiting
@@ -139,23 +139,16 @@ static int register_strings(tasks_state* s) {
     return string(s, "no work", &s->no_work);
 }
 
+/* Worker streams share the process scope with the tasks, so that a viewer
+ * shows the worker rows and the task rows in one process. */
 static int open_workers(tasks_state* s) {
     synth_run* run = s->run;
     for (uint32_t i = 0; i < s->workers; i++) {
-        nvtxScopeAttr_t attr;
-        uint64_t scope;
-        char path[32], name[32];
-        snprintf(path, sizeof path, "worker%u", i);
+        char name[32], counter[48];
         snprintf(name, sizeof name, "worker %u", i);
-        memset(&attr, 0, sizeof attr);
-        attr.structSize = sizeof attr;
-        attr.path = path;
-        attr.parentScope = s->process_scope;
-        attr.scopeId = NVTX_SCOPE_NONE;
-        if (synth_check(run, s->t->ScopeRegister(s->domain, &attr, &scope), "register scope %s",
-                        path) ||
-            synth_stream(run, s->domain, name, scope, &s->w[i].stream) ||
-            synth_counter(run, s->domain, "queue depth", NVTX_PAYLOAD_ENTRY_TYPE_INT64, scope,
+        snprintf(counter, sizeof counter, "worker %u queue depth", i);
+        if (synth_stream(run, s->domain, name, s->process_scope, &s->w[i].stream) ||
+            synth_counter(run, s->domain, counter, NVTX_PAYLOAD_ENTRY_TYPE_INT64, s->process_scope,
                           &s->w[i].depth_counter))
             return 1;
         s->w[i].sampled_depth = -1;
