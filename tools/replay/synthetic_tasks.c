@@ -221,24 +221,27 @@ static int wake(tasks_state* s, worker* w, uint32_t slot, int64_t time) {
                  "write a wake mark");
 }
 
-/* Completed and deleted at `time`; the last child wakes its parent. */
+/* Completed and deleted at `time`. The last child first sets its parent's
+ * future: the wake mark comes before the child's own marks, so a viewer
+ * binding the causal link to the first event at that time on this worker
+ * finds the wake. */
 static int complete(tasks_state* s, worker* w, uint32_t slot, int64_t time) {
     task* k = &s->tasks[slot];
     uint32_t parent = k->parent;
+    if (parent != 0 && --s->tasks[parent - 1].pending == 0 && wake(s, w, parent - 1, time))
+        return 1;
     if (check(s,
-              nvtxw_task_state_write(s->t, w->stream, &s->ids, k->scope, time, NVTXW_TASK_COMPLETED,
-                                     0),
+              nvtxw_task_state_write(s->t, w->stream, &s->ids, k->scope, time,
+                                     NVTXW_TASK_COMPLETED, 0),
               "write a completed mark") ||
-        check(
-            s,
-            nvtxw_task_state_write(s->t, w->stream, &s->ids, k->scope, time, NVTXW_TASK_DELETED, 0),
-            "write a deleted mark"))
+        check(s,
+              nvtxw_task_state_write(s->t, w->stream, &s->ids, k->scope, time, NVTXW_TASK_DELETED,
+                                     0),
+              "write a deleted mark"))
         return 1;
     k->scope = 0;
     s->free_slots[s->free_count++] = slot;
     s->live--;
-    if (parent != 0 && --s->tasks[parent - 1].pending == 0)
-        return wake(s, w, parent - 1, time);
     return 0;
 }
 
@@ -369,8 +372,12 @@ static int step(tasks_state* s, uint32_t i) {
         w->clock += 300;
         return run_slice(s, w, slot);
     }
-    if (s->waiting.count > 0 && s->tasks[dq_front(&s->waiting)].ready_at <= w->clock)
-        return wake(s, w, dq_pop_front(&s->waiting), w->clock);
+    if (s->waiting.count > 0 && s->tasks[dq_front(&s->waiting)].ready_at <= w->clock) {
+        /* the wake alone at its time on this worker: a viewer binds the
+         * causal link to it, not to the slice that may follow */
+        w->clock += 100;
+        return wake(s, w, dq_pop_front(&s->waiting), w->clock - 100);
+    }
     {
         int64_t until = w->clock + (int64_t)synth_uniform(s->run, 2000, 10000);
         if (check(s,
