@@ -197,14 +197,13 @@ static int run_nested(synth_run* run) {
     s.threads = run->value[P_THREADS];
     s.domains = run->value[P_DOMAINS];
     s.depth = run->value[P_DEPTH];
+    int allocated;
     s.dom = calloc(s.domains, sizeof *s.dom);
     s.streams = calloc(s.threads * s.domains, sizeof *s.streams);
-    for (uint64_t k = 0; s.dom != NULL && k < s.domains; k++) {
-        s.dom[k].levels = calloc(s.depth, sizeof *s.dom[k].levels);
-        if (s.dom[k].levels == NULL)
-            s.streams = (free(s.streams), NULL);
-    }
-    if (s.dom == NULL || s.streams == NULL)
+    allocated = s.dom != NULL && s.streams != NULL;
+    for (uint64_t k = 0; allocated && k < s.domains; k++)
+        allocated = (s.dom[k].levels = calloc(s.depth, sizeof *s.dom[k].levels)) != NULL;
+    if (!allocated)
         fprintf(stderr, "%s: error: --synthetic nested: out of memory\n", run->ctx->tool);
     else
         status = setup(&s) || iterate(&s) ||

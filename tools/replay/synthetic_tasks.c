@@ -231,13 +231,13 @@ static int complete(tasks_state* s, worker* w, uint32_t slot, int64_t time) {
     if (parent != 0 && --s->tasks[parent - 1].pending == 0 && wake(s, w, parent - 1, time))
         return 1;
     if (check(s,
-              nvtxw_task_state_write(s->t, w->stream, &s->ids, k->scope, time,
-                                     NVTXW_TASK_COMPLETED, 0),
-              "write a completed mark") ||
-        check(s,
-              nvtxw_task_state_write(s->t, w->stream, &s->ids, k->scope, time, NVTXW_TASK_DELETED,
+              nvtxw_task_state_write(s->t, w->stream, &s->ids, k->scope, time, NVTXW_TASK_COMPLETED,
                                      0),
-              "write a deleted mark"))
+              "write a completed mark") ||
+        check(
+            s,
+            nvtxw_task_state_write(s->t, w->stream, &s->ids, k->scope, time, NVTXW_TASK_DELETED, 0),
+            "write a deleted mark"))
         return 1;
     k->scope = 0;
     s->free_slots[s->free_count++] = slot;
