@@ -28,9 +28,10 @@ BENCH_OTF2_IMPORT = top_builddir=. bash $(srcdir)/bench/otf2_import_bench.sh
 
 if HAVE_OTF2
 bench: bench/write_bench$(EXEEXT) tests/unit/chrome_test$(EXEEXT) tests/unit/sqlite_test$(EXEEXT) \
-	$(BENCH_OTF2_IMPORT_DEPS)
+	tests/unit/tasks_test$(EXEEXT) $(BENCH_OTF2_IMPORT_DEPS)
 	./bench/write_bench $(BENCH_FLAGS)
 	NVTXW_CHROME_BENCH_RANGES=1000000 ./tests/unit/chrome_test | grep 'MB/s'
+	NVTXW_TASKS_BENCH_SLICES=1000000 ./tests/unit/tasks_test | grep 'MB/s'
 	NVTXW_SQLITE_BENCH_RANGES=1000000 ./tests/unit/sqlite_test | grep 'rows/s'
 	$(BENCH_OTF2_IMPORT)
 bench-otf2-import: $(BENCH_OTF2_IMPORT_DEPS)

@@ -8,6 +8,8 @@
  *   point       the first TIMESTAMP entry with role MARK or none
  *   range_id, category, color   entries of type RANGE_ID, CATEGORY,
  *               COLOR_ARGB (the type decides before the TIMESTAMP flag)
+ *   scope       the first entry of type SCOPE_ID (docs/tasks.md: a task
+ *               event's task)
  *   message     the EVENT_MESSAGE entry: UTF-8 text (converted by the
  *               visitor from any string type), or a registered string's
  *               text and handle; handle 0 means no message
@@ -110,8 +112,11 @@ static void on_number(info_walk* w, uint64_t value) {
         info->category = value;
     else if (w->field_type == NVTX_PAYLOAD_ENTRY_TYPE_COLOR_ARGB)
         info->color = value;
-    else if ((w->field_flags & NVTXW_PAYLOAD_ENTRY_FLAG_SEMANTIC_MASK) ==
-             NVTX_PAYLOAD_ENTRY_FLAG_TIMESTAMP)
+    else if (w->field_type == NVTX_PAYLOAD_ENTRY_TYPE_SCOPE_ID) {
+        if (!info->has_scope)
+            info->has_scope = 1, info->scope = value;
+    } else if ((w->field_flags & NVTXW_PAYLOAD_ENTRY_FLAG_SEMANTIC_MASK) ==
+               NVTX_PAYLOAD_ENTRY_FLAG_TIMESTAMP)
         on_timestamp(info, w->field_flags & NVTXW_PAYLOAD_ENTRY_FLAG_ROLE_MASK, (int64_t)value);
 }
 

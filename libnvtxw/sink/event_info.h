@@ -26,6 +26,8 @@ typedef struct event_info {
     int64_t begin, end;                 /* TIMESTAMP | RANGE_BEGIN, TIMESTAMP | RANGE_END */
     int64_t point;                      /* the first TIMESTAMP with MARK or no role */
     uint64_t range_id, category, color; /* category, color: 0 when absent */
+    int has_scope;                      /* a SCOPE_ID entry was seen */
+    uint64_t scope;                     /* the first SCOPE_ID entry (the task of a task event) */
     /* The message: `message_length` bytes at offset `message` of the text
      * buffer given to event_info_walk (NUL-terminated there). */
     size_t message, message_length;

@@ -13,7 +13,7 @@ libnvtxw_libnvtxw_la_SOURCES += \
 	libnvtxw/sink/sink_text.c \
 	libnvtxw/sink/sink_text_internal.h \
 	libnvtxw/sink/sink_text_stream.c \
-	libnvtxw/sink/sink_stats.c libnvtxw/sink/sink_stats_internal.h libnvtxw/sink/sink_stats_event.c libnvtxw/sink/sink_stats_table.c libnvtxw/sink/sink_stats_report.c \
+	libnvtxw/sink/sink_stats.c libnvtxw/sink/sink_stats_internal.h libnvtxw/sink/sink_stats_event.c libnvtxw/sink/sink_stats_table.c libnvtxw/sink/sink_stats_report.c libnvtxw/sink/sink_stats_task.c \
 	libnvtxw/sink/sink_chrome.c \
 	libnvtxw/sink/sink_chrome_internal.h \
 	libnvtxw/sink/sink_chrome_json.c \

@@ -27,7 +27,10 @@
  * rejects negative timestamps. "timestampBase_ns" gives the base back, so
  * ts * 1000 + timestampBase_ns is the producer's timestamp. pid 1 is the
  * session; each distinct stream scope path gets the next pid (2, 3, ...);
- * the tid of a stream is its open order in the session plus 1.
+ * the tid of a stream is its open order in the session plus 1. A task scope
+ * (path ending in `task[KEY]`, docs/tasks.md) gets a row of its own in its
+ * parent's process, tid 2^32 + n, announced at registration
+ * (sink_chrome_task.c); task events are also written there.
  *
  * Concurrency: the leading event (the session's process_name) is written at
  * SessionBegin, so every later event starts with "," and streams never

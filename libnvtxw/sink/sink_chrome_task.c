@@ -2,11 +2,11 @@
  * sink/sink_chrome_task.c - task rows of the JSON sink (docs/tasks.md,
  * docs/chrome-json.md "Tasks"). A task is a scope whose path's last node is
  * `task[KEY]` (ABI spec 2.10: nodes are '/'-separated, '\' escapes '/', '['
- * and ']'). Each gets a pseudo-thread in the process of its parent scope,
- * with tid CHROME_TASK_TID_BASE + n (n = registration order) and the
- * metadata thread_name "task KEY" and thread_sort_index = tid, written at
- * registration. The write path finds the row by (domain, scope ID) in maps
- * that only registrations change (never during writes, NVTXW spec 6).
+ * and ']'). Each gets a pseudo-thread in the process of its parent scope
+ * (its parent task's process when the parent is a task scope), with tid CHROME_TASK_TID_BASE + n (n
+ * = registration order) and the metadata thread_name "task KEY" and thread_sort_index = tid,
+ * written at registration. The write path finds the row by (domain, scope ID) in maps that only
+ * registrations change (never during writes, NVTXW spec 6).
  */
 #include "config.h"
 
@@ -68,6 +68,7 @@ nvtxwResultCode_t chrome_task_register(chrome_sink* cs, const core_domain* domai
                                        uint64_t parent, const char* path) {
     strbuf name = {0};
     chrome_task* task = NULL;
+    const chrome_task* parent_task;
     idmap* map;
     nvtxwResultCode_t status = NVTXW_RESULT_SUCCESS;
     int is_task = task_name(last_node(path), &name);
@@ -82,7 +83,12 @@ nvtxwResultCode_t chrome_task_register(chrome_sink* cs, const core_domain* domai
         return error_oom("a JSON task row");
     }
     task->tid = CHROME_TASK_TID_BASE + cs->task_count++;
-    status = chrome_scope_process_id(cs, domain, parent, &task->pid);
+    /* A task below a task (a child registered under its parent's scope)
+     * shares its parent's process. */
+    if ((parent_task = chrome_task_find(cs, domain, parent)) != NULL)
+        task->pid = parent_task->pid;
+    else
+        status = chrome_scope_process_id(cs, domain, parent, &task->pid);
     if (status == NVTXW_RESULT_SUCCESS)
         status = chrome_task_meta(cs, task, name.data);
     strbuf_free(&name);

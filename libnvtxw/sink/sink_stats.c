@@ -1,7 +1,8 @@
 /*
  * sink/sink_stats.c - Sink=stats: the NVTX range statistics of `nsys stats`
- * (nvtx_sum, nvtx_pushpop_sum, nvtx_startend_sum, nvtx_pushpop_trace),
- * written once at SessionEnd. docs/stats.md documents the columns and keys.
+ * (nvtx_sum, nvtx_pushpop_sum, nvtx_startend_sum, nvtx_pushpop_trace) and
+ * the task tables of docs/tasks.md (task_sum, task_suspend_sum), written
+ * once at SessionEnd. docs/stats.md documents the columns and keys.
  *
  * Config (docs/config.md): StatsFormat=text|csv|json (default text),
  * StatsReports=comma-separated report names in output order (default
@@ -58,7 +59,8 @@
 #include "sink/sinks.h"
 
 static const char* const report_names[STATS_REPORT_COUNT] = {
-    "nvtx_sum", "nvtx_pushpop_sum", "nvtx_startend_sum", "nvtx_pushpop_trace"};
+    "nvtx_sum",           "nvtx_pushpop_sum", "nvtx_startend_sum",
+    "nvtx_pushpop_trace", "task_sum",         "task_suspend_sum"};
 static const char* const format_names[] = {"text", "csv", "json"};
 static const char* const format_extensions[] = {".txt", ".csv", ".json"};
 
@@ -114,7 +116,8 @@ static nvtxwResultCode_t add_report(stats_sink* ss, const char* begin, const cha
     }
     return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
                      "cannot begin session: StatsReports names \"%.*s\", not nvtx_sum, "
-                     "nvtx_pushpop_sum, nvtx_startend_sum or nvtx_pushpop_trace",
+                     "nvtx_pushpop_sum, nvtx_startend_sum, nvtx_pushpop_trace, task_sum or "
+                     "task_suspend_sum",
                      (int)length, begin);
 }
 
@@ -183,6 +186,9 @@ static void stats_sink_free(stats_sink* ss) {
     stats_map_free(&ss->starts);
     stats_map_free(&ss->ends);
     nvtxw_free(ss->rows);
+    stats_tasks_free(&ss->tasks);
+    stats_groups_free(&ss->reasons);
+    stats_task_scopes_free(ss);
     nvtxw_free(ss->path);
     nvtxw_free(ss->tmp_path);
     nvtxw_free(ss->session_name);
@@ -342,7 +348,8 @@ static int stats_merge(stats_sink* ss, stats_stream* st) {
         failed = stats_groups_find_or_add(&ss->groups, from->style, from->name, &remap[i]) != 0 ||
                  stats_group_take(&ss->groups.items[remap[i]], from) != 0;
     }
-    failed = failed || merge_rows(ss, st, remap) != 0 || merge_maps(ss, st, remap) != 0;
+    failed = failed || merge_rows(ss, st, remap) != 0 || merge_maps(ss, st, remap) != 0 ||
+             stats_task_merge(ss, st) != 0;
     nvtxw_free(remap);
     ss->unclosed_pushes += st->depth;
     ss->unmatched_pops += st->unmatched_pops;
@@ -397,14 +404,16 @@ static nvtxwResultCode_t stats_resource_register(sink* s, const core_domain* dom
     return NVTXW_RESULT_SUCCESS;
 }
 
-/* Statistics need no other registration: the core resolves strings and
- * schemas for the walk. Counters, sync points and clocks are not ranges. */
+/* Statistics need no other registration than task scopes: the core
+ * resolves strings and schemas for the walk. Counters, sync points and
+ * clocks are not ranges. */
 const sink_ops sink_stats_ops = {
     .name = "stats",
     .create = stats_create,
     .destroy = stats_destroy,
     .category_register = stats_category_register,
     .resource_register = stats_resource_register,
+    .scope_register = stats_task_scope_register,
     .stream_open = stats_stream_open,
     .stream_close = stats_stream_close,
     .event_write = stats_event_write,

@@ -19,6 +19,8 @@
  * (pop/end) timestamp, else its first role-less TIMESTAMP. The range name is
  * the message, prefixed "domain:" outside the default domain. Other events
  * are ignored; range events lacking a needed value are counted as incomplete.
+ * Task events (a SCOPE_ID entry naming a task scope) also feed the task
+ * tables (sink_stats_task.c).
  */
 #include "config.h"
 
@@ -169,6 +171,7 @@ nvtxwResultCode_t stats_event_write(void* state, const core_event* event) {
     stats_stream* st = state;
     core_event_facts facts;
     event_info ev;
+    const stats_task_scope* task;
     nvtxwResultCode_t status;
     strbuf_clear(&st->message);
     status = event_info_walk(event, EVENT_INFO_STRUCT_MEMBERS, &st->message, &ev, &facts);
@@ -176,6 +179,9 @@ nvtxwResultCode_t stats_event_write(void* state, const core_event* event) {
         return status; /* nothing was applied yet: a rejected event leaves no trace */
     if (stream_apply(st, &ev) != 0)
         return error_oom("the stats of a stream");
+    if (ev.has_scope && (task = stats_task_scope_find(st->sink, st->stream->domain, ev.scope)) &&
+        stats_task_event(st, event, &ev, task) != 0)
+        return error_oom("the task stats of a stream");
     return NVTXW_RESULT_SUCCESS;
 }
 
@@ -189,5 +195,7 @@ void stats_stream_free(stats_stream* st) {
     nvtxw_free(st->rows);
     strbuf_free(&st->message);
     strbuf_free(&st->name);
+    stats_tasks_free(&st->tasks);
+    stats_groups_free(&st->reasons);
     nvtxw_free(st);
 }

@@ -1,8 +1,9 @@
 /*
  * sink/sink_stats_internal.h - state shared by the stats sink's files:
  * sink_stats.c (config, lifecycle, merging closed streams), sink_stats_event.c
- * (the write path: range extraction), sink_stats_table.c (groups and ID maps)
- * and sink_stats_report.c (statistics and the text/CSV/JSON output).
+ * (the write path: range extraction), sink_stats_task.c (task scopes, time
+ * per task and per suspension reason), sink_stats_table.c (groups and ID
+ * maps) and sink_stats_report.c (statistics and the text/CSV/JSON output).
  *
  * Ownership: a stream's accumulators belong to its stats_stream until
  * stream_close, which moves them into the sink (stats_sink). Lifecycle calls
@@ -15,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/idmap.h"
 #include "common/strbuf.h"
 #include "core/sink.h"
 
@@ -27,7 +29,9 @@ enum {
     STATS_REPORT_PUSHPOP = 1u << 1,  /* nvtx_pushpop_sum */
     STATS_REPORT_STARTEND = 1u << 2, /* nvtx_startend_sum */
     STATS_REPORT_TRACE = 1u << 3,    /* nvtx_pushpop_trace */
-    STATS_REPORT_COUNT = 4
+    STATS_REPORT_TASK = 1u << 4,     /* task_sum */
+    STATS_REPORT_SUSPEND = 1u << 5,  /* task_suspend_sum */
+    STATS_REPORT_COUNT = 6
 };
 
 /* Every closed instance of one (style, range name) pair. */
@@ -75,6 +79,22 @@ typedef struct stats_frame {
     size_t group;
 } stats_frame;
 
+/* A task scope (path ending in `task[KEY]`, docs/tasks.md), from its
+ * registration. */
+typedef struct stats_task_scope {
+    uint64_t ordinal; /* registration order in the session, from 0 */
+    char* key;        /* KEY, unescaped */
+} stats_task_scope;
+
+/* One task's accumulated time (per stream, then merged). */
+typedef struct stats_task {
+    uint64_t ordinal; /* stats_task_scope.ordinal */
+    uint64_t slices, suspensions;
+    int64_t running, suspended;    /* sums of slice and suspension durations */
+    int64_t first_start, last_end; /* meaningful when slices > 0 */
+    char* name;                    /* message of the earliest slice, or NULL */
+} stats_task;
+
 typedef struct stats_sink stats_sink;
 
 typedef struct stats_stream {
@@ -90,6 +110,8 @@ typedef struct stats_stream {
     stats_map starts, ends;
     uint64_t unmatched_pops, lost_ranges, incomplete;
     strbuf message, name; /* scratch: the event's message and range name */
+    idmap tasks;          /* ordinal + 1 -> stats_task* (owned) */
+    stats_groups reasons; /* suspension durations per reason (style 0) */
 } stats_stream;
 
 struct stats_sink {
@@ -110,6 +132,15 @@ struct stats_sink {
     size_t row_count, row_capacity;
     stats_map starts, ends; /* halves not matched within their own stream */
     uint64_t unclosed_pushes, unmatched_pops, lost_ranges, incomplete;
+    /* Task scopes: task_scope_maps[domain index] maps a scope ID to its
+     * stats_task_scope (owned by task_scopes[ordinal]); filled by scope
+     * registrations, read by the write path (never concurrently, spec 6). */
+    idmap* task_scope_maps;
+    size_t task_scope_map_count;
+    stats_task_scope** task_scopes;
+    size_t task_scope_count, task_scope_capacity;
+    idmap tasks;          /* merged: ordinal + 1 -> stats_task* (owned) */
+    stats_groups reasons; /* merged suspension durations per reason */
 };
 
 /* sink_stats_table.c: groups. Return 0, or -1 when out of memory. */
@@ -133,6 +164,21 @@ int64_t stats_duration(int64_t start, int64_t end);
 /* sink_stats_event.c: the write path. */
 nvtxwResultCode_t stats_event_write(void* state, const core_event* event);
 void stats_stream_free(stats_stream* st);
+
+/* sink_stats_task.c: task scopes and task events. */
+nvtxwResultCode_t stats_task_scope_register(sink* s, const core_domain* domain, uint64_t id,
+                                            uint64_t parent, const char* path);
+/* The registered task scope `id` of `domain`, or NULL. */
+const stats_task_scope* stats_task_scope_find(const stats_sink* ss, const core_domain* domain,
+                                              uint64_t id);
+struct event_info;
+/* Accounts a task event (`task` is its task scope). 0, or -1 out of memory. */
+int stats_task_event(stats_stream* st, const core_event* event, const struct event_info* ev,
+                     const stats_task_scope* task);
+/* Moves a closing stream's task accumulators into the sink. 0, or -1. */
+int stats_task_merge(stats_sink* ss, stats_stream* st);
+void stats_tasks_free(idmap* tasks);
+void stats_task_scopes_free(stats_sink* ss);
 
 /* sink_stats_report.c: computes the statistics and writes every requested
  * report to ss->fd. */

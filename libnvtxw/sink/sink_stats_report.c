@@ -528,13 +528,113 @@ static int trace_build(const stats_sink* ss, trace_item** items_out, uint64_t** 
     return 0;
 }
 
+/* ---- Tasks (docs/tasks.md) ------------------------------------------------------ */
+
+typedef struct task_row {
+    const stats_task* task;
+    const char* key;
+} task_row;
+
+static const stats_column task_columns[] = {
+    {"Running Time (ns)", "running_ns", 1},
+    {"Slices", "slices", 1},
+    {"Suspended Time (ns)", "suspended_ns", 1},
+    {"Suspensions", "suspensions", 1},
+    {"First Start (ns)", "first_start_ns", 1},
+    {"Last End (ns)", "last_end_ns", 1},
+    {"Task", "task", 0},
+    {"Name", "name", 0},
+};
+
+/* Per suspension reason: the summary columns, Instances as Suspensions. */
+static const stats_column suspend_columns[] = {
+    {"Time (%)", "time_pct", 1},       {"Total Time (ns)", "total_ns", 1},
+    {"Suspensions", "suspensions", 1}, {"Avg (ns)", "avg_ns", 1},
+    {"Med (ns)", "med_ns", 1},         {"Min (ns)", "min_ns", 1},
+    {"Max (ns)", "max_ns", 1},         {"StdDev (ns)", "stddev_ns", 1},
+    {"Reason", "reason", 0},
+};
+
+static void task_cell(const void* ctx, size_t row, size_t column, stats_cell* out) {
+    const task_row* r = &((const task_row*)ctx)[row];
+    const stats_task* t = r->task;
+    int64_t ints[6] = {t->running,     (int64_t)t->slices, t->suspended, (int64_t)t->suspensions,
+                       t->first_start, t->last_end};
+    memset(out, 0, sizeof *out);
+    if (column < 6) {
+        out->kind = column >= 4 && t->slices == 0 ? CELL_NULL : CELL_INT;
+        out->i = ints[column];
+    } else {
+        out->kind = CELL_STR;
+        out->s = column == 6 ? r->key : t->name != NULL ? t->name : "";
+    }
+}
+
+/* By running time descending, then key, then registration order. */
+static int compare_task(const void* a, const void* b) {
+    const task_row* x = a;
+    const task_row* y = b;
+    int by_key;
+    if (x->task->running != y->task->running)
+        return x->task->running < y->task->running ? 1 : -1;
+    by_key = strcmp(x->key, y->key);
+    if (by_key != 0)
+        return by_key;
+    return (x->task->ordinal > y->task->ordinal) - (x->task->ordinal < y->task->ordinal);
+}
+
+static void write_task_sum(stats_out* out, const char* title, const char* key, int first,
+                           int last) {
+    const stats_sink* ss = out->ss;
+    task_row* rows = nvtxw_calloc(ss->tasks.count + 1, sizeof *rows);
+    stats_table table = {title, key, task_columns, 8, 0, task_cell, rows};
+    size_t i, n = 0;
+    if (rows == NULL) {
+        out->failed = 1;
+        return;
+    }
+    for (i = 0; i < ss->tasks.capacity; i++) {
+        const stats_task* task = ss->tasks.slots[i].value;
+        if (task != NULL) {
+            rows[n].task = task;
+            rows[n++].key = ss->task_scopes[task->ordinal]->key;
+        }
+    }
+    qsort(rows, n, sizeof *rows, compare_task);
+    table.row_count = n;
+    render_table(out, &table, first, last);
+    nvtxw_free(rows);
+}
+
+static void write_suspend_sum(stats_out* out, const char* title, const char* key, int first,
+                              int last) {
+    const stats_groups* reasons = &out->ss->reasons;
+    stats_summary* all = nvtxw_calloc(reasons->count + 1, sizeof *all);
+    stats_summary* rows = nvtxw_calloc(reasons->count + 1, sizeof *rows);
+    summary_view view = {rows, 0, 0};
+    stats_table table = {title, key, suspend_columns, 9, 0, summary_cell, &view};
+    size_t i, n = 0;
+    if (all == NULL || rows == NULL) {
+        out->failed = 1;
+    } else {
+        for (i = 0; i < reasons->count; i++)
+            if (reasons->items[i].count > 0)
+                summarize(&reasons->items[i], &all[n++]);
+        view.count = table.row_count = select_summaries(all, n, -1, rows);
+        render_table(out, &table, first, last);
+    }
+    nvtxw_free(all);
+    nvtxw_free(rows);
+}
+
 /* ---- Reports ------------------------------------------------------------------ */
 
 static const char* const report_titles[STATS_REPORT_COUNT] = {
-    "NVTX Range Summary", "NVTX Push/Pop Range Summary", "NVTX Start/End Range Summary",
-    "NVTX Push/Pop Range Trace"};
+    "NVTX Range Summary",        "NVTX Push/Pop Range Summary", "NVTX Start/End Range Summary",
+    "NVTX Push/Pop Range Trace", "Task Time Summary",           "Task Suspension Summary"};
 static const char* const report_keys[STATS_REPORT_COUNT] = {
-    "nvtx_sum", "nvtx_pushpop_sum", "nvtx_startend_sum", "nvtx_pushpop_trace"};
+    "nvtx_sum",           "nvtx_pushpop_sum", "nvtx_startend_sum",
+    "nvtx_pushpop_trace", "task_sum",         "task_suspend_sum"};
 
 static void write_summary(stats_out* out, unsigned report, const stats_summary* all, size_t count,
                           stats_summary* rows, int first, int last) {
@@ -623,6 +723,10 @@ static void write_reports(stats_out* out, stats_summary* all, size_t count, stat
         int last = i + 1 == out->ss->order_count;
         if (report == 3)
             write_trace(out, i == 0, last);
+        else if (report == 4)
+            write_task_sum(out, report_titles[4], report_keys[4], i == 0, last);
+        else if (report == 5)
+            write_suspend_sum(out, report_titles[5], report_keys[5], i == 0, last);
         else
             write_summary(out, report, all, count, rows, i == 0, last);
     }

@@ -14,6 +14,7 @@ include tests/unit/stats.mk
 include tests/unit/forward.mk
 include tests/unit/merge.mk
 include tests/unit/sqlite.mk
+include tests/unit/tasks.mk
 
 # Helpers shared by the unit tests (header-only).
 EXTRA_DIST += tests/unit/test_util.h
