@@ -36,6 +36,8 @@ for g in mpi gpu nested tasks; do
     check "$g: report reads back to the same records" bash -c "'$replay' --synthetic $g -o '$tmp/$g.nvtxw' && '$replay' '$tmp/$g.nvtxw' --to text | sort > '$tmp/$g-r.txt' && sort '$tmp/$g-a.txt' | cmp - '$tmp/$g-r.txt'"
 done
 
+check "same seed, identical SQLite and stats" bash -c "for i in 1 2; do '$replay' --synthetic tasks:tasks=200 -o \"$tmp/s\$i.sqlite\" && '$replay' --synthetic tasks:tasks=200 --stats=csv > \"$tmp/s\$i.csv\" || exit 1; done; cmp '$tmp/s1.sqlite' '$tmp/s2.sqlite' && cmp '$tmp/s1.csv' '$tmp/s2.csv'"
+
 # ---- mpi: 4 ranks, 10 iterations, 3 messages, a collective every 2nd.
 "$replay" --synthetic mpi:ranks=4,iterations=10,messages=3,collective_every=2,ranks_per_node=2 -o "$tmp/mpi.txt" || fatal "mpi run failed"
 is "mpi: 4 streams" 4 "$(n '^stream_open' "$tmp/mpi.txt")"
