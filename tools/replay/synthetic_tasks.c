@@ -12,7 +12,7 @@
  *   - runs the newest task of its own queue, else steals the oldest ready
  *     task of the longest other queue (a steal mark with the victim's
  *     depth), else polls the wait list (a wake mark: I/O completed, mutex
- *     released), else sleeps 2-10 us;
+ *     released), else sleeps (2 us, doubling while idle up to 1 ms);
  *   - samples its counter "worker N queue depth" whenever it changed.
  * A slice of a task ends in one of: spawning 1..fanout children and
  * suspending on their futures (the last child to complete writes the wake
@@ -48,6 +48,10 @@ static const char* const wake_causes[WAIT_KINDS] = {"future set", "I/O completed
 static const char* const task_names[] = {"fib", "stencil_update", "partition", "reduce", "io_read"};
 #define TASK_NAMES 5
 
+/* An idle worker's sleeps: from BACKOFF_MIN, doubling up to BACKOFF_MAX. */
+#define BACKOFF_MIN 2000    /* ns */
+#define BACKOFF_MAX 1000000 /* ns */
+
 typedef struct task {
     uint64_t scope; /* 0: free slot */
     uint64_t generation;
@@ -76,6 +80,7 @@ typedef struct worker {
     deque queue;
     uint64_t depth_counter;
     int64_t sampled_depth; /* last sample written; -1 = none */
+    int64_t backoff;       /* the next sleep when idle, ns */
 } worker;
 
 typedef struct tasks_state {
@@ -152,6 +157,7 @@ static int open_workers(tasks_state* s) {
                           &s->w[i].depth_counter))
             return 1;
         s->w[i].sampled_depth = -1;
+        s->w[i].backoff = BACKOFF_MIN;
     }
     return 0;
 }
@@ -348,6 +354,19 @@ static int sample_depth(tasks_state* s, worker* w) {
     return synth_sample_i64(s->run, w->stream, w->clock, w->depth_counter, w->sampled_depth);
 }
 
+/* Nothing to do: sleep with exponential backoff, so that many idle workers
+ * write few sleeps. Any work resets the backoff (step). */
+static int idle(tasks_state* s, worker* w) {
+    uint64_t jitter = synth_uniform(s->run, 0, (uint64_t)w->backoff / 2);
+    int64_t until = w->clock + w->backoff + (int64_t)jitter;
+    if (check(s, nvtxw_worker_sleep_write(s->t, w->stream, &s->ids, w->clock, until, s->no_work),
+              "write a sleep"))
+        return 1;
+    w->clock = until + 100;
+    w->backoff = w->backoff * 2 > BACKOFF_MAX ? BACKOFF_MAX : w->backoff * 2;
+    return 0;
+}
+
 /* One action of worker `i` (the one with the smallest clock). */
 static int step(tasks_state* s, uint32_t i) {
     worker* w = &s->w[i];
@@ -359,8 +378,10 @@ static int step(tasks_state* s, uint32_t i) {
             return 1;
         w->clock += 200;
     }
-    if (w->queue.count > 0)
+    if (w->queue.count > 0) {
+        w->backoff = BACKOFF_MIN;
         return run_slice(s, w, dq_pop_back(&w->queue));
+    }
     if ((victim = victim_of(s, i, w->clock)) >= 0) {
         uint32_t depth = s->w[victim].queue.count;
         uint32_t slot = dq_pop_front(&s->w[victim].queue);
@@ -370,6 +391,7 @@ static int step(tasks_state* s, uint32_t i) {
                   "write a steal"))
             return 1;
         w->clock += 300;
+        w->backoff = BACKOFF_MIN;
         return run_slice(s, w, slot);
     }
     if (s->waiting.count > 0 && s->tasks[dq_front(&s->waiting)].ready_at <= w->clock) {
@@ -378,15 +400,7 @@ static int step(tasks_state* s, uint32_t i) {
         w->clock += 100;
         return wake(s, w, dq_pop_front(&s->waiting), w->clock - 100);
     }
-    {
-        int64_t until = w->clock + (int64_t)synth_uniform(s->run, 2000, 10000);
-        if (check(s,
-                  nvtxw_worker_sleep_write(s->t, w->stream, &s->ids, w->clock, until, s->no_work),
-                  "write a sleep"))
-            return 1;
-        w->clock = until + 100;
-    }
-    return 0;
+    return idle(s, w);
 }
 
 static int simulate(tasks_state* s) {
