@@ -3,7 +3,8 @@
 # that one). Never built by `make` or `make check` (EXTRA_PROGRAMS): timings
 # belong in a deliberate run on a quiet machine, not in every build. OTF2 is
 # its baseline, so `make bench` refuses to run when configure did not find it.
-EXTRA_DIST += bench/write_bench.c bench/README.md bench/otf2_import_bench.sh
+EXTRA_DIST += bench/write_bench.c bench/README.md bench/otf2_import_bench.sh \
+	bench/synthetic_mem_bench.sh
 EXTRA_DIST += bench/chrome_in_bench.sh bench/chrome_trace_gen.py
 EXTRA_PROGRAMS = bench/write_bench bench/otf2_count
 CLEANFILES += bench/write_bench$(EXEEXT) bench/otf2_count$(EXEEXT)
@@ -48,3 +49,10 @@ endif
 bench-chrome-in: tools/replay/nvtxw-replay$(EXEEXT)
 	top_builddir=. top_srcdir=$(srcdir) bash $(srcdir)/bench/chrome_in_bench.sh
 .PHONY: bench-chrome-in
+# Flat memory of nvtxw-replay --synthetic (bench/README.md): peak RSS of
+# events=LARGE over events=SMALL per generator, e.g.
+# `make bench-synthetic SYNTHETIC_BENCH_FLAGS="LARGE=100000000"`. Needs no OTF2.
+SYNTHETIC_BENCH_FLAGS =
+bench-synthetic: tools/replay/nvtxw-replay$(EXEEXT)
+	top_builddir=. $(SYNTHETIC_BENCH_FLAGS) bash $(srcdir)/bench/synthetic_mem_bench.sh
+.PHONY: bench-synthetic

@@ -17,14 +17,19 @@ include tests/otf2/local.mk
 
 # check-long: after `make check`, the headless viewer-engine check of the JSON
 # sink (tests/viewer/viewer_test.sh: Node 20 and npm; the engine is installed
-# from the npm registry into tests/viewer/engine of the build directory).
+# from the npm registry into tests/viewer/engine of the build directory), then
+# the task model's view of the synthetic `tasks` workload in that engine
+# (tests/viewer/tasks_viewer_test.sh).
 check-long: check
 	top_srcdir='$(top_srcdir)' top_builddir='$(top_builddir)' \
 	  bash '$(top_srcdir)/tests/viewer/viewer_test.sh'
+	top_srcdir='$(top_srcdir)' top_builddir='$(top_builddir)' \
+	  bash '$(top_srcdir)/tests/viewer/tasks_viewer_test.sh'
 .PHONY: check-long
 EXTRA_DIST += tests/testlib.sh
 EXTRA_DIST += tests/viewer/viewer_test.sh tests/viewer/check_trace.mjs tests/viewer/check_flows.mjs \
-	tests/viewer/package.json tests/viewer/package-lock.json
+	tests/viewer/package.json tests/viewer/package-lock.json \
+	tests/viewer/tasks_viewer_test.sh tests/viewer/check_tasks.mjs tests/viewer/tasks_expect.py
 distclean-local: clean-viewer-engine
 clean-viewer-engine:
 	rm -rf tests/viewer/engine

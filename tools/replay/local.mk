@@ -6,6 +6,10 @@ tools_replay_nvtxw_replay_SOURCES = tools/replay/nvtxw_replay.c \
 	tools/replay/chrome_in.h tools/replay/chrome_in_doc.c tools/replay/chrome_in_events.c \
 	tools/replay/chrome_in_json.c tools/replay/chrome_in_main.c tools/replay/chrome_in_meta.c \
 	tools/replay/chrome_in_time.c tools/replay/chrome_in_write.c \
+	tools/replay/synthetic.h tools/replay/synthetic_spec.c tools/replay/synthetic_common.c \
+	tools/replay/synthetic_mpi.c tools/replay/synthetic_gpu.c tools/replay/synthetic_nested.c \
+	tools/replay/synthetic_nested.h tools/replay/synthetic_nested_payload.c \
+	tools/replay/synthetic_tasks.c \
 	tools/common/tool_output.c tools/common/tool_output.h
 tools_replay_nvtxw_replay_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tools/common
 tools_replay_nvtxw_replay_CFLAGS = $(AM_CFLAGS) $(YAJL_CFLAGS)

@@ -21,10 +21,3 @@ int capture_replay(const replay_input_ctx* ctx, const char* path) {
     fprintf(stderr, "%s: error: %s: capture files are not supported yet\n", ctx->tool, path);
     return 1;
 }
-
-/* ---- synthetic workloads (synthetic_*.c) ---- */
-
-int synthetic_replay(const replay_input_ctx* ctx, const char* spec) {
-    fprintf(stderr, "%s: error: --synthetic %s: not supported yet\n", ctx->tool, spec);
-    return 1;
-}

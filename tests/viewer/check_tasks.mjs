@@ -1,0 +1,157 @@
+// tests/viewer/check_tasks.mjs - loads the JSON export of an
+// `nvtxw-replay --synthetic tasks` report into the Chrome DevTools trace
+// engine (@paulirish/trace_engine) headlessly and checks what its
+// Performance panel would draw for the task model (docs/tasks.md):
+//   - one track per task plus one per worker, and no other track with slices;
+//   - each task's row holds exactly the task's slices, and every suspension
+//     is a gap on it: no slice between the suspension and the resumption,
+//     and a slice that begins at the resumption;
+//   - every causal link is a flow from the wake mark on the waker's worker
+//     row to the resumed slice on the task's row, at the right times.
+//
+//   node check_tasks.mjs --engine DIR TRACE.json --expect EXPECT.json
+//
+// EXPECT.json comes from the text sink's dump of the same report, not from
+// the JSON file (tasks_viewer_test.sh): {"workers": [NAME...], "tasks":
+// {NAME: {"slices": [[BEGIN, END]...], "gaps": [[SUSPENDED, RESUMED]...]}},
+// "links": [[WORKER, TIME, CAUSE, TASK, BEGIN]...]}, times in ns.
+// Prints one line per check and "N passed, M failed"; exit 0 when all pass.
+import fs from 'node:fs';
+import path from 'node:path';
+import {pathToFileURL} from 'node:url';
+
+function usage(message) {
+  process.stderr.write(`check_tasks.mjs: error: ${message}\n` +
+                       'usage: node check_tasks.mjs --engine DIR TRACE.json --expect EXPECT.json\n');
+  process.exit(2);
+}
+
+function parseArgs(argv) {
+  const args = {engine: null, trace: null, expect: null};
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--engine' || a === '--expect') {
+      if (i + 1 >= argv.length) usage(`${a} needs a value`);
+      args[a.slice(2)] = argv[++i];
+    } else if (a.startsWith('-')) {
+      usage(`unknown option ${a}`);
+    } else if (args.trace === null) {
+      args.trace = a;
+    } else {
+      usage(`unexpected argument ${a}`);
+    }
+  }
+  if (args.engine === null || args.trace === null || args.expect === null)
+    usage('--engine, --expect and a trace are required');
+  return args;
+}
+
+const args = parseArgs(process.argv.slice(2));
+let passed = 0;
+let failed = 0;
+function check(name, ok, detail = '') {
+  if (ok) {
+    passed++;
+    console.log(`PASS: ${name}`);
+  } else {
+    failed++;
+    console.log(`FAIL: ${name}${detail ? `: ${detail}` : ''}`);
+  }
+}
+function finish() {
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exit(failed === 0 && passed > 0 ? 0 : 1);
+}
+
+if (globalThis.DOMRect === undefined) {
+  globalThis.DOMRect = class DOMRect {
+    constructor(x = 0, y = 0, width = 0, height = 0) {
+      Object.assign(this, {x, y, width, height, top: y, left: x, right: x + width, bottom: y + height});
+    }
+  };
+}
+const dir = path.join(args.engine, 'node_modules', '@paulirish', 'trace_engine');
+const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
+const Trace = await import(pathToFileURL(path.join(dir, pkg.main)).href);
+const expect = JSON.parse(fs.readFileSync(args.expect, 'utf8'));
+const json = JSON.parse(fs.readFileSync(args.trace, 'utf8'));
+const base = Number(json.otherData?.timestampBase_ns ?? 0);
+// As in check_flows.mjs: the engine's FlowsHandler needs timestamp order,
+// and Sink=json writes stream by stream; sort stably as a loader would.
+const events = [...json.traceEvents];
+events.sort((a, b) => (a.ph === 'M') - (b.ph === 'M') || (a.ts ?? 0) - (b.ts ?? 0));
+const model = Trace.TraceModel.Model.createWithAllHandlers();
+await model.parse(events);
+const parsed = model.parsedTrace();
+const renderer = parsed?.data?.Renderer;
+check(`trace engine ${pkg.version} parsed ${path.basename(args.trace)}`, renderer !== undefined);
+if (renderer === undefined) finish();
+
+// Engine microseconds back to the producer's nanoseconds.
+const ns = us => Math.round(us * 1000) + base;
+
+// Tracks with slices, by name; the name of every thread by pid and tid
+// (instants, such as the wake marks, are not among a track's entries).
+const tracks = new Map();
+const threadNames = new Map();
+for (const [pid, proc] of renderer.processes) {
+  for (const [tid, thread] of proc.threads) {
+    threadNames.set(`${pid}/${tid}`, thread.name);
+    if (thread.entries.length === 0) continue;
+    if (tracks.has(thread.name)) check(`one track named ${thread.name}`, false, 'two tracks');
+    tracks.set(thread.name, thread.entries);
+  }
+}
+const trackOf = e => threadNames.get(`${e.pid}/${e.tid}`);
+const taskNames = Object.keys(expect.tasks);
+check(`the expectation has tasks, suspensions and causal links`,
+      taskNames.length > 0 && expect.links.length > 0 &&
+      Object.values(expect.tasks).some(t => t.gaps.length > 0));
+const wanted = new Set([...expect.workers, ...taskNames]);
+check(`${wanted.size} tracks: ${expect.workers.length} workers + ${taskNames.length} tasks`,
+      tracks.size === wanted.size && [...wanted].every(n => tracks.has(n)),
+      `engine has ${tracks.size}; missing: ${[...wanted].filter(n => !tracks.has(n)).slice(0, 5).join(', ')}`);
+
+// Each task row: exactly its slices; each suspension a gap.
+let rowsOk = 0;
+let gapsOk = 0;
+let gapCount = 0;
+const rowProblems = [];
+for (const [name, want] of Object.entries(expect.tasks)) {
+  const got = (tracks.get(name) ?? []).filter(e => e.ph === 'X').map(e => [ns(e.ts), ns(e.ts + e.dur)]);
+  got.sort((a, b) => a[0] - b[0]);
+  const same = got.length === want.slices.length &&
+               got.every((s, i) => Math.abs(s[0] - want.slices[i][0]) <= 1 && Math.abs(s[1] - want.slices[i][1]) <= 1);
+  if (same) rowsOk++;
+  else if (rowProblems.length < 3) rowProblems.push(`${name}: ${JSON.stringify(got)} vs ${JSON.stringify(want.slices)}`);
+  for (const [from, to] of want.gaps) {
+    gapCount++;
+    const inside = got.some(([b, e]) => b < to - 1 && e > from + 1);
+    const resumes = got.some(([b]) => Math.abs(b - to) <= 1);
+    if (!inside && resumes) gapsOk++;
+  }
+}
+check(`${taskNames.length} task rows hold exactly their slices`, rowsOk === taskNames.length,
+      `${taskNames.length - rowsOk} differ, e.g. ${rowProblems.join('; ')}`);
+check(`${gapCount} suspensions are gaps on their task rows`, gapsOk === gapCount,
+      `${gapCount - gapsOk} are not`);
+
+// Causal links: flows from the wake mark to the resumed slice.
+const flows = parsed.data.Flows?.flows ?? [];
+const byKey = new Map();
+for (const f of flows) {
+  if (f.length !== 2) continue;
+  const [from, to] = f;
+  byKey.set(`${trackOf(from)}@${ns(from.ts)}>${trackOf(to)}@${ns(to.ts)}`, [from, to]);
+}
+let linksOk = 0;
+const linkProblems = [];
+for (const [worker, time, cause, task, begin] of expect.links) {
+  const hit = byKey.get(`${worker}@${time}>${task}@${begin}`);
+  if (hit && hit[0].name === cause && hit[1].ph === 'X') linksOk++;
+  else if (linkProblems.length < 3) linkProblems.push(`${cause} on ${worker} at ${time} -> ${task} at ${begin}`);
+}
+check(`${expect.links.length} causal links are flows from the wake to the resumed slice`,
+      linksOk === expect.links.length && flows.length === expect.links.length,
+      `${linksOk} match, engine has ${flows.length} flows; missing e.g. ${linkProblems.join('; ')}`);
+finish();
