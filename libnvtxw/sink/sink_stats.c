@@ -143,6 +143,7 @@ static nvtxwResultCode_t stats_parse_config(stats_sink* ss, const char* raw) {
         status = parse_format(ss, config.format);
     if (status == NVTXW_RESULT_SUCCESS)
         status = parse_reports(ss, config.reports ? config.reports : "nvtx_sum");
+    ss->default_reports = config.reports == NULL;
     nvtxw_free(config.format);
     nvtxw_free(config.reports);
     return status;

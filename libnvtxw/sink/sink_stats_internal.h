@@ -120,6 +120,8 @@ struct stats_sink {
     unsigned reports;
     unsigned char order[STATS_REPORT_COUNT]; /* report bit indexes, output order */
     size_t order_count;
+    int default_reports; /* no StatsReports: nvtx_sum, plus the task tables
+                            when the session registered task scopes */
     int overwrite;
     int fd;
     char* path;     /* final output path, "-" = standard output */

@@ -732,6 +732,19 @@ static void write_reports(stats_out* out, stats_summary* all, size_t count, stat
     }
 }
 
+/* The default reports grow the task tables when there are tasks. */
+static void add_default_task_reports(stats_sink* ss) {
+    static const unsigned char task_reports[] = {4, 5}; /* task_sum, task_suspend_sum */
+    if (!ss->default_reports || ss->task_scope_count == 0)
+        return;
+    for (size_t i = 0; i < sizeof task_reports; i++) {
+        if ((ss->reports & (1u << task_reports[i])) == 0) {
+            ss->order[ss->order_count++] = task_reports[i];
+            ss->reports |= 1u << task_reports[i];
+        }
+    }
+}
+
 nvtxwResultCode_t stats_report_write(stats_sink* ss) {
     size_t count = 0, i;
     stats_summary* all = nvtxw_calloc(ss->groups.count + 1, sizeof *all);
@@ -741,6 +754,7 @@ nvtxwResultCode_t stats_report_write(stats_sink* ss) {
     out.ss = ss;
     out.io = NVTXW_RESULT_SUCCESS;
     out.failed = all == NULL || rows == NULL;
+    add_default_task_reports(ss);
     /* Groups of ranges that never closed have no instance and no row. */
     for (i = 0; !out.failed && i < ss->groups.count; i++)
         if (ss->groups.items[i].count > 0)

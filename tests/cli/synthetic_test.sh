@@ -134,5 +134,9 @@ for g in mpi gpu nested tasks; do
         check "$g: $p in the man page" grep -q "$p=" "$src/docs/nvtxw-replay.1"
     done
 done
+check "tasks: --stats adds the task tables by default" bash -c "'$replay' --synthetic tasks:tasks=50 --stats | grep -c -e '(nvtx_sum)' -e '(task_sum)' -e '(task_suspend_sum)' | grep -qx 3"
+check "tasks: --stats-reports task_sum gives one row per registered task" bash -c "t=\$('$replay' --synthetic tasks:tasks=200 --to text | grep -c '^scope .*path=\"task\\['); r=\$('$replay' --synthetic tasks:tasks=200 --stats=csv --stats-reports task_sum | sed -n '2,/^\$/p' | grep -c ,); [ \"\$t\" = 200 ] && [ \"\$r\" = 200 ]"
+check "mpi: no task tables without tasks" bash -c "! '$replay' --synthetic mpi --stats | grep -q task_sum"
+check "--stats-reports with an unknown table fails" bash -c "'$replay' --synthetic mpi --stats --stats-reports bogus 2>&1 >/dev/null | grep -q 'StatsReports names \"bogus\"'"
 check "k/M/G suffixes" bash -c "'$replay' --synthetic mpi:ranks=2,iterations=1k,messages=0,collective_every=0 --to text | grep -c '^event' | grep -qx 2000"
 finish

@@ -54,6 +54,10 @@ static const char usage_text[] =
     "                              from the extension of OUT (.nvtxw .json .txt\n"
     "                              .sqlite), else text\n"
     "         --stats[=FORMAT]     range statistics (text, csv or json; default text)\n"
+    "         --stats-reports LIST which statistics tables, comma-separated: nvtx_sum,\n"
+    "                              nvtx_pushpop_sum, nvtx_startend_sum,\n"
+    "                              nvtx_pushpop_trace, task_sum, task_suspend_sum\n"
+    "                              (default nvtx_sum, and the task tables with tasks)\n"
     "         --backend LIB        forward to another NVTXW v2 backend (absolute path)\n"
     "         --allow-relative-backend\n"
     "                              accept a relative --backend path (made absolute\n"
@@ -82,8 +86,9 @@ typedef struct options {
     const char* sink;
     const char* output;
     int order;
-    const char* stats_format; /* --stats: NULL, or text/csv/json */
-    const char* backend;      /* --backend */
+    const char* stats_format;  /* --stats: NULL, or text/csv/json */
+    const char* stats_reports; /* --stats-reports, or NULL (the sink's default) */
+    const char* backend;       /* --backend */
     int allow_relative_backend;
 } options;
 
@@ -159,6 +164,8 @@ static int parse_value(options* o, const char* a, char* value) {
         o->has_from = 1;
     else if (!strcmp(a, "--backend"))
         o->backend = value;
+    else if (!strcmp(a, "--stats-reports"))
+        o->stats_reports = value;
     else if (!strcmp(a, "--synthetic"))
         o->sources[o->source_count++] = (replay_source){REPLAY_INPUT_SYNTHETIC, value};
     else if (!strcmp(a, "--streams"))
@@ -175,9 +182,9 @@ static int parse_value(options* o, const char* a, char* value) {
 }
 
 static int takes_value(const char* a) {
-    static const char* const names[] = {"--to",      "-o",        "--output",
-                                        "--order",   "--backend", "--streams",
-                                        "--domains", "--from",    "--synthetic"};
+    static const char* const names[] = {
+        "--to",      "-o",        "--output", "--order",     "--backend",
+        "--streams", "--domains", "--from",   "--synthetic", "--stats-reports"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         if (!strcmp(a, names[i]))
             return 1;
@@ -218,6 +225,9 @@ static int parse(int argc, char** argv, options* o) {
         return usage_error("%s", "--order takes 'stream' or 'time'");
     if (o->has_from && o->has_to && o->from > o->to)
         return usage_error("%s", "--from is after --to");
+    if (o->stats_reports != NULL && !tool_config_value_ok(o->stats_reports))
+        return usage_error("--stats-reports takes a comma-separated list, not '%s'",
+                           o->stats_reports);
     if (!tool_config_value_ok(o->output) ||
         (o->backend != NULL && !tool_config_value_ok(o->backend)))
         return usage_error("paths with '|' or line breaks are not supported: '%s'",
@@ -365,9 +375,10 @@ int main(int argc, char** argv) {
                (status = (to_file = o.backend == NULL && strcmp(o.sink, "null") != 0) &&
                          tool_output_begin(&out, TOOL, o.output) != 0) == 0) {
         if (snprintf(config, sizeof config,
-                     "Sink=%s|Output=%s|Overwrite=yes|StatsFormat=%s|Backend=%s", o.sink,
+                     "Sink=%s|Output=%s|Overwrite=yes|StatsFormat=%s|Backend=%s%s%s", o.sink,
                      to_file ? out.write_path : o.output, o.stats_format ? o.stats_format : "text",
-                     o.backend ? o.backend : "") >= (int)sizeof config)
+                     o.backend ? o.backend : "", o.stats_reports ? "|StatsReports=" : "",
+                     o.stats_reports ? o.stats_reports : "") >= (int)sizeof config)
             status = usage_error("output path too long: %s", o.output);
         else
             status = replay(&o, config, readers, temps);
