@@ -239,7 +239,21 @@ static int mark_enum(void* ctx, uint64_t value, const char* name) {
     return 0;
 }
 
+/* A state given by its name (the enum's value names of schemas/tasks.yaml),
+ * as payloads rebuilt from JSON or a capture carry it. */
+static void mark_state_name(mark_walk* w, const char* text, size_t length) {
+    static const char* const names[NVTXW_TASK_STATE_COUNT] = {"staged",    "created",   "executing",
+                                                              "yielded",   "suspended", "resumed",
+                                                              "completed", "deleted"};
+    for (size_t i = 0; i < NVTXW_TASK_STATE_COUNT; i++) {
+        if (strlen(names[i]) == length && memcmp(names[i], text, length) == 0)
+            mark_number(w, (uint64_t)(i + NVTXW_TASK_STAGED));
+    }
+}
+
 static int mark_text(mark_walk* w, const char* text, size_t length) {
+    if (is_field(w, "state"))
+        mark_state_name(w, text, length);
     if (!is_field(w, "reason"))
         return 0;
     strbuf_clear(w->reason);

@@ -104,6 +104,16 @@ NVTXW3_LIBRARY=$build/libnvtxw/.libs/libnvtxw3.so "$build/examples/hello_produce
 round_trip hello "$tmp/hello.nvtxw"
 grep -q '"name": "bytes moved", "ph": "C", "thread": "worker-0", "ts": 15.9, "value": 1024' "$tmp/hello.b"
 expect $? "round trip hello: counter values kept"
+# task rows fold back into task scopes: same rows, slices, flows and task tables
+"$replay" --synthetic tasks:tasks=300 -o "$tmp/tasks.nvtxw" 2>"$tmp/err" ||
+    fatal "--synthetic tasks could not write the report"
+round_trip tasks "$tmp/tasks.nvtxw"
+[ "$(grep -c '"task_path":' "$tmp/tasks.2.json")" = 300 ] &&
+    [ "$(grep -c '"task_path":' "$tmp/tasks.1.json")" = 300 ]
+expect $? "round trip tasks: 300 task rows before and after"
+grep -q '(task_suspend_sum)' <("$replay" "$tmp/tasks.2.nvtxw" --stats 2>/dev/null) &&
+    [ "$(grep -c . "$tmp/tasks.s1")" -gt 300 ]
+expect $? "round trip tasks: the task tables are compared too"
 otf2=$build/tools/otf2-import/nvtxw-otf2-import
 data=${NVTXW_OTF2_TEST_DATA:-}
 if [ -x "$otf2" ]; then
