@@ -9,19 +9,6 @@
 
 #include "replay_input.h"
 
-/* ---- capture (capture_*.c) ---- */
-
-int capture_sniff(const char* head, size_t length) {
-    (void)head;
-    (void)length;
-    return 0;
-}
-
-int capture_replay(const replay_input_ctx* ctx, const char* path) {
-    fprintf(stderr, "%s: error: %s: capture files are not supported yet\n", ctx->tool, path);
-    return 1;
-}
-
 /* ---- Chrome trace JSON (chrome_in_*.c) ---- */
 
 int chrome_trace_replay(const replay_input_ctx* ctx, const char* path) {

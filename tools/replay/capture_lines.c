@@ -1,0 +1,1072 @@
+/*
+ * tools/replay/capture_lines.c - one capture line -> one NVTXW call
+ * (docs/capture-format.md, "Lines").
+ *
+ * A line is a mapping. Its kind is its first key other than "domain" and
+ * "stream" (which may only come before it); a line of "domain" alone
+ * registers that domain. Each kind has a value type and a fixed set of
+ * attribute keys; scalars are converted as they are read, lists and
+ * mappings (event payloads, inline schemas, sync points, counter values)
+ * are consumed as they stream by, so the line's domain or stream must
+ * already be known. The call is made at the line's MAPPING_END.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "capture_internal.h"
+#include "nvtxw/error.h"
+#include "nvtxw/resource.h"
+#include "nvtxw/schema_yaml.h"
+
+enum value_type {
+    V_NONE,
+    V_U64,
+    V_I64,
+    V_F64,
+    V_TEXT,
+    V_REF,
+    V_MAP,
+    V_PAYLOADS,
+    V_POINTS,
+    V_SAMPLE,
+    V_HEX
+};
+
+enum kind {
+    K_HEADER,
+    K_SESSION,
+    K_CATEGORY,
+    K_STRING,
+    K_RESOURCE,
+    K_SCOPE,
+    K_SCHEMA,
+    K_ENUM,
+    K_SCHEMAS,
+    K_COUNTER,
+    K_TIME_DOMAIN,
+    K_STREAM_OPEN,
+    K_STREAM_CLOSE,
+    K_EVENT,
+    K_SAMPLE,
+    K_NO_VALUE,
+    K_SYNC,
+    K_CONVERSION,
+    K_DOMAIN
+};
+
+#define MAX_ATTRS 7
+
+typedef struct attr_spec {
+    const char* key;
+    enum value_type type;
+} attr_spec;
+
+typedef struct kind_spec {
+    const char* key;
+    enum value_type type;
+    int on_stream; /* needs "stream" before the kind key */
+    attr_spec attrs[MAX_ATTRS];
+} kind_spec;
+
+static const kind_spec kinds[] = {
+    [K_HEADER] = {"nvtxw_capture", V_U64, 0, {{0}}},
+    [K_SESSION] = {"session", V_TEXT, 0, {{"config", V_TEXT}}},
+    [K_CATEGORY] = {"category", V_U64, 0, {{"name", V_TEXT}}},
+    [K_STRING] = {"string", V_TEXT, 0, {{"handle", V_U64}}},
+    [K_RESOURCE] = {"resource", V_TEXT, 0, {{"type", V_U64}, {"id", V_U64}, {"handle", V_U64}}},
+    [K_SCOPE] = {"scope", V_TEXT, 0, {{"parent", V_U64}, {"id", V_U64}}},
+    [K_SCHEMA] = {"schema", V_MAP, 0, {{"id", V_U64}}},
+    [K_ENUM] = {"enum", V_MAP, 0, {{"id", V_U64}}},
+    [K_SCHEMAS] = {"schemas", V_TEXT, 0, {{0}}},
+    [K_COUNTER] = {"counter",
+                   V_TEXT,
+                   0,
+                   {{"id", V_U64},
+                    {"type", V_REF},
+                    {"scope", V_U64},
+                    {"description", V_TEXT},
+                    {"semantics", V_MAP}}},
+    [K_TIME_DOMAIN] = {"time_domain",
+                       V_U64,
+                       0,
+                       {{"type", V_U64},
+                        {"scope", V_U64},
+                        {"resolution", V_I64},
+                        {"start", V_U64},
+                        {"flags", V_U64}}},
+    [K_STREAM_OPEN] = {"stream_open",
+                       V_TEXT,
+                       0,
+                       {{"scope", V_U64},
+                        {"time_domain", V_U64},
+                        {"interleaving", V_I64},
+                        {"ordering", V_I64},
+                        {"skid", V_I64},
+                        {"skid_amount", V_I64}}},
+    [K_STREAM_CLOSE] = {"stream_close", V_TEXT, 0, {{0}}},
+    [K_EVENT] = {"event", V_PAYLOADS, 1, {{"scope", V_U64}}},
+    [K_SAMPLE] = {"counter_sample", V_REF, 1, {{"ts", V_I64}, {"value", V_SAMPLE}, {"hex", V_HEX}}},
+    [K_NO_VALUE] = {"counter_no_value", V_REF, 1, {{"ts", V_I64}, {"reason", V_U64}}},
+    [K_SYNC] = {"sync", V_POINTS, 1, {{"src", V_U64}, {"dst", V_U64}}},
+    [K_CONVERSION] = {"conversion",
+                      V_F64,
+                      1,
+                      {{"src", V_U64}, {"dst", V_U64}, {"src_ts", V_I64}, {"dst_ts", V_I64}}},
+};
+#define KIND_COUNT (sizeof kinds / sizeof kinds[0])
+
+typedef struct line_value {
+    int present;
+    yaml_mark_t mark;
+    uint64_t u;
+    int64_t i;
+    double d;
+    char* text;
+} line_value;
+
+typedef struct line {
+    yaml_mark_t start;
+    int kind; /* -1 until the kind key */
+    line_value value;
+    line_value attrs[MAX_ATTRS];
+    capture_domain* domain;
+    capture_stream* stream;
+    const char* stream_name;
+    capture_payloads payloads;
+    unsigned char* data; /* counter sample, or hex bytes */
+    size_t data_size;
+    nvtxSyncPoint_t* points;
+    size_t point_count;
+    char* json; /* inline schema, enum or counter semantics */
+    size_t json_length, json_capacity;
+    char* semantics_json;
+} line;
+
+#define ATTR(l, n) (&(l)->attrs[n])
+
+static void line_free(line* l) {
+    size_t i;
+    free(l->value.text);
+    for (i = 0; i < MAX_ATTRS; i++)
+        free(l->attrs[i].text);
+    capture_payloads_clear(&l->payloads);
+    free(l->payloads.items);
+    free(l->payloads.buffers);
+    free(l->data);
+    free(l->points);
+    free(l->json);
+    free(l->semantics_json);
+}
+
+/* ---- domains and the session ---- */
+
+static void domain_free(capture_domain* d) {
+    size_t i;
+    free(d->name);
+    nvtxw_schema_registry_destroy(d->mirror);
+    capture_names_free(&d->schema_names, NULL);
+    capture_idmap_free(&d->schema_ids);
+    capture_idmap_free(&d->mirror_to_target);
+    capture_idmap_free(&d->strings);
+    capture_idmap_free(&d->scopes);
+    capture_idmap_free(&d->time_domains);
+    capture_idmap_free(&d->counter_ids);
+    capture_names_free(&d->counter_names, NULL);
+    capture_names_free(&d->string_texts, NULL);
+    for (i = 0; i < d->counter_count; i++)
+        free(d->counters[i]);
+    free(d->counters);
+    free(d);
+}
+
+void capture_session_free(capture_reader* r) {
+    size_t i;
+    for (i = 0; i < r->domain_count; i++)
+        domain_free(r->domains[i]);
+    free(r->domains);
+    capture_names_free(&r->streams, free);
+    free(r->session_name);
+    free(r->session_config);
+}
+
+capture_domain* capture_domain_find(capture_reader* r, const char* name) {
+    size_t i;
+    for (i = 0; i < r->domain_count; i++) {
+        if (strcmp(r->domains[i]->name, name) == 0)
+            return r->domains[i];
+    }
+    return NULL;
+}
+
+static int call_failed(capture_reader* r, yaml_mark_t mark, const char* call,
+                       nvtxwResultCode_t status) {
+    const char* message = nvtxw_last_error();
+    return capture_error(r, mark, "%s failed (result %d)%s%s", call, (int)status,
+                         message && *message ? ": " : "", message ? message : "");
+}
+
+static int session_begin(capture_reader* r, yaml_mark_t mark) {
+    nvtxwSessionAttributes_t attr = {sizeof attr, NULL, NULL};
+    nvtxwResultCode_t status;
+    char* config = NULL;
+    const char* tool_config = r->ctx->config ? r->ctx->config : "";
+    if (r->session != NULL)
+        return 0;
+    /* The first value of a key wins: the tool's settings come first. */
+    if (r->session_config != NULL) {
+        config = malloc(strlen(tool_config) + strlen(r->session_config) + 2);
+        if (config == NULL)
+            return capture_error(r, mark, "out of memory");
+        sprintf(config, "%s|%s", tool_config, r->session_config);
+    }
+    attr.name = r->session_name ? r->session_name : "capture";
+    attr.configString = config ? config : tool_config;
+    status = r->ctx->iface->SessionBegin(&attr, &r->session);
+    free(config);
+    if (status != NVTXW_RESULT_SUCCESS)
+        return call_failed(r, mark, "SessionBegin", status);
+    return 0;
+}
+
+static capture_domain* domain_register(capture_reader* r, const char* name, yaml_mark_t mark) {
+    nvtxwDomainAttributes_t attr = {sizeof attr, name};
+    capture_domain* d;
+    nvtxwResultCode_t status;
+    if (session_begin(r, mark) != 0)
+        return NULL;
+    if (r->domain_count == r->domain_capacity) {
+        size_t want = r->domain_capacity ? r->domain_capacity * 2 : 8;
+        capture_domain** grown = realloc(r->domains, want * sizeof *grown);
+        if (grown == NULL)
+            return capture_error(r, mark, "out of memory"), NULL;
+        r->domains = grown;
+        r->domain_capacity = want;
+    }
+    d = calloc(1, sizeof *d);
+    if (d == NULL || (d->name = strdup(name)) == NULL ||
+        (d->mirror = nvtxw_schema_registry_create()) == NULL) {
+        if (d != NULL)
+            domain_free(d);
+        return capture_error(r, mark, "out of memory"), NULL;
+    }
+    status = r->ctx->iface->DomainRegister(r->session, &attr, &d->handle);
+    if (status != NVTXW_RESULT_SUCCESS) {
+        domain_free(d);
+        return call_failed(r, mark, "DomainRegister", status), NULL;
+    }
+    r->domains[r->domain_count++] = d;
+    return d;
+}
+
+/* The line's domain: named ones must be registered; the default domain ""
+ * is registered on first use. */
+static capture_domain* line_domain(capture_reader* r, line* l) {
+    if (l->domain == NULL && (l->domain = capture_domain_find(r, "")) == NULL)
+        l->domain = domain_register(r, "", l->start);
+    return l->domain;
+}
+
+/* ---- ID translation ---- */
+
+/* Capture ID -> session ID: IDs below the dynamic range are the same in
+ * both; dynamic ones must have been registered in this capture. */
+static int map_id(capture_reader* r, const capture_idmap* map, const line_value* v,
+                  const char* what, uint64_t* out) {
+    if (v->u < NVTX_PAYLOAD_SCHEMA_ID_DYNAMIC_START) {
+        *out = v->u;
+        return 0;
+    }
+    if (capture_idmap_get(map, v->u, out) == 0)
+        return 0;
+    return capture_error(r, v->mark, "unknown %s %" PRIu64 " (not registered in this domain)", what,
+                         v->u);
+}
+
+static int remember(capture_reader* r, capture_idmap* map, const line_value* id, uint64_t value) {
+    if (id->present && id->u >= NVTX_PAYLOAD_SCHEMA_ID_DYNAMIC_START &&
+        capture_idmap_put(map, id->u, value) != 0)
+        return capture_error(r, id->mark, "out of memory");
+    return 0;
+}
+
+/* ---- registrations ---- */
+
+static int do_category(capture_reader* r, line* l) {
+    nvtxwResultCode_t status;
+    if (l->value.u > UINT32_MAX)
+        return capture_error(r, l->value.mark, "category %" PRIu64 " out of range (32 bits)",
+                             l->value.u);
+    status = r->ctx->iface->CategoryRegister(l->domain->handle, (uint32_t)l->value.u,
+                                             ATTR(l, 0)->text ? ATTR(l, 0)->text : "");
+    return status ? call_failed(r, l->start, "CategoryRegister", status) : 0;
+}
+
+static int do_string(capture_reader* r, line* l) {
+    nvtxStringHandle_t handle = NULL;
+    nvtxwResultCode_t status =
+        r->ctx->iface->StringRegister(l->domain->handle, l->value.text, &handle);
+    if (status != NVTXW_RESULT_SUCCESS)
+        return call_failed(r, l->start, "StringRegister", status);
+    if ((ATTR(l, 0)->present &&
+         capture_idmap_put(&l->domain->strings, ATTR(l, 0)->u, (uint64_t)(uintptr_t)handle) != 0) ||
+        capture_names_put(&l->domain->string_texts, l->value.text, handle) != 0)
+        return capture_error(r, l->start, "out of memory");
+    return 0;
+}
+
+static int do_resource(capture_reader* r, line* l) {
+    nvtxw_resource_attributes_t attr;
+    nvtxwResultCode_t status;
+    memset(&attr, 0, sizeof attr);
+    attr.version = 3;
+    attr.size = NVTXW_RESOURCE_ATTRIB_STRUCT_SIZE;
+    if (ATTR(l, 0)->u > UINT32_MAX)
+        return capture_error(r, ATTR(l, 0)->mark, "resource type out of range (32 bits)");
+    attr.identifierType = (int32_t)(uint32_t)ATTR(l, 0)->u;
+    attr.identifier.ullValue = ATTR(l, 1)->u;
+    attr.messageType = NVTXW_MESSAGE_TYPE_ASCII;
+    attr.message.ascii = l->value.text;
+    if (ATTR(l, 2)->present) {
+        uint64_t handle;
+        if (capture_idmap_get(&l->domain->strings, ATTR(l, 2)->u, &handle) != 0)
+            return capture_error(r, ATTR(l, 2)->mark, "unknown string handle %" PRIu64,
+                                 ATTR(l, 2)->u);
+        attr.messageType = NVTXW_MESSAGE_TYPE_REGISTERED;
+        attr.message.registered = (nvtxStringHandle_t)(uintptr_t)handle;
+    }
+    status = r->ctx->iface->ResourceRegister(l->domain->handle,
+                                             (const nvtxResourceAttributes_t*)(const void*)&attr);
+    return status ? call_failed(r, l->start, "ResourceRegister", status) : 0;
+}
+
+static int do_scope(capture_reader* r, line* l) {
+    nvtxScopeAttr_t attr = {sizeof attr, l->value.text, NVTX_SCOPE_ROOT, NVTX_SCOPE_NONE};
+    uint64_t id = 0;
+    nvtxwResultCode_t status;
+    if (ATTR(l, 0)->present &&
+        map_id(r, &l->domain->scopes, ATTR(l, 0), "parent scope", &attr.parentScope) != 0)
+        return -1;
+    if (ATTR(l, 1)->present && ATTR(l, 1)->u < NVTX_PAYLOAD_SCHEMA_ID_DYNAMIC_START)
+        attr.scopeId = ATTR(l, 1)->u;
+    status = r->ctx->iface->ScopeRegister(l->domain->handle, &attr, &id);
+    if (status != NVTXW_RESULT_SUCCESS)
+        return call_failed(r, l->start, "ScopeRegister", status);
+    return remember(r, &l->domain->scopes, ATTR(l, 1), id);
+}
+
+static int do_time_domain(capture_reader* r, line* l) {
+    nvtxTimeDomainAttr_t attr;
+    uint64_t id = 0;
+    nvtxwResultCode_t status;
+    memset(&attr, 0, sizeof attr);
+    if (ATTR(l, 1)->present &&
+        map_id(r, &l->domain->scopes, ATTR(l, 1), "scope", &attr.scopeId) != 0)
+        return -1;
+    attr.timestampTypeId = ATTR(l, 0)->u;
+    attr.timeDomainId = l->value.u < NVTX_PAYLOAD_SCHEMA_ID_DYNAMIC_START ? l->value.u : 0;
+    attr.timerResolution = ATTR(l, 2)->i;
+    attr.timerStart = ATTR(l, 3)->u;
+    attr.timerFlags = ATTR(l, 4)->u;
+    status = r->ctx->iface->TimeDomainRegister(l->domain->handle, &attr, &id);
+    if (status != NVTXW_RESULT_SUCCESS)
+        return call_failed(r, l->start, "TimeDomainRegister", status);
+    return remember(r, &l->domain->time_domains, &l->value, id);
+}
+
+/* ---- schemas ---- */
+
+/* A copy of a semantics chain with scope and time domain IDs translated
+ * (the YAML loader only builds these two and counter semantics). */
+static int translate_semantics(capture_reader* r, capture_domain* d, yaml_mark_t mark,
+                               const nvtxSemanticsHeader_t* h, nvtxSemanticsHeader_t** out) {
+    nvtxSemanticsHeader_t* head = NULL;
+    nvtxSemanticsHeader_t** tail = &head;
+    for (; h != NULL; h = h->next) {
+        nvtxSemanticsHeader_t* copy = malloc(h->structSize);
+        uint64_t* id = NULL;
+        if (copy == NULL)
+            return capture_error(r, mark, "out of memory");
+        memcpy(copy, h, h->structSize);
+        copy->next = NULL;
+        *tail = copy;
+        tail = (nvtxSemanticsHeader_t**)&copy->next;
+        if (h->semanticId == NVTX_SEMANTIC_ID_SCOPE_V1 && h->structSize >= 24)
+            id = &((nvtxSemanticsScope_t*)copy)->scopeId;
+        if (h->semanticId == NVTX_SEMANTIC_ID_TIME_V1 && h->structSize >= 24)
+            id = &((nvtxSemanticsTime_t*)copy)->timeDomainId;
+        if (id != NULL && *id >= NVTX_PAYLOAD_SCHEMA_ID_DYNAMIC_START &&
+            capture_idmap_get(h->semanticId == NVTX_SEMANTIC_ID_SCOPE_V1 ? &d->scopes
+                                                                         : &d->time_domains,
+                              *id, id) != 0) {
+            *out = head;
+            return capture_error(
+                r, mark, "unknown %s %" PRIu64 " in a schema entry",
+                h->semanticId == NVTX_SEMANTIC_ID_SCOPE_V1 ? "scope" : "time domain", *id);
+        }
+    }
+    *out = head;
+    return 0;
+}
+
+static void semantics_free(const nvtxSemanticsHeader_t* h) {
+    while (h != NULL) {
+        const nvtxSemanticsHeader_t* next = h->next;
+        free((void*)h);
+        h = next;
+    }
+}
+
+static uint64_t mirror_target(const capture_domain* d, uint64_t id) {
+    uint64_t target = id;
+    if (id >= NVTX_PAYLOAD_SCHEMA_ID_DYNAMIC_START)
+        capture_idmap_get(&d->mirror_to_target, id, &target);
+    return target;
+}
+
+/* Registers mirror schema `schema` in the session. */
+static int register_schema(capture_reader* r, capture_domain* d, yaml_mark_t mark,
+                           const nvtxw_schema_t* schema, uint64_t* target) {
+    nvtxPayloadSchemaAttr_t attr;
+    nvtxPayloadSchemaEntry_t* entries;
+    nvtxwResultCode_t status;
+    size_t i;
+    int failed = 0;
+    nvtxw_schema_get_attr(schema, &attr);
+    entries = calloc(attr.numEntries ? attr.numEntries : 1, sizeof *entries);
+    if (entries == NULL)
+        return capture_error(r, mark, "out of memory");
+    for (i = 0; i < attr.numEntries; i++) {
+        entries[i] = attr.entries[i];
+        entries[i].type = mirror_target(d, entries[i].type);
+        entries[i].semantics = NULL;
+        if (!failed && translate_semantics(r, d, mark, attr.entries[i].semantics,
+                                           (nvtxSemanticsHeader_t**)&entries[i].semantics) != 0)
+            failed = 1;
+    }
+    attr.entries = entries;
+    if (attr.schemaId >= NVTX_PAYLOAD_SCHEMA_ID_DYNAMIC_START)
+        attr.fieldMask &= ~(uint64_t)NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_SCHEMA_ID;
+    else
+        *target = attr.schemaId;
+    status =
+        failed ? NVTXW_RESULT_SUCCESS : r->ctx->iface->SchemaRegister(d->handle, &attr, target);
+    for (i = 0; i < attr.numEntries; i++)
+        semantics_free(entries[i].semantics);
+    free(entries);
+    if (failed)
+        return -1;
+    return status ? call_failed(r, mark, "SchemaRegister", status) : 0;
+}
+
+static int register_enum(capture_reader* r, capture_domain* d, yaml_mark_t mark,
+                         const nvtxw_enum_t* enumeration, uint64_t* target) {
+    nvtxPayloadEnumAttr_t attr;
+    nvtxwResultCode_t status;
+    nvtxw_enum_get_attr(enumeration, &attr);
+    if (attr.schemaId >= NVTX_PAYLOAD_SCHEMA_ID_DYNAMIC_START)
+        attr.fieldMask &= ~(uint64_t)NVTX_PAYLOAD_ENUM_ATTR_FIELD_SCHEMA_ID;
+    else
+        *target = attr.schemaId;
+    status = r->ctx->iface->EnumRegister(d->handle, &attr, target);
+    return status ? call_failed(r, mark, "EnumRegister", status) : 0;
+}
+
+/* Registers the mirror's items from `first` on in the session. */
+static int register_new_items(capture_reader* r, capture_domain* d, yaml_mark_t mark,
+                              size_t first) {
+    size_t i, count = nvtxw_schema_registry_count(d->mirror);
+    for (i = first; i < count; i++) {
+        const nvtxw_schema_t* schema;
+        const nvtxw_enum_t* enumeration;
+        uint64_t mirror_id, target = 0;
+        const char* name;
+        nvtxw_schema_registry_at(d->mirror, i, &schema, &enumeration);
+        if (schema != NULL) {
+            mirror_id = nvtxw_schema_id(schema);
+            name = nvtxw_schema_name(schema);
+            if (register_schema(r, d, mark, schema, &target) != 0)
+                return -1;
+        } else {
+            nvtxPayloadEnumAttr_t attr;
+            nvtxw_enum_get_attr(enumeration, &attr);
+            mirror_id = nvtxw_enum_id(enumeration);
+            name = attr.name ? attr.name : "";
+            if (register_enum(r, d, mark, enumeration, &target) != 0)
+                return -1;
+        }
+        if (capture_idmap_put(&d->mirror_to_target, mirror_id, target) != 0 ||
+            (name[0] != '\0' &&
+             capture_names_put(&d->schema_names, name, (void*)(uintptr_t)mirror_id) != 0))
+            return capture_error(r, mark, "out of memory");
+    }
+    return 0;
+}
+
+static int load_failed(capture_reader* r, yaml_mark_t mark) {
+    return capture_error(r, mark, "%s", nvtxw_last_error());
+}
+
+static int do_inline(capture_reader* r, line* l) {
+    size_t first = nvtxw_schema_registry_count(l->domain->mirror);
+    size_t length = strlen(l->json) + 32;
+    char* doc = malloc(length);
+    nvtxwResultCode_t status;
+    if (doc == NULL)
+        return capture_error(r, l->value.mark, "out of memory");
+    snprintf(doc, length, "{items: [{%s: %s}]}", kinds[l->kind].key, l->json);
+    status = nvtxw_schema_yaml_load_string(l->domain->mirror, doc, strlen(doc), "inline");
+    free(doc);
+    if (status != NVTXW_RESULT_SUCCESS)
+        return load_failed(r, l->value.mark);
+    if (ATTR(l, 0)->present) {
+        const nvtxw_schema_t* schema;
+        const nvtxw_enum_t* enumeration;
+        nvtxw_schema_registry_at(l->domain->mirror, first, &schema, &enumeration);
+        if (remember(r, &l->domain->schema_ids, ATTR(l, 0),
+                     schema ? nvtxw_schema_id(schema) : nvtxw_enum_id(enumeration)) != 0)
+            return -1;
+    }
+    return register_new_items(r, l->domain, l->value.mark, first);
+}
+
+/* A "schemas" file: absolute, else next to the capture, else the installed
+ * schemas directory, else the source tree's. */
+static int do_schemas_file(capture_reader* r, line* l) {
+    const char* dirs[] = {r->dir, CAPTURE_SCHEMAS_DIR, CAPTURE_SOURCE_SCHEMAS_DIR};
+    char path[4096];
+    size_t i, first = nvtxw_schema_registry_count(l->domain->mirror);
+    snprintf(path, sizeof path, "%s", l->value.text);
+    for (i = 0; l->value.text[0] != '/' && i < sizeof dirs / sizeof dirs[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dirs[i], l->value.text);
+        if (access(path, R_OK) == 0)
+            break;
+    }
+    if (access(path, R_OK) != 0)
+        return capture_error(r, l->value.mark,
+                             "schema file \"%s\" not found (next to the capture, in %s or %s)",
+                             l->value.text, CAPTURE_SCHEMAS_DIR, CAPTURE_SOURCE_SCHEMAS_DIR);
+    if (nvtxw_schema_yaml_load_file(l->domain->mirror, path) != NVTXW_RESULT_SUCCESS)
+        return load_failed(r, l->value.mark);
+    return register_new_items(r, l->domain, l->value.mark, first);
+}
+
+/* A schema reference (capture_resolve_schema) held in a line value. */
+static int schema_ref(capture_reader* r, capture_domain* d, const line_value* v, uint64_t* out) {
+    return capture_resolve_schema(r, d, v->text, v->u, v->mark, out);
+}
+
+/* Counter semantics given like the schema YAML's `counter:` entry key: the
+ * loader builds them on a scratch entry, from which they are copied. */
+static int counter_semantics(capture_reader* r, line* l, nvtxw_schema_registry_t** scratch,
+                             const nvtxSemanticsHeader_t** out) {
+    const char* json = l->semantics_json;
+    size_t length = strlen(json) + 80;
+    char* doc = malloc(length);
+    const nvtxw_schema_t* schema;
+    const nvtxw_enum_t* enumeration;
+    nvtxPayloadSchemaAttr_t attr;
+    *out = NULL;
+    if (doc == NULL || (*scratch = nvtxw_schema_registry_create()) == NULL) {
+        free(doc);
+        return capture_error(r, ATTR(l, 4)->mark, "out of memory");
+    }
+    snprintf(doc, length,
+             "{items: [{schema: {kind: static, entries: [{type: int8, counter: %s}]}}]}", json);
+    if (nvtxw_schema_yaml_load_string(*scratch, doc, strlen(doc), "semantics") != 0) {
+        free(doc);
+        return load_failed(r, ATTR(l, 4)->mark);
+    }
+    free(doc);
+    nvtxw_schema_registry_at(*scratch, 0, &schema, &enumeration);
+    nvtxw_schema_get_attr(schema, &attr);
+    *out = attr.entries[0].semantics;
+    return 0;
+}
+
+static int do_counter(capture_reader* r, line* l) {
+    nvtxCounterAttr_t attr;
+    nvtxw_schema_registry_t* scratch = NULL;
+    capture_counter* c = calloc(1, sizeof *c);
+    capture_domain* d = l->domain;
+    nvtxwResultCode_t status;
+    int failed = c == NULL;
+    memset(&attr, 0, sizeof attr);
+    attr.structSize = sizeof attr;
+    attr.name = l->value.text;
+    attr.description = ATTR(l, 3)->text;
+    failed = failed || (ATTR(l, 1)->present && schema_ref(r, d, ATTR(l, 1), &c->type) != 0) ||
+             (ATTR(l, 2)->present && map_id(r, &d->scopes, ATTR(l, 2), "scope", &attr.scopeId)) ||
+             (l->semantics_json && counter_semantics(r, l, &scratch, &attr.semantics) != 0);
+    if (!failed) {
+        attr.schemaId = mirror_target(d, c->type);
+        attr.counterId = ATTR(l, 0)->u < NVTX_PAYLOAD_SCHEMA_ID_DYNAMIC_START ? ATTR(l, 0)->u : 0;
+        const nvtxw_schema_t* schema = nvtxw_schema_registry_find_schema(d->mirror, c->type);
+        c->sample_size = c->type < NVTX_PAYLOAD_SCHEMA_ID_STATIC_START
+                             ? nvtxw_entry_type_size(c->type)
+                         : schema != NULL ? nvtxw_schema_static_size(schema)
+                                          : 0;
+        status = r->ctx->iface->CounterRegister(d->handle, &attr, &c->target_id);
+        failed =
+            status != NVTXW_RESULT_SUCCESS && call_failed(r, l->start, "CounterRegister", status);
+    }
+    nvtxw_schema_registry_destroy(scratch);
+    if (!failed && d->counter_count == d->counter_capacity) {
+        size_t want = d->counter_capacity ? d->counter_capacity * 2 : 16;
+        capture_counter** grown = realloc(d->counters, want * sizeof *grown);
+        failed = grown == NULL && capture_error(r, l->start, "out of memory");
+        if (grown != NULL)
+            d->counters = grown, d->counter_capacity = want;
+    }
+    if (failed) {
+        free(c);
+        return -1;
+    }
+    d->counters[d->counter_count++] = c;
+    if ((ATTR(l, 0)->present &&
+         capture_idmap_put(&d->counter_ids, ATTR(l, 0)->u, (uint64_t)(uintptr_t)c) != 0) ||
+        capture_names_put(&d->counter_names, l->value.text, c) != 0)
+        return capture_error(r, l->start, "out of memory");
+    return 0;
+}
+
+/* ---- streams and writes ---- */
+
+static int do_stream_open(capture_reader* r, line* l) {
+    nvtxwStreamAttributes_t attr;
+    capture_stream* s;
+    nvtxwResultCode_t status;
+    memset(&attr, 0, sizeof attr);
+    attr.structSize = sizeof attr;
+    attr.name = l->value.text;
+    attr.domain = l->domain->handle;
+    if (capture_names_get(&r->streams, l->value.text) != NULL)
+        return capture_error(r, l->value.mark, "stream \"%s\" is already open", l->value.text);
+    if ((ATTR(l, 0)->present &&
+         map_id(r, &l->domain->scopes, ATTR(l, 0), "scope", &attr.scopeId)) ||
+        (ATTR(l, 1)->present &&
+         map_id(r, &l->domain->time_domains, ATTR(l, 1), "time domain", &attr.timeDomainId)))
+        return -1;
+    attr.orderInterleaving = (int16_t)ATTR(l, 2)->i;
+    attr.orderingType = (int16_t)ATTR(l, 3)->i;
+    attr.orderingSkid = (int32_t)ATTR(l, 4)->i;
+    attr.orderingSkidAmount = ATTR(l, 5)->i;
+    if ((s = calloc(1, sizeof *s)) == NULL)
+        return capture_error(r, l->start, "out of memory");
+    s->domain = l->domain;
+    status = r->ctx->iface->StreamOpen(r->session, &attr, &s->handle);
+    if (status != NVTXW_RESULT_SUCCESS) {
+        free(s);
+        return call_failed(r, l->start, "StreamOpen", status);
+    }
+    if (capture_names_put(&r->streams, l->value.text, s) != 0) {
+        free(s);
+        return capture_error(r, l->start, "out of memory");
+    }
+    return 0;
+}
+
+static int do_stream_close(capture_reader* r, line* l) {
+    capture_stream* s = capture_names_get(&r->streams, l->value.text);
+    nvtxwResultCode_t status;
+    if (s == NULL)
+        return capture_error(r, l->value.mark, "unmatched stream_close: stream \"%s\" is not open",
+                             l->value.text);
+    status = r->ctx->iface->StreamClose(s->handle);
+    free(s);
+    capture_names_put(&r->streams, l->value.text, NULL); /* replaces: cannot fail */
+    return status ? call_failed(r, l->start, "StreamClose", status) : 0;
+}
+
+static int do_event(capture_reader* r, line* l) {
+    nvtxwResultCode_t status;
+    if (ATTR(l, 0)->present) {
+        nvtxEventBatch_t batch;
+        if (l->payloads.count != 1)
+            return capture_error(r, ATTR(l, 0)->mark, "an event with a scope has one payload");
+        memset(&batch, 0, sizeof batch);
+        batch.eventSchemaId = l->payloads.items[0].schemaId;
+        batch.size = l->payloads.items[0].size;
+        batch.events = l->payloads.items[0].payload;
+        if (map_id(r, &l->stream->domain->scopes, ATTR(l, 0), "scope", &batch.scope) != 0)
+            return -1;
+        status = r->ctx->iface->EventBatchWrite(l->stream->handle, &batch);
+        return status ? call_failed(r, l->start, "EventBatchWrite", status) : 0;
+    }
+    status = r->ctx->iface->EventWrite(l->stream->handle, l->payloads.items, l->payloads.count);
+    return status ? call_failed(r, l->start, "EventWrite", status) : 0;
+}
+
+/* The counter a line names: a capture counter ID or a counter name. */
+static capture_counter* find_counter(capture_reader* r, capture_domain* d, const line_value* v) {
+    uint64_t found;
+    capture_counter* c = NULL;
+    if (v->text != NULL)
+        c = capture_names_get(&d->counter_names, v->text);
+    else if (capture_idmap_get(&d->counter_ids, v->u, &found) == 0)
+        c = (capture_counter*)(uintptr_t)found;
+    if (c == NULL && v->text != NULL)
+        capture_error(r, v->mark, "unknown counter \"%s\" in domain \"%s\"", v->text, d->name);
+    else if (c == NULL)
+        capture_error(r, v->mark, "unknown counter %" PRIu64 " in domain \"%s\"", v->u, d->name);
+    return c;
+}
+
+static int do_sample(capture_reader* r, line* l) {
+    capture_counter* c = find_counter(r, l->stream->domain, &l->value);
+    nvtxwResultCode_t status;
+    if (c == NULL)
+        return -1;
+    if (l->data == NULL)
+        return capture_error(r, l->start, "counter_sample needs \"value\" or \"hex\"");
+    status = r->ctx->iface->CounterWrite(l->stream->handle, ATTR(l, 0)->i, c->target_id, l->data,
+                                         l->data_size);
+    return status ? call_failed(r, l->start, "CounterWrite", status) : 0;
+}
+
+static int do_no_value(capture_reader* r, line* l) {
+    capture_counter* c = find_counter(r, l->stream->domain, &l->value);
+    nvtxwResultCode_t status;
+    if (c == NULL)
+        return -1;
+    if (ATTR(l, 1)->u > UINT8_MAX)
+        return capture_error(r, ATTR(l, 1)->mark, "reason %" PRIu64 " out of range (0-255)",
+                             ATTR(l, 1)->u);
+    status = r->ctx->iface->CounterNoValueWrite(l->stream->handle, ATTR(l, 0)->i, c->target_id,
+                                                (uint8_t)ATTR(l, 1)->u);
+    return status ? call_failed(r, l->start, "CounterNoValueWrite", status) : 0;
+}
+
+static int clock_ids(capture_reader* r, line* l, uint64_t* src, uint64_t* dst) {
+    const capture_idmap* map = &l->stream->domain->time_domains;
+    return map_id(r, map, ATTR(l, 0), "time domain", src) ||
+           map_id(r, map, ATTR(l, 1), "time domain", dst);
+}
+
+static int do_sync(capture_reader* r, line* l) {
+    uint64_t src, dst;
+    nvtxwResultCode_t status;
+    if (clock_ids(r, l, &src, &dst) != 0)
+        return -1;
+    status = r->ctx->iface->TimeSyncPointTableWrite(l->stream->handle, src, dst, l->points,
+                                                    l->point_count);
+    return status ? call_failed(r, l->start, "TimeSyncPointTableWrite", status) : 0;
+}
+
+static int do_conversion(capture_reader* r, line* l) {
+    uint64_t src, dst;
+    nvtxwResultCode_t status;
+    if (clock_ids(r, l, &src, &dst) != 0)
+        return -1;
+    status = r->ctx->iface->TimestampConversionFactorWrite(l->stream->handle, src, dst, l->value.d,
+                                                           ATTR(l, 2)->i, ATTR(l, 3)->i);
+    return status ? call_failed(r, l->start, "TimestampConversionFactorWrite", status) : 0;
+}
+
+/* ---- the line parser ---- */
+
+/* Reads a scalar of `type` from the current event into v. */
+static int read_scalar(capture_reader* r, enum value_type type, const char* what, line_value* v) {
+    const char* text;
+    v->present = 1;
+    v->mark = r->event.start_mark;
+    switch (type) {
+    case V_U64:
+        return capture_u64(r, what, &v->u);
+    case V_I64:
+        return capture_i64(r, what, &v->i);
+    case V_F64:
+        return capture_double(r, what, &v->d);
+    case V_REF: /* a number, or a name */
+        if (capture_is_plain(r) && r->event.data.scalar.value[0] >= '0' &&
+            r->event.data.scalar.value[0] <= '9')
+            return capture_u64(r, what, &v->u);
+        /* fall through */
+    case V_TEXT:
+        if (capture_text(r, what, &text) != 0)
+            return -1;
+        if ((v->text = strdup(text)) == NULL)
+            return CAPTURE_FAIL(r, "out of memory");
+        return 0;
+    default:
+        return CAPTURE_FAIL(r, "internal: %s is not a scalar", what);
+    }
+}
+
+static int read_payloads(capture_reader* r, line* l) {
+    if (r->event.type != YAML_SEQUENCE_START_EVENT)
+        return CAPTURE_FAIL(r, "wrong type for event: expected a list of payloads");
+    if (capture_next(r) != 0)
+        return -1;
+    while (r->event.type != YAML_SEQUENCE_END_EVENT) {
+        if (r->event.type != YAML_MAPPING_START_EVENT)
+            return CAPTURE_FAIL(r, "wrong type for a payload: expected a mapping");
+        if (capture_payload(r, l->stream->domain, &l->payloads) != 0 || capture_next(r) != 0)
+            return -1;
+    }
+    if (l->payloads.count == 0)
+        return CAPTURE_FAIL(r, "an event needs at least one payload");
+    return 0;
+}
+
+/* sync: [[src, dst], ...] */
+static int read_points(capture_reader* r, line* l) {
+    size_t capacity = 0;
+    if (r->event.type != YAML_SEQUENCE_START_EVENT)
+        return CAPTURE_FAIL(r, "wrong type for sync: expected a list of [src, dst] pairs");
+    if (capture_next(r) != 0)
+        return -1;
+    while (r->event.type != YAML_SEQUENCE_END_EVENT) {
+        nvtxSyncPoint_t p;
+        if (r->event.type != YAML_SEQUENCE_START_EVENT)
+            return CAPTURE_FAIL(r, "wrong type for a sync point: expected [src, dst]");
+        if (capture_next(r) || capture_i64(r, "sync src", &p.src) || capture_next(r) ||
+            capture_i64(r, "sync dst", &p.dst) || capture_next(r))
+            return -1;
+        if (r->event.type != YAML_SEQUENCE_END_EVENT)
+            return CAPTURE_FAIL(r, "a sync point has two timestamps");
+        if (l->point_count == capacity) {
+            nvtxSyncPoint_t* grown;
+            capacity = capacity ? capacity * 2 : 16;
+            if (capacity * sizeof p > CAPTURE_MAX_PAYLOAD ||
+                (grown = realloc(l->points, capacity * sizeof p)) == NULL)
+                return CAPTURE_FAIL(r, "too many sync points in one line");
+            l->points = grown;
+        }
+        l->points[l->point_count++] = p;
+        if (capture_next(r) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int read_value(capture_reader* r, line* l, enum value_type type, const char* what,
+                      line_value* v) {
+    v->present = 1;
+    v->mark = r->event.start_mark;
+    switch (type) {
+    case V_MAP:
+        if (r->event.type != YAML_MAPPING_START_EVENT)
+            return CAPTURE_FAIL(r, "wrong type for %s: expected a mapping", what);
+        return capture_node_json(r, strcmp(what, "semantics") ? &l->json : &l->semantics_json,
+                                 &l->json_length, &l->json_capacity);
+    case V_PAYLOADS:
+        return read_payloads(r, l);
+    case V_POINTS:
+        return read_points(r, l);
+    case V_SAMPLE: {
+        capture_counter* c = find_counter(r, l->stream->domain, &l->value);
+        if (c == NULL)
+            return -1;
+        l->data_size = c->sample_size;
+        return capture_sample(r, l->stream->domain, c->type, c->sample_size, &l->data);
+    }
+    case V_HEX:
+        free(l->data);
+        l->data = NULL;
+        return capture_hex(r, what, &l->data, &l->data_size);
+    default:
+        return read_scalar(r, type, what, v);
+    }
+}
+
+static int find_kind(const char* key) {
+    size_t i;
+    for (i = 0; i < KIND_COUNT; i++) {
+        if (kinds[i].key != NULL && strcmp(kinds[i].key, key) == 0)
+            return (int)i;
+    }
+    return -1;
+}
+
+/* "domain" or "stream" before the kind key. */
+static int read_context(capture_reader* r, line* l, const char* key) {
+    const char* name;
+    if (l->kind >= 0)
+        return CAPTURE_FAIL(r, "\"%s\" must come before the line's kind key \"%s\"", key,
+                            kinds[l->kind].key);
+    if ((l->domain != NULL || l->stream_name != NULL))
+        return CAPTURE_FAIL(r, "a line has either \"domain\" or \"stream\", once");
+    if (capture_next(r) != 0 || capture_text(r, key, &name) != 0)
+        return -1;
+    if (key[0] == 's') {
+        l->stream = capture_names_get(&r->streams, name);
+        if (l->stream == NULL)
+            return CAPTURE_FAIL(r, "unknown stream \"%s\" (not open)", name);
+        l->stream_name = "";
+        return 0;
+    }
+    if (session_begin(r, r->event.start_mark) != 0)
+        return -1;
+    l->domain = capture_domain_find(r, name);
+    if (l->domain == NULL && (l->value.text = strdup(name)) == NULL)
+        return CAPTURE_FAIL(r, "out of memory");
+    l->value.mark = r->event.start_mark;
+    l->value.present = l->domain == NULL; /* a registration unless a kind follows */
+    return 0;
+}
+
+static int read_key(capture_reader* r, line* l) {
+    const char* key;
+    size_t i;
+    if (capture_text(r, "a key", &key) != 0)
+        return -1;
+    if (!strcmp(key, "domain") || !strcmp(key, "stream"))
+        return read_context(r, l, !strcmp(key, "domain") ? "domain" : "stream");
+    if (l->kind < 0) {
+        int kind = find_kind(key);
+        if (kind < 0)
+            return CAPTURE_FAIL(r, "unknown line kind \"%.60s\"", key);
+        if (l->domain == NULL && l->value.present)
+            return CAPTURE_FAIL(r, "unknown domain \"%s\" (not registered)", l->value.text);
+        if (kinds[kind].on_stream != (l->stream != NULL))
+            return CAPTURE_FAIL(r,
+                                kinds[kind].on_stream ? "\"%s\" needs \"stream\" before it"
+                                                      : "\"%s\" takes no \"stream\"",
+                                key);
+        l->kind = kind;
+        if (!kinds[kind].on_stream && kind != K_HEADER && kind != K_SESSION &&
+            kind != K_STREAM_CLOSE && line_domain(r, l) == NULL)
+            return -1;
+        return capture_next(r) != 0 ? -1 : read_value(r, l, kinds[kind].type, key, &l->value);
+    }
+    for (i = 0; i < MAX_ATTRS && kinds[l->kind].attrs[i].key != NULL; i++) {
+        if (strcmp(kinds[l->kind].attrs[i].key, key) == 0) {
+            if (l->attrs[i].present)
+                return CAPTURE_FAIL(r, "duplicate key \"%s\"", key);
+            return capture_next(r) != 0 ? -1
+                                        : read_value(r, l, kinds[l->kind].attrs[i].type,
+                                                     kinds[l->kind].attrs[i].key, &l->attrs[i]);
+        }
+    }
+    return CAPTURE_FAIL(r, "unknown key \"%.60s\" in a %s line", key, kinds[l->kind].key);
+}
+
+static int do_header(capture_reader* r, line* l) {
+    if (r->header_seen)
+        return capture_error(r, l->start, "a second nvtxw_capture header");
+    if (l->value.u == 0 || l->value.u > CAPTURE_VERSION)
+        return capture_error(r, l->value.mark,
+                             "capture format version %" PRIu64 " is not supported (this reader "
+                             "reads version %d)",
+                             l->value.u, CAPTURE_VERSION);
+    r->header_seen = 1;
+    return 0;
+}
+
+static int do_session(capture_reader* r, line* l) {
+    if (r->session != NULL)
+        return capture_error(r, l->start,
+                             "\"session\" must come before every other line but the "
+                             "header, once");
+    r->session_name = l->value.text;
+    r->session_config = ATTR(l, 0)->text;
+    l->value.text = ATTR(l, 0)->text = NULL;
+    return 0;
+}
+
+static int dispatch(capture_reader* r, line* l) {
+    switch ((enum kind)l->kind) {
+    case K_HEADER:
+        return do_header(r, l);
+    case K_SESSION:
+        return do_session(r, l);
+    case K_CATEGORY:
+        return do_category(r, l);
+    case K_STRING:
+        return do_string(r, l);
+    case K_RESOURCE:
+        return do_resource(r, l);
+    case K_SCOPE:
+        return do_scope(r, l);
+    case K_SCHEMA:
+    case K_ENUM:
+        return do_inline(r, l);
+    case K_SCHEMAS:
+        return do_schemas_file(r, l);
+    case K_COUNTER:
+        return do_counter(r, l);
+    case K_TIME_DOMAIN:
+        return do_time_domain(r, l);
+    case K_STREAM_OPEN:
+        return do_stream_open(r, l);
+    case K_STREAM_CLOSE:
+        return do_stream_close(r, l);
+    case K_EVENT:
+        return do_event(r, l);
+    case K_SAMPLE:
+        return do_sample(r, l);
+    case K_NO_VALUE:
+        return do_no_value(r, l);
+    case K_SYNC:
+        return do_sync(r, l);
+    case K_CONVERSION:
+        return do_conversion(r, l);
+    case K_DOMAIN:
+        break;
+    }
+    return 0;
+}
+
+/* Required values per kind, beyond the kind's own value. */
+static int check_required(capture_reader* r, line* l) {
+    if ((l->kind == K_SAMPLE || l->kind == K_NO_VALUE) && !ATTR(l, 0)->present)
+        return capture_error(r, l->start, "missing key \"ts\" in a %s line", kinds[l->kind].key);
+    if ((l->kind == K_SYNC || l->kind == K_CONVERSION) &&
+        (!ATTR(l, 0)->present || !ATTR(l, 1)->present))
+        return capture_error(r, l->start, "missing key \"src\" or \"dst\" in a %s line",
+                             kinds[l->kind].key);
+    if (l->kind == K_RESOURCE && (!ATTR(l, 0)->present || !ATTR(l, 1)->present))
+        return capture_error(r, l->start, "missing key \"type\" or \"id\" in a resource line");
+    return 0;
+}
+
+int capture_line(capture_reader* r) {
+    line l;
+    int status = 0;
+    memset(&l, 0, sizeof l);
+    l.kind = -1;
+    l.start = r->event.start_mark;
+    if (capture_next(r) != 0)
+        status = -1;
+    while (status == 0 && r->event.type != YAML_MAPPING_END_EVENT) {
+        status = read_key(r, &l);
+        if (status == 0)
+            status = capture_next(r);
+    }
+    if (status == 0 && l.kind < 0 && l.stream != NULL)
+        status = capture_error(r, l.start,
+                               "a \"stream\" line needs a kind (event, counter_sample, "
+                               "counter_no_value, sync or conversion)");
+    if (status == 0 && l.kind < 0 && l.domain == NULL && !l.value.present)
+        status = capture_error(r, l.start, "empty line mapping");
+    if (status == 0 && !r->header_seen && l.kind != K_HEADER)
+        status = capture_error(r, l.start,
+                               "not a capture: the first line must be {\"nvtxw_capture\": 1}");
+    if (status == 0 && l.kind < 0) { /* {"domain": D} */
+        if (l.domain != NULL)
+            status =
+                capture_error(r, l.start, "domain \"%s\" is already registered", l.domain->name);
+        else if (domain_register(r, l.value.text, l.value.mark) == NULL)
+            status = -1;
+    } else if (status == 0 && (status = check_required(r, &l)) == 0)
+        status = dispatch(r, &l);
+    line_free(&l);
+    return status;
+}
+
+int capture_finish(capture_reader* r) {
+    nvtxwResultCode_t status;
+    yaml_mark_t end = r->event.end_mark;
+    if (!r->header_seen)
+        return capture_error(r, end, "not a capture: no {\"nvtxw_capture\": 1} header");
+    if (session_begin(r, end) != 0)
+        return -1;
+    status = r->ctx->iface->SessionEnd(r->session);
+    r->session = NULL;
+    return status ? call_failed(r, end, "SessionEnd", status) : 0;
+}
