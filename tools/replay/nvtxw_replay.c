@@ -39,9 +39,9 @@ static const char usage_text[] =
     "--synthetic generates a workload (tasks, mpi, gpu, nested). Several inputs\n"
     "merge into one session (domains unified by name, streams renamed NAME#2...).\n"
     "\n"
-    "Options: --to SINK            report, json, stats, text, sqlite or null; default:\n"
+    "Options: --to SINK            report, json, stats, text, sqlite, capture or null; default:\n"
     "                              from the extension of OUT (.nvtxw .json .txt\n"
-    "                              .sqlite), else text\n"
+    "                              .sqlite .jsonl), else text\n"
     "         --stats[=FORMAT]     range statistics (text, csv or json; default text)\n"
     "         --backend LIB        forward to another NVTXW v2 backend (absolute path)\n"
     "         --allow-relative-backend\n"
@@ -83,7 +83,8 @@ static int usage_error(const char* message, const char* detail) {
     return 2;
 }
 
-static const char* const sink_names[] = {"report", "json", "stats", "text", "sqlite", "null"};
+static const char* const sink_names[] = {"report", "json", "stats",  "text",
+                                         "sqlite", "null", "capture"};
 
 static int known_sink(const char* name) {
     for (size_t i = 0; i < sizeof sink_names / sizeof sink_names[0]; i++) {
@@ -112,7 +113,7 @@ static int choose_sink(options* o) {
         else if (!strcmp(o->sink, "stats"))
             o->stats_format = "csv";
     } else if (!known_sink(o->sink)) {
-        return usage_error("unknown sink '%s' (report, json, stats, text, sqlite or null)",
+        return usage_error("unknown sink '%s' (report, json, stats, text, sqlite, capture or null)",
                            o->sink);
     }
     return -1;
