@@ -1,8 +1,8 @@
 # CLI golden tests (STYLE rule 17, second ring).
 TESTS += tests/cli/payload_cli_test.sh tests/cli/replay_cli_test.sh \
-	tests/cli/sql_vs_stats_test.sh
+	tests/cli/sql_vs_stats_test.sh tests/cli/capture_test.sh
 EXTRA_DIST += tests/cli/payload_cli_test.sh tests/cli/replay_cli_test.sh \
-	tests/cli/sql_vs_stats_test.sh \
+	tests/cli/sql_vs_stats_test.sh tests/cli/capture_test.sh tests/cli/data/capture-all.jsonl \
 	tests/cli/golden/check-shipped.out \
 	tests/cli/golden/dump-example.out \
 	tests/cli/golden/decode-json.out \

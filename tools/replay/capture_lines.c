@@ -921,8 +921,10 @@ static int read_key(capture_reader* r, line* l) {
         int kind = find_kind(key);
         if (kind < 0)
             return CAPTURE_FAIL(r, "unknown line kind \"%.60s\"", key);
-        if (l->domain == NULL && l->value.present)
+        if (l->domain == NULL && l->value.present && l->value.text[0] != '\0')
             return CAPTURE_FAIL(r, "unknown domain \"%s\" (not registered)", l->value.text);
+        free(l->value.text); /* "" names the default domain, registered on use */
+        memset(&l->value, 0, sizeof l->value);
         if (kinds[kind].on_stream != (l->stream != NULL))
             return CAPTURE_FAIL(r,
                                 kinds[kind].on_stream ? "\"%s\" needs \"stream\" before it"
