@@ -81,7 +81,9 @@ nvtxwResultCode_t capture_stream_close(sink* s, const core_stream* stream, void*
 
 typedef struct writer {
     strbuf* out;
-    int first; /* no comma before the next item at this level */
+    int first;  /* no comma before the next item at this level */
+    int sample; /* a counter sample: the bare value, no schema key */
+    int bare;   /* this payload is a predefined type: its one field is the value */
 } writer;
 
 static int sep(writer* w) {
@@ -90,22 +92,44 @@ static int sep(writer* w) {
     return status;
 }
 
+/* A schema by its name when it has one (names are unique in a domain:
+ * the reader's schema loader refuses duplicates), predefined types by
+ * their lowercase type name, else by ID. */
+static int schema_ref(strbuf* out, uint64_t schema_id, const char* name) {
+    char lower[64];
+    size_t i, length = name ? strlen(name) : 0;
+    if (length == 0 ||
+        (schema_id < NVTX_PAYLOAD_SCHEMA_ID_STATIC_START && length >= sizeof lower) ||
+        schema_id == NVTX_TYPE_PAYLOAD_SCHEMA_RAW || (name[0] >= '0' && name[0] <= '9'))
+        return strbuf_printf(out, "%" PRIu64, schema_id);
+    if (schema_id >= NVTX_PAYLOAD_SCHEMA_ID_STATIC_START)
+        return capture_json_string(out, name, length);
+    for (i = 0; i < length; i++)
+        lower[i] = (char)(name[i] >= 'A' && name[i] <= 'Z' ? name[i] - 'A' + 'a' : name[i]);
+    return capture_json_string(out, lower, length);
+}
+
 static int w_payload_begin(void* ctx, size_t index, uint64_t schema_id, size_t size,
                            const char* name) {
     writer* w = ctx;
     (void)size;
-    (void)name;
+    (void)index;
     w->first = 0;
-    return (index > 0 && strbuf_append(w->out, ",", 1)) ||
-           strbuf_printf(w->out, "{\"schema\":%" PRIu64, schema_id);
+    w->bare = schema_id < NVTX_PAYLOAD_SCHEMA_ID_STATIC_START;
+    if (w->sample)
+        return w->bare ? (w->first = 1, 0) : strbuf_append(w->out, "{", 1) || (w->first = 1, 0);
+    return strbuf_append(w->out, "{\"schema\":", 10) || schema_ref(w->out, schema_id, name);
 }
 static int w_payload_end(void* ctx, size_t index) {
+    writer* w = ctx;
     (void)index;
-    return strbuf_append(((writer*)ctx)->out, "}", 1);
+    return w->sample && w->bare ? 0 : strbuf_append(w->out, "}", 1);
 }
 static int w_field_begin(void* ctx, const nvtxw_field_info_t* f) {
     writer* w = ctx;
-    const char* name = f->name[0] != '\0' || f->entry != NULL ? f->name : "value";
+    const char* name = w->bare ? "value" : f->name;
+    if (w->sample && w->bare)
+        return 0;
     return sep(w) || capture_json_string(w->out, name, strlen(name)) ||
            strbuf_append(w->out, ":", 1) || (w->first = 1, 0);
 }
@@ -215,10 +239,18 @@ static const char* resolve_string(void* ctx, uint64_t handle) {
     return core_domain_string(ctx, handle);
 }
 
+static const char* hex_schema_name(const core_event* event, uint64_t id) {
+    const nvtxw_schema_t* schema;
+    if (id < NVTX_PAYLOAD_SCHEMA_ID_STATIC_START)
+        return nvtxw_entry_type_name(id);
+    schema = nvtxw_schema_registry_find_schema(event->stream->domain->schemas, id);
+    return schema ? nvtxw_schema_name(schema) : NULL;
+}
+
 static nvtxwResultCode_t write_payload(capture_stream* st, const core_event* event, size_t i) {
     const nvtxPayloadData_t* p = &event->payloads[i];
     int form = payload_form(st, p);
-    writer w = {&st->lines, 1};
+    writer w = {&st->lines, 1, 0, 0};
     nvtxw_visit_options_t options;
     if (form == CAPTURE_FORM_NONE)
         return error_set(NVTXW_RESULT_NOT_SUPPORTED,
@@ -227,7 +259,9 @@ static nvtxwResultCode_t write_payload(capture_stream* st, const core_event* eve
                          i, p->schemaId);
     if (form == CAPTURE_FORM_HEX)
         return (i > 0 && strbuf_append(&st->lines, ",", 1)) ||
-                       strbuf_printf(&st->lines, "{\"schema\":%" PRIu64 ",\"hex\":", p->schemaId) ||
+                       strbuf_append(&st->lines, "{\"schema\":", 10) ||
+                       schema_ref(&st->lines, p->schemaId, hex_schema_name(event, p->schemaId)) ||
+                       strbuf_append(&st->lines, ",\"hex\":", 7) ||
                        capture_json_hex(&st->lines, p->payload, p->size) ||
                        strbuf_append(&st->lines, "}", 1)
                    ? error_oom("a capture line")
@@ -270,15 +304,35 @@ nvtxwResultCode_t capture_event_write(void* state, const core_event* event) {
                     0);
 }
 
+/* A sample by value when its type can be written by name, else as hex. */
 nvtxwResultCode_t capture_counter_write(void* state, int64_t timestamp, const core_counter* counter,
                                         const void* data, size_t size) {
     capture_stream* st = state;
     size_t start = st->lines.length;
-    int status = stream_prefix(st, "counter_sample") ||
-                 strbuf_printf(&st->lines, "%" PRIu64 ",\"ts\":%" PRId64 ",\"hex\":", counter->id,
-                               timestamp) ||
-                 capture_json_hex(&st->lines, data, size);
-    return end_line(st, start, status, 0);
+    nvtxPayloadData_t payload = {counter->schema_id, size, data};
+    writer w = {&st->lines, 1, 1, 0};
+    nvtxw_visit_options_t options;
+    nvtxwResultCode_t status;
+    int by_value = payload_form(st, &payload) == CAPTURE_FORM_NAMES &&
+                   (counter->schema_id >= NVTX_PAYLOAD_SCHEMA_ID_STATIC_START ||
+                    size == nvtxw_entry_type_size(counter->schema_id));
+    if (stream_prefix(st, "counter_sample") ||
+        strbuf_printf(&st->lines, "%" PRIu64 ",\"ts\":%" PRId64 ",\"%s\":", counter->id, timestamp,
+                      by_value ? "value" : "hex"))
+        return end_line(st, start, 1, 0);
+    if (!by_value)
+        return end_line(st, start, capture_json_hex(&st->lines, data, size), 0);
+    memset(&options, 0, sizeof options);
+    options.struct_size = sizeof options;
+    options.resolve_string = resolve_string;
+    options.resolve_ctx = st->stream->domain;
+    status = nvtxw_payload_visit(st->stream->domain->schemas, &payload, 1, &capture_visitor, &w,
+                                 &options);
+    if (status != NVTXW_RESULT_SUCCESS) {
+        st->lines.length = start;
+        return status;
+    }
+    return end_line(st, start, 0, 0);
 }
 
 nvtxwResultCode_t capture_counter_no_value_write(void* state, int64_t timestamp,
