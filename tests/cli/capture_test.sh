@@ -15,7 +15,7 @@ data=$src/tests/cli/data
 # round_trip NAME REPORT: report -> A -> report2 -> B; A == B and the two
 # reports read back identically as text.
 round_trip() {
-    local name=$1 report=$2
+    local name=${1// /-} report=$2
     if "$replay" "$report" -o "$tmp/$name-A.jsonl" 2>"$tmp/err" &&
         "$replay" "$tmp/$name-A.jsonl" -o "$tmp/$name-2.nvtxw" 2>>"$tmp/err" &&
         "$replay" "$tmp/$name-2.nvtxw" --to capture -o "$tmp/$name-B.jsonl" 2>>"$tmp/err" &&
@@ -23,30 +23,77 @@ round_trip() {
         "$replay" "$report" --to text -o "$tmp/$name-1.txt" &&
         "$replay" "$tmp/$name-2.nvtxw" --to text -o "$tmp/$name-2.txt" &&
         cmp -s "$tmp/$name-1.txt" "$tmp/$name-2.txt"; then
-        pass "round trip: $name"
+        pass "round trip: $1"
     else
-        fail "round trip: $name: $(head -c 300 "$tmp/err")"
+        fail "round trip: $1: $(head -c 300 "$tmp/err")"
     fi
 }
 
-# Hand-written capture: every line kind, into text.
-if "$replay" "$data/capture-all.jsonl" --to text -o "$tmp/all.txt" 2>"$tmp/err" &&
-    grep -qx '  \[0\] my_range: begin=10, end=20, message="x é", big=18446744073709551615' "$tmp/all.txt" &&
-    grep -qx 'counter_sample stream="w0" ts=15 counter=4294967296 bytes=fdffffffffffffff' "$tmp/all.txt" &&
-    grep -qx 'counter_no_value stream="w0" ts=16 counter=4294967296 reason=1' "$tmp/all.txt" &&
-    grep -qx 'sync stream="w0" src=4294967296 dst=1 points=(1,2) (3,4)' "$tmp/all.txt" &&
-    grep -qx 'conversion stream="w0" src=4294967296 dst=1 slope=1.5 anchor=(0,7)' "$tmp/all.txt" &&
-    grep -qx 'category domain="app" id=3 name="io"' "$tmp/all.txt"; then
-    pass "hand-written capture into text"
-else
-    fail "hand-written capture into text: $(head -c 300 "$tmp/err")"
-fi
+# golden NAME CAPTURE: the capture replayed into text equals CAPTURE's .txt.
+golden() {
+    local name=$1 capture=$2
+    if "$replay" "$capture" --to text -o "$tmp/$name.txt" 2>"$tmp/err" &&
+        diff -u "${capture%.*}.txt" "$tmp/$name.txt" >"$tmp/diff"; then
+        pass "golden text: $name"
+    else
+        fail "golden text: $name: $(head -c 300 "$tmp/err") $(head -c 600 "$tmp/diff")"
+    fi
+}
+
+# Hand-written captures: every line kind (JSON Lines) and every payload
+# form (YAML), into text, then round trips through reports.
+golden lines "$data/capture-all.jsonl"
+golden payloads "$data/capture-payloads.yaml"
 "$replay" "$data/capture-all.jsonl" -o "$tmp/all.nvtxw" 2>/dev/null
-round_trip hand-written "$tmp/all.nvtxw"
+round_trip hand-written-lines "$tmp/all.nvtxw"
+"$replay" "$data/capture-payloads.yaml" -o "$tmp/payloads.nvtxw" 2>/dev/null
+round_trip hand-written-payloads "$tmp/payloads.nvtxw"
+# The YAML capture written back as JSON Lines replays to the same text.
+if "$replay" "$tmp/hand-written-payloads-A.jsonl" --to text -o "$tmp/payloads-again.txt" 2>"$tmp/err" &&
+    diff -u "$data/capture-payloads.txt" "$tmp/payloads-again.txt" >"$tmp/diff"; then
+    pass "YAML capture -> report -> capture -> text is stable"
+else
+    fail "YAML capture -> report -> capture -> text is stable: $(head -c 600 "$tmp/diff")"
+fi
+# Every written line is JSON (jq-readable), not just flow YAML.
+if python3 -c 'import json,sys
+for f in sys.argv[1:]:
+    for line in open(f, encoding="utf-8"):
+        json.loads(line)' "$tmp"/*-A.jsonl 2>"$tmp/err"; then
+    pass "written captures are JSON Lines"
+else
+    fail "written captures are JSON Lines: $(head -c 300 "$tmp/err")"
+fi
 
 NVTXW3_LIBRARY=$build/libnvtxw/.libs/libnvtxw3.so "$build/examples/hello_producer" "$tmp/hello.nvtxw" >/dev/null ||
     fatal "hello_producer could not write the report"
 round_trip hello "$tmp/hello.nvtxw"
+if "$replay" "$tmp/hello.nvtxw" --to capture -o "$tmp/hello-c.jsonl" &&
+    [ "$(grep -c '"event":\[' "$tmp/hello-c.jsonl")" = 6000 ] &&
+    [ "$(grep -c '"counter_sample":' "$tmp/hello-c.jsonl")" = 1000 ]; then
+    pass "hello: 6000 events and 1000 samples in the capture"
+else
+    fail "hello: 6000 events and 1000 samples in the capture"
+fi
+
+# OTF2 archives through the importer: enums, many schemas, scopes, counters,
+# conversions. The importer exists only in builds with OTF2.
+otf2=${NVTXW_OTF2_TEST_DATA:-}
+import=$build/tools/otf2-import/nvtxw-otf2-import
+if [ -x "$import" ]; then
+    [ -n "$otf2" ] && [ -d "$otf2" ] || fatal "NVTXW_OTF2_TEST_DATA is not set or not a folder"
+    for archive in "$otf2"/*/traces.otf2; do
+        name=$(basename "$(dirname "$archive")")
+        if "$import" "$archive" -o "$tmp/$name.nvtxw" >/dev/null 2>"$tmp/err"; then
+            round_trip "otf2 $name" "$tmp/$name.nvtxw"
+        else
+            fail "otf2 import $name: $(head -c 300 "$tmp/err")"
+        fi
+        rm -f "$tmp/$name"*
+    done
+else
+    echo "note: no OTF2 importer in this build; OTF2 round trips not run"
+fi
 
 # bad NAME REGEX CONTENT: the capture fails with exit 1, a message matching
 # REGEX (file:line:column), and no output file.
@@ -79,6 +126,21 @@ bad "unknown key" 'bad.jsonl:3:[0-9]+: unknown key "colour"' "$head
 {\"domain\":\"\",\"category\":1,\"name\":\"x\",\"colour\":2}"
 bad "out of range" 'bad.jsonl:3:[0-9]+: value 18446744073709551616 out of range' "$head
 {\"stream\":\"s\",\"counter_no_value\":1,\"ts\":1,\"reason\":18446744073709551616}"
+bad "future version" 'bad.jsonl:1:[0-9]+: capture format version 2 is not supported' '{"nvtxw_capture":2}'
+bad "unknown domain" 'bad.jsonl:2:[0-9]+: unknown domain "nope"' '{"nvtxw_capture":1}
+{"domain":"nope","category":1,"name":"x"}'
+bad "unknown line kind" 'bad.jsonl:2:[0-9]+: unknown line kind "evnt"' '{"nvtxw_capture":1}
+{"evnt":1}'
+bad "unknown schema name" 'bad.jsonl:3:[0-9]+: unknown schema "nope"' "$head
+{\"stream\":\"s\",\"event\":[{\"schema\":\"nope\",\"a\":1}]}"
+bad "stream opened twice" 'bad.jsonl:3:[0-9]+: stream "s" is already open' "$head
+{\"domain\":\"\",\"stream_open\":\"s\"}"
+bad "bad hex" 'bad.jsonl:3:[0-9]+: hex: bad hex digit' "$head
+{\"stream\":\"s\",\"event\":[{\"schema\":\"int64\",\"hex\":\"zz\"}]}"
+bad "list where a mapping belongs" 'bad.jsonl:3:[0-9]+: wrong type for a payload' "$head
+{\"stream\":\"s\",\"event\":[[1]]}"
+bad "two objects on a line" 'bad.jsonl:3:[0-9]+:' "$head
+{\"stream_close\":\"s\"} {\"stream_close\":\"s\"}"
 bad "header with an unknown key" 'bad.jsonl:1:[0-9]+: unknown key "x"' '{"nvtxw_capture":1,"x":2}'
 printf '{"nvtxw_capture":1}\n{"session":"\xff\xfe"}\n' >"$tmp/bad.jsonl"
 if "$replay" "$tmp/bad.jsonl" -o "$tmp/bad.nvtxw" 2>"$tmp/err"; then

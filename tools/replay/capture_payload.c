@@ -506,6 +506,7 @@ static int encode_single(encoder* e, uint64_t type, int schema) {
         free(e->buf);
         e->buf = NULL;
         status = capture_next(e->r) || capture_hex(e->r, "hex", &e->buf, &e->size);
+        e->capacity = e->size; /* capture_hex allocated exactly this much */
     } else if (!strcmp(key, "value") && !schema)
         status = capture_next(e->r) || encode_value(e, type);
     else
