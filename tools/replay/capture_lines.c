@@ -934,7 +934,10 @@ static int read_key(capture_reader* r, line* l) {
         if (!kinds[kind].on_stream && kind != K_HEADER && kind != K_SESSION &&
             kind != K_STREAM_CLOSE && line_domain(r, l) == NULL)
             return -1;
-        return capture_next(r) != 0 ? -1 : read_value(r, l, kinds[kind].type, key, &l->value);
+        /* `key` dies with the next event: name the value by the table's key. */
+        return capture_next(r) != 0
+                   ? -1
+                   : read_value(r, l, kinds[kind].type, kinds[kind].key, &l->value);
     }
     for (i = 0; i < MAX_ATTRS && kinds[l->kind].attrs[i].key != NULL; i++) {
         if (strcmp(kinds[l->kind].attrs[i].key, key) == 0) {

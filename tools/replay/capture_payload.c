@@ -444,7 +444,9 @@ static int encode_fields(encoder* e, uint64_t schema_id, size_t base, size_t* en
         last = k;
         at = entry_at(e, s, &attr, (size_t)k, base, cursor);
         after = at + nvtxw_entry_type_size(attr.entries[k].type);
-        if (capture_next(e->r) != 0 || encode_entry(e, &attr.entries[k], at, &after, key) != 0 ||
+        /* `key` dies with the next event; the entry's name stays. */
+        if (capture_next(e->r) != 0 ||
+            encode_entry(e, &attr.entries[k], at, &after, attr.entries[k].name) != 0 ||
             capture_next(e->r) != 0)
             return -1;
         if (in_order)
