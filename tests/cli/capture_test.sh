@@ -65,6 +65,21 @@ else
     fail "written captures are JSON Lines: $(head -c 300 "$tmp/err")"
 fi
 
+# The demo capture (examples/capture/demo.jsonl) into Chrome JSON: three
+# threads, four flows bound start to end, counter samples and marks.
+if "$replay" "$src/examples/capture/demo.jsonl" -o "$tmp/demo.json" 2>"$tmp/err" &&
+    python3 -c 'import json,sys,collections
+d = json.load(open(sys.argv[1]))
+ph = collections.Counter(e["ph"] for e in d["traceEvents"])
+ids = lambda p: sorted(e["id"] for e in d["traceEvents"] if e["ph"] == p)
+threads = {e["args"]["name"] for e in d["traceEvents"] if e["ph"] == "M" and e["name"] == "thread_name"}
+sys.exit(0 if ph["s"] == 4 and ids("s") == ids("f") and ph["C"] == 3 and ph["i"] == 3
+         and {"main", "worker-1", "worker-2"} <= threads else 1)' "$tmp/demo.json"; then
+    pass "demo capture: threads, flows, counter and marks in Chrome JSON"
+else
+    fail "demo capture: threads, flows, counter and marks in Chrome JSON: $(head -c 300 "$tmp/err")"
+fi
+
 NVTXW3_LIBRARY=$build/libnvtxw/.libs/libnvtxw3.so "$build/examples/hello_producer" "$tmp/hello.nvtxw" >/dev/null ||
     fatal "hello_producer could not write the report"
 round_trip hello "$tmp/hello.nvtxw"
@@ -110,7 +125,7 @@ bad() {
 }
 head='{"nvtxw_capture":1}
 {"domain":"","stream_open":"s"}'
-bad "truncated line" 'bad.jsonl:[34]:[0-9]+: did not find expected' "$head
+bad "truncated line" 'bad.jsonl:3:[0-9]+: line ends inside this flow (sequence|mapping)' "$head
 {\"stream\":\"s\",\"event\":[{\"schema\":\"int64\",\"value\":1}"
 bad "wrong type" 'bad.jsonl:3:[0-9]+: wrong type for ts' "$head
 {\"stream\":\"s\",\"counter_no_value\":1,\"ts\":\"abc\"}"

@@ -507,8 +507,17 @@ static int register_new_items(capture_reader* r, capture_domain* d, yaml_mark_t 
     return 0;
 }
 
+/* The loader's message; for inline items its position is in the text made
+ * from the line, so only the line's position is given. */
 static int load_failed(capture_reader* r, yaml_mark_t mark) {
-    return capture_error(r, mark, "%s", nvtxw_last_error());
+    const char* message = nvtxw_last_error();
+    unsigned row, column;
+    int skip = 0;
+    if (sscanf(message, "inline:%u:%u: %n", &row, &column, &skip) == 2 && skip > 0)
+        message += skip;
+    else if (sscanf(message, "semantics:%u:%u: %n", &row, &column, &skip) == 2 && skip > 0)
+        message += skip;
+    return capture_error(r, mark, "%s", message);
 }
 
 static int do_inline(capture_reader* r, line* l) {

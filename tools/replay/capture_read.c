@@ -135,6 +135,15 @@ static int parser_error(capture_reader* r) {
         r->failed = 1;
         return -1;
     }
+    /* JSON Lines: a line that does not close what it opened fails at the
+     * next line's injected "---" (or at the end): name the line itself. */
+    if (r->jsonl && r->parser.context != NULL &&
+        r->parser.problem_mark.line > r->parser.context_mark.line)
+        return capture_error(
+            r, r->parser.context_mark, "line ends inside this %s (truncated or split line): %s",
+            strncmp(r->parser.context, "while parsing a ", 16) == 0 ? r->parser.context + 16
+                                                                    : r->parser.context,
+            r->parser.problem ? r->parser.problem : "syntax error");
     if (r->parser.context != NULL)
         return capture_error(r, r->parser.problem_mark, "%s (%s at %zu:%zu)",
                              r->parser.problem ? r->parser.problem : "syntax error",
