@@ -973,7 +973,7 @@ static int do_header(capture_reader* r, line* l) {
 }
 
 static int do_session(capture_reader* r, line* l) {
-    if (r->session != NULL)
+    if (r->session != NULL || r->session_name != NULL)
         return capture_error(r, l->start,
                              "\"session\" must come before every other line but the "
                              "header, once");
