@@ -16,26 +16,10 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "capture_internal.h"
+#include "capture_line.h"
 #include "nvtxw/error.h"
-#include "nvtxw/resource.h"
-#include "nvtxw/schema_yaml.h"
-
-enum value_type {
-    V_NONE,
-    V_U64,
-    V_I64,
-    V_F64,
-    V_TEXT,
-    V_REF,
-    V_MAP,
-    V_PAYLOADS,
-    V_POINTS,
-    V_SAMPLE,
-    V_HEX
-};
 
 enum kind {
     K_HEADER,
@@ -58,8 +42,6 @@ enum kind {
     K_CONVERSION,
     K_DOMAIN
 };
-
-#define MAX_ATTRS 7
 
 typedef struct attr_spec {
     const char* key;
@@ -120,35 +102,6 @@ static const kind_spec kinds[] = {
 };
 #define KIND_COUNT (sizeof kinds / sizeof kinds[0])
 
-typedef struct line_value {
-    int present;
-    yaml_mark_t mark;
-    uint64_t u;
-    int64_t i;
-    double d;
-    char* text;
-} line_value;
-
-typedef struct line {
-    yaml_mark_t start;
-    int kind; /* -1 until the kind key */
-    line_value value;
-    line_value attrs[MAX_ATTRS];
-    capture_domain* domain;
-    capture_stream* stream;
-    const char* stream_name;
-    capture_payloads payloads;
-    unsigned char* data; /* counter sample, or hex bytes */
-    size_t data_size;
-    nvtxSyncPoint_t* points;
-    size_t point_count;
-    char* json; /* inline schema, enum or counter semantics */
-    size_t json_length, json_capacity;
-    char* semantics_json;
-} line;
-
-#define ATTR(l, n) (&(l)->attrs[n])
-
 static void line_free(line* l) {
     size_t i;
     free(l->value.text);
@@ -203,13 +156,6 @@ capture_domain* capture_domain_find(capture_reader* r, const char* name) {
     return NULL;
 }
 
-static int call_failed(capture_reader* r, yaml_mark_t mark, const char* call,
-                       nvtxwResultCode_t status) {
-    const char* message = nvtxw_last_error();
-    return capture_error(r, mark, "%s failed (result %d)%s%s", call, (int)status,
-                         message && *message ? ": " : "", message ? message : "");
-}
-
 static int session_begin(capture_reader* r, yaml_mark_t mark) {
     nvtxwSessionAttributes_t attr = {sizeof attr, NULL, NULL};
     nvtxwResultCode_t status;
@@ -229,7 +175,7 @@ static int session_begin(capture_reader* r, yaml_mark_t mark) {
     status = r->ctx->iface->SessionBegin(&attr, &r->session);
     free(config);
     if (status != NVTXW_RESULT_SUCCESS)
-        return call_failed(r, mark, "SessionBegin", status);
+        return capture_call_failed(r, mark, "SessionBegin", status);
     return 0;
 }
 
@@ -257,7 +203,7 @@ static capture_domain* domain_register(capture_reader* r, const char* name, yaml
     status = r->ctx->iface->DomainRegister(r->session, &attr, &d->handle);
     if (status != NVTXW_RESULT_SUCCESS) {
         domain_free(d);
-        return call_failed(r, mark, "DomainRegister", status), NULL;
+        return capture_call_failed(r, mark, "DomainRegister", status), NULL;
     }
     r->domains[r->domain_count++] = d;
     return d;
@@ -269,378 +215,6 @@ static capture_domain* line_domain(capture_reader* r, line* l) {
     if (l->domain == NULL && (l->domain = capture_domain_find(r, "")) == NULL)
         l->domain = domain_register(r, "", l->start);
     return l->domain;
-}
-
-/* ---- ID translation ---- */
-
-/* Capture ID -> session ID: IDs below the dynamic range are the same in
- * both; dynamic ones must have been registered in this capture. */
-static int map_id(capture_reader* r, const capture_idmap* map, const line_value* v,
-                  const char* what, uint64_t* out) {
-    if (v->u < NVTX_PAYLOAD_SCHEMA_ID_DYNAMIC_START) {
-        *out = v->u;
-        return 0;
-    }
-    if (capture_idmap_get(map, v->u, out) == 0)
-        return 0;
-    return capture_error(r, v->mark, "unknown %s %" PRIu64 " (not registered in this domain)", what,
-                         v->u);
-}
-
-static int remember(capture_reader* r, capture_idmap* map, const line_value* id, uint64_t value) {
-    if (id->present && id->u >= NVTX_PAYLOAD_SCHEMA_ID_DYNAMIC_START &&
-        capture_idmap_put(map, id->u, value) != 0)
-        return capture_error(r, id->mark, "out of memory");
-    return 0;
-}
-
-/* ---- registrations ---- */
-
-static int do_category(capture_reader* r, line* l) {
-    nvtxwResultCode_t status;
-    if (l->value.u > UINT32_MAX)
-        return capture_error(r, l->value.mark, "category %" PRIu64 " out of range (32 bits)",
-                             l->value.u);
-    status = r->ctx->iface->CategoryRegister(l->domain->handle, (uint32_t)l->value.u,
-                                             ATTR(l, 0)->text ? ATTR(l, 0)->text : "");
-    return status ? call_failed(r, l->start, "CategoryRegister", status) : 0;
-}
-
-static int do_string(capture_reader* r, line* l) {
-    nvtxStringHandle_t handle = NULL;
-    nvtxwResultCode_t status =
-        r->ctx->iface->StringRegister(l->domain->handle, l->value.text, &handle);
-    if (status != NVTXW_RESULT_SUCCESS)
-        return call_failed(r, l->start, "StringRegister", status);
-    if ((ATTR(l, 0)->present &&
-         capture_idmap_put(&l->domain->strings, ATTR(l, 0)->u, (uint64_t)(uintptr_t)handle) != 0) ||
-        capture_names_put(&l->domain->string_texts, l->value.text, handle) != 0)
-        return capture_error(r, l->start, "out of memory");
-    return 0;
-}
-
-static int do_resource(capture_reader* r, line* l) {
-    nvtxw_resource_attributes_t attr;
-    nvtxwResultCode_t status;
-    memset(&attr, 0, sizeof attr);
-    attr.version = 3;
-    attr.size = NVTXW_RESOURCE_ATTRIB_STRUCT_SIZE;
-    if (ATTR(l, 0)->u > UINT32_MAX)
-        return capture_error(r, ATTR(l, 0)->mark, "resource type out of range (32 bits)");
-    attr.identifierType = (int32_t)(uint32_t)ATTR(l, 0)->u;
-    attr.identifier.ullValue = ATTR(l, 1)->u;
-    attr.messageType = NVTXW_MESSAGE_TYPE_ASCII;
-    attr.message.ascii = l->value.text;
-    if (ATTR(l, 2)->present) {
-        uint64_t handle;
-        if (capture_idmap_get(&l->domain->strings, ATTR(l, 2)->u, &handle) != 0)
-            return capture_error(r, ATTR(l, 2)->mark, "unknown string handle %" PRIu64,
-                                 ATTR(l, 2)->u);
-        attr.messageType = NVTXW_MESSAGE_TYPE_REGISTERED;
-        attr.message.registered = (nvtxStringHandle_t)(uintptr_t)handle;
-    }
-    status = r->ctx->iface->ResourceRegister(l->domain->handle,
-                                             (const nvtxResourceAttributes_t*)(const void*)&attr);
-    return status ? call_failed(r, l->start, "ResourceRegister", status) : 0;
-}
-
-static int do_scope(capture_reader* r, line* l) {
-    nvtxScopeAttr_t attr = {sizeof attr, l->value.text, NVTX_SCOPE_ROOT, NVTX_SCOPE_NONE};
-    uint64_t id = 0;
-    nvtxwResultCode_t status;
-    if (ATTR(l, 0)->present &&
-        map_id(r, &l->domain->scopes, ATTR(l, 0), "parent scope", &attr.parentScope) != 0)
-        return -1;
-    if (ATTR(l, 1)->present && ATTR(l, 1)->u < NVTX_PAYLOAD_SCHEMA_ID_DYNAMIC_START)
-        attr.scopeId = ATTR(l, 1)->u;
-    status = r->ctx->iface->ScopeRegister(l->domain->handle, &attr, &id);
-    if (status != NVTXW_RESULT_SUCCESS)
-        return call_failed(r, l->start, "ScopeRegister", status);
-    return remember(r, &l->domain->scopes, ATTR(l, 1), id);
-}
-
-static int do_time_domain(capture_reader* r, line* l) {
-    nvtxTimeDomainAttr_t attr;
-    uint64_t id = 0;
-    nvtxwResultCode_t status;
-    memset(&attr, 0, sizeof attr);
-    if (ATTR(l, 1)->present &&
-        map_id(r, &l->domain->scopes, ATTR(l, 1), "scope", &attr.scopeId) != 0)
-        return -1;
-    attr.timestampTypeId = ATTR(l, 0)->u;
-    attr.timeDomainId = l->value.u < NVTX_PAYLOAD_SCHEMA_ID_DYNAMIC_START ? l->value.u : 0;
-    attr.timerResolution = ATTR(l, 2)->i;
-    attr.timerStart = ATTR(l, 3)->u;
-    attr.timerFlags = ATTR(l, 4)->u;
-    status = r->ctx->iface->TimeDomainRegister(l->domain->handle, &attr, &id);
-    if (status != NVTXW_RESULT_SUCCESS)
-        return call_failed(r, l->start, "TimeDomainRegister", status);
-    return remember(r, &l->domain->time_domains, &l->value, id);
-}
-
-/* ---- schemas ---- */
-
-/* A copy of a semantics chain with scope and time domain IDs translated
- * (the YAML loader only builds these two and counter semantics). */
-static int translate_semantics(capture_reader* r, capture_domain* d, yaml_mark_t mark,
-                               const nvtxSemanticsHeader_t* h, nvtxSemanticsHeader_t** out) {
-    nvtxSemanticsHeader_t* head = NULL;
-    nvtxSemanticsHeader_t** tail = &head;
-    for (; h != NULL; h = h->next) {
-        nvtxSemanticsHeader_t* copy = malloc(h->structSize);
-        uint64_t* id = NULL;
-        if (copy == NULL)
-            return capture_error(r, mark, "out of memory");
-        memcpy(copy, h, h->structSize);
-        copy->next = NULL;
-        *tail = copy;
-        tail = (nvtxSemanticsHeader_t**)&copy->next;
-        if (h->semanticId == NVTX_SEMANTIC_ID_SCOPE_V1 && h->structSize >= 24)
-            id = &((nvtxSemanticsScope_t*)copy)->scopeId;
-        if (h->semanticId == NVTX_SEMANTIC_ID_TIME_V1 && h->structSize >= 24)
-            id = &((nvtxSemanticsTime_t*)copy)->timeDomainId;
-        if (id != NULL && *id >= NVTX_PAYLOAD_SCHEMA_ID_DYNAMIC_START &&
-            capture_idmap_get(h->semanticId == NVTX_SEMANTIC_ID_SCOPE_V1 ? &d->scopes
-                                                                         : &d->time_domains,
-                              *id, id) != 0) {
-            *out = head;
-            return capture_error(
-                r, mark, "unknown %s %" PRIu64 " in a schema entry",
-                h->semanticId == NVTX_SEMANTIC_ID_SCOPE_V1 ? "scope" : "time domain", *id);
-        }
-    }
-    *out = head;
-    return 0;
-}
-
-static void semantics_free(const nvtxSemanticsHeader_t* h) {
-    while (h != NULL) {
-        const nvtxSemanticsHeader_t* next = h->next;
-        free((void*)h);
-        h = next;
-    }
-}
-
-static uint64_t mirror_target(const capture_domain* d, uint64_t id) {
-    uint64_t target = id;
-    if (id >= NVTX_PAYLOAD_SCHEMA_ID_DYNAMIC_START)
-        capture_idmap_get(&d->mirror_to_target, id, &target);
-    return target;
-}
-
-/* Registers mirror schema `schema` in the session. */
-static int register_schema(capture_reader* r, capture_domain* d, yaml_mark_t mark,
-                           const nvtxw_schema_t* schema, uint64_t* target) {
-    nvtxPayloadSchemaAttr_t attr;
-    nvtxPayloadSchemaEntry_t* entries;
-    nvtxwResultCode_t status;
-    size_t i;
-    int failed = 0;
-    nvtxw_schema_get_attr(schema, &attr);
-    entries = calloc(attr.numEntries ? attr.numEntries : 1, sizeof *entries);
-    if (entries == NULL)
-        return capture_error(r, mark, "out of memory");
-    for (i = 0; i < attr.numEntries; i++) {
-        entries[i] = attr.entries[i];
-        entries[i].type = mirror_target(d, entries[i].type);
-        entries[i].semantics = NULL;
-        if (!failed && translate_semantics(r, d, mark, attr.entries[i].semantics,
-                                           (nvtxSemanticsHeader_t**)&entries[i].semantics) != 0)
-            failed = 1;
-    }
-    attr.entries = entries;
-    if (attr.schemaId >= NVTX_PAYLOAD_SCHEMA_ID_DYNAMIC_START)
-        attr.fieldMask &= ~(uint64_t)NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_SCHEMA_ID;
-    else
-        *target = attr.schemaId;
-    status =
-        failed ? NVTXW_RESULT_SUCCESS : r->ctx->iface->SchemaRegister(d->handle, &attr, target);
-    for (i = 0; i < attr.numEntries; i++)
-        semantics_free(entries[i].semantics);
-    free(entries);
-    if (failed)
-        return -1;
-    return status ? call_failed(r, mark, "SchemaRegister", status) : 0;
-}
-
-static int register_enum(capture_reader* r, capture_domain* d, yaml_mark_t mark,
-                         const nvtxw_enum_t* enumeration, uint64_t* target) {
-    nvtxPayloadEnumAttr_t attr;
-    nvtxwResultCode_t status;
-    nvtxw_enum_get_attr(enumeration, &attr);
-    if (attr.schemaId >= NVTX_PAYLOAD_SCHEMA_ID_DYNAMIC_START)
-        attr.fieldMask &= ~(uint64_t)NVTX_PAYLOAD_ENUM_ATTR_FIELD_SCHEMA_ID;
-    else
-        *target = attr.schemaId;
-    status = r->ctx->iface->EnumRegister(d->handle, &attr, target);
-    return status ? call_failed(r, mark, "EnumRegister", status) : 0;
-}
-
-/* Registers the mirror's items from `first` on in the session. */
-static int register_new_items(capture_reader* r, capture_domain* d, yaml_mark_t mark,
-                              size_t first) {
-    size_t i, count = nvtxw_schema_registry_count(d->mirror);
-    for (i = first; i < count; i++) {
-        const nvtxw_schema_t* schema;
-        const nvtxw_enum_t* enumeration;
-        uint64_t mirror_id, target = 0;
-        const char* name;
-        nvtxw_schema_registry_at(d->mirror, i, &schema, &enumeration);
-        if (schema != NULL) {
-            mirror_id = nvtxw_schema_id(schema);
-            name = nvtxw_schema_name(schema);
-            if (register_schema(r, d, mark, schema, &target) != 0)
-                return -1;
-        } else {
-            nvtxPayloadEnumAttr_t attr;
-            nvtxw_enum_get_attr(enumeration, &attr);
-            mirror_id = nvtxw_enum_id(enumeration);
-            name = attr.name ? attr.name : "";
-            if (register_enum(r, d, mark, enumeration, &target) != 0)
-                return -1;
-        }
-        if (capture_idmap_put(&d->mirror_to_target, mirror_id, target) != 0 ||
-            (name[0] != '\0' &&
-             capture_names_put(&d->schema_names, name, (void*)(uintptr_t)mirror_id) != 0))
-            return capture_error(r, mark, "out of memory");
-    }
-    return 0;
-}
-
-/* The loader's message; for inline items its position is in the text made
- * from the line, so only the line's position is given. */
-static int load_failed(capture_reader* r, yaml_mark_t mark) {
-    const char* message = nvtxw_last_error();
-    unsigned row, column;
-    int skip = 0;
-    if (sscanf(message, "inline:%u:%u: %n", &row, &column, &skip) == 2 && skip > 0)
-        message += skip;
-    else if (sscanf(message, "semantics:%u:%u: %n", &row, &column, &skip) == 2 && skip > 0)
-        message += skip;
-    return capture_error(r, mark, "%s", message);
-}
-
-static int do_inline(capture_reader* r, line* l) {
-    size_t first = nvtxw_schema_registry_count(l->domain->mirror);
-    size_t length = strlen(l->json) + 32;
-    char* doc = malloc(length);
-    nvtxwResultCode_t status;
-    if (doc == NULL)
-        return capture_error(r, l->value.mark, "out of memory");
-    snprintf(doc, length, "{items: [{%s: %s}]}", kinds[l->kind].key, l->json);
-    status = nvtxw_schema_yaml_load_string(l->domain->mirror, doc, strlen(doc), "inline");
-    free(doc);
-    if (status != NVTXW_RESULT_SUCCESS)
-        return load_failed(r, l->value.mark);
-    if (ATTR(l, 0)->present) {
-        const nvtxw_schema_t* schema;
-        const nvtxw_enum_t* enumeration;
-        nvtxw_schema_registry_at(l->domain->mirror, first, &schema, &enumeration);
-        if (remember(r, &l->domain->schema_ids, ATTR(l, 0),
-                     schema ? nvtxw_schema_id(schema) : nvtxw_enum_id(enumeration)) != 0)
-            return -1;
-    }
-    return register_new_items(r, l->domain, l->value.mark, first);
-}
-
-/* A "schemas" file: absolute, else next to the capture, else the installed
- * schemas directory, else the source tree's. */
-static int do_schemas_file(capture_reader* r, line* l) {
-    const char* dirs[] = {r->dir, CAPTURE_SCHEMAS_DIR, CAPTURE_SOURCE_SCHEMAS_DIR};
-    char path[4096];
-    size_t i, first = nvtxw_schema_registry_count(l->domain->mirror);
-    snprintf(path, sizeof path, "%s", l->value.text);
-    for (i = 0; l->value.text[0] != '/' && i < sizeof dirs / sizeof dirs[0]; i++) {
-        snprintf(path, sizeof path, "%s/%s", dirs[i], l->value.text);
-        if (access(path, R_OK) == 0)
-            break;
-    }
-    if (access(path, R_OK) != 0)
-        return capture_error(r, l->value.mark,
-                             "schema file \"%s\" not found (next to the capture, in %s or %s)",
-                             l->value.text, CAPTURE_SCHEMAS_DIR, CAPTURE_SOURCE_SCHEMAS_DIR);
-    if (nvtxw_schema_yaml_load_file(l->domain->mirror, path) != NVTXW_RESULT_SUCCESS)
-        return load_failed(r, l->value.mark);
-    return register_new_items(r, l->domain, l->value.mark, first);
-}
-
-/* A schema reference (capture_resolve_schema) held in a line value. */
-static int schema_ref(capture_reader* r, capture_domain* d, const line_value* v, uint64_t* out) {
-    return capture_resolve_schema(r, d, v->text, v->u, v->mark, out);
-}
-
-/* Counter semantics given like the schema YAML's `counter:` entry key: the
- * loader builds them on a scratch entry, from which they are copied. */
-static int counter_semantics(capture_reader* r, line* l, nvtxw_schema_registry_t** scratch,
-                             const nvtxSemanticsHeader_t** out) {
-    const char* json = l->semantics_json;
-    size_t length = strlen(json) + 80;
-    char* doc = malloc(length);
-    const nvtxw_schema_t* schema;
-    const nvtxw_enum_t* enumeration;
-    nvtxPayloadSchemaAttr_t attr;
-    *out = NULL;
-    if (doc == NULL || (*scratch = nvtxw_schema_registry_create()) == NULL) {
-        free(doc);
-        return capture_error(r, ATTR(l, 4)->mark, "out of memory");
-    }
-    snprintf(doc, length,
-             "{items: [{schema: {kind: static, entries: [{type: int8, counter: %s}]}}]}", json);
-    if (nvtxw_schema_yaml_load_string(*scratch, doc, strlen(doc), "semantics") != 0) {
-        free(doc);
-        return load_failed(r, ATTR(l, 4)->mark);
-    }
-    free(doc);
-    nvtxw_schema_registry_at(*scratch, 0, &schema, &enumeration);
-    nvtxw_schema_get_attr(schema, &attr);
-    *out = attr.entries[0].semantics;
-    return 0;
-}
-
-static int do_counter(capture_reader* r, line* l) {
-    nvtxCounterAttr_t attr;
-    nvtxw_schema_registry_t* scratch = NULL;
-    capture_counter* c = calloc(1, sizeof *c);
-    capture_domain* d = l->domain;
-    nvtxwResultCode_t status;
-    int failed = c == NULL;
-    memset(&attr, 0, sizeof attr);
-    attr.structSize = sizeof attr;
-    attr.name = l->value.text;
-    attr.description = ATTR(l, 3)->text;
-    failed = failed || (ATTR(l, 1)->present && schema_ref(r, d, ATTR(l, 1), &c->type) != 0) ||
-             (ATTR(l, 2)->present && map_id(r, &d->scopes, ATTR(l, 2), "scope", &attr.scopeId)) ||
-             (l->semantics_json && counter_semantics(r, l, &scratch, &attr.semantics) != 0);
-    if (!failed) {
-        attr.schemaId = mirror_target(d, c->type);
-        attr.counterId = ATTR(l, 0)->u < NVTX_PAYLOAD_SCHEMA_ID_DYNAMIC_START ? ATTR(l, 0)->u : 0;
-        const nvtxw_schema_t* schema = nvtxw_schema_registry_find_schema(d->mirror, c->type);
-        c->sample_size = c->type < NVTX_PAYLOAD_SCHEMA_ID_STATIC_START
-                             ? nvtxw_entry_type_size(c->type)
-                         : schema != NULL ? nvtxw_schema_static_size(schema)
-                                          : 0;
-        status = r->ctx->iface->CounterRegister(d->handle, &attr, &c->target_id);
-        failed =
-            status != NVTXW_RESULT_SUCCESS && call_failed(r, l->start, "CounterRegister", status);
-    }
-    nvtxw_schema_registry_destroy(scratch);
-    if (!failed && d->counter_count == d->counter_capacity) {
-        size_t want = d->counter_capacity ? d->counter_capacity * 2 : 16;
-        capture_counter** grown = realloc(d->counters, want * sizeof *grown);
-        failed = grown == NULL && capture_error(r, l->start, "out of memory");
-        if (grown != NULL)
-            d->counters = grown, d->counter_capacity = want;
-    }
-    if (failed) {
-        free(c);
-        return -1;
-    }
-    d->counters[d->counter_count++] = c;
-    if ((ATTR(l, 0)->present &&
-         capture_idmap_put(&d->counter_ids, ATTR(l, 0)->u, (uint64_t)(uintptr_t)c) != 0) ||
-        capture_names_put(&d->counter_names, l->value.text, c) != 0)
-        return capture_error(r, l->start, "out of memory");
-    return 0;
 }
 
 /* ---- streams and writes ---- */
@@ -656,9 +230,9 @@ static int do_stream_open(capture_reader* r, line* l) {
     if (capture_names_get(&r->streams, l->value.text) != NULL)
         return capture_error(r, l->value.mark, "stream \"%s\" is already open", l->value.text);
     if ((ATTR(l, 0)->present &&
-         map_id(r, &l->domain->scopes, ATTR(l, 0), "scope", &attr.scopeId)) ||
-        (ATTR(l, 1)->present &&
-         map_id(r, &l->domain->time_domains, ATTR(l, 1), "time domain", &attr.timeDomainId)))
+         capture_map_id(r, &l->domain->scopes, ATTR(l, 0), "scope", &attr.scopeId)) ||
+        (ATTR(l, 1)->present && capture_map_id(r, &l->domain->time_domains, ATTR(l, 1),
+                                               "time domain", &attr.timeDomainId)))
         return -1;
     attr.orderInterleaving = (int16_t)ATTR(l, 2)->i;
     attr.orderingType = (int16_t)ATTR(l, 3)->i;
@@ -670,7 +244,7 @@ static int do_stream_open(capture_reader* r, line* l) {
     status = r->ctx->iface->StreamOpen(r->session, &attr, &s->handle);
     if (status != NVTXW_RESULT_SUCCESS) {
         free(s);
-        return call_failed(r, l->start, "StreamOpen", status);
+        return capture_call_failed(r, l->start, "StreamOpen", status);
     }
     if (capture_names_put(&r->streams, l->value.text, s) != 0) {
         free(s);
@@ -688,7 +262,7 @@ static int do_stream_close(capture_reader* r, line* l) {
     status = r->ctx->iface->StreamClose(s->handle);
     free(s);
     capture_names_put(&r->streams, l->value.text, NULL); /* replaces: cannot fail */
-    return status ? call_failed(r, l->start, "StreamClose", status) : 0;
+    return status ? capture_call_failed(r, l->start, "StreamClose", status) : 0;
 }
 
 static int do_event(capture_reader* r, line* l) {
@@ -701,13 +275,13 @@ static int do_event(capture_reader* r, line* l) {
         batch.eventSchemaId = l->payloads.items[0].schemaId;
         batch.size = l->payloads.items[0].size;
         batch.events = l->payloads.items[0].payload;
-        if (map_id(r, &l->stream->domain->scopes, ATTR(l, 0), "scope", &batch.scope) != 0)
+        if (capture_map_id(r, &l->stream->domain->scopes, ATTR(l, 0), "scope", &batch.scope) != 0)
             return -1;
         status = r->ctx->iface->EventBatchWrite(l->stream->handle, &batch);
-        return status ? call_failed(r, l->start, "EventBatchWrite", status) : 0;
+        return status ? capture_call_failed(r, l->start, "EventBatchWrite", status) : 0;
     }
     status = r->ctx->iface->EventWrite(l->stream->handle, l->payloads.items, l->payloads.count);
-    return status ? call_failed(r, l->start, "EventWrite", status) : 0;
+    return status ? capture_call_failed(r, l->start, "EventWrite", status) : 0;
 }
 
 /* The counter a line names: a capture counter ID or a counter name. */
@@ -734,7 +308,7 @@ static int do_sample(capture_reader* r, line* l) {
         return capture_error(r, l->start, "counter_sample needs \"value\" or \"hex\"");
     status = r->ctx->iface->CounterWrite(l->stream->handle, ATTR(l, 0)->i, c->target_id, l->data,
                                          l->data_size);
-    return status ? call_failed(r, l->start, "CounterWrite", status) : 0;
+    return status ? capture_call_failed(r, l->start, "CounterWrite", status) : 0;
 }
 
 static int do_no_value(capture_reader* r, line* l) {
@@ -747,13 +321,13 @@ static int do_no_value(capture_reader* r, line* l) {
                              ATTR(l, 1)->u);
     status = r->ctx->iface->CounterNoValueWrite(l->stream->handle, ATTR(l, 0)->i, c->target_id,
                                                 (uint8_t)ATTR(l, 1)->u);
-    return status ? call_failed(r, l->start, "CounterNoValueWrite", status) : 0;
+    return status ? capture_call_failed(r, l->start, "CounterNoValueWrite", status) : 0;
 }
 
 static int clock_ids(capture_reader* r, line* l, uint64_t* src, uint64_t* dst) {
     const capture_idmap* map = &l->stream->domain->time_domains;
-    return map_id(r, map, ATTR(l, 0), "time domain", src) ||
-           map_id(r, map, ATTR(l, 1), "time domain", dst);
+    return capture_map_id(r, map, ATTR(l, 0), "time domain", src) ||
+           capture_map_id(r, map, ATTR(l, 1), "time domain", dst);
 }
 
 static int do_sync(capture_reader* r, line* l) {
@@ -763,7 +337,7 @@ static int do_sync(capture_reader* r, line* l) {
         return -1;
     status = r->ctx->iface->TimeSyncPointTableWrite(l->stream->handle, src, dst, l->points,
                                                     l->point_count);
-    return status ? call_failed(r, l->start, "TimeSyncPointTableWrite", status) : 0;
+    return status ? capture_call_failed(r, l->start, "TimeSyncPointTableWrite", status) : 0;
 }
 
 static int do_conversion(capture_reader* r, line* l) {
@@ -773,7 +347,7 @@ static int do_conversion(capture_reader* r, line* l) {
         return -1;
     status = r->ctx->iface->TimestampConversionFactorWrite(l->stream->handle, src, dst, l->value.d,
                                                            ATTR(l, 2)->i, ATTR(l, 3)->i);
-    return status ? call_failed(r, l->start, "TimestampConversionFactorWrite", status) : 0;
+    return status ? capture_call_failed(r, l->start, "TimestampConversionFactorWrite", status) : 0;
 }
 
 /* ---- the line parser ---- */
@@ -990,22 +564,22 @@ static int dispatch(capture_reader* r, line* l) {
     case K_SESSION:
         return do_session(r, l);
     case K_CATEGORY:
-        return do_category(r, l);
+        return capture_reg_category(r, l);
     case K_STRING:
-        return do_string(r, l);
+        return capture_reg_string(r, l);
     case K_RESOURCE:
-        return do_resource(r, l);
+        return capture_reg_resource(r, l);
     case K_SCOPE:
-        return do_scope(r, l);
+        return capture_reg_scope(r, l);
     case K_SCHEMA:
     case K_ENUM:
-        return do_inline(r, l);
+        return capture_reg_inline(r, l, kinds[l->kind].key);
     case K_SCHEMAS:
-        return do_schemas_file(r, l);
+        return capture_reg_schemas_file(r, l);
     case K_COUNTER:
-        return do_counter(r, l);
+        return capture_reg_counter(r, l);
     case K_TIME_DOMAIN:
-        return do_time_domain(r, l);
+        return capture_reg_time_domain(r, l);
     case K_STREAM_OPEN:
         return do_stream_open(r, l);
     case K_STREAM_CLOSE:
@@ -1082,5 +656,5 @@ int capture_finish(capture_reader* r) {
         return -1;
     status = r->ctx->iface->SessionEnd(r->session);
     r->session = NULL;
-    return status ? call_failed(r, end, "SessionEnd", status) : 0;
+    return status ? capture_call_failed(r, end, "SessionEnd", status) : 0;
 }

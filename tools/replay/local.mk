@@ -4,7 +4,8 @@ tools_replay_nvtxw_replay_SOURCES = tools/replay/nvtxw_replay.c \
 	tools/replay/replay_input.h tools/replay/replay_inputs.c tools/replay/replay_inputs.h \
 	tools/replay/replay_pending.c \
 	tools/replay/capture_internal.h tools/replay/capture_read.c tools/replay/capture_maps.c \
-	tools/replay/capture_lines.c tools/replay/capture_payload.c tools/replay/capture_replay.c \
+	tools/replay/capture_lines.c tools/replay/capture_line.h tools/replay/capture_regs.c \
+	tools/replay/capture_payload.c tools/replay/capture_replay.c \
 	tools/common/tool_output.c tools/common/tool_output.h
 tools_replay_nvtxw_replay_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tools/common \
 	-DCAPTURE_SCHEMAS_DIR='"$(pkgdatadir)/schemas"' \
