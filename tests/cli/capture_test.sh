@@ -55,6 +55,15 @@ if "$replay" "$tmp/hand-written-payloads-A.jsonl" --to text -o "$tmp/payloads-ag
 else
     fail "YAML capture -> report -> capture -> text is stable: $(head -c 600 "$tmp/diff")"
 fi
+# JSON escapes, a surrogate pair (as Python's json.dumps writes U+1F600)
+# and raw UTF-8 read back as the same text.
+printf '%s\n' '{"nvtxw_capture":1}' '{"domain":"","string":"\u00e9 \ud83d\ude00 \"q\" \\ \/ \t é"}' >"$tmp/esc.jsonl"
+if "$replay" "$tmp/esc.jsonl" --to text -o "$tmp/esc.txt" 2>"$tmp/err" &&
+    grep -qF 'text="é 😀 \"q\" \\ / \t é"' "$tmp/esc.txt"; then
+    pass "JSON escapes and surrogate pairs"
+else
+    fail "JSON escapes and surrogate pairs: $(head -c 300 "$tmp/err") $(grep text= "$tmp/esc.txt")"
+fi
 # Every written line is JSON (jq-readable), not just flow YAML.
 if python3 -c 'import json,sys
 for f in sys.argv[1:]:

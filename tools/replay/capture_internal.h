@@ -91,8 +91,8 @@ typedef struct capture_reader {
     /* read handler */
     int at_line_start;
     const char* inject; /* pending injected bytes */
-    unsigned char carry[8];
-    size_t carry_length;
+    char carry[16];     /* bytes read ahead, to hand over before the file's next */
+    size_t carry_length, carry_next;
     size_t line, column;  /* 1-based position of the next input byte */
     unsigned utf8_needed; /* continuation bytes still expected */
     uint32_t utf8_min;    /* overlong check for the current sequence */

@@ -12,7 +12,11 @@
  * The read handler also checks UTF-8 and control bytes itself (libyaml
  * would report those by byte offset only) and refuses to hand over more
  * than CAPTURE_MAX_TOKEN bytes between two events: libyaml buffers a whole
- * scalar, so that is what bounds a 100 MB string.
+ * scalar, so that is what bounds a 100 MB string. JSON writes characters
+ * beyond U+FFFF as a surrogate pair "\uD83D\uDE00", which YAML does not
+ * accept: the handler hands such a pair to libyaml as the one escape
+ * "\U0001F600" (later columns of that line are then 2 off in libyaml's
+ * messages).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "config.h"
@@ -27,6 +31,50 @@
 #include "capture_internal.h"
 
 /* ---- read handler ---- */
+
+/* One byte from the file, through the position, UTF-8 and size checks;
+ * EOF at the end or when refused (input_problem set). */
+static int take(capture_reader* r);
+
+static int hex4(const char* s, unsigned* value) {
+    unsigned v = 0;
+    int i;
+    for (i = 0; i < 4; i++) {
+        char c = s[i];
+        unsigned d = c >= '0' && c <= '9'   ? (unsigned)(c - '0')
+                     : c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10)
+                     : c >= 'A' && c <= 'F' ? (unsigned)(c - 'A' + 10)
+                                            : 16;
+        if (d == 16)
+            return -1;
+        v = v << 4 | d;
+    }
+    *value = v;
+    return 0;
+}
+
+/* After a backslash in a JSON line: reads the escape's bytes into carry,
+ * turning a surrogate pair into one \U escape. */
+static void read_escape(capture_reader* r) {
+    char* s = r->carry;
+    size_t n = 1;
+    unsigned high, low;
+    int c;
+    s[0] = '\\';
+    while (n < 12 && (c = take(r)) != EOF) {
+        s[n++] = (char)c;
+        if ((n == 2 && c != 'u') ||
+            (n == 6 && (hex4(s + 2, &high) || high < 0xD800 || high > 0xDBFF)) ||
+            (n == 7 && c != '\\') || (n == 8 && c != 'u'))
+            break;
+    }
+    if (n == 12 && hex4(s + 8, &low) == 0 && low >= 0xDC00 && low <= 0xDFFF) {
+        snprintf(s, sizeof r->carry, "\\U%08X", 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00));
+        n = 10;
+    }
+    r->carry_length = n;
+    r->carry_next = 0;
+}
 
 /* Feeds one byte through the UTF-8 and control checks; 0 or -1. */
 static int check_byte(capture_reader* r, unsigned c) {
@@ -61,42 +109,63 @@ static int refuse(capture_reader* r, const char* problem) {
     return 0;
 }
 
+static int take(capture_reader* r) {
+    int c = getc_unlocked(r->file);
+    if (c == EOF) {
+        if (ferror(r->file))
+            refuse(r, "read error");
+        else if (r->utf8_needed > 0)
+            refuse(r, "invalid UTF-8 (sequence cut at the end of the file)");
+        return EOF;
+    }
+    if (check_byte(r, (unsigned)c) != 0) {
+        refuse(r, c < 0x20 || c == 0x7F ? "control character in the input" : "invalid UTF-8");
+        return EOF;
+    }
+    if (++r->since_event > CAPTURE_MAX_TOKEN) {
+        refuse(r, "a token (string, key or number) longer than 16 MiB");
+        return EOF;
+    }
+    if (c == '\n')
+        r->line++, r->column = 1, r->at_line_start = 1;
+    else if ((c & 0xC0) != 0x80)
+        r->column++;
+    return c;
+}
+
 static int read_handler(void* data, unsigned char* buffer, size_t size, size_t* size_read) {
     capture_reader* r = data;
     size_t n = 0;
     *size_read = 0;
-    if (r->input_problem != NULL)
-        return 0;
-    while (n < size) {
+    while (n < size && r->input_problem == NULL) {
         int c;
         if (r->inject != NULL && *r->inject != '\0') {
             buffer[n++] = (unsigned char)*r->inject++;
             continue;
         }
-        if ((c = getc_unlocked(r->file)) == EOF) {
-            if (ferror(r->file))
-                return refuse(r, "read error");
-            if (r->utf8_needed > 0 && n == 0)
-                return refuse(r, "invalid UTF-8 (sequence cut at the end of the file)");
-            break;
-        }
-        if (r->jsonl && r->at_line_start && c != '\n') {
-            r->inject = "--- ";
-            ungetc(c, r->file);
-            r->at_line_start = 0;
+        if (r->carry_next < r->carry_length) {
+            buffer[n++] = (unsigned char)r->carry[r->carry_next++];
             continue;
         }
-        if (check_byte(r, (unsigned)c) != 0)
-            return refuse(r, c < 0x20 || c == 0x7F ? "control character in the input"
-                                                   : "invalid UTF-8");
-        if (++r->since_event > CAPTURE_MAX_TOKEN)
-            return refuse(r, "a token (string, key or number) longer than 16 MiB");
-        buffer[n++] = (unsigned char)c;
-        if (c == '\n')
-            r->line++, r->column = 1, r->at_line_start = 1;
-        else if ((c & 0xC0) != 0x80)
-            r->column++;
+        if (r->jsonl && r->at_line_start) {
+            /* Peek: an empty line gets no document marker. */
+            if ((c = getc_unlocked(r->file)) == EOF)
+                break;
+            ungetc(c, r->file);
+            r->at_line_start = 0;
+            if (c != '\n')
+                r->inject = "--- ";
+            continue;
+        }
+        if ((c = take(r)) == EOF)
+            break;
+        if (r->jsonl && c == '\\')
+            read_escape(r);
+        else
+            buffer[n++] = (unsigned char)c;
     }
+    if (r->input_problem != NULL)
+        return 0;
     *size_read = n;
     return 1;
 }
