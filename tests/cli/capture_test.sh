@@ -165,6 +165,8 @@ bad "list where a mapping belongs" 'bad.jsonl:3:[0-9]+: wrong type for a payload
 {\"stream\":\"s\",\"event\":[[1]]}"
 bad "two objects on a line" 'bad.jsonl:3:[0-9]+:' "$head
 {\"stream_close\":\"s\"} {\"stream_close\":\"s\"}"
+bad "config choosing the output" 'bad.jsonl:2:[0-9]+: config key "Output" is not allowed' '{"nvtxw_capture":1}
+{"session":"s","config":"Compression=1|Output=/tmp/elsewhere"}'
 bad "header with an unknown key" 'bad.jsonl:1:[0-9]+: unknown key "x"' '{"nvtxw_capture":1,"x":2}'
 printf '{"nvtxw_capture":1}\n{"session":"\xff\xfe"}\n' >"$tmp/bad.jsonl"
 if "$replay" "$tmp/bad.jsonl" -o "$tmp/bad.nvtxw" 2>"$tmp/err"; then

@@ -16,6 +16,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "capture_internal.h"
 #include "capture_line.h"
@@ -546,7 +547,32 @@ static int do_header(capture_reader* r, line* l) {
     return 0;
 }
 
+/* A capture's config may tune the session (Compression=, StatsReports=...)
+ * but never choose where its replay goes: a capture file is data, and the
+ * tool's -o / --to / --backend decide that. */
+static int check_config(capture_reader* r, const line_value* config) {
+    static const char* const refused[] = {"Sink", "Output", "Overwrite", "Backend",
+                                          "BackendConfig"};
+    const char* item = config->text;
+    while (*item != '\0') {
+        size_t length = strcspn(item, "|\r\n"), key = strcspn(item, "=|\r\n"), i;
+        while (key > 0 && (item[key - 1] == ' ' || item[key - 1] == '\t'))
+            key--;
+        for (i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+            if (key == strlen(refused[i]) && strncasecmp(item, refused[i], key) == 0)
+                return capture_error(r, config->mark,
+                                     "config key \"%s\" is not allowed in a capture (the "
+                                     "replaying tool chooses the output)",
+                                     refused[i]);
+        }
+        item += length + (item[length] != '\0');
+    }
+    return 0;
+}
+
 static int do_session(capture_reader* r, line* l) {
+    if (ATTR(l, 0)->present && check_config(r, ATTR(l, 0)) != 0)
+        return -1;
     if (r->session != NULL || r->session_name != NULL)
         return capture_error(r, l->start,
                              "\"session\" must come before every other line but the "
