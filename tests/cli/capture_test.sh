@@ -167,6 +167,12 @@ bad "two objects on a line" 'bad.jsonl:3:[0-9]+:' "$head
 {\"stream_close\":\"s\"} {\"stream_close\":\"s\"}"
 bad "config choosing the output" 'bad.jsonl:2:[0-9]+: config key "Output" is not allowed' '{"nvtxw_capture":1}
 {"session":"s","config":"Compression=1|Output=/tmp/elsewhere"}'
+bad "duplicate field" 'bad.jsonl:4:[0-9]+: duplicate field "a"' "$head
+{\"domain\":\"\",\"schema\":{\"name\":\"p\",\"kind\":\"static\",\"entries\":[{\"name\":\"a\",\"type\":\"int32\"}]}}
+{\"stream\":\"s\",\"event\":[{\"schema\":\"p\",\"a\":1,\"a\":2}]}"
+bad "value out of the field's range" 'bad.jsonl:4:[0-9]+: a: value 300 out of range' "$head
+{\"domain\":\"\",\"schema\":{\"name\":\"p\",\"kind\":\"static\",\"entries\":[{\"name\":\"a\",\"type\":\"uint8\"}]}}
+{\"stream\":\"s\",\"event\":[{\"schema\":\"p\",\"a\":300}]}"
 bad "header with an unknown key" 'bad.jsonl:1:[0-9]+: unknown key "x"' '{"nvtxw_capture":1,"x":2}'
 printf '{"nvtxw_capture":1}\n{"session":"\xff\xfe"}\n' >"$tmp/bad.jsonl"
 if "$replay" "$tmp/bad.jsonl" -o "$tmp/bad.nvtxw" 2>"$tmp/err"; then

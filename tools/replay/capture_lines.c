@@ -446,12 +446,14 @@ static int read_value(capture_reader* r, line* l, enum value_type type, const ch
         capture_counter* c = find_counter(r, l->stream->domain, &l->value);
         if (c == NULL)
             return -1;
+        if (l->data != NULL)
+            return CAPTURE_FAIL(r, "a sample has \"value\" or \"hex\", not both");
         l->data_size = c->sample_size;
         return capture_sample(r, l->stream->domain, c->type, c->sample_size, &l->data);
     }
     case V_HEX:
-        free(l->data);
-        l->data = NULL;
+        if (l->data != NULL)
+            return CAPTURE_FAIL(r, "a sample has \"value\" or \"hex\", not both");
         return capture_hex(r, what, &l->data, &l->data_size);
     default:
         return read_scalar(r, type, what, v);

@@ -408,12 +408,48 @@ static size_t entry_at(encoder* e, const nvtxw_schema_t* s, const nvtxPayloadSch
     return align_up(cursor, entry_align(e, &attr->entries[k], attr->packAlign));
 }
 
+/* One field: the current event is its key. `seen` marks given entries. */
+static int encode_field(encoder* e, const nvtxw_schema_t* s, const nvtxPayloadSchemaAttr_t* attr,
+                        int in_order, unsigned char* seen, long* last, size_t base,
+                        size_t* cursor) {
+    const char* key;
+    long k;
+    size_t at, after;
+    if (capture_text(e->r, "a field name", &key) != 0)
+        return -1;
+    if ((k = find_entry(attr, key)) < 0)
+        return CAPTURE_FAIL(e->r, "unknown field \"%.60s\" in schema \"%s\"", key,
+                            nvtxw_schema_name(s));
+    if (seen[k])
+        return CAPTURE_FAIL(e->r, "duplicate field \"%s\"", key);
+    if (k != *last + 1 && in_order)
+        return CAPTURE_FAIL(e->r,
+                            "field \"%s\" out of order (schema \"%s\" has variable-size "
+                            "parts: every field, in entry order)",
+                            key, nvtxw_schema_name(s));
+    seen[k] = 1;
+    *last = k;
+    at = entry_at(e, s, attr, (size_t)k, base, *cursor);
+    after = at + nvtxw_entry_type_size(attr->entries[k].type);
+    /* `key` dies with the next event; the entry's name stays. */
+    if (capture_next(e->r) != 0 ||
+        encode_entry(e, &attr->entries[k], at, &after, attr->entries[k].name) != 0 ||
+        capture_next(e->r) != 0)
+        return -1;
+    if (in_order)
+        *cursor = after;
+    return 0;
+}
+
 /* The fields of one object of `schema_id` at `base`; the current event is
- * the first key (or MAPPING_END); returns at the MAPPING_END. */
+ * the first key (or MAPPING_END); returns at the MAPPING_END. Fixed-layout
+ * schemas take their fields in any order (absent ones stay 0), schemas
+ * with variable-size parts every field in entry order. */
 static int encode_fields(encoder* e, uint64_t schema_id, size_t base, size_t* end) {
     const nvtxw_schema_t* s = nvtxw_schema_registry_find_schema(e->d->mirror, schema_id);
     nvtxPayloadSchemaAttr_t attr;
-    int in_order;
+    unsigned char* seen;
+    int in_order, status = 0;
     long last = -1;
     size_t cursor;
     nvtxw_schema_get_attr(s, &attr);
@@ -422,36 +458,16 @@ static int encode_fields(encoder* e, uint64_t schema_id, size_t base, size_t* en
         return CAPTURE_FAIL(e->r, "schema \"%s\": unions cannot be given by name (use hex)",
                             nvtxw_schema_name(s));
     in_order = nvtxw_schema_is_variable_size(s);
-    cursor = base + nvtxw_schema_static_size(s);
-    if (in_order)
-        cursor = base;
+    cursor = in_order ? base : base + nvtxw_schema_static_size(s);
     if (reserve(e, base + nvtxw_schema_static_size(s)) != 0)
         return -1;
-    while (e->r->event.type != YAML_MAPPING_END_EVENT) {
-        const char* key;
-        long k;
-        size_t at, after;
-        if (capture_text(e->r, "a field name", &key) != 0)
-            return -1;
-        if ((k = find_entry(&attr, key)) < 0)
-            return CAPTURE_FAIL(e->r, "unknown field \"%.60s\" in schema \"%s\"", key,
-                                nvtxw_schema_name(s));
-        if (k != last + 1 && in_order)
-            return CAPTURE_FAIL(e->r,
-                                "field \"%s\" out of order (schema \"%s\" has variable-size "
-                                "parts: every field, in entry order)",
-                                key, nvtxw_schema_name(s));
-        last = k;
-        at = entry_at(e, s, &attr, (size_t)k, base, cursor);
-        after = at + nvtxw_entry_type_size(attr.entries[k].type);
-        /* `key` dies with the next event; the entry's name stays. */
-        if (capture_next(e->r) != 0 ||
-            encode_entry(e, &attr.entries[k], at, &after, attr.entries[k].name) != 0 ||
-            capture_next(e->r) != 0)
-            return -1;
-        if (in_order)
-            cursor = after;
-    }
+    if ((seen = calloc(attr.numEntries + 1, 1)) == NULL)
+        return CAPTURE_FAIL(e->r, "out of memory");
+    while (status == 0 && e->r->event.type != YAML_MAPPING_END_EVENT)
+        status = encode_field(e, s, &attr, in_order, seen, &last, base, &cursor);
+    free(seen);
+    if (status != 0)
+        return -1;
     if (in_order && last + 1 != (long)attr.numEntries)
         return CAPTURE_FAIL(e->r,
                             "missing field \"%s\" of schema \"%s\" (variable-size schemas "
