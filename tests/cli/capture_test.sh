@@ -55,6 +55,18 @@ if "$replay" "$tmp/hand-written-payloads-A.jsonl" --to text -o "$tmp/payloads-ag
 else
     fail "YAML capture -> report -> capture -> text is stable: $(head -c 600 "$tmp/diff")"
 fi
+# The two examples of docs/capture-format.md replay, to the same text.
+sed -n '/^```json/,/^```$/p' "$src/docs/capture-format.md" | sed '1d;$d' >"$tmp/doc.jsonl"
+sed -n '/^```yaml/,/^```$/p' "$src/docs/capture-format.md" | sed '1d;$d' >"$tmp/doc.yaml"
+if "$replay" "$tmp/doc.jsonl" --to text -o "$tmp/doc1.txt" 2>"$tmp/err" &&
+    "$replay" "$tmp/doc.yaml" --to text -o "$tmp/doc2.txt" 2>>"$tmp/err" &&
+    cmp -s "$tmp/doc1.txt" "$tmp/doc2.txt" &&
+    grep -qx '  \[0\] my_range: begin=10, end=20, message="x"' "$tmp/doc1.txt"; then
+    pass "the documented JSON Lines and YAML examples agree"
+else
+    fail "the documented JSON Lines and YAML examples agree: $(head -c 300 "$tmp/err")"
+fi
+
 # JSON escapes, a surrogate pair (as Python's json.dumps writes U+1F600)
 # and raw UTF-8 read back as the same text.
 printf '%s\n' '{"nvtxw_capture":1}' '{"domain":"","string":"\u00e9 \ud83d\ude00 \"q\" \\ \/ \t é"}' >"$tmp/esc.jsonl"
