@@ -640,6 +640,8 @@ int capture_sample(capture_reader* r, capture_domain* d, uint64_t type, size_t s
     e.d = d;
     if (type < NVTX_PAYLOAD_SCHEMA_ID_STATIC_START)
         status = encode_value(&e, type);
+    else if (nvtxw_schema_registry_find_schema(d->mirror, type) == NULL)
+        status = CAPTURE_FAIL(r, "the counter's type %" PRIu64 " is no schema: give \"hex\"", type);
     else if (r->event.type != YAML_MAPPING_START_EVENT)
         status = CAPTURE_FAIL(r, "wrong type for value: the counter's schema needs a mapping");
     else
