@@ -79,11 +79,23 @@ nvtxwResultCode_t capture_stream_close(sink* s, const core_stream* stream, void*
 
 /* ---- payloads through the visitor ---- */
 
+/*
+ * All payloads of an event are walked in one visit (pointers may lead from
+ * one payload into another). Each payload takes its own form, decided at
+ * its payload_begin: by field name, or as hex, whose bytes are written at
+ * once while the walk through its fields is ignored (`skip`). REFERENCED
+ * payloads (batch flexData) produce no visitor events: what the event
+ * points to there is written where it is used, by name.
+ */
 typedef struct writer {
     strbuf* out;
-    int first;  /* no comma before the next item at this level */
-    int sample; /* a counter sample: the bare value, no schema key */
-    int bare;   /* this payload is a predefined type: its one field is the value */
+    const capture_stream* st;
+    const core_event* event; /* NULL for a counter sample */
+    int first;               /* no comma before the next item at this level */
+    int skip;                /* inside a payload written as hex */
+    int sample;              /* a counter sample: the bare value, no schema key */
+    int bare;                /* this payload is a predefined type: its one field is the value */
+    size_t written;          /* payloads written so far */
 } writer;
 
 static int sep(writer* w) {
@@ -109,109 +121,6 @@ static int schema_ref(strbuf* out, uint64_t schema_id, const char* name) {
     return capture_json_string(out, lower, length);
 }
 
-static int w_payload_begin(void* ctx, size_t index, uint64_t schema_id, size_t size,
-                           const char* name) {
-    writer* w = ctx;
-    (void)size;
-    (void)index;
-    w->first = 0;
-    w->bare = schema_id < NVTX_PAYLOAD_SCHEMA_ID_STATIC_START;
-    if (w->sample)
-        return w->bare ? (w->first = 1, 0) : strbuf_append(w->out, "{", 1) || (w->first = 1, 0);
-    return strbuf_append(w->out, "{\"schema\":", 10) || schema_ref(w->out, schema_id, name);
-}
-static int w_payload_end(void* ctx, size_t index) {
-    writer* w = ctx;
-    (void)index;
-    return w->sample && w->bare ? 0 : strbuf_append(w->out, "}", 1);
-}
-static int w_field_begin(void* ctx, const nvtxw_field_info_t* f) {
-    writer* w = ctx;
-    const char* name = w->bare ? "value" : f->name;
-    if (w->sample && w->bare)
-        return 0;
-    return sep(w) || capture_json_string(w->out, name, strlen(name)) ||
-           strbuf_append(w->out, ":", 1) || (w->first = 1, 0);
-}
-static int w_field_end(void* ctx, const nvtxw_field_info_t* f) {
-    (void)f;
-    ((writer*)ctx)->first = 0;
-    return 0;
-}
-static int w_open(void* ctx, const char* c) {
-    writer* w = ctx;
-    int status = sep(w) || strbuf_append(w->out, c, 1);
-    w->first = 1;
-    return status;
-}
-static int w_close(void* ctx, const char* c) {
-    writer* w = ctx;
-    w->first = 0;
-    return strbuf_append(w->out, c, 1);
-}
-static int w_array_begin(void* ctx, uint64_t n) {
-    (void)n;
-    return w_open(ctx, "[");
-}
-static int w_array_end(void* ctx) { return w_close(ctx, "]"); }
-static int w_object_begin(void* ctx, uint64_t id) {
-    (void)id;
-    return w_open(ctx, "{");
-}
-static int w_object_end(void* ctx) { return w_close(ctx, "}"); }
-static int w_signed(void* ctx, int64_t v) {
-    writer* w = ctx;
-    return sep(w) || strbuf_printf(w->out, "%" PRId64, v);
-}
-static int w_unsigned(void* ctx, uint64_t v) {
-    writer* w = ctx;
-    return sep(w) || strbuf_printf(w->out, "%" PRIu64, v);
-}
-static int w_float(void* ctx, double v) {
-    writer* w = ctx;
-    return sep(w) || capture_json_double(w->out, v);
-}
-static int w_string(void* ctx, const char* s, size_t n) {
-    writer* w = ctx;
-    return sep(w) || capture_json_string(w->out, s, n);
-}
-static int w_bytes(void* ctx, const void* d, size_t n) {
-    writer* w = ctx;
-    return sep(w) || capture_json_hex(w->out, d, n);
-}
-static int w_enum(void* ctx, uint64_t v, const char* name) {
-    (void)name;
-    return w_unsigned(ctx, v);
-}
-static int w_handle(void* ctx, uint64_t h, const char* text) {
-    (void)text;
-    return w_unsigned(ctx, h & 0xFFFFFFFFu);
-}
-static int w_null(void* ctx) {
-    writer* w = ctx;
-    return sep(w) || strbuf_append(w->out, "null", 4);
-}
-
-static const nvtxw_visitor_t capture_visitor = {
-    .struct_size = sizeof(nvtxw_visitor_t),
-    .payload_begin = w_payload_begin,
-    .payload_end = w_payload_end,
-    .field_begin = w_field_begin,
-    .field_end = w_field_end,
-    .array_begin = w_array_begin,
-    .array_end = w_array_end,
-    .object_begin = w_object_begin,
-    .object_end = w_object_end,
-    .on_signed = w_signed,
-    .on_unsigned = w_unsigned,
-    .on_float = w_float,
-    .on_string = w_string,
-    .on_bytes = w_bytes,
-    .on_enum = w_enum,
-    .on_string_handle = w_handle,
-    .on_null = w_null,
-};
-
 /* The form of one payload: predefined types are written by value unless
  * they are UTF-16/32 strings or have no plain value. */
 static int payload_form(const capture_stream* st, const nvtxPayloadData_t* p) {
@@ -235,67 +144,177 @@ static int payload_form(const capture_stream* st, const nvtxPayloadData_t* p) {
     return form ? (int)(intptr_t)form : CAPTURE_FORM_NONE;
 }
 
+static const char* schema_name_of(const core_domain* domain, uint64_t id) {
+    const nvtxw_schema_t* schema;
+    if (id < NVTX_PAYLOAD_SCHEMA_ID_STATIC_START)
+        return nvtxw_entry_type_name(id);
+    schema = nvtxw_schema_registry_find_schema(domain->schemas, id);
+    return schema ? nvtxw_schema_name(schema) : NULL;
+}
+
+/* `{"schema":REF,"hex":"..."}` for payload `index` of the event. */
+static int write_hex_payload(writer* w, size_t index) {
+    const nvtxPayloadData_t* p = &w->event->payloads[index];
+    return strbuf_append(w->out, "{\"schema\":", 10) ||
+           schema_ref(w->out, p->schemaId, schema_name_of(w->st->stream->domain, p->schemaId)) ||
+           strbuf_append(w->out, ",\"hex\":", 7) || capture_json_hex(w->out, p->payload, p->size) ||
+           strbuf_append(w->out, "}", 1);
+}
+
+static int w_payload_begin(void* ctx, size_t index, uint64_t schema_id, size_t size,
+                           const char* name) {
+    writer* w = ctx;
+    (void)size;
+    w->first = 0;
+    w->bare = schema_id < NVTX_PAYLOAD_SCHEMA_ID_STATIC_START;
+    if (w->sample)
+        return w->bare ? (w->first = 1, 0) : strbuf_append(w->out, "{", 1) || (w->first = 1, 0);
+    if (w->written++ > 0 && strbuf_append(w->out, ",", 1))
+        return 1;
+    w->skip = payload_form(w->st, &w->event->payloads[index]) != CAPTURE_FORM_NAMES;
+    if (w->skip)
+        return write_hex_payload(w, index);
+    return strbuf_append(w->out, "{\"schema\":", 10) || schema_ref(w->out, schema_id, name);
+}
+static int w_payload_end(void* ctx, size_t index) {
+    writer* w = ctx;
+    (void)index;
+    if (w->skip) {
+        w->skip = 0;
+        return 0;
+    }
+    return w->sample && w->bare ? 0 : strbuf_append(w->out, "}", 1);
+}
+static int w_field_begin(void* ctx, const nvtxw_field_info_t* f) {
+    writer* w = ctx;
+    const char* name = w->bare ? "value" : f->name;
+    if (w->skip || (w->sample && w->bare))
+        return 0;
+    return sep(w) || capture_json_string(w->out, name, strlen(name)) ||
+           strbuf_append(w->out, ":", 1) || (w->first = 1, 0);
+}
+static int w_field_end(void* ctx, const nvtxw_field_info_t* f) {
+    (void)f;
+    ((writer*)ctx)->first = 0;
+    return 0;
+}
+static int w_open(void* ctx, const char* c) {
+    writer* w = ctx;
+    int status;
+    if (w->skip)
+        return 0;
+    status = sep(w) || strbuf_append(w->out, c, 1);
+    w->first = 1;
+    return status;
+}
+static int w_close(void* ctx, const char* c) {
+    writer* w = ctx;
+    w->first = 0;
+    return w->skip ? 0 : strbuf_append(w->out, c, 1);
+}
+static int w_array_begin(void* ctx, uint64_t n) {
+    (void)n;
+    return w_open(ctx, "[");
+}
+static int w_array_end(void* ctx) { return w_close(ctx, "]"); }
+static int w_object_begin(void* ctx, uint64_t id) {
+    (void)id;
+    return w_open(ctx, "{");
+}
+static int w_object_end(void* ctx) { return w_close(ctx, "}"); }
+static int w_signed(void* ctx, int64_t v) {
+    writer* w = ctx;
+    return !w->skip && (sep(w) || strbuf_printf(w->out, "%" PRId64, v));
+}
+static int w_unsigned(void* ctx, uint64_t v) {
+    writer* w = ctx;
+    return !w->skip && (sep(w) || strbuf_printf(w->out, "%" PRIu64, v));
+}
+static int w_float(void* ctx, double v) {
+    writer* w = ctx;
+    return !w->skip && (sep(w) || capture_json_double(w->out, v));
+}
+static int w_string(void* ctx, const char* s, size_t n) {
+    writer* w = ctx;
+    return !w->skip && (sep(w) || capture_json_string(w->out, s, n));
+}
+static int w_bytes(void* ctx, const void* d, size_t n) {
+    writer* w = ctx;
+    return !w->skip && (sep(w) || capture_json_hex(w->out, d, n));
+}
+static int w_enum(void* ctx, uint64_t v, const char* name) {
+    (void)name;
+    return w_unsigned(ctx, v);
+}
+static int w_handle(void* ctx, uint64_t h, const char* text) {
+    (void)text;
+    return w_unsigned(ctx, h & 0xFFFFFFFFu);
+}
+static int w_null(void* ctx) {
+    writer* w = ctx;
+    return !w->skip && (sep(w) || strbuf_append(w->out, "null", 4));
+}
+
+static const nvtxw_visitor_t capture_visitor = {
+    .struct_size = sizeof(nvtxw_visitor_t),
+    .payload_begin = w_payload_begin,
+    .payload_end = w_payload_end,
+    .field_begin = w_field_begin,
+    .field_end = w_field_end,
+    .array_begin = w_array_begin,
+    .array_end = w_array_end,
+    .object_begin = w_object_begin,
+    .object_end = w_object_end,
+    .on_signed = w_signed,
+    .on_unsigned = w_unsigned,
+    .on_float = w_float,
+    .on_string = w_string,
+    .on_bytes = w_bytes,
+    .on_enum = w_enum,
+    .on_string_handle = w_handle,
+    .on_null = w_null,
+};
+
 static const char* resolve_string(void* ctx, uint64_t handle) {
     return core_domain_string(ctx, handle);
 }
 
-static const char* hex_schema_name(const core_event* event, uint64_t id) {
-    const nvtxw_schema_t* schema;
-    if (id < NVTX_PAYLOAD_SCHEMA_ID_STATIC_START)
-        return nvtxw_entry_type_name(id);
-    schema = nvtxw_schema_registry_find_schema(event->stream->domain->schemas, id);
-    return schema ? nvtxw_schema_name(schema) : NULL;
-}
-
-static nvtxwResultCode_t write_payload(capture_stream* st, const core_event* event, size_t i) {
-    const nvtxPayloadData_t* p = &event->payloads[i];
-    int form = payload_form(st, p);
-    writer w = {&st->lines, 1, 0, 0};
-    nvtxw_visit_options_t options;
-    if (form == CAPTURE_FORM_NONE)
-        return error_set(NVTXW_RESULT_NOT_SUPPORTED,
-                         "cannot write payload %zu (schema %" PRIu64 ") to a capture: it holds "
-                         "pointers the capture format cannot give by field name",
-                         i, p->schemaId);
-    if (form == CAPTURE_FORM_HEX)
-        return (i > 0 && strbuf_append(&st->lines, ",", 1)) ||
-                       strbuf_append(&st->lines, "{\"schema\":", 10) ||
-                       schema_ref(&st->lines, p->schemaId, hex_schema_name(event, p->schemaId)) ||
-                       strbuf_append(&st->lines, ",\"hex\":", 7) ||
-                       capture_json_hex(&st->lines, p->payload, p->size) ||
-                       strbuf_append(&st->lines, "}", 1)
-                   ? error_oom("a capture line")
-                   : NVTXW_RESULT_SUCCESS;
-    memset(&options, 0, sizeof options);
-    options.struct_size = sizeof options;
-    options.resolve_string = resolve_string;
-    options.resolve_ctx = event->stream->domain;
-    options.flags = NVTXW_VISIT_ALLOW_FOREIGN_POINTERS;
-    if (i > 0 && strbuf_append(&st->lines, ",", 1))
-        return error_oom("a capture line");
-    /* One payload at a time, so that each one can take its own form. */
-    return nvtxw_payload_visit(event->stream->domain->schemas, p, 1, &capture_visitor, &w,
-                               &options);
+static void visit_options(nvtxw_visit_options_t* options, const core_stream* stream,
+                          uint32_t flags) {
+    memset(options, 0, sizeof *options);
+    options->struct_size = sizeof *options;
+    options->resolve_string = resolve_string;
+    options->resolve_ctx = stream->domain;
+    options->flags = flags;
 }
 
 nvtxwResultCode_t capture_event_write(void* state, const core_event* event) {
     capture_stream* st = state;
     size_t start = st->lines.length, i;
+    writer w = {&st->lines, st, event, 1, 0, 0, 0, 0};
+    nvtxw_visit_options_t options;
     core_event_facts facts;
     nvtxwResultCode_t status =
         core_event_visit(event, NULL, NULL, NVTXW_VISIT_ALLOW_FOREIGN_POINTERS, &facts);
     if (status != NVTXW_RESULT_SUCCESS)
         return status;
-    if (event->count != 1 && event->scope_id != NVTX_SCOPE_NONE)
-        return error_set(NVTXW_RESULT_NOT_SUPPORTED,
-                         "cannot write a batch event with flexData to a capture");
+    for (i = 0; i < event->count; i++) {
+        if (event->payloads[i].schemaId != NVTX_TYPE_PAYLOAD_SCHEMA_REFERENCED &&
+            event->payloads[i].size > 0 &&
+            payload_form(st, &event->payloads[i]) == CAPTURE_FORM_NONE)
+            return error_set(NVTXW_RESULT_NOT_SUPPORTED,
+                             "cannot write payload %zu (schema %" PRIu64 ") to a capture: it "
+                             "holds pointers the capture format cannot give by field name",
+                             i, event->payloads[i].schemaId);
+    }
     if (stream_prefix(st, "event") || strbuf_append(&st->lines, "[", 1))
         return end_line(st, start, 1, 0);
-    for (i = 0; i < event->count; i++) {
-        if ((status = write_payload(st, event, i)) != NVTXW_RESULT_SUCCESS) {
-            st->lines.length = start;
-            return status;
-        }
+    visit_options(&options, st->stream, NVTXW_VISIT_ALLOW_FOREIGN_POINTERS);
+    status = nvtxw_payload_visit(st->stream->domain->schemas, event->payloads, event->count,
+                                 &capture_visitor, &w, &options);
+    if (status != NVTXW_RESULT_SUCCESS) {
+        st->lines.length = start;
+        return status;
     }
     return end_line(st, start,
                     strbuf_append(&st->lines, "]", 1) ||
@@ -310,7 +329,7 @@ nvtxwResultCode_t capture_counter_write(void* state, int64_t timestamp, const co
     capture_stream* st = state;
     size_t start = st->lines.length;
     nvtxPayloadData_t payload = {counter->schema_id, size, data};
-    writer w = {&st->lines, 1, 1, 0};
+    writer w = {&st->lines, st, NULL, 1, 0, 1, 0, 0};
     nvtxw_visit_options_t options;
     nvtxwResultCode_t status;
     int by_value = payload_form(st, &payload) == CAPTURE_FORM_NAMES &&
@@ -322,10 +341,7 @@ nvtxwResultCode_t capture_counter_write(void* state, int64_t timestamp, const co
         return end_line(st, start, 1, 0);
     if (!by_value)
         return end_line(st, start, capture_json_hex(&st->lines, data, size), 0);
-    memset(&options, 0, sizeof options);
-    options.struct_size = sizeof options;
-    options.resolve_string = resolve_string;
-    options.resolve_ctx = st->stream->domain;
+    visit_options(&options, st->stream, 0);
     status = nvtxw_payload_visit(st->stream->domain->schemas, &payload, 1, &capture_visitor, &w,
                                  &options);
     if (status != NVTXW_RESULT_SUCCESS) {

@@ -5,7 +5,8 @@
  *     each stream keeps all its events in order (buffers flush many times);
  *   - the same single-threaded calls give byte-identical files;
  *   - a payload with a pointer the format cannot give by name is refused
- *     with NOT_SUPPORTED and the session stays usable.
+ *     with NOT_SUPPORTED and the session stays usable;
+ *   - a batch event's string in flexData is written by value.
  */
 #define _GNU_SOURCE
 #include <check.h>
@@ -191,6 +192,55 @@ START_TEST(pointer_refused) {
 }
 END_TEST
 
+/* A batch event whose string lives in flexData: written by value, the
+ * flexData itself left out. */
+START_TEST(flex_data_by_value) {
+    nvtxwSessionHandle_t session = begin("flex.jsonl");
+    nvtxDomainHandle_t domain;
+    nvtxwStreamHandle_t stream;
+    nvtxPayloadSchemaEntry_t entries[2];
+    nvtxPayloadSchemaAttr_t attr;
+    nvtxEventBatch_t batch;
+    uint64_t id = 0;
+    static const char flex[] = "xxhello";
+    struct {
+        int64_t ts;
+        const char* name;
+    } event = {42, flex + 2};
+    char* text;
+    memset(entries, 0, sizeof entries);
+    entries[0].type = NVTX_PAYLOAD_ENTRY_TYPE_INT64;
+    entries[0].name = "ts";
+    entries[1].type = NVTX_PAYLOAD_ENTRY_TYPE_CSTRING_UTF8;
+    entries[1].flags = NVTX_PAYLOAD_ENTRY_FLAG_POINTER;
+    entries[1].name = "name";
+    memset(&attr, 0, sizeof attr);
+    attr.fieldMask = NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_TYPE | NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_ENTRIES |
+                     NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_NUM_ENTRIES |
+                     NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_NAME;
+    attr.name = "named";
+    attr.type = NVTX_PAYLOAD_SCHEMA_TYPE_STATIC;
+    attr.entries = entries;
+    attr.numEntries = 2;
+    ck_assert_int_eq(nvtxwDomainRegister(T, session, "d", &domain), 0);
+    ck_assert_msg(T->SchemaRegister(domain, &attr, &id) == 0, "%s", nvtxw_last_error());
+    ck_assert_int_eq(nvtxwStreamOpen(T, session, "w0", domain, NULL, 0, &stream), 0);
+    memset(&batch, 0, sizeof batch);
+    batch.eventSchemaId = id;
+    batch.size = sizeof event;
+    batch.events = &event;
+    batch.flexData = flex;
+    batch.flexDataSize = sizeof flex;
+    ck_assert_msg(T->EventBatchWrite(stream, &batch) == 0, "%s", nvtxw_last_error());
+    ck_assert_int_eq(T->SessionEnd(session), 0);
+    text = read_output("flex.jsonl");
+    ck_assert_msg(strstr(text, "{\"stream\":\"w0\",\"event\":[{\"schema\":\"named\",\"ts\":42,"
+                               "\"name\":\"hello\"}]}\n") != NULL,
+                  "%s", text);
+    free(text);
+}
+END_TEST
+
 static void setup(void) { tu_make_temp_dir_or_fail(dir, sizeof dir, "nvtxw-capture"); }
 
 static void teardown(void) { ck_assert_int_eq(tu_remove_tree(dir), 0); }
@@ -204,6 +254,7 @@ int main(void) {
     tcase_add_test(tc, streams_on_threads);
     tcase_add_test(tc, deterministic);
     tcase_add_test(tc, pointer_refused);
+    tcase_add_test(tc, flex_data_by_value);
     suite_add_tcase(suite, tc);
     return tu_run_suite(suite);
 }
