@@ -6,7 +6,8 @@
  *   - the same single-threaded calls give byte-identical files;
  *   - a payload with a pointer the format cannot give by name is refused
  *     with NOT_SUPPORTED and the session stays usable;
- *   - a batch event's string in flexData is written by value.
+ *   - a batch event's string in flexData is written by value;
+ *   - text that is not UTF-8 is written as U+FFFD, control bytes escaped.
  */
 #define _GNU_SOURCE
 #include <check.h>
@@ -241,6 +242,26 @@ START_TEST(flex_data_by_value) {
 }
 END_TEST
 
+/* Registered text is not checked by the API; the capture stays UTF-8. */
+START_TEST(strings_stay_json) {
+    nvtxwSessionHandle_t session = begin("utf8.jsonl");
+    nvtxDomainHandle_t domain;
+    nvtxStringHandle_t handle;
+    char* text;
+    ck_assert_int_eq(nvtxwDomainRegister(T, session, "d", &domain), 0);
+    ck_assert_int_eq(T->StringRegister(domain, "a\xff\xc3(b \xf0\x9f\x98\x80", &handle), 0);
+    ck_assert_int_eq(T->CategoryRegister(domain, 1, "tab\there \"q\" \\ \x01"), 0);
+    ck_assert_int_eq(T->SessionEnd(session), 0);
+    text = read_output("utf8.jsonl");
+    ck_assert_msg(strstr(text, "\"string\":\"a\\ufffd\\ufffd(b \xf0\x9f\x98\x80\",\"handle\":1}") !=
+                      NULL,
+                  "%s", text);
+    ck_assert_msg(strstr(text, "\"name\":\"tab\\u0009here \\\"q\\\" \\\\ \\u0001\"}") != NULL, "%s",
+                  text);
+    free(text);
+}
+END_TEST
+
 static void setup(void) { tu_make_temp_dir_or_fail(dir, sizeof dir, "nvtxw-capture"); }
 
 static void teardown(void) { ck_assert_int_eq(tu_remove_tree(dir), 0); }
@@ -255,6 +276,7 @@ int main(void) {
     tcase_add_test(tc, deterministic);
     tcase_add_test(tc, pointer_refused);
     tcase_add_test(tc, flex_data_by_value);
+    tcase_add_test(tc, strings_stay_json);
     suite_add_tcase(suite, tc);
     return tu_run_suite(suite);
 }
