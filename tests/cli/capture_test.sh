@@ -67,6 +67,19 @@ else
     fail "the documented JSON Lines and YAML examples agree: $(head -c 300 "$tmp/err")"
 fi
 
+# YAML: the header as the first item of a list, and after a comment and a
+# document marker; both are recognized as captures (capture_sniff).
+printf -- '- nvtxw_capture: 1\n- session: listed\n- {domain: "", stream_open: s}\n' >"$tmp/list.yaml"
+printf -- '# a comment\n---\n{nvtxw_capture: 1}\n---\nsession: flow\n' >"$tmp/flow.yaml"
+if "$replay" "$tmp/list.yaml" --to text -o "$tmp/list.txt" 2>"$tmp/err" &&
+    "$replay" "$tmp/flow.yaml" --to text -o "$tmp/flow.txt" 2>>"$tmp/err" &&
+    grep -qx 'stream_open "s" domain="" scope=0 time_domain=0 ordering=0/0/0/0' "$tmp/list.txt" &&
+    grep -qx 'session "flow"' "$tmp/flow.txt"; then
+    pass "YAML header spellings"
+else
+    fail "YAML header spellings: $(head -c 300 "$tmp/err")"
+fi
+
 # JSON escapes, a surrogate pair (as Python's json.dumps writes U+1F600)
 # and raw UTF-8 read back as the same text.
 printf '%s\n' '{"nvtxw_capture":1}' '{"domain":"","string":"\u00e9 \ud83d\ude00 \"q\" \\ \/ \t é"}' >"$tmp/esc.jsonl"
