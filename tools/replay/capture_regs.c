@@ -353,13 +353,21 @@ static int counter_semantics(capture_reader* r, line* l, nvtxw_schema_registry_t
     return 0;
 }
 
+/* Bytes of one sample of a predefined type or mirror schema; 0 = unknown. */
+static size_t sample_size(const capture_domain* d, uint64_t type) {
+    const nvtxw_schema_t* schema = nvtxw_schema_registry_find_schema(d->mirror, type);
+    if (type < NVTX_PAYLOAD_SCHEMA_ID_STATIC_START)
+        return nvtxw_entry_type_size(type);
+    return schema != NULL ? nvtxw_schema_static_size(schema) : 0;
+}
+
 int capture_reg_counter(capture_reader* r, line* l) {
     nvtxCounterAttr_t attr;
     nvtxw_schema_registry_t* scratch = NULL;
     capture_counter* c = calloc(1, sizeof *c);
     capture_domain* d = l->domain;
     nvtxwResultCode_t status;
-    int failed = c == NULL;
+    int failed = c == NULL && capture_error(r, l->start, "out of memory");
     memset(&attr, 0, sizeof attr);
     attr.structSize = sizeof attr;
     attr.name = l->value.text;
@@ -371,11 +379,7 @@ int capture_reg_counter(capture_reader* r, line* l) {
     if (!failed) {
         attr.schemaId = mirror_target(d, c->type);
         attr.counterId = ATTR(l, 0)->u < NVTX_PAYLOAD_SCHEMA_ID_DYNAMIC_START ? ATTR(l, 0)->u : 0;
-        const nvtxw_schema_t* schema = nvtxw_schema_registry_find_schema(d->mirror, c->type);
-        c->sample_size = c->type < NVTX_PAYLOAD_SCHEMA_ID_STATIC_START
-                             ? nvtxw_entry_type_size(c->type)
-                         : schema != NULL ? nvtxw_schema_static_size(schema)
-                                          : 0;
+        c->sample_size = sample_size(d, c->type);
         status = r->ctx->iface->CounterRegister(d->handle, &attr, &c->target_id);
         failed = status != NVTXW_RESULT_SUCCESS &&
                  capture_call_failed(r, l->start, "CounterRegister", status);
