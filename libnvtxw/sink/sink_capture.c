@@ -162,7 +162,8 @@ static nvtxwResultCode_t capture_schema(sink* s, const core_domain* domain,
     intptr_t form = capture_schema_form(domain->schemas, id);
     if (idmap_put(&cs->forms, form_key(domain, id), (void*)form) != 0)
         return error_oom("the capture sink's schema table");
-    return emit(cs, begin(cs, domain, "schema") || capture_json_schema(&cs->line, schema) ||
+    return emit(cs, begin(cs, domain, "schema") ||
+                        capture_json_schema(&cs->line, domain->schemas, schema) ||
                         (id >= NVTX_PAYLOAD_SCHEMA_ID_DYNAMIC_START &&
                          strbuf_printf(&cs->line, ",\"id\":%" PRIu64, id)));
 }

@@ -51,7 +51,10 @@ nvtxwResultCode_t capture_sink_write(capture_sink* cs, strbuf* buf);
 int capture_json_string(strbuf* buf, const char* text, size_t length);
 int capture_json_double(strbuf* buf, double value);
 int capture_json_hex(strbuf* buf, const void* data, size_t size);
-int capture_json_schema(strbuf* buf, const nvtxw_schema_t* schema);
+/* `registry` (the schema's domain) gives nested schemas and enums their
+ * names. */
+int capture_json_schema(strbuf* buf, const nvtxw_schema_registry_t* registry,
+                        const nvtxw_schema_t* schema);
 int capture_json_enum(strbuf* buf, const nvtxw_enum_t* enumeration);
 int capture_json_counter_semantics(strbuf* buf, const nvtxSemanticsHeader_t* semantics);
 /* The form of a payload of `schema_id` in `registry` (CAPTURE_FORM_*). */

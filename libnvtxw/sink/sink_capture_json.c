@@ -11,6 +11,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <string.h>
+#include <strings.h>
 
 #include "nvtxw/payload.h"
 #include "sink/sink_capture_internal.h"
@@ -145,14 +146,44 @@ static int entry_semantics(strbuf* buf, const nvtxSemanticsHeader_t* h) {
     return 0;
 }
 
-static int entry_json(strbuf* buf, const nvtxPayloadSchemaEntry_t* e) {
+/* A nested schema or enum by its name, as docs/schemas.md allows, when it
+ * has one that cannot be read as anything else; else by ID. */
+static const char* item_name(const nvtxw_schema_registry_t* registry, uint64_t id) {
+    const nvtxw_schema_t* schema = nvtxw_schema_registry_find_schema(registry, id);
+    const nvtxw_enum_t* enumeration = nvtxw_schema_registry_find_enum(registry, id);
+    const char* name = NULL;
+    nvtxPayloadEnumAttr_t attr;
+    uint64_t t;
+    if (schema != NULL)
+        name = nvtxw_schema_name(schema);
+    else if (enumeration != NULL) {
+        nvtxw_enum_get_attr(enumeration, &attr);
+        name = attr.name;
+    }
+    if (name == NULL || name[0] == '\0')
+        return NULL;
+    for (t = 1; t < 256; t++) {
+        const char* type = nvtxw_entry_type_name(t);
+        if (type != NULL && strcasecmp(type, name) == 0)
+            return NULL;
+    }
+    return name;
+}
+
+static int entry_json(strbuf* buf, const nvtxw_schema_registry_t* registry,
+                      const nvtxPayloadSchemaEntry_t* e) {
+    const char* item =
+        e->type >= NVTX_PAYLOAD_SCHEMA_ID_STATIC_START ? item_name(registry, e->type) : NULL;
     const char* type =
         e->type < NVTX_PAYLOAD_SCHEMA_ID_STATIC_START ? nvtxw_entry_type_name(e->type) : NULL;
     char lower[32];
     size_t i;
     if (strbuf_append(buf, "{\"type\":", 8))
         return 1;
-    if (type != NULL && strlen(type) < sizeof lower) {
+    if (item != NULL) {
+        if (capture_json_string(buf, item, strlen(item)))
+            return 1;
+    } else if (type != NULL && strlen(type) < sizeof lower) {
         for (i = 0; type[i] != '\0'; i++)
             lower[i] = (char)(type[i] >= 'A' && type[i] <= 'Z' ? type[i] - 'A' + 'a' : type[i]);
         lower[i] = '\0';
@@ -170,13 +201,17 @@ static int entry_json(strbuf* buf, const nvtxPayloadSchemaEntry_t* e) {
            entry_semantics(buf, e->semantics) || strbuf_append(buf, "}", 1);
 }
 
-int capture_json_schema(strbuf* buf, const nvtxw_schema_t* schema) {
+int capture_json_schema(strbuf* buf, const nvtxw_schema_registry_t* registry,
+                        const nvtxw_schema_t* schema) {
     nvtxPayloadSchemaAttr_t a;
     size_t i;
     uint64_t m;
     nvtxw_schema_get_attr(schema, &a);
     m = a.fieldMask;
-    if (strbuf_printf(buf, "{\"kind\":%" PRIu64, a.type) ||
+    static const char* const kinds[] = {NULL, "static", "dynamic", "union",
+                                        "union_with_internal_selector"};
+    if ((a.type < 5 && kinds[a.type] != NULL ? strbuf_printf(buf, "{\"kind\":\"%s\"", kinds[a.type])
+                                             : strbuf_printf(buf, "{\"kind\":%" PRIu64, a.type)) ||
         ((m & NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_NAME) && a.name && key_string(buf, "name", a.name)) ||
         ((m & NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_SCHEMA_ID) &&
          a.schemaId < NVTX_PAYLOAD_SCHEMA_ID_DYNAMIC_START && key_u64(buf, "id", a.schemaId)) ||
@@ -188,7 +223,7 @@ int capture_json_schema(strbuf* buf, const nvtxw_schema_t* schema) {
         strbuf_append(buf, ",\"entries\":[", 12))
         return 1;
     for (i = 0; i < a.numEntries; i++) {
-        if ((i > 0 && strbuf_append(buf, ",", 1)) || entry_json(buf, &a.entries[i]))
+        if ((i > 0 && strbuf_append(buf, ",", 1)) || entry_json(buf, registry, &a.entries[i]))
             return 1;
     }
     return strbuf_append(buf, "]}", 2);
