@@ -12,7 +12,7 @@
 
 static const sink_ops* const all_sinks[] = {
     &sink_report_ops, &sink_text_ops,    &sink_null_ops,   &sink_stats_ops,
-    &sink_chrome_ops, &sink_backend_ops, &sink_sqlite_ops,
+    &sink_chrome_ops, &sink_backend_ops, &sink_sqlite_ops, &sink_capture_ops,
 };
 
 const sink_ops* sink_find(const char* name) {

@@ -19,5 +19,6 @@ extern const sink_ops sink_chrome_ops;
 extern const sink_ops sink_backend_ops;
 /* Sink=sqlite: an SQLite database of every call (docs/sqlite-schema.md). */
 extern const sink_ops sink_sqlite_ops;
+extern const sink_ops sink_capture_ops;
 
 #endif /* NVTXW_SINK_SINKS_H */

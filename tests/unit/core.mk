@@ -27,3 +27,11 @@ TESTS += tests/unit/core_thread_test
 tests_unit_core_thread_test_SOURCES = tests/unit/core_thread_test.c
 tests_unit_core_thread_test_CFLAGS = $(TEST_CFLAGS) -pthread
 tests_unit_core_thread_test_LDADD = $(TEST_LIBS) -lpthread
+
+# capture_sink_test: Sink=capture with writers on several threads (also
+# under TSan), determinism, refused payloads.
+check_PROGRAMS += tests/unit/capture_sink_test
+TESTS += tests/unit/capture_sink_test
+tests_unit_capture_sink_test_SOURCES = tests/unit/capture_sink_test.c
+tests_unit_capture_sink_test_CFLAGS = $(TEST_CFLAGS) -pthread
+tests_unit_capture_sink_test_LDADD = $(TEST_LIBS) -lpthread

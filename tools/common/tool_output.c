@@ -29,6 +29,7 @@ const char* tool_sink_for_output(const char* output) {
            : !strcmp(dot, ".txt")    ? "text"
            : !strcmp(dot, ".sqlite") ? "sqlite"
            : !strcmp(dot, ".csv")    ? "stats"
+           : !strcmp(dot, ".jsonl")  ? "capture"
                                      : NULL;
 }
 

@@ -50,9 +50,9 @@ static const char usage_text[] =
     "  nested  threads=2 domains=4 categories=8 depth=16 iterations=150\n"
     "          payload_every=8\n"
     "\n"
-    "Options: --to SINK            report, json, stats, text, sqlite or null; default:\n"
-    "                              from the extension of OUT (.nvtxw .json .txt\n"
-    "                              .sqlite), else text\n"
+    "Options: --to SINK            report, json, stats, text, sqlite, capture or null;\n"
+    "                              default: from the extension of OUT (.nvtxw\n"
+    "                              .json .txt .sqlite .jsonl), else text\n"
     "         --stats[=FORMAT]     range statistics (text, csv or json; default text)\n"
     "         --stats-reports LIST which statistics tables, comma-separated: nvtx_sum,\n"
     "                              nvtx_pushpop_sum, nvtx_startend_sum,\n"
@@ -99,7 +99,8 @@ static int usage_error(const char* message, const char* detail) {
     return 2;
 }
 
-static const char* const sink_names[] = {"report", "json", "stats", "text", "sqlite", "null"};
+static const char* const sink_names[] = {"report", "json", "stats",  "text",
+                                         "sqlite", "null", "capture"};
 
 static int known_sink(const char* name) {
     for (size_t i = 0; i < sizeof sink_names / sizeof sink_names[0]; i++) {
@@ -128,7 +129,7 @@ static int choose_sink(options* o) {
         else if (!strcmp(o->sink, "stats"))
             o->stats_format = "csv";
     } else if (!known_sink(o->sink)) {
-        return usage_error("unknown sink '%s' (report, json, stats, text, sqlite or null)",
+        return usage_error("unknown sink '%s' (report, json, stats, text, sqlite, capture or null)",
                            o->sink);
     }
     return -1;
