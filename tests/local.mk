@@ -29,7 +29,8 @@ check-long: check
 EXTRA_DIST += tests/testlib.sh
 EXTRA_DIST += tests/viewer/viewer_test.sh tests/viewer/check_trace.mjs tests/viewer/check_flows.mjs \
 	tests/viewer/package.json tests/viewer/package-lock.json \
-	tests/viewer/tasks_viewer_test.sh tests/viewer/check_tasks.mjs tests/viewer/tasks_expect.py
+	tests/viewer/tasks_viewer_test.sh tests/viewer/check_tasks.mjs tests/viewer/tasks_expect.py \
+	tests/viewer/viewer_common.mjs
 distclean-local: clean-viewer-engine
 clean-viewer-engine:
 	rm -rf tests/viewer/engine

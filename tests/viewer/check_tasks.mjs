@@ -18,73 +18,18 @@
 // Prints one line per check and "N passed, M failed"; exit 0 when all pass.
 import fs from 'node:fs';
 import path from 'node:path';
-import {pathToFileURL} from 'node:url';
+import {loadEngine, makeChecks, parseArgs, parseTrace} from './viewer_common.mjs';
 
-function usage(message) {
-  process.stderr.write(`check_tasks.mjs: error: ${message}\n` +
-                       'usage: node check_tasks.mjs --engine DIR TRACE.json --expect EXPECT.json\n');
-  process.exit(2);
-}
-
-function parseArgs(argv) {
-  const args = {engine: null, trace: null, expect: null};
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--engine' || a === '--expect') {
-      if (i + 1 >= argv.length) usage(`${a} needs a value`);
-      args[a.slice(2)] = argv[++i];
-    } else if (a.startsWith('-')) {
-      usage(`unknown option ${a}`);
-    } else if (args.trace === null) {
-      args.trace = a;
-    } else {
-      usage(`unexpected argument ${a}`);
-    }
-  }
-  if (args.engine === null || args.trace === null || args.expect === null)
-    usage('--engine, --expect and a trace are required');
-  return args;
-}
-
-const args = parseArgs(process.argv.slice(2));
-let passed = 0;
-let failed = 0;
-function check(name, ok, detail = '') {
-  if (ok) {
-    passed++;
-    console.log(`PASS: ${name}`);
-  } else {
-    failed++;
-    console.log(`FAIL: ${name}${detail ? `: ${detail}` : ''}`);
-  }
-}
-function finish() {
-  console.log(`${passed} passed, ${failed} failed`);
-  process.exit(failed === 0 && passed > 0 ? 0 : 1);
-}
-
-if (globalThis.DOMRect === undefined) {
-  globalThis.DOMRect = class DOMRect {
-    constructor(x = 0, y = 0, width = 0, height = 0) {
-      Object.assign(this, {x, y, width, height, top: y, left: x, right: x + width, bottom: y + height});
-    }
-  };
-}
-const dir = path.join(args.engine, 'node_modules', '@paulirish', 'trace_engine');
-const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
-const Trace = await import(pathToFileURL(path.join(dir, pkg.main)).href);
+const args = parseArgs('check_tasks.mjs', '--engine DIR TRACE.json --expect EXPECT.json',
+                       process.argv.slice(2), {expect: null}, ['expect']);
+const {check, finish} = makeChecks();
+const {Trace, version} = await loadEngine(args.engine);
 const expect = JSON.parse(fs.readFileSync(args.expect, 'utf8'));
 const json = JSON.parse(fs.readFileSync(args.trace, 'utf8'));
 const base = Number(json.otherData?.timestampBase_ns ?? 0);
-// As in check_flows.mjs: the engine's FlowsHandler needs timestamp order,
-// and Sink=json writes stream by stream; sort stably as a loader would.
-const events = [...json.traceEvents];
-events.sort((a, b) => (a.ph === 'M') - (b.ph === 'M') || (a.ts ?? 0) - (b.ts ?? 0));
-const model = Trace.TraceModel.Model.createWithAllHandlers();
-await model.parse(events);
-const parsed = model.parsedTrace();
+const parsed = await parseTrace(Trace, json, true);
 const renderer = parsed?.data?.Renderer;
-check(`trace engine ${pkg.version} parsed ${path.basename(args.trace)}`, renderer !== undefined);
+check(`trace engine ${version} parsed ${path.basename(args.trace)}`, renderer !== undefined);
 if (renderer === undefined) finish();
 
 // Engine microseconds back to the producer's nanoseconds.

@@ -13,43 +13,10 @@
 // in microseconds rebased to the session start (the earliest timestamp, 0).
 // Prints one line per check and "N passed, M failed"; exit 0 when all pass.
 import fs from 'node:fs';
-import path from 'node:path';
-import {pathToFileURL} from 'node:url';
+import {loadEngine, makeChecks, parseArgs, parseTrace} from './viewer_common.mjs';
 
 const PHASES = ['load_mesh', 'compute_fluxes', 'exchange_halo', 'MPI_Allreduce'];
 const EPSILON_US = 0.0005; // the JSON has 3 decimals of microseconds
-
-function usage(message) {
-  process.stderr.write(`check_trace.mjs: error: ${message}\n` +
-                       'usage: node check_trace.mjs --engine DIR TRACE.json [--workers N] [--steps S]\n');
-  process.exit(2);
-}
-
-function parseArgs(argv) {
-  const args = {engine: null, trace: null, workers: 4, steps: 250};
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--engine' || a === '--workers' || a === '--steps') {
-      if (i + 1 >= argv.length) usage(`${a} needs a value`);
-      const value = argv[++i];
-      if (a === '--engine') {
-        args.engine = value;
-      } else {
-        if (!/^[0-9]+$/.test(value)) usage(`${a} takes a whole number, not '${value}'`);
-        args[a.slice(2)] = Number(value);
-      }
-    } else if (a.startsWith('-')) {
-      usage(`unknown option ${a}`);
-    } else if (args.trace === null) {
-      args.trace = a;
-    } else {
-      usage(`unexpected argument ${a}`);
-    }
-  }
-  if (args.engine === null) usage('--engine DIR is required');
-  if (args.trace === null) usage('no trace given');
-  return args;
-}
 
 // The slices hello_producer writes on worker w, in nanoseconds.
 function expectedSlices(w, steps) {
@@ -68,36 +35,9 @@ function expectedSlices(w, steps) {
   return slices;
 }
 
-// Node has no DOMRect; the engine's screenshot and layout code refers to it.
-function polyfillDOMRect() {
-  if (globalThis.DOMRect !== undefined) return;
-  globalThis.DOMRect = class DOMRect {
-    constructor(x = 0, y = 0, width = 0, height = 0) {
-      Object.assign(this, {x, y, width, height, top: y, left: x, right: x + width, bottom: y + height});
-    }
-  };
-}
-
-async function loadEngine(prefix) {
-  const dir = path.join(prefix, 'node_modules', '@paulirish', 'trace_engine');
-  const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
-  polyfillDOMRect();
-  const Trace = await import(pathToFileURL(path.join(dir, pkg.main)).href);
-  return {Trace, version: pkg.version};
-}
-
-const args = parseArgs(process.argv.slice(2));
-let passed = 0;
-let failed = 0;
-function check(name, ok, detail = '') {
-  if (ok) {
-    passed++;
-    console.log(`PASS: ${name}`);
-  } else {
-    failed++;
-    console.log(`FAIL: ${name}${detail ? `: ${detail}` : ''}`);
-  }
-}
+const args = parseArgs('check_trace.mjs', '--engine DIR TRACE.json [--workers N] [--steps S]',
+                       process.argv.slice(2), {workers: 4, steps: 250});
+const {check, finish} = makeChecks();
 const near = (us, ns) => Math.abs(us - ns / 1000) <= EPSILON_US;
 
 // Compares one engine slice (a tree node) with the expected one; '' = same.
@@ -114,16 +54,10 @@ function compareSlice(node, want) {
 
 const started = Date.now();
 const {Trace, version} = await loadEngine(args.engine);
-const json = JSON.parse(fs.readFileSync(args.trace, 'utf8'));
-const model = Trace.TraceModel.Model.createWithAllHandlers();
-await model.parse(json.traceEvents ?? json);
-const parsed = model.parsedTrace();
+const parsed = await parseTrace(Trace, JSON.parse(fs.readFileSync(args.trace, 'utf8')), false);
 const renderer = parsed?.data?.Renderer;
 check(`trace engine ${version} parsed ${args.trace}`, renderer !== undefined);
-if (renderer === undefined) {
-  console.log(`${passed} passed, ${failed} failed`);
-  process.exit(1);
-}
+if (renderer === undefined) finish();
 
 // The engine's threads by name (thread_name metadata).
 const threads = new Map();
@@ -169,5 +103,4 @@ for (let w = 0; w < args.workers; w++) {
   check(`${name}: names, starts, durations and parents of every slice`, roots.length > 0 && !problem, problem);
 }
 console.log(`trace engine check took ${Date.now() - started} ms`);
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed === 0 && passed > 0 ? 0 : 1);
+finish();
