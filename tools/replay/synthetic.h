@@ -88,6 +88,10 @@ int synth_session_begin(synth_run* run);
  * still ends its session (the caller removes the output). */
 int synth_session_end(synth_run* run, int status);
 
+/* Registers domain `name` and the NVIDIA helper schemas of `schemas`
+ * (NVTXW_EVENT_HELPER_SCHEMA_* bits) in it; 0 or 1. */
+int synth_domain(synth_run* run, const char* name, uint32_t schemas, nvtxDomainHandle_t* domain,
+                 nvtxwEventHelperSchemaIds_t* ids);
 /* Registers `path` under the root; 0 or 1. */
 int synth_scope(synth_run* run, nvtxDomainHandle_t domain, const char* path, uint64_t* id);
 /* Opens stream `name` on `domain` with default scope `scope`; 0 or 1. */

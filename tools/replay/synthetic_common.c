@@ -65,6 +65,14 @@ int synth_scope(synth_run* run, nvtxDomainHandle_t domain, const char* path, uin
                        path);
 }
 
+int synth_domain(synth_run* run, const char* name, uint32_t schemas, nvtxDomainHandle_t* domain,
+                 nvtxwEventHelperSchemaIds_t* ids) {
+    return synth_check(run, nvtxwDomainRegister(run->t, run->session, name, domain),
+                       "register domain %s", name) ||
+           synth_check(run, nvtxwEventSchemasRegister(run->t, *domain, schemas, ids),
+                       "register the helper schemas in %s", name);
+}
+
 int synth_stream(synth_run* run, nvtxDomainHandle_t domain, const char* name, uint64_t scope,
                  nvtxwStreamHandle_t* out) {
     nvtxwStreamAttributes_t attr;

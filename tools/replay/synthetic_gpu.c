@@ -225,13 +225,8 @@ static int open_streams(gpu_state* s, const nvtxwEventHelperSchemaIds_t* ids) {
 static int setup(gpu_state* s) {
     synth_run* run = s->run;
     nvtxwEventHelperSchemaIds_t ids;
-    if (synth_check(run, nvtxwDomainRegister(run->t, run->session, "synthetic.gpu", &s->domain),
-                    "register domain synthetic.gpu") ||
-        synth_check(run,
-                    nvtxwEventSchemasRegister(run->t, s->domain,
-                                              NVTXW_EVENT_HELPER_SCHEMA_RANGE_PUSHPOP_REG_STRING,
-                                              &ids),
-                    "register the helper schemas"))
+    if (synth_domain(run, "synthetic.gpu", NVTXW_EVENT_HELPER_SCHEMA_RANGE_PUSHPOP_REG_STRING,
+                     &s->domain, &ids))
         return 1;
     return register_schemas(s) || register_strings(s) || open_streams(s, &ids);
 }

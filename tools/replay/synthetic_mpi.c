@@ -193,13 +193,8 @@ static int open_ranks(mpi_state* s, const nvtxwEventHelperSchemaIds_t* ids) {
 static int setup(mpi_state* s) {
     synth_run* run = s->run;
     nvtxwEventHelperSchemaIds_t ids;
-    if (synth_check(run, nvtxwDomainRegister(run->t, run->session, "synthetic.mpi", &s->domain),
-                    "register domain synthetic.mpi") ||
-        synth_check(run,
-                    nvtxwEventSchemasRegister(run->t, s->domain,
-                                              NVTXW_EVENT_HELPER_SCHEMA_RANGE_PUSHPOP_REG_STRING,
-                                              &ids),
-                    "register the helper schemas"))
+    if (synth_domain(run, "synthetic.mpi", NVTXW_EVENT_HELPER_SCHEMA_RANGE_PUSHPOP_REG_STRING,
+                     &s->domain, &ids))
         return 1;
     return register_schemas(s) || register_strings(s) || open_ranks(s, &ids);
 }

@@ -74,10 +74,7 @@ static int setup_domain(nested_state* s, uint64_t k, nvtxwEventHelperSchemaIds_t
     nested_domain* d = &s->dom[k];
     char name[64];
     snprintf(name, sizeof name, "synthetic.nested.%llu", (unsigned long long)k);
-    if (synth_check(run, nvtxwDomainRegister(run->t, run->session, name, &d->handle),
-                    "register domain %s", name) ||
-        synth_check(run, nvtxwEventSchemasRegister(run->t, d->handle, HELPER_SCHEMAS, ids),
-                    "register the helper schemas") ||
+    if (synth_domain(run, name, HELPER_SCHEMAS, &d->handle, ids) ||
         nested_register_payloads(run, d->handle, &d->payload) ||
         string(run, d->handle, "iteration", &d->iteration) ||
         string(run, d->handle, "leaf", &d->leaf))
