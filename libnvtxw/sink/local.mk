@@ -19,7 +19,7 @@ libnvtxw_libnvtxw_la_SOURCES += \
 	libnvtxw/sink/sink_chrome_json.c \
 	libnvtxw/sink/sink_chrome_shift.c \
 	libnvtxw/sink/sink_chrome_stream.c \
-	libnvtxw/sink/sink_chrome_task.c \
+	libnvtxw/sink/sink_chrome_task.c libnvtxw/sink/task_scope.c libnvtxw/sink/task_scope.h \
 	libnvtxw/sink/sink_chrome_visit.c
 libnvtxw_libnvtxw_la_SOURCES += libnvtxw/sink/sink_backend.c libnvtxw/sink/sink_backend_internal.h libnvtxw/sink/sink_backend_regs.c libnvtxw/sink/sink_backend_write.c
 libnvtxw_libnvtxw_la_SOURCES += libnvtxw/sink/sink_sqlite.c libnvtxw/sink/sink_sqlite_internal.h libnvtxw/sink/sink_sqlite_db.c libnvtxw/sink/sink_sqlite_reg.c libnvtxw/sink/sink_sqlite_event.c libnvtxw/sink/sink_sqlite_counter.c

@@ -56,6 +56,7 @@
 #include "core/core_internal.h"
 #include "sink/sink_chrome_internal.h"
 #include "sink/sinks.h"
+#include "sink/task_scope.h"
 
 nvtxwResultCode_t chrome_write_all(chrome_sink* cs, const char* data, size_t size) {
     size_t done = 0;
@@ -129,7 +130,7 @@ nvtxwResultCode_t chrome_process_id(chrome_sink* cs, const core_stream* stream, 
     /* A stream of a thread scope (`thread[...]`, as the OTF2 importer
      * registers locations) is a row of its parent's process, next to its
      * sibling threads and the process's task rows. */
-    if (scope != NULL && strncmp(chrome_last_node(scope->path), "thread[", 7) == 0 &&
+    if (scope != NULL && strncmp(task_scope_last_node(scope->path), "thread[", 7) == 0 &&
         idmap_get(&stream->domain->scopes, scope->parent) != NULL)
         return chrome_scope_process_id(cs, stream->domain, scope->parent, pid);
     return chrome_scope_process_id(cs, stream->domain, stream->scope_id, pid);

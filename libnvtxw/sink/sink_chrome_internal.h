@@ -142,10 +142,6 @@ nvtxwResultCode_t chrome_process_id(chrome_sink* cs, const core_stream* stream, 
 nvtxwResultCode_t chrome_scope_process_id(chrome_sink* cs, const core_domain* domain,
                                           uint64_t scope_id, uint64_t* pid);
 
-/* Start of a scope path's last node: after the last '/' not escaped by
- * '\' (ABI spec 2.10). */
-const char* chrome_last_node(const char* path);
-
 /* Writes a task row's thread_name (`name`, with the scope's `path` and ID as
  * "task_path" and "task_scope", so a reader of the JSON can fold the row back
  * into its task: docs/chrome-json.md "Tasks") and thread_sort_index (its tid). */

@@ -16,52 +16,7 @@
 #include "common/error_internal.h"
 #include "core/core_internal.h"
 #include "sink/sink_chrome_internal.h"
-
-const char* chrome_last_node(const char* path) {
-    const char* node = path;
-    const char* p;
-    for (p = path; *p != '\0'; p++) {
-        if (*p == '\\' && p[1] != '\0')
-            p++;
-        else if (*p == '/')
-            node = p + 1;
-    }
-    return node;
-}
-
-/* "task KEY" from a node `task[KEY]` with KEY unescaped; 0 when the node is
- * not one (no "task[" prefix, or no unescaped closing ']' ending it). */
-static int task_name(const char* node, strbuf* name) {
-    const char* p;
-    if (strncmp(node, "task[", 5) != 0)
-        return 0;
-    strbuf_clear(name);
-    if (strbuf_append(name, "task ", 5) != 0)
-        return -1;
-    for (p = node + 5; *p != '\0'; p++) {
-        if (*p == '\\' && p[1] != '\0')
-            p++;
-        else if (*p == ']')
-            return p[1] == '\0' && p > node + 5 ? 1 : 0;
-        if (strbuf_append(name, p, 1) != 0)
-            return -1;
-    }
-    return 0;
-}
-
-/* The task map of `domain`, grown to cover its index. NULL out of memory. */
-static idmap* domain_map(chrome_sink* cs, const core_domain* domain) {
-    if (domain->index >= cs->task_map_count) {
-        size_t count = (size_t)domain->index + 1;
-        idmap* maps = nvtxw_reallocarray(cs->task_maps, count, sizeof *maps);
-        if (maps == NULL)
-            return NULL;
-        memset(maps + cs->task_map_count, 0, (count - cs->task_map_count) * sizeof *maps);
-        cs->task_maps = maps;
-        cs->task_map_count = count;
-    }
-    return &cs->task_maps[domain->index];
-}
+#include "sink/task_scope.h"
 
 nvtxwResultCode_t chrome_task_register(chrome_sink* cs, const core_domain* domain, uint64_t id,
                                        uint64_t parent, const char* path) {
@@ -70,13 +25,13 @@ nvtxwResultCode_t chrome_task_register(chrome_sink* cs, const core_domain* domai
     const chrome_task* parent_task;
     idmap* map;
     nvtxwResultCode_t status = NVTXW_RESULT_SUCCESS;
-    int is_task = task_name(chrome_last_node(path), &name);
+    int is_task = strbuf_append(&name, "task ", 5) != 0 ? -1 : task_scope_key(path, &name);
     if (is_task <= 0) {
         strbuf_free(&name);
         return is_task == 0 ? NVTXW_RESULT_SUCCESS : error_oom("a JSON task row");
     }
-    if ((map = domain_map(cs, domain)) == NULL || (task = nvtxw_calloc(1, sizeof *task)) == NULL ||
-        idmap_put(map, id, task) != 0) {
+    if ((map = task_scope_domain_map(&cs->task_maps, &cs->task_map_count, domain->index)) == NULL ||
+        (task = nvtxw_calloc(1, sizeof *task)) == NULL || idmap_put(map, id, task) != 0) {
         nvtxw_free(task);
         strbuf_free(&name);
         return error_oom("a JSON task row");

@@ -28,48 +28,15 @@
 #include "nvtxw/tasks.h"
 #include "sink/event_info.h"
 #include "sink/sink_stats_internal.h"
+#include "sink/task_scope.h"
 
 #define NO_REASON "(none)"
 
 /* ---- Task scopes (registration) ------------------------------------------- */
 
-/* KEY of a path whose last node is `task[KEY]`, unescaped, in `key`; 0 when
- * the path is not a task's, -1 out of memory. */
-static int task_key(const char* path, strbuf* key) {
-    const char* node = path;
-    const char* p;
-    for (p = path; *p != '\0'; p++) {
-        if (*p == '\\' && p[1] != '\0')
-            p++;
-        else if (*p == '/')
-            node = p + 1;
-    }
-    if (strncmp(node, "task[", 5) != 0)
-        return 0;
-    for (p = node + 5; *p != '\0'; p++) {
-        if (*p == '\\' && p[1] != '\0')
-            p++;
-        else if (*p == ']')
-            return p[1] == '\0' && p > node + 5 ? 1 : 0;
-        if (strbuf_append(key, p, 1) != 0)
-            return -1;
-    }
-    return 0;
-}
-
 static int add_scope(stats_sink* ss, const core_domain* domain, uint64_t id, char* key) {
-    stats_task_scope* scope;
+    stats_task_scope* scope = NULL;
     idmap* map;
-    if (domain->index >= ss->task_scope_map_count) {
-        size_t count = (size_t)domain->index + 1;
-        idmap* maps = nvtxw_reallocarray(ss->task_scope_maps, count, sizeof *maps);
-        if (maps == NULL)
-            return -1;
-        memset(maps + ss->task_scope_map_count, 0,
-               (count - ss->task_scope_map_count) * sizeof *maps);
-        ss->task_scope_maps = maps;
-        ss->task_scope_map_count = count;
-    }
     if (ss->task_scope_count == ss->task_scope_capacity) {
         size_t capacity = ss->task_scope_capacity ? ss->task_scope_capacity * 2 : 64;
         stats_task_scope** all = nvtxw_reallocarray(ss->task_scopes, capacity, sizeof *all);
@@ -78,8 +45,9 @@ static int add_scope(stats_sink* ss, const core_domain* domain, uint64_t id, cha
         ss->task_scopes = all;
         ss->task_scope_capacity = capacity;
     }
-    map = &ss->task_scope_maps[domain->index];
-    if ((scope = nvtxw_calloc(1, sizeof *scope)) == NULL || idmap_put(map, id, scope) != 0) {
+    map = task_scope_domain_map(&ss->task_scope_maps, &ss->task_scope_map_count, domain->index);
+    if (map == NULL || (scope = nvtxw_calloc(1, sizeof *scope)) == NULL ||
+        idmap_put(map, id, scope) != 0) {
         nvtxw_free(scope);
         return -1;
     }
@@ -92,7 +60,7 @@ static int add_scope(stats_sink* ss, const core_domain* domain, uint64_t id, cha
 nvtxwResultCode_t stats_task_scope_register(sink* s, const core_domain* domain, uint64_t id,
                                             uint64_t parent, const char* path) {
     strbuf key = {NULL, 0, 0};
-    int found = task_key(path, &key);
+    int found = task_scope_key(path, &key);
     (void)parent;
     if (found == 1 && add_scope((stats_sink*)s, domain, id, key.data) == 0)
         return NVTXW_RESULT_SUCCESS; /* the scope owns the key now */
