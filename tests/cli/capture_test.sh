@@ -240,6 +240,19 @@ bad "duplicate field" 'bad.jsonl:4:[0-9]+: duplicate field "a"' "$head
 bad "value out of the field's range" 'bad.jsonl:4:[0-9]+: a: value 300 out of range' "$head
 {\"domain\":\"\",\"schema\":{\"name\":\"p\",\"kind\":\"static\",\"entries\":[{\"name\":\"a\",\"type\":\"uint8\"}]}}
 {\"stream\":\"s\",\"event\":[{\"schema\":\"p\",\"a\":300}]}"
+# The same as a batch event (scope): the second payload is its flexData.
+{
+    head -n 3 "$tmp/ptr.jsonl"
+    echo '{"domain":"","scope":"/node/x","parent":0,"id":16777300}'
+    echo '{"stream":"s","event":[{"schema":"ps","hex":"0500000000000000'"$zeros$zeros"'","pointers":[[8,1,2],[16,1,0]]},{"schema":1022,"hex":"2d2d72656c6f636174656400"}],"scope":16777300}'
+} >"$tmp/ptr-batch.jsonl"
+if "$replay" "$tmp/ptr-batch.jsonl" --to text -o "$tmp/ptr-batch.txt" 2>"$tmp/err" &&
+    grep -q 'ps: ts=5, p="relocated", q="--relocated"' "$tmp/ptr-batch.txt" &&
+    grep -q '^event stream="s" ts=5 scope=16777300' "$tmp/ptr-batch.txt"; then
+    pass "relocated batch event: pointers into flexData"
+else
+    fail "relocated batch event: $(head -c 300 "$tmp/err") $(head -c 600 "$tmp/ptr-batch.txt")"
+fi
 ptr_line() { # PAYLOADS: an event line of stream s
     printf '{"stream":"s","event":[%s]}' "$1"
 }
