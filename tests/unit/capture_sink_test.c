@@ -250,6 +250,84 @@ START_TEST(pointer_refused) {
 }
 END_TEST
 
+/* A schema of `type` holding pointer_schema's entries once, and an outer
+ * static schema { ts: INT64, sel: UINT32 (the union's selector), in: that
+ * schema, a FIXED_SIZE array of 2 when `fixed` }. Returns the outer ID. */
+static uint64_t outer_schema(nvtxDomainHandle_t domain, uint64_t type, int fixed) {
+    nvtxPayloadSchemaEntry_t inner[2], outer[3];
+    nvtxPayloadSchemaAttr_t attr;
+    uint64_t inner_id = 0, outer_id = 0;
+    memset(inner, 0, sizeof inner);
+    inner[0].type = NVTX_PAYLOAD_ENTRY_TYPE_INT32;
+    inner[0].flags = NVTX_PAYLOAD_ENTRY_FLAG_POINTER;
+    inner[0].name = "p";
+    inner[1].type = NVTX_PAYLOAD_ENTRY_TYPE_INT32;
+    inner[1].name = "v";
+    memset(&attr, 0, sizeof attr);
+    attr.fieldMask = NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_TYPE | NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_ENTRIES |
+                     NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_NUM_ENTRIES;
+    attr.type = type;
+    attr.entries = inner;
+    attr.numEntries = 2;
+    ck_assert_msg(T->SchemaRegister(domain, &attr, &inner_id) == 0, "%s", nvtxw_last_error());
+    memset(outer, 0, sizeof outer);
+    outer[0].type = NVTX_PAYLOAD_ENTRY_TYPE_INT64;
+    outer[0].name = "ts";
+    outer[1].type = NVTX_PAYLOAD_ENTRY_TYPE_UINT32;
+    outer[1].name = "sel";
+    outer[2].type = inner_id;
+    outer[2].name = "in";
+    outer[2].flags = fixed ? NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_FIXED_SIZE : 0;
+    outer[2].arrayOrUnionDetail = fixed ? 2 : 1; /* fixed: length; union: selector index */
+    attr.type = NVTX_PAYLOAD_SCHEMA_TYPE_STATIC;
+    attr.entries = outer;
+    attr.numEntries = 3;
+    ck_assert_msg(T->SchemaRegister(domain, &attr, &outer_id) == 0, "%s", nvtxw_last_error());
+    return outer_id;
+}
+
+/* Pointers inside nested schemas by value, in a FIXED_SIZE array, are
+ * relocated at their place in the payload; a pointer in a union member is
+ * found only by parsing, so the event is refused. */
+START_TEST(pointer_nested) {
+    nvtxwSessionHandle_t session = begin("nested.jsonl");
+    nvtxDomainHandle_t domain;
+    nvtxwStreamHandle_t stream;
+    nvtxPayloadData_t payload;
+    uint64_t fixed_id, union_id;
+    struct {
+        int64_t ts;
+        uint32_t sel;
+        pointer_data in[2];
+    } data;
+    char* text;
+    if (sizeof(void*) != 8)
+        return; /* the offsets below are those of 64-bit platforms */
+    ck_assert_int_eq(nvtxwDomainRegister(T, session, "d", &domain), 0);
+    fixed_id = outer_schema(domain, NVTX_PAYLOAD_SCHEMA_TYPE_STATIC, 1);
+    union_id = outer_schema(domain, NVTX_PAYLOAD_SCHEMA_TYPE_UNION, 0);
+    ck_assert_int_eq(nvtxwStreamOpen(T, session, "w0", domain, NULL, 0, &stream), 0);
+    memset(&data, 0, sizeof data);
+    data.in[0].p = &data.in[1].v;
+    data.in[1].p = &data.in[0].v;
+    data.in[0].v = 1;
+    data.in[1].v = 2;
+    payload = (nvtxPayloadData_t){fixed_id, sizeof data, &data};
+    ck_assert_msg(T->EventWrite(stream, &payload, 1) == 0, "%s", nvtxw_last_error());
+    payload.schemaId = union_id;
+    ck_assert_int_eq(T->EventWrite(stream, &payload, 1), NVTXW_RESULT_NOT_SUPPORTED);
+    ck_assert_ptr_nonnull(strstr(nvtxw_last_error(), "it holds pointers in a union"));
+    ck_assert_int_eq(T->SessionEnd(session), 0);
+    text = read_output("nested.jsonl");
+    ck_assert_msg(strstr(text, "\"hex\":\"00000000000000000000000000000000"
+                               "00000000000000000100000000000000"
+                               "00000000000000000200000000000000\","
+                               "\"pointers\":[[16,0,40],[32,0,24]]}]}\n") != NULL,
+                  "%s", text);
+    free(text);
+}
+END_TEST
+
 /* A batch event whose string lives in flexData: written by value, the
  * flexData itself left out. */
 START_TEST(flex_data_by_value) {
@@ -333,6 +411,7 @@ int main(void) {
     tcase_add_test(tc, deterministic);
     tcase_add_test(tc, pointer_relocated);
     tcase_add_test(tc, pointer_refused);
+    tcase_add_test(tc, pointer_nested);
     tcase_add_test(tc, flex_data_by_value);
     tcase_add_test(tc, strings_stay_json);
     suite_add_tcase(suite, tc);
