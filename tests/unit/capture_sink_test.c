@@ -193,6 +193,7 @@ START_TEST(pointer_relocated) {
     nvtxwStreamHandle_t stream;
     nvtxPayloadData_t payloads[2];
     pointer_data data, other;
+    static const char text4[] = "abcd";
     uint64_t id;
     char *text, *line;
     ck_assert_int_eq(nvtxwDomainRegister(T, session, "d", &domain), 0);
@@ -209,8 +210,16 @@ START_TEST(pointer_relocated) {
     ck_assert_msg(T->EventWrite(stream, payloads, 2) == 0, "%s", nvtxw_last_error());
     other.p = NULL;
     ck_assert_msg(T->EventWrite(stream, &payloads[1], 1) == 0, "%s", nvtxw_last_error());
+    /* With a C string whose size the tool measures (SIZE_MAX): written
+     * as its measured bytes. */
+    data.p = &data.v;
+    payloads[1] = (nvtxPayloadData_t){NVTX_PAYLOAD_ENTRY_TYPE_CSTRING, SIZE_MAX, text4};
+    ck_assert_msg(T->EventWrite(stream, payloads, 2) == 0, "%s", nvtxw_last_error());
     ck_assert_int_eq(T->SessionEnd(session), 0);
     text = read_output("pointer.jsonl");
+    ck_assert_msg(strstr(text, "\"pointers\":[[0,0,8]]},{\"schema\":\"cstring\","
+                               "\"hex\":\"6162636400\"}]}\n") != NULL,
+                  "%s", text);
     line = sizeof(void*) == 8
                ? "{\"stream\":\"w0\",\"event\":[{\"schema\":4294967296,\"hex\":"
                  "\"00000000000000000500000000000000\",\"pointers\":[[0,1,8]]},"
