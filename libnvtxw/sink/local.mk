@@ -23,4 +23,5 @@ libnvtxw_libnvtxw_la_SOURCES += \
 	libnvtxw/sink/sink_chrome_visit.c
 libnvtxw_libnvtxw_la_SOURCES += libnvtxw/sink/sink_backend.c libnvtxw/sink/sink_backend_internal.h libnvtxw/sink/sink_backend_regs.c libnvtxw/sink/sink_backend_write.c
 libnvtxw_libnvtxw_la_SOURCES += libnvtxw/sink/sink_sqlite.c libnvtxw/sink/sink_sqlite_internal.h libnvtxw/sink/sink_sqlite_db.c libnvtxw/sink/sink_sqlite_reg.c libnvtxw/sink/sink_sqlite_event.c libnvtxw/sink/sink_sqlite_counter.c
-libnvtxw_libnvtxw_la_SOURCES += libnvtxw/sink/sink_capture.c libnvtxw/sink/sink_capture_internal.h libnvtxw/sink/sink_capture_json.c libnvtxw/sink/sink_capture_stream.c
+libnvtxw_libnvtxw_la_SOURCES += libnvtxw/sink/sink_capture.c libnvtxw/sink/sink_capture_internal.h libnvtxw/sink/sink_capture_json.c libnvtxw/sink/sink_capture_stream.c \
+	libnvtxw/sink/sink_capture_reloc.c

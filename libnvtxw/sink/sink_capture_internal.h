@@ -59,6 +59,12 @@ int capture_json_enum(strbuf* buf, const nvtxw_enum_t* enumeration);
 int capture_json_counter_semantics(strbuf* buf, const nvtxSemanticsHeader_t* semantics);
 /* The form of a payload of `schema_id` in `registry` (CAPTURE_FORM_*). */
 int capture_schema_form(const nvtxw_schema_registry_t* registry, uint64_t schema_id);
+/* `,"hex":"..."[,"pointers":[[AT,PAYLOAD,OFFSET],...]]` for payload `index`
+ * of `event` (sink_capture_reloc.c): pointer slots zeroed in the hex and
+ * listed by where they lead. NOT_SUPPORTED when a pointer cannot be located
+ * without parsing or leads outside the event's payloads. */
+nvtxwResultCode_t capture_relocated(strbuf* out, const nvtxw_schema_registry_t* registry,
+                                    const core_event* event, size_t index);
 
 nvtxwResultCode_t capture_stream_open(sink* s, const core_stream* stream, void** state);
 nvtxwResultCode_t capture_stream_close(sink* s, const core_stream* stream, void* state);

@@ -5,7 +5,9 @@
  * capture_sink_write hands whole lines over under the sink's lock.
  * Payloads are decoded with the streaming visitor and written by field
  * name when the reader can encode them back (capture_schema_form), as hex
- * when their bytes hold no pointers, else refused.
+ * when their bytes hold no pointers; an event with a payload that holds
+ * pointers and has no by-name form is written whole as hex with its
+ * pointers relocated (sink_capture_reloc.c).
  */
 #include "config.h"
 
@@ -288,9 +290,41 @@ static void visit_options(nvtxw_visit_options_t* options, const core_stream* str
     options->flags = flags;
 }
 
+/* Every payload of the event (REFERENCED ones and empty ones too, so that
+ * indices stay) as hex with its pointers relocated: the form of events with
+ * a payload that holds pointers and cannot be given by name. */
+static nvtxwResultCode_t write_relocated(capture_stream* st, const core_event* event) {
+    size_t i;
+    nvtxwResultCode_t status = NVTXW_RESULT_SUCCESS;
+    for (i = 0; i < event->count && status == NVTXW_RESULT_SUCCESS; i++) {
+        const nvtxPayloadData_t* p = &event->payloads[i];
+        if ((i > 0 && strbuf_append(&st->lines, ",", 1)) ||
+            strbuf_append(&st->lines, "{\"schema\":", 10) ||
+            schema_ref(&st->lines, p->schemaId, schema_name_of(st->stream->domain, p->schemaId)))
+            return error_oom("a capture line");
+        status = capture_relocated(&st->lines, st->stream->domain->schemas, event, i);
+        if (status == NVTXW_RESULT_SUCCESS && strbuf_append(&st->lines, "}", 1))
+            status = error_oom("a capture line");
+    }
+    return status;
+}
+
+/* Non-zero when a payload of the event holds pointers and has no by-name
+ * form: the event is then written relocated. */
+static int needs_relocation(const capture_stream* st, const core_event* event) {
+    size_t i;
+    for (i = 0; i < event->count; i++) {
+        if (event->payloads[i].schemaId != NVTX_TYPE_PAYLOAD_SCHEMA_REFERENCED &&
+            event->payloads[i].size > 0 &&
+            payload_form(st, &event->payloads[i]) == CAPTURE_FORM_NONE)
+            return 1;
+    }
+    return 0;
+}
+
 nvtxwResultCode_t capture_event_write(void* state, const core_event* event) {
     capture_stream* st = state;
-    size_t start = st->lines.length, i;
+    size_t start = st->lines.length;
     writer w = {&st->lines, st, event, 1, 0, 0, 0, 0};
     nvtxw_visit_options_t options;
     core_event_facts facts;
@@ -298,20 +332,15 @@ nvtxwResultCode_t capture_event_write(void* state, const core_event* event) {
         core_event_visit(event, NULL, NULL, NVTXW_VISIT_ALLOW_FOREIGN_POINTERS, &facts);
     if (status != NVTXW_RESULT_SUCCESS)
         return status;
-    for (i = 0; i < event->count; i++) {
-        if (event->payloads[i].schemaId != NVTX_TYPE_PAYLOAD_SCHEMA_REFERENCED &&
-            event->payloads[i].size > 0 &&
-            payload_form(st, &event->payloads[i]) == CAPTURE_FORM_NONE)
-            return error_set(NVTXW_RESULT_NOT_SUPPORTED,
-                             "cannot write payload %zu (schema %" PRIu64 ") to a capture: it "
-                             "holds pointers the capture format cannot give by field name",
-                             i, event->payloads[i].schemaId);
-    }
     if (stream_prefix(st, "event") || strbuf_append(&st->lines, "[", 1))
         return end_line(st, start, 1, 0);
-    visit_options(&options, st->stream, NVTXW_VISIT_ALLOW_FOREIGN_POINTERS);
-    status = nvtxw_payload_visit(st->stream->domain->schemas, event->payloads, event->count,
-                                 &capture_visitor, &w, &options);
+    if (needs_relocation(st, event)) {
+        status = write_relocated(st, event);
+    } else {
+        visit_options(&options, st->stream, NVTXW_VISIT_ALLOW_FOREIGN_POINTERS);
+        status = nvtxw_payload_visit(st->stream->domain->schemas, event->payloads, event->count,
+                                     &capture_visitor, &w, &options);
+    }
     if (status != NVTXW_RESULT_SUCCESS) {
         st->lines.length = start;
         return status;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Capture files (docs/capture-format.md): a hand-written JSON Lines capture
 # replayed into text, lossless round trips report -> capture -> report ->
-# capture on hello_producer's report and on the hand-written one, and
+# capture on hello_producer's report, the hand-written one and the nested
+# synthetic workload (payloads with pointers, relocated), and
 # malformed captures that must exit 1 naming line:column and leave no output.
 set -u
 build=${top_builddir:-.}
@@ -125,6 +126,47 @@ else
     fail "hello: 6000 events and 1000 samples in the capture"
 fi
 
+# The nested workload: every payload entry type, a pointer string into a
+# REFERENCED payload, an offset-from-base string. Its events are written
+# relocated (hex plus "pointers"); the REFERENCED payload is kept.
+for spec in "seed=1" "seed=2,payload_every=1,iterations=40" "seed=7,payload_every=1,iterations=40" \
+    "seed=12345,payload_every=1,threads=1,domains=2,iterations=60"; do
+    if "$replay" --synthetic "nested:$spec" -o "$tmp/nested.nvtxw" 2>"$tmp/err"; then
+        round_trip "nested $spec" "$tmp/nested.nvtxw"
+    else
+        fail "nested $spec: generation failed: $(head -c 300 "$tmp/err")"
+    fi
+done
+nested=$tmp/nested-seed=12345,payload_every=1,threads=1,domains=2,iterations=60
+samples=$(grep -o '"schema":"synthetic_everything"' "$nested-A.jsonl" | wc -l)
+one='{"schema":"synthetic_everything","hex":"[0-9a-f]*","pointers":\[\[[0-9]*,2,0\]\]},'
+one=$one'{"schema":"synthetic_variable","hex":"[0-9a-f]*"},'
+one=$one'{"schema":1022,"hex":"706f696e7465642d746f20737472696e6700"},'
+one=$one'{"schema":"uint32","hex":"0[0-9a-f]000000"}'
+if [ "$samples" -gt 10 ] && [ "$(grep -o "$one" "$nested-A.jsonl" | wc -l)" = "$samples" ] &&
+    [ "$(grep -c 'pointed-to string' "$nested-2.txt")" = "$samples" ]; then
+    pass "nested: $samples payload samples relocated, the pointed-to string read back"
+else
+    fail "nested: $samples payload samples relocated, the pointed-to string read back"
+fi
+
+# A hand-written relocated payload: a pointer string into a REFERENCED
+# payload, and a NULL pointer (no item), read back as text.
+ptr_schema='{"domain":"","schema":{"name":"ps","kind":"static","role":"mark","entries":[{"name":"ts","type":"int64","semantic":"timestamp"},{"name":"p","type":"cstring_utf8","flags":["pointer"]},{"name":"q","type":"cstring_utf8","flags":["pointer"]}]}}'
+zeros=$(printf '00%.0s' $(seq 1 "$(($(getconf LONG_BIT) / 8))"))
+{
+    echo '{"nvtxw_capture":1}'
+    echo '{"domain":"","stream_open":"s"}'
+    echo "$ptr_schema"
+    echo '{"stream":"s","event":[{"schema":"ps","hex":"0500000000000000'"$zeros$zeros"'","pointers":[[8,1,2]]},{"schema":1022,"hex":"2d2d72656c6f636174656400"}]}'
+} >"$tmp/ptr.jsonl"
+if "$replay" "$tmp/ptr.jsonl" --to text -o "$tmp/ptr.txt" 2>"$tmp/err" &&
+    grep -q 'ps: ts=5, p="relocated", q=null' "$tmp/ptr.txt"; then
+    pass "relocated payload by hand: the pointer reads its target, NULL stays NULL"
+else
+    fail "relocated payload by hand: $(head -c 300 "$tmp/err") $(head -c 600 "$tmp/ptr.txt")"
+fi
+
 # OTF2 archives through the importer: enums, many schemas, scopes, counters,
 # conversions. The importer exists only in builds with OTF2.
 otf2=${NVTXW_OTF2_TEST_DATA:-}
@@ -198,6 +240,37 @@ bad "duplicate field" 'bad.jsonl:4:[0-9]+: duplicate field "a"' "$head
 bad "value out of the field's range" 'bad.jsonl:4:[0-9]+: a: value 300 out of range' "$head
 {\"domain\":\"\",\"schema\":{\"name\":\"p\",\"kind\":\"static\",\"entries\":[{\"name\":\"a\",\"type\":\"uint8\"}]}}
 {\"stream\":\"s\",\"event\":[{\"schema\":\"p\",\"a\":300}]}"
+# The same as a batch event (scope): the second payload is its flexData.
+{
+    head -n 3 "$tmp/ptr.jsonl"
+    echo '{"domain":"","scope":"/node/x","parent":0,"id":16777300}'
+    echo '{"stream":"s","event":[{"schema":"ps","hex":"0500000000000000'"$zeros$zeros"'","pointers":[[8,1,2],[16,1,0]]},{"schema":1022,"hex":"2d2d72656c6f636174656400"}],"scope":16777300}'
+} >"$tmp/ptr-batch.jsonl"
+if "$replay" "$tmp/ptr-batch.jsonl" --to text -o "$tmp/ptr-batch.txt" 2>"$tmp/err" &&
+    grep -q 'ps: ts=5, p="relocated", q="--relocated"' "$tmp/ptr-batch.txt" &&
+    grep -q '^event stream="s" ts=5 scope=16777300' "$tmp/ptr-batch.txt"; then
+    pass "relocated batch event: pointers into flexData"
+else
+    fail "relocated batch event: $(head -c 300 "$tmp/err") $(head -c 600 "$tmp/ptr-batch.txt")"
+fi
+ptr_line() { # PAYLOADS: an event line of stream s
+    printf '{"stream":"s","event":[%s]}' "$1"
+}
+ptr_head="$head
+$ptr_schema"
+ptr_zero="{\"schema\":\"ps\",\"hex\":\"$zeros$zeros$zeros\""
+bad "pointer into a missing payload" 'bad.jsonl:4:[0-9]+: pointer into payload 5: the event has 2' "$ptr_head
+$(ptr_line "$ptr_zero,\"pointers\":[[8,5,0]]},{\"schema\":1022,\"hex\":\"6100\"}")"
+bad "pointer beyond its target" 'bad.jsonl:4:[0-9]+: pointer to byte 2 of payload 1, which has 2 bytes' "$ptr_head
+$(ptr_line "$ptr_zero,\"pointers\":[[8,1,2]]},{\"schema\":1022,\"hex\":\"6100\"}")"
+bad "pointer slot beyond the payload" 'bad.jsonl:4:[0-9]+: pointer slot at byte 20 does not fit' "$ptr_head
+$(ptr_line "$ptr_zero,\"pointers\":[[20,1,0]]},{\"schema\":1022,\"hex\":\"6100\"}")"
+bad "pointer of two numbers" 'bad.jsonl:4:[0-9]+: wrong type for pointer offset' "$ptr_head
+$(ptr_line "$ptr_zero,\"pointers\":[[8,1]]}")"
+bad "pointers without hex" 'bad.jsonl:4:[0-9]+: unknown field "pointers"' "$ptr_head
+$(ptr_line '{"schema":"ps","pointers":[[8,1,0]]}')"
+bad "pointers after a value" 'bad.jsonl:3:[0-9]+: a value payload has nothing else' "$head
+$(ptr_line '{"schema":"int64","value":1,"pointers":[[0,0,0]]}')"
 bad "header with an unknown key" 'bad.jsonl:1:[0-9]+: unknown key "x"' '{"nvtxw_capture":1,"x":2}'
 printf '{"nvtxw_capture":1}\n{"session":"\xff\xfe"}\n' >"$tmp/bad.jsonl"
 if "$replay" "$tmp/bad.jsonl" -o "$tmp/bad.nvtxw" 2>"$tmp/err"; then

@@ -4,8 +4,9 @@
  *   - streams written from several threads at once: every line is whole,
  *     each stream keeps all its events in order (buffers flush many times);
  *   - the same single-threaded calls give byte-identical files;
- *   - a payload with a pointer the format cannot give by name is refused
- *     with NOT_SUPPORTED and the session stays usable;
+ *   - payloads with pointers into the event are written relocated; a
+ *     pointer into producer memory is refused with NOT_SUPPORTED and the
+ *     session stays usable;
  *   - a batch event's string in flexData is written by value;
  *   - text that is not UTF-8 is written as U+FFFD, control bytes escaped.
  */
@@ -154,42 +155,185 @@ START_TEST(deterministic) {
 }
 END_TEST
 
-START_TEST(pointer_refused) {
-    nvtxwSessionHandle_t session = begin("pointer.jsonl");
-    nvtxDomainHandle_t domain;
-    nvtxwStreamHandle_t stream;
+/* A static schema { p: POINTER to INT32, v: INT32 }, DEEP_COPY when asked. */
+static uint64_t pointer_schema(nvtxDomainHandle_t domain, int deep_copy) {
     nvtxPayloadSchemaEntry_t entries[2];
     nvtxPayloadSchemaAttr_t attr;
-    nvtxPayloadData_t payload;
     uint64_t id = 0;
-    struct {
-        const int32_t* p;
-        int32_t v;
-    } data;
     memset(entries, 0, sizeof entries);
     entries[0].type = NVTX_PAYLOAD_ENTRY_TYPE_INT32;
-    entries[0].flags = NVTX_PAYLOAD_ENTRY_FLAG_POINTER;
+    entries[0].flags =
+        NVTX_PAYLOAD_ENTRY_FLAG_POINTER | (deep_copy ? NVTX_PAYLOAD_ENTRY_FLAG_DEEP_COPY : 0);
     entries[0].name = "p";
     entries[1].type = NVTX_PAYLOAD_ENTRY_TYPE_INT32;
     entries[1].name = "v";
     memset(&attr, 0, sizeof attr);
     attr.fieldMask = NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_TYPE | NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_ENTRIES |
-                     NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_NUM_ENTRIES;
+                     NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_NUM_ENTRIES |
+                     NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_FLAGS;
     attr.type = NVTX_PAYLOAD_SCHEMA_TYPE_STATIC;
+    attr.flags = deep_copy ? NVTX_PAYLOAD_SCHEMA_FLAG_DEEP_COPY : 0;
     attr.entries = entries;
     attr.numEntries = 2;
-    ck_assert_int_eq(nvtxwDomainRegister(T, session, "d", &domain), 0);
     ck_assert_msg(T->SchemaRegister(domain, &attr, &id) == 0, "%s", nvtxw_last_error());
+    return id;
+}
+
+typedef struct pointer_data {
+    const int32_t* p;
+    int32_t v;
+} pointer_data;
+
+/* Pointers into the event's payloads are written relocated: the slot
+ * zeroed in the hex, [AT, PAYLOAD, OFFSET] in "pointers"; a NULL pointer
+ * has no item. */
+START_TEST(pointer_relocated) {
+    nvtxwSessionHandle_t session = begin("pointer.jsonl");
+    nvtxDomainHandle_t domain;
+    nvtxwStreamHandle_t stream;
+    nvtxPayloadData_t payloads[2];
+    pointer_data data, other;
+    static const char text4[] = "abcd";
+    uint64_t id;
+    char *text, *line;
+    ck_assert_int_eq(nvtxwDomainRegister(T, session, "d", &domain), 0);
+    id = pointer_schema(domain, 0);
     ck_assert_int_eq(nvtxwStreamOpen(T, session, "w0", domain, NULL, 0, &stream), 0);
+    memset(&data, 0, sizeof data);
+    memset(&other, 0, sizeof other);
     data.v = 5;
+    data.p = &other.v; /* into payload 1 */
+    other.v = 7;
+    other.p = &other.v; /* into its own payload */
+    payloads[0] = (nvtxPayloadData_t){id, sizeof data, &data};
+    payloads[1] = (nvtxPayloadData_t){id, sizeof other, &other};
+    ck_assert_msg(T->EventWrite(stream, payloads, 2) == 0, "%s", nvtxw_last_error());
+    other.p = NULL;
+    ck_assert_msg(T->EventWrite(stream, &payloads[1], 1) == 0, "%s", nvtxw_last_error());
+    /* With a C string whose size the tool measures (SIZE_MAX): written
+     * as its measured bytes. */
     data.p = &data.v;
-    payload.schemaId = id;
-    payload.size = sizeof data;
-    payload.payload = &data;
+    payloads[1] = (nvtxPayloadData_t){NVTX_PAYLOAD_ENTRY_TYPE_CSTRING, SIZE_MAX, text4};
+    ck_assert_msg(T->EventWrite(stream, payloads, 2) == 0, "%s", nvtxw_last_error());
+    ck_assert_int_eq(T->SessionEnd(session), 0);
+    text = read_output("pointer.jsonl");
+    ck_assert_msg(strstr(text, "\"pointers\":[[0,0,8]]},{\"schema\":\"cstring\","
+                               "\"hex\":\"6162636400\"}]}\n") != NULL,
+                  "%s", text);
+    line = sizeof(void*) == 8
+               ? "{\"stream\":\"w0\",\"event\":[{\"schema\":4294967296,\"hex\":"
+                 "\"00000000000000000500000000000000\",\"pointers\":[[0,1,8]]},"
+                 "{\"schema\":4294967296,\"hex\":\"00000000000000000700000000000000\","
+                 "\"pointers\":[[0,1,8]]}]}\n"
+                 "{\"stream\":\"w0\",\"event\":[{\"schema\":4294967296,\"hex\":"
+                 "\"00000000000000000700000000000000\"}]}\n"
+               : "\"pointers\":[[0,1,4]]";
+    ck_assert_msg(strstr(text, line) != NULL, "%s", text);
+    free(text);
+}
+END_TEST
+
+/* A DEEP_COPY pointer into the producer's memory cannot be captured: the
+ * event is refused with NOT_SUPPORTED and the session stays usable. */
+START_TEST(pointer_refused) {
+    nvtxwSessionHandle_t session = begin("refused.jsonl");
+    nvtxDomainHandle_t domain;
+    nvtxwStreamHandle_t stream;
+    nvtxPayloadData_t payload;
+    static const int32_t outside = 9;
+    pointer_data data;
+    uint64_t id;
+    ck_assert_int_eq(nvtxwDomainRegister(T, session, "d", &domain), 0);
+    id = pointer_schema(domain, 1);
+    ck_assert_int_eq(nvtxwStreamOpen(T, session, "w0", domain, NULL, 0, &stream), 0);
+    memset(&data, 0, sizeof data);
+    data.p = &outside;
+    payload = (nvtxPayloadData_t){id, sizeof data, &data};
     ck_assert_int_eq(T->EventWrite(stream, &payload, 1), NVTXW_RESULT_NOT_SUPPORTED);
     ck_assert_ptr_nonnull(strstr(nvtxw_last_error(), "cannot write payload 0"));
+    ck_assert_ptr_nonnull(strstr(nvtxw_last_error(), "outside the event's payloads"));
+    data.p = &data.v;
+    ck_assert_msg(T->EventWrite(stream, &payload, 1) == 0, "%s", nvtxw_last_error());
     ck_assert_int_eq(T->StreamClose(stream), 0);
     ck_assert_int_eq(T->SessionEnd(session), 0);
+}
+END_TEST
+
+/* A schema of `type` holding pointer_schema's entries once, and an outer
+ * static schema { ts: INT64, sel: UINT32 (the union's selector), in: that
+ * schema, a FIXED_SIZE array of 2 when `fixed` }. Returns the outer ID. */
+static uint64_t outer_schema(nvtxDomainHandle_t domain, uint64_t type, int fixed) {
+    nvtxPayloadSchemaEntry_t inner[2], outer[3];
+    nvtxPayloadSchemaAttr_t attr;
+    uint64_t inner_id = 0, outer_id = 0;
+    memset(inner, 0, sizeof inner);
+    inner[0].type = NVTX_PAYLOAD_ENTRY_TYPE_INT32;
+    inner[0].flags = NVTX_PAYLOAD_ENTRY_FLAG_POINTER;
+    inner[0].name = "p";
+    inner[1].type = NVTX_PAYLOAD_ENTRY_TYPE_INT32;
+    inner[1].name = "v";
+    memset(&attr, 0, sizeof attr);
+    attr.fieldMask = NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_TYPE | NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_ENTRIES |
+                     NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_NUM_ENTRIES;
+    attr.type = type;
+    attr.entries = inner;
+    attr.numEntries = 2;
+    ck_assert_msg(T->SchemaRegister(domain, &attr, &inner_id) == 0, "%s", nvtxw_last_error());
+    memset(outer, 0, sizeof outer);
+    outer[0].type = NVTX_PAYLOAD_ENTRY_TYPE_INT64;
+    outer[0].name = "ts";
+    outer[1].type = NVTX_PAYLOAD_ENTRY_TYPE_UINT32;
+    outer[1].name = "sel";
+    outer[2].type = inner_id;
+    outer[2].name = "in";
+    outer[2].flags = fixed ? NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_FIXED_SIZE : 0;
+    outer[2].arrayOrUnionDetail = fixed ? 2 : 1; /* fixed: length; union: selector index */
+    attr.type = NVTX_PAYLOAD_SCHEMA_TYPE_STATIC;
+    attr.entries = outer;
+    attr.numEntries = 3;
+    ck_assert_msg(T->SchemaRegister(domain, &attr, &outer_id) == 0, "%s", nvtxw_last_error());
+    return outer_id;
+}
+
+/* Pointers inside nested schemas by value, in a FIXED_SIZE array, are
+ * relocated at their place in the payload; a pointer in a union member is
+ * found only by parsing, so the event is refused. */
+START_TEST(pointer_nested) {
+    nvtxwSessionHandle_t session = begin("nested.jsonl");
+    nvtxDomainHandle_t domain;
+    nvtxwStreamHandle_t stream;
+    nvtxPayloadData_t payload;
+    uint64_t fixed_id, union_id;
+    struct {
+        int64_t ts;
+        uint32_t sel;
+        pointer_data in[2];
+    } data;
+    char* text;
+    if (sizeof(void*) != 8)
+        return; /* the offsets below are those of 64-bit platforms */
+    ck_assert_int_eq(nvtxwDomainRegister(T, session, "d", &domain), 0);
+    fixed_id = outer_schema(domain, NVTX_PAYLOAD_SCHEMA_TYPE_STATIC, 1);
+    union_id = outer_schema(domain, NVTX_PAYLOAD_SCHEMA_TYPE_UNION, 0);
+    ck_assert_int_eq(nvtxwStreamOpen(T, session, "w0", domain, NULL, 0, &stream), 0);
+    memset(&data, 0, sizeof data);
+    data.in[0].p = &data.in[1].v;
+    data.in[1].p = &data.in[0].v;
+    data.in[0].v = 1;
+    data.in[1].v = 2;
+    payload = (nvtxPayloadData_t){fixed_id, sizeof data, &data};
+    ck_assert_msg(T->EventWrite(stream, &payload, 1) == 0, "%s", nvtxw_last_error());
+    payload.schemaId = union_id;
+    ck_assert_int_eq(T->EventWrite(stream, &payload, 1), NVTXW_RESULT_NOT_SUPPORTED);
+    ck_assert_ptr_nonnull(strstr(nvtxw_last_error(), "it holds pointers in a union"));
+    ck_assert_int_eq(T->SessionEnd(session), 0);
+    text = read_output("nested.jsonl");
+    ck_assert_msg(strstr(text, "\"hex\":\"00000000000000000000000000000000"
+                               "00000000000000000100000000000000"
+                               "00000000000000000200000000000000\","
+                               "\"pointers\":[[16,0,40],[32,0,24]]}]}\n") != NULL,
+                  "%s", text);
+    free(text);
 }
 END_TEST
 
@@ -274,7 +418,9 @@ int main(void) {
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, streams_on_threads);
     tcase_add_test(tc, deterministic);
+    tcase_add_test(tc, pointer_relocated);
     tcase_add_test(tc, pointer_refused);
+    tcase_add_test(tc, pointer_nested);
     tcase_add_test(tc, flex_data_by_value);
     tcase_add_test(tc, strings_stay_json);
     suite_add_tcase(suite, tc);

@@ -160,10 +160,18 @@ capture_domain* capture_domain_find(capture_reader* r, const char* name);
 
 /* Encodes the payload mapping at the current event (its MAPPING_START) for
  * `domain`, appending it to `payloads`. */
+typedef struct capture_reloc {
+    size_t payload, at;      /* the slot: payload index, byte offset */
+    uint64_t target, offset; /* where it leads: payload index, byte offset */
+    yaml_mark_t mark;        /* of the [AT, PAYLOAD, OFFSET] item */
+} capture_reloc;
+
 typedef struct capture_payloads {
     nvtxPayloadData_t* items;
     unsigned char** buffers;
     size_t count, capacity;
+    capture_reloc* relocs; /* "pointers" of hex payloads, applied once all are read */
+    size_t reloc_count, reloc_capacity;
 } capture_payloads;
 
 int capture_payload(capture_reader* r, capture_domain* domain, capture_payloads* out);
@@ -171,6 +179,9 @@ int capture_payload(capture_reader* r, capture_domain* domain, capture_payloads*
  * predefined type or mirror schema ID) into a new buffer of `size` bytes. */
 int capture_sample(capture_reader* r, capture_domain* domain, uint64_t type, size_t size,
                    unsigned char** out);
+/* Puts the address of this process's copy of each "pointers" target into
+ * its slot; errors name the item. Call after the event's last payload. */
+int capture_payloads_relocate(capture_reader* r, capture_payloads* p);
 void capture_payloads_clear(capture_payloads* p);
 /* A schema reference: `name` (a schema or enum name, or a predefined type
  * name such as "int64"), or when NULL `number` (a predefined type, a static

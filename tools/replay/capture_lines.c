@@ -111,6 +111,7 @@ static void line_free(line* l) {
     capture_payloads_clear(&l->payloads);
     free(l->payloads.items);
     free(l->payloads.buffers);
+    free(l->payloads.relocs);
     free(l->data);
     free(l->points);
     free(l->json);
@@ -270,12 +271,17 @@ static int do_event(capture_reader* r, line* l) {
     nvtxwResultCode_t status;
     if (ATTR(l, 0)->present) {
         nvtxEventBatch_t batch;
-        if (l->payloads.count != 1)
-            return capture_error(r, ATTR(l, 0)->mark, "an event with a scope has one payload");
+        if (l->payloads.count > 2)
+            return capture_error(r, ATTR(l, 0)->mark,
+                                 "an event with a scope has one payload, or two with flexData");
         memset(&batch, 0, sizeof batch);
         batch.eventSchemaId = l->payloads.items[0].schemaId;
         batch.size = l->payloads.items[0].size;
         batch.events = l->payloads.items[0].payload;
+        if (l->payloads.count == 2) {
+            batch.flexData = l->payloads.items[1].payload;
+            batch.flexDataSize = l->payloads.items[1].size;
+        }
         if (capture_map_id(r, &l->stream->domain->scopes, ATTR(l, 0), "scope", &batch.scope) != 0)
             return -1;
         status = r->ctx->iface->EventBatchWrite(l->stream->handle, &batch);
@@ -394,7 +400,7 @@ static int read_payloads(capture_reader* r, line* l) {
     }
     if (l->payloads.count == 0)
         return CAPTURE_FAIL(r, "an event needs at least one payload");
-    return 0;
+    return capture_payloads_relocate(r, &l->payloads);
 }
 
 /* sync: [[src, dst], ...] */

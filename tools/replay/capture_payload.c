@@ -40,6 +40,7 @@ typedef struct encoder {
     size_t patch_count, patch_capacity;
     unsigned char* tail; /* pointed-to strings, placed after the object */
     size_t tail_size, tail_capacity;
+    capture_payloads* out; /* the event's payloads ("pointers" go there); NULL for samples */
 } encoder;
 
 static int reserve(encoder* e, size_t end) {
@@ -512,7 +513,58 @@ static int encode_value(encoder* e, uint64_t type) {
     return encode_scalar(e, type, 0, "value");
 }
 
-/* "hex" or "value" (predefined types only) as the payload's only key. */
+/* One [AT, PAYLOAD, OFFSET] item at the current event (its SEQUENCE_START). */
+static int read_pointer(encoder* e, capture_reloc* out) {
+    capture_reader* r = e->r;
+    uint64_t at;
+    out->mark = r->event.start_mark;
+    if (r->event.type != YAML_SEQUENCE_START_EVENT)
+        return CAPTURE_FAIL(r, "wrong type for a pointer: expected [AT, PAYLOAD, OFFSET]");
+    if (capture_next(r) || capture_u64(r, "pointer slot", &at) || capture_next(r) ||
+        capture_u64(r, "pointer payload", &out->target) || capture_next(r) ||
+        capture_u64(r, "pointer offset", &out->offset) || capture_next(r))
+        return -1;
+    if (r->event.type != YAML_SEQUENCE_END_EVENT)
+        return CAPTURE_FAIL(r, "a pointer is [AT, PAYLOAD, OFFSET]: three numbers");
+    if (at > e->size || e->size - at < sizeof(void*))
+        return capture_error(r, out->mark,
+                             "pointer slot at byte %" PRIu64 " does not fit a payload of %zu bytes",
+                             at, e->size);
+    out->at = (size_t)at;
+    out->payload = e->out->count;
+    return 0;
+}
+
+/* "pointers": [[AT, PAYLOAD, OFFSET], ...] after "hex". At most one item
+ * per byte of the payload, so the list is bounded by the payload. */
+static int read_pointers(encoder* e) {
+    capture_payloads* p = e->out;
+    size_t n = 0;
+    if (e->r->event.type != YAML_SEQUENCE_START_EVENT)
+        return CAPTURE_FAIL(e->r, "wrong type for pointers: expected a list of [AT, PAYLOAD, "
+                                  "OFFSET]");
+    if (capture_next(e->r) != 0)
+        return -1;
+    for (; e->r->event.type != YAML_SEQUENCE_END_EVENT; n++) {
+        if (n >= e->size)
+            return CAPTURE_FAIL(e->r, "more pointers than the payload's %zu bytes", e->size);
+        if (p->reloc_count == p->reloc_capacity) {
+            size_t want = p->reloc_capacity ? p->reloc_capacity * 2 : 4;
+            capture_reloc* grown = realloc(p->relocs, want * sizeof *grown);
+            if (grown == NULL)
+                return CAPTURE_FAIL(e->r, "out of memory");
+            p->relocs = grown;
+            p->reloc_capacity = want;
+        }
+        if (read_pointer(e, &p->relocs[p->reloc_count]) != 0 || capture_next(e->r) != 0)
+            return -1;
+        p->reloc_count++;
+    }
+    return 0;
+}
+
+/* "hex" (optionally followed by "pointers") or "value" (predefined types
+ * only) as the payload's only keys. */
 static int encode_single(encoder* e, uint64_t type, int schema) {
     const char* key;
     int status;
@@ -525,12 +577,17 @@ static int encode_single(encoder* e, uint64_t type, int schema) {
         e->buf = NULL;
         status = capture_next(e->r) || capture_hex(e->r, "hex", &e->buf, &e->size);
         e->capacity = e->size; /* capture_hex allocated exactly this much */
-    } else if (!strcmp(key, "value") && !schema)
-        status = capture_next(e->r) || encode_value(e, type);
-    else
+        if (status == 0 && (status = capture_next(e->r)) == 0 && e->out != NULL &&
+            e->r->event.type == YAML_SCALAR_EVENT &&
+            !strcmp((const char*)e->r->event.data.scalar.value, "pointers"))
+            status = capture_next(e->r) || read_pointers(e) || capture_next(e->r);
+        if (status != 0)
+            return -1;
+    } else if (!strcmp(key, "value") && !schema) {
+        if (capture_next(e->r) || encode_value(e, type) || capture_next(e->r))
+            return -1;
+    } else
         return CAPTURE_FAIL(e->r, "unknown key \"%.60s\" in a payload of a predefined type", key);
-    if (status != 0 || capture_next(e->r) != 0)
-        return -1;
     if (e->r->event.type != YAML_MAPPING_END_EVENT)
         return CAPTURE_FAIL(e->r, "a %s payload has nothing else", schema ? "hex" : "value");
     return 0;
@@ -610,6 +667,7 @@ int capture_payload(capture_reader* r, capture_domain* d, capture_payloads* out)
     memset(&e, 0, sizeof e);
     e.r = r;
     e.d = d;
+    e.out = out;
     if (payload_schema(r, d, &schema) != 0 || capture_next(r) != 0)
         return -1;
     registered = schema >= NVTX_PAYLOAD_SCHEMA_ID_STATIC_START &&
@@ -655,9 +713,29 @@ int capture_sample(capture_reader* r, capture_domain* d, uint64_t type, size_t s
     return *out ? 0 : -1;
 }
 
+int capture_payloads_relocate(capture_reader* r, capture_payloads* p) {
+    size_t i;
+    for (i = 0; i < p->reloc_count; i++) {
+        const capture_reloc* c = &p->relocs[i];
+        const void* address;
+        if (c->target >= p->count)
+            return capture_error(r, c->mark, "pointer into payload %" PRIu64 ": the event has %zu",
+                                 c->target, p->count);
+        if (c->offset >= p->items[c->target].size)
+            return capture_error(r, c->mark,
+                                 "pointer to byte %" PRIu64 " of payload %" PRIu64
+                                 ", which has %zu bytes",
+                                 c->offset, c->target, p->items[c->target].size);
+        address = p->buffers[c->target] + c->offset;
+        memcpy(p->buffers[c->payload] + c->at, &address, sizeof address);
+    }
+    return 0;
+}
+
 void capture_payloads_clear(capture_payloads* p) {
     size_t i;
     for (i = 0; i < p->count; i++)
         free(p->buffers[i]);
     p->count = 0;
+    p->reloc_count = 0;
 }
