@@ -35,11 +35,12 @@ count() { grep -c -- "$1" "$tmp/ph.txt"; }
 expect $? "phases: 25 events and 4 counter samples"
 has 'stream_open "main"' && has 'stream_open "helper"' && has 'path="app"'
 expect $? "phases: metadata after the events names streams and the process scope"
-has 'chrome X: begin=10500, end=12750, category=1'
-expect $? "phases: X 10.5 us + 2.25 us -> 10500..12750 ns"
+has 'category domain="chrome" id=136962009 name="c1"' &&
+    has 'chrome X: begin=10500, end=12750, category=136962009'
+expect $? "phases: X 10.5 us + 2.25 us -> 10500..12750 ns, category ID from the name"
 has 'args of X one: n=1, f=0.5, s="x", b=1, o="{\"k\":[1,2]}", big=18446744073709551615'
 expect $? "phases: args typed (int, double, string, bool, JSON text, uint64)"
-has 'chrome B: timestamp=20000, category=1, color=0xff007d00' && has 'chrome E: timestamp=21000'
+has 'chrome B: timestamp=20000, category=136962009, color=0xff007d00' && has 'chrome E: timestamp=21000'
 expect $? "phases: B with string ts and cname, E rounded from 21.0001 us"
 has 'scope=4294967296' && has 'scope=1' && has 'chrome instant: timestamp=22000'
 expect $? "phases: instants with thread, process and global scope"
@@ -133,6 +134,13 @@ TMPDIR=$tmp/t "$replay" "$tmp/hello.nvtxw" "$pt" --to text >"$tmp/merge.txt" 2>"
     [ "$(grep -c '^event' "$tmp/merge.txt")" = $((6000 + 241)) ] &&
     grep -q 'stream_open "tid stream 7"' "$tmp/merge.txt" && [ -z "$(ls "$tmp/t")" ]
 expect $? "merged with a report: both inputs' events, no temporary left"
+# Two Chrome traces with different `cat` sets merge (category IDs follow
+# from the names; in order of first use both files' first category was ID 1
+# and the merge failed), and a shared category is registered once.
+"$replay" "$pt" "$phases" "$phases" --to text >"$tmp/merge2.txt" 2>"$tmp/err" &&
+    [ "$(grep -c '^event' "$tmp/merge2.txt")" = $((241 + 25 + 25)) ] &&
+    [ "$(grep -c '^category domain="chrome" id=136962009 name="c1"$' "$tmp/merge2.txt")" = 1 ]
+expect $? "two different Chrome traces merge; a shared category once"
 "$replay" "$phases" --streams helper --to text >"$tmp/filter.txt" 2>"$tmp/err" &&
     [ "$(grep -c '^event' "$tmp/filter.txt")" = 4 ] && grep -q 'name="v2 in"' "$tmp/filter.txt"
 expect $? "--streams filter on a Chrome input"
