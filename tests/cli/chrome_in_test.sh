@@ -187,6 +187,23 @@ bad "async without id" 'event #0: async event without an "id"' "$tmp/noid.json"
 printf '[{"ph":"i","ts":99999999999999999999}]' >"$tmp/big.json"
 bad "ts beyond int64 nanoseconds" 'is not a time in microseconds' "$tmp/big.json"
 
+: >"$tmp/empty.json"
+bad "empty .json file" "empty.json:1:1: no JSON value in the file" "$tmp/empty.json"
+printf ' \n\t ' >"$tmp/blank.nvtxw"
+bad "whitespace only (taken for JSON whatever the name)" "blank.nvtxw:2:3: no JSON value in the file" "$tmp/blank.nvtxw"
+printf '[]' | iconv -f UTF-8 -t UTF-16 >"$tmp/utf16.json"
+bad "UTF-16 with a byte order mark" "utf16.json' is UTF-16 text; .* iconv" "$tmp/utf16.json"
+printf '[]' | iconv -f UTF-8 -t UTF-16LE >"$tmp/utf16le.json"
+bad "UTF-16LE without a byte order mark" "utf16le.json' is UTF-16 text" "$tmp/utf16le.json"
+truncate -s 64M "$tmp/zeros.json"
+bad "a sparse file of NUL bytes" 'zeros.json": not an nvtxw report' "$tmp/zeros.json"
+rm -f "$tmp/zeros.json"
+# A UTF-8 byte order mark (Windows editors write one) is skipped.
+printf '\357\273\277' | cat - "$phases" >"$tmp/bom.json"
+"$replay" "$tmp/bom.json" --to text >"$tmp/bom.txt" 2>"$tmp/err" &&
+    [ "$(grep -c '^event' "$tmp/bom.txt")" = 25 ]
+expect $? "a UTF-8 byte order mark before the JSON is skipped"
+
 # ---- documented warnings: accepted, counted, the first one located ----
 printf '[{"name":"a","ph":"X","ts":1,"dur":1,"pid":1,"tid":1},\n{"name":"b","ph":"i","ts":2,"pid":1,"tid":1},\n' >"$tmp/trunc.json"
 "$replay" "$tmp/trunc.json" --to text >"$tmp/trunc.txt" 2>"$tmp/err" &&
