@@ -145,6 +145,26 @@ expect $? "two different Chrome traces merge; a shared category once"
     [ "$(grep -c '^event' "$tmp/filter.txt")" = 4 ] && grep -q 'name="v2 in"' "$tmp/filter.txt"
 expect $? "--streams filter on a Chrome input"
 
+# Many processes: the JSON sink finds a process by the hash of its path (a
+# scan per stream took minutes at 300,000 pids); every pid keeps one
+# process_name, and two threads of one pid share it.
+python3 -c "
+ev = [{'name': 'x', 'ph': 'X', 'ts': i, 'dur': 1, 'pid': i % 3000, 'tid': i // 3000} for i in range(6000)]
+import json; print(json.dumps(ev))" >"$tmp/pids.json"
+"$replay" "$tmp/pids.json" -o "$tmp/pids.out.json" 2>"$tmp/err" &&
+    python3 -c "
+import json, sys
+ev = json.load(open(sys.argv[1]))['traceEvents']
+names = [e for e in ev if e['ph'] == 'M' and e['name'] == 'process_name']
+rows = {}
+for e in ev:
+    if e['ph'] == 'X':
+        rows.setdefault(e['pid'], set()).add(e['tid'])
+assert len(names) == 3001 and len({e['pid'] for e in names}) == 3001, len(names)  # and the session's
+assert len(rows) == 3000 and all(len(t) == 2 for t in rows.values())
+" "$tmp/pids.out.json"
+expect $? "3000 pids: 3000 JSON processes of two threads each"
+
 # ---- malformed inputs: exit 1, the place named, no output left ----
 bad() { # NAME PATTERN FILE
     "$replay" "$3" -o "$tmp/bad.nvtxw" >/dev/null 2>"$tmp/err"
