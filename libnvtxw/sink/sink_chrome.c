@@ -151,6 +151,13 @@ nvtxwResultCode_t chrome_process_id(chrome_sink* cs, const core_stream* stream, 
     /* A stream of a thread scope (`thread[...]`, as the OTF2 importer
      * registers locations) is a row of its parent's process, next to its
      * sibling threads and the process's task rows. */
+    const chrome_task* task = chrome_task_find(cs, stream->domain, stream->scope_id);
+    /* A stream whose scope is a task scope is a row of the task's process,
+     * not a process named "task[KEY]". */
+    if (task != NULL) {
+        *pid = task->pid;
+        return NVTXW_RESULT_SUCCESS;
+    }
     if (scope != NULL && strncmp(chrome_last_node(scope->path), "thread[", 7) == 0 &&
         idmap_get(&stream->domain->scopes, scope->parent) != NULL)
         return chrome_scope_process_id(cs, stream->domain, scope->parent, pid);
