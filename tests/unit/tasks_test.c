@@ -528,6 +528,11 @@ START_TEST(test_json) {
     ck_assert_ptr_nonnull(strstr(json, "{\"name\":\"suspended\",\"cat\":\"nvtx\",\"ph\":\"i\","
                                        "\"ts\":2.000,\"pid\":2,\"tid\":4294967296,\"s\":\"t\","));
     ck_assert_uint_eq(tu_count_substr(json, "\"ph\":\"f\""), 1);
+    /* a reason of 0 is no reason: left out, not the string "0x0" (which the
+     * Chrome input read back as a reason named "0x0") */
+    ck_assert_uint_eq(tu_count_substr(json, "\"0x0\""), 0);
+    ck_assert_ptr_nonnull(strstr(json, "\"args\":{\"task\":4294967299,\"suspended_at\":7500,"
+                                       "\"state\":\"resumed\"}"));
     free(json);
 }
 END_TEST
