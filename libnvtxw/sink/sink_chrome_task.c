@@ -16,37 +16,15 @@
 #include "common/error_internal.h"
 #include "core/core_internal.h"
 #include "sink/sink_chrome_internal.h"
+#include "tasks/tasks_internal.h"
 
-const char* chrome_last_node(const char* path) {
-    const char* node = path;
-    const char* p;
-    for (p = path; *p != '\0'; p++) {
-        if (*p == '\\' && p[1] != '\0')
-            p++;
-        else if (*p == '/')
-            node = p + 1;
-    }
-    return node;
-}
+const char* chrome_last_node(const char* path) { return tasks_last_node(path); }
 
-/* "task KEY" from a node `task[KEY]` with KEY unescaped; 0 when the node is
- * not one (no "task[" prefix, or no unescaped closing ']' ending it). */
-static int task_name(const char* node, strbuf* name) {
-    const char* p;
-    if (strncmp(node, "task[", 5) != 0)
-        return 0;
+/* "task KEY" from a path whose last node is `task[KEY]`, KEY unescaped; 0
+ * when the path is not a task's, -1 out of memory. */
+static int task_name(const char* path, strbuf* name) {
     strbuf_clear(name);
-    if (strbuf_append(name, "task ", 5) != 0)
-        return -1;
-    for (p = node + 5; *p != '\0'; p++) {
-        if (*p == '\\' && p[1] != '\0')
-            p++;
-        else if (*p == ']')
-            return p[1] == '\0' && p > node + 5 ? 1 : 0;
-        if (strbuf_append(name, p, 1) != 0)
-            return -1;
-    }
-    return 0;
+    return strbuf_append(name, "task ", 5) != 0 ? -1 : tasks_path_key(path, name);
 }
 
 /* The task map of `domain`, grown to cover its index. NULL out of memory. */
@@ -70,7 +48,7 @@ nvtxwResultCode_t chrome_task_register(chrome_sink* cs, const core_domain* domai
     const chrome_task* parent_task;
     idmap* map;
     nvtxwResultCode_t status = NVTXW_RESULT_SUCCESS;
-    int is_task = task_name(chrome_last_node(path), &name);
+    int is_task = task_name(path, &name);
     if (is_task <= 0) {
         strbuf_free(&name);
         return is_task == 0 ? NVTXW_RESULT_SUCCESS : error_oom("a JSON task row");

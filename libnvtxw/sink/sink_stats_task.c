@@ -28,34 +28,11 @@
 #include "nvtxw/tasks.h"
 #include "sink/event_info.h"
 #include "sink/sink_stats_internal.h"
+#include "tasks/tasks_internal.h"
 
 #define NO_REASON "(none)"
 
 /* ---- Task scopes (registration) ------------------------------------------- */
-
-/* KEY of a path whose last node is `task[KEY]`, unescaped, in `key`; 0 when
- * the path is not a task's, -1 out of memory. */
-static int task_key(const char* path, strbuf* key) {
-    const char* node = path;
-    const char* p;
-    for (p = path; *p != '\0'; p++) {
-        if (*p == '\\' && p[1] != '\0')
-            p++;
-        else if (*p == '/')
-            node = p + 1;
-    }
-    if (strncmp(node, "task[", 5) != 0)
-        return 0;
-    for (p = node + 5; *p != '\0'; p++) {
-        if (*p == '\\' && p[1] != '\0')
-            p++;
-        else if (*p == ']')
-            return p[1] == '\0' && p > node + 5 ? 1 : 0;
-        if (strbuf_append(key, p, 1) != 0)
-            return -1;
-    }
-    return 0;
-}
 
 static int add_scope(stats_sink* ss, const core_domain* domain, uint64_t id, char* key) {
     stats_task_scope* scope;
@@ -92,7 +69,7 @@ static int add_scope(stats_sink* ss, const core_domain* domain, uint64_t id, cha
 nvtxwResultCode_t stats_task_scope_register(sink* s, const core_domain* domain, uint64_t id,
                                             uint64_t parent, const char* path) {
     strbuf key = {NULL, 0, 0};
-    int found = task_key(path, &key);
+    int found = tasks_path_key(path, &key);
     (void)parent;
     if (found == 1 && add_scope((stats_sink*)s, domain, id, key.data) == 0)
         return NVTXW_RESULT_SUCCESS; /* the scope owns the key now */

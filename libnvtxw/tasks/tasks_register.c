@@ -195,6 +195,32 @@ static char* task_path(const char* key) {
     return path;
 }
 
+const char* tasks_last_node(const char* path) {
+    const char* node = path;
+    for (const char* p = path; *p != '\0'; p++) {
+        if (*p == '\\' && p[1] != '\0')
+            p++;
+        else if (*p == '/')
+            node = p + 1;
+    }
+    return node;
+}
+
+int tasks_path_key(const char* path, strbuf* key) {
+    const char* node = tasks_last_node(path);
+    if (strncmp(node, "task[", 5) != 0)
+        return 0;
+    for (const char* p = node + 5; *p != '\0'; p++) {
+        if (*p == '\\' && p[1] != '\0')
+            p++;
+        else if (*p == ']')
+            return p[1] == '\0' && p > node + 5 ? 1 : 0;
+        if (strbuf_append(key, p, 1) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 NVTXW_API nvtxwResultCode_t nvtxw_task_scope_register(const nvtxwInterface_t* iface,
                                                       nvtxDomainHandle_t domain,
                                                       uint64_t parent_scope, const char* key,
