@@ -141,6 +141,16 @@ expect $? "merged with a report: both inputs' events, no temporary left"
     [ "$(grep -c '^event' "$tmp/merge2.txt")" = $((241 + 25 + 25)) ] &&
     [ "$(grep -c '^category domain="chrome" id=136962009 name="c1"$' "$tmp/merge2.txt")" = 1 ]
 expect $? "two different Chrome traces merge; a shared category once"
+# Two names with one hash in two files (c268724 and c698200 share 399724973)
+# cannot merge: the error names the temporary reports, and a note says
+# which input each one holds.
+printf '[{"name":"a","cat":"c268724","ph":"i","ts":1,"pid":1,"tid":1}]' >"$tmp/cat1.json"
+printf '[{"name":"b","cat":"c698200","ph":"i","ts":1,"pid":1,"tid":1}]' >"$tmp/cat2.json"
+"$replay" "$tmp/cat1.json" "$tmp/cat2.json" --to text >/dev/null 2>"$tmp/err"
+[ $? = 1 ] && grep -q 'static category ID 399724973 of domain "chrome"' "$tmp/err" &&
+    grep -q "note: .* was the temporary report of '$tmp/cat1.json'" "$tmp/err" &&
+    grep -q "note: .* was the temporary report of '$tmp/cat2.json'" "$tmp/err"
+expect $? "a category hash shared by two names across files: the merge error names the inputs"
 "$replay" "$phases" --streams helper --to text >"$tmp/filter.txt" 2>"$tmp/err" &&
     [ "$(grep -c '^event' "$tmp/filter.txt")" = 4 ] && grep -q 'name="v2 in"' "$tmp/filter.txt"
 expect $? "--streams filter on a Chrome input"
