@@ -175,6 +175,20 @@ assert len(rows) == 3000 and all(len(t) == 2 for t in rows.values())
 " "$tmp/pids.out.json"
 expect $? "3000 pids: 3000 JSON processes of two threads each"
 
+# Task rows with two slices of 8e18 ns: the task's running time is held at
+# INT64_MAX (it overflowed, undefined behaviour, into a negative time).
+cat >"$tmp/longtask.json" <<'EOF_JSON'
+{"traceEvents":[
+{"name":"thread_name","ph":"M","pid":2,"tid":4294967296,"args":{"name":"task x","task_path":"task[x]","task_scope":4294967297}},
+{"name":"thread_name","ph":"M","pid":2,"tid":1,"args":{"name":"worker 0"}},
+{"name":"s","ph":"X","ts":-4000000000000000,"dur":8000000000000000,"pid":2,"tid":1,"args":{"task":4294967297}},
+{"name":"s","ph":"X","ts":-4000000000000000,"dur":8000000000000000,"pid":2,"tid":1,"args":{"task":4294967297}}
+]}
+EOF_JSON
+"$replay" "$tmp/longtask.json" --stats=csv --stats-reports task_sum >"$tmp/longtask.csv" 2>"$tmp/err" &&
+    grep -q '^9223372036854775807,2,0,0,-4000000000000000000,4000000000000000000,x,s$' "$tmp/longtask.csv"
+expect $? "task running time beyond int64 is held at INT64_MAX"
+
 # ---- malformed inputs: exit 1, the place named, no output left ----
 bad() { # NAME PATTERN FILE
     "$replay" "$3" -o "$tmp/bad.nvtxw" >/dev/null 2>"$tmp/err"
