@@ -72,6 +72,7 @@ struct core_stream {
     core_domain* domain;
     uint64_t handle;
     uint64_t index; /* order of opening in the session, from 0 */
+    size_t slot;    /* position in session->streams while open */
     char* name;
     uint64_t scope_id;
     uint64_t time_domain_id;

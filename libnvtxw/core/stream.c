@@ -90,18 +90,17 @@ static int session_add_stream(core_session* session, core_stream* stream) {
         session->streams = grown;
         session->stream_capacity = capacity;
     }
+    stream->slot = session->stream_count;
     session->streams[session->stream_count++] = stream;
     return 0;
 }
 
+/* O(1) by the stream's slot: a session that opens and closes a million
+ * streams (one per thread of a Chrome trace) must not pay a scan each. */
 static void session_remove_stream(core_session* session, const core_stream* stream) {
-    size_t i;
-    for (i = 0; i < session->stream_count; i++) {
-        if (session->streams[i] == stream) {
-            session->streams[i] = session->streams[--session->stream_count];
-            return;
-        }
-    }
+    core_stream* last = session->streams[--session->stream_count];
+    session->streams[stream->slot] = last;
+    last->slot = stream->slot;
 }
 
 /* Publishes the stream: session list, name set, handle. */

@@ -94,20 +94,39 @@ static nvtxwResultCode_t chrome_flush_line(chrome_sink* cs, int build_status) {
     return status;
 }
 
+static uint64_t path_hash(const char* path) {
+    uint64_t h = UINT64_C(14695981039346656037);
+    for (const unsigned char* p = (const unsigned char*)path; *p != '\0'; p++)
+        h = (h ^ *p) * UINT64_C(1099511628211);
+    return h;
+}
+
+/* The pid of a known process path, or 0. By hash first: a session with
+ * 300,000 processes (a Chrome trace with one pid per event) spent minutes
+ * comparing paths; a hash shared by two paths falls back to the scan. */
+static uint64_t known_process(const chrome_sink* cs, const char* path, uint64_t hash) {
+    uintptr_t pid = (uintptr_t)idmap_get(&cs->process_hashes, hash);
+    size_t i;
+    if (pid == 0 || strcmp(cs->process_paths[pid - 2], path) == 0)
+        return pid;
+    for (i = 0; i < cs->process_count; i++)
+        if (strcmp(cs->process_paths[i], path) == 0)
+            return i + 2;
+    return 0;
+}
+
 nvtxwResultCode_t chrome_scope_process_id(chrome_sink* cs, const core_domain* domain,
                                           uint64_t scope_id, uint64_t* pid) {
     const core_scope* scope =
         scope_id == NVTX_SCOPE_NONE ? NULL : idmap_get(&domain->scopes, scope_id);
     char** paths = cs->process_paths;
-    size_t i;
+    uint64_t hash;
     *pid = 1;
     if (scope == NULL)
         return NVTXW_RESULT_SUCCESS; /* no scope, ROOT or a predefined one */
-    for (i = 0; i < cs->process_count; i++)
-        if (strcmp(paths[i], scope->path) == 0) {
-            *pid = i + 2;
-            return NVTXW_RESULT_SUCCESS;
-        }
+    hash = path_hash(scope->path);
+    if ((*pid = known_process(cs, scope->path, hash)) != 0)
+        return NVTXW_RESULT_SUCCESS;
     if (cs->process_count == cs->process_capacity) {
         size_t capacity = cs->process_capacity ? cs->process_capacity * 2 : 8;
         if ((paths = nvtxw_reallocarray(paths, capacity, sizeof *paths)) == NULL)
@@ -118,6 +137,9 @@ nvtxwResultCode_t chrome_scope_process_id(chrome_sink* cs, const core_domain* do
     if ((paths[cs->process_count] = nvtxw_strdup(scope->path)) == NULL)
         return error_oom("the JSON process table");
     *pid = ++cs->process_count + 1;
+    if (idmap_get(&cs->process_hashes, hash) == NULL &&
+        idmap_put(&cs->process_hashes, hash, (void*)(uintptr_t)*pid) != 0)
+        return error_oom("the JSON process table");
     return chrome_flush_line(
         cs, chrome_json_meta(&cs->line, "process_name", *pid, 0, scope->path, 0) ||
                 chrome_json_meta(&cs->line, "process_sort_index", *pid, 0, NULL, *pid));
@@ -130,6 +152,13 @@ nvtxwResultCode_t chrome_process_id(chrome_sink* cs, const core_stream* stream, 
     /* A stream of a thread scope (`thread[...]`, as the OTF2 importer
      * registers locations) is a row of its parent's process, next to its
      * sibling threads and the process's task rows. */
+    const chrome_task* task = chrome_task_find(cs, stream->domain, stream->scope_id);
+    /* A stream whose scope is a task scope is a row of the task's process,
+     * not a process named "task[KEY]". */
+    if (task != NULL) {
+        *pid = task->pid;
+        return NVTXW_RESULT_SUCCESS;
+    }
     if (scope != NULL && strncmp(task_scope_last_node(scope->path), "thread[", 7) == 0 &&
         idmap_get(&stream->domain->scopes, scope->parent) != NULL)
         return chrome_scope_process_id(cs, stream->domain, scope->parent, pid);
@@ -178,6 +207,7 @@ static void chrome_free(chrome_sink* cs) {
     for (i = 0; i < cs->process_count; i++)
         nvtxw_free(cs->process_paths[i]);
     nvtxw_free(cs->process_paths);
+    idmap_free(&cs->process_hashes);
     strbuf_free(&cs->line);
     nvtxw_free(cs->session_name);
     nvtxw_free(cs->temp_path);

@@ -48,6 +48,7 @@ typedef struct chrome_sink {
     strbuf line;          /* metadata events (serialized calls only) */
     char** process_paths; /* pid P >= 2 is the scope path at [P - 2] */
     size_t process_count, process_capacity;
+    idmap process_hashes;    /* FNV-1a of a path -> its pid (as a pointer value) */
     _Atomic int64_t base_ns; /* CHROME_BASE_UNSET until the first timestamp */
     int64_t min_rel;         /* smallest rebased ts of closed streams (<= 0) */
     /* Task rows: task_maps[domain index] maps a task scope ID to its

@@ -299,6 +299,13 @@ static int on_string_handle(void* ctx, uint64_t handle, const char* text) {
     int slot;
     if (text != NULL)
         return on_text(st, text, strlen(text));
+    /* Handle 0 is "no string" (a task's reason, a slice without a name): a
+     * top-level args field is left out rather than written as "0x0" (or
+     * null), which the Chrome input would read back as that string. */
+    if (handle == 0 && st->depth == 0 && st->field_kind == CHROME_FIELD_ARGS && !st->key_written) {
+        st->field_kind = CHROME_FIELD_SKIP; /* no key, and no null at the field's end */
+        return 0;
+    }
     slot = value_slot(st, 0); /* the core resolves every handle it accepts */
     return slot <= 0 ? slot : chrome_json_hex_id(&st->args, handle);
 }

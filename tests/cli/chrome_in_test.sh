@@ -35,11 +35,12 @@ count() { grep -c -- "$1" "$tmp/ph.txt"; }
 expect $? "phases: 25 events and 4 counter samples"
 has 'stream_open "main"' && has 'stream_open "helper"' && has 'path="app"'
 expect $? "phases: metadata after the events names streams and the process scope"
-has 'chrome X: begin=10500, end=12750, category=1'
-expect $? "phases: X 10.5 us + 2.25 us -> 10500..12750 ns"
+has 'category domain="chrome" id=136962009 name="c1"' &&
+    has 'chrome X: begin=10500, end=12750, category=136962009'
+expect $? "phases: X 10.5 us + 2.25 us -> 10500..12750 ns, category ID from the name"
 has 'args of X one: n=1, f=0.5, s="x", b=1, o="{\"k\":[1,2]}", big=18446744073709551615'
 expect $? "phases: args typed (int, double, string, bool, JSON text, uint64)"
-has 'chrome B: timestamp=20000, category=1, color=0xff007d00' && has 'chrome E: timestamp=21000'
+has 'chrome B: timestamp=20000, category=136962009, color=0xff007d00' && has 'chrome E: timestamp=21000'
 expect $? "phases: B with string ts and cname, E rounded from 21.0001 us"
 has 'scope=4294967296' && has 'scope=1' && has 'chrome instant: timestamp=22000'
 expect $? "phases: instants with thread, process and global scope"
@@ -133,9 +134,60 @@ TMPDIR=$tmp/t "$replay" "$tmp/hello.nvtxw" "$pt" --to text >"$tmp/merge.txt" 2>"
     [ "$(grep -c '^event' "$tmp/merge.txt")" = $((6000 + 241)) ] &&
     grep -q 'stream_open "tid stream 7"' "$tmp/merge.txt" && [ -z "$(ls "$tmp/t")" ]
 expect $? "merged with a report: both inputs' events, no temporary left"
+# Two Chrome traces with different `cat` sets merge (category IDs follow
+# from the names; in order of first use both files' first category was ID 1
+# and the merge failed), and a shared category is registered once.
+"$replay" "$pt" "$phases" "$phases" --to text >"$tmp/merge2.txt" 2>"$tmp/err" &&
+    [ "$(grep -c '^event' "$tmp/merge2.txt")" = $((241 + 25 + 25)) ] &&
+    [ "$(grep -c '^category domain="chrome" id=136962009 name="c1"$' "$tmp/merge2.txt")" = 1 ]
+expect $? "two different Chrome traces merge; a shared category once"
+# Two names with one hash in two files (c268724 and c698200 share 399724973)
+# cannot merge: the error names the temporary reports, and a note says
+# which input each one holds.
+printf '[{"name":"a","cat":"c268724","ph":"i","ts":1,"pid":1,"tid":1}]' >"$tmp/cat1.json"
+printf '[{"name":"b","cat":"c698200","ph":"i","ts":1,"pid":1,"tid":1}]' >"$tmp/cat2.json"
+"$replay" "$tmp/cat1.json" "$tmp/cat2.json" --to text >/dev/null 2>"$tmp/err"
+[ $? = 1 ] && grep -q 'static category ID 399724973 of domain "chrome"' "$tmp/err" &&
+    grep -q "note: .* was the temporary report of '$tmp/cat1.json'" "$tmp/err" &&
+    grep -q "note: .* was the temporary report of '$tmp/cat2.json'" "$tmp/err"
+expect $? "a category hash shared by two names across files: the merge error names the inputs"
 "$replay" "$phases" --streams helper --to text >"$tmp/filter.txt" 2>"$tmp/err" &&
     [ "$(grep -c '^event' "$tmp/filter.txt")" = 4 ] && grep -q 'name="v2 in"' "$tmp/filter.txt"
 expect $? "--streams filter on a Chrome input"
+
+# Many processes: the JSON sink finds a process by the hash of its path (a
+# scan per stream took minutes at 300,000 pids); every pid keeps one
+# process_name, and two threads of one pid share it.
+python3 -c "
+ev = [{'name': 'x', 'ph': 'X', 'ts': i, 'dur': 1, 'pid': i % 3000, 'tid': i // 3000} for i in range(6000)]
+import json; print(json.dumps(ev))" >"$tmp/pids.json"
+"$replay" "$tmp/pids.json" -o "$tmp/pids.out.json" 2>"$tmp/err" &&
+    python3 -c "
+import json, sys
+ev = json.load(open(sys.argv[1]))['traceEvents']
+names = [e for e in ev if e['ph'] == 'M' and e['name'] == 'process_name']
+rows = {}
+for e in ev:
+    if e['ph'] == 'X':
+        rows.setdefault(e['pid'], set()).add(e['tid'])
+assert len(names) == 3001 and len({e['pid'] for e in names}) == 3001, len(names)  # and the session's
+assert len(rows) == 3000 and all(len(t) == 2 for t in rows.values())
+" "$tmp/pids.out.json"
+expect $? "3000 pids: 3000 JSON processes of two threads each"
+
+# Task rows with two slices of 8e18 ns: the task's running time is held at
+# INT64_MAX (it overflowed, undefined behaviour, into a negative time).
+cat >"$tmp/longtask.json" <<'EOF_JSON'
+{"traceEvents":[
+{"name":"thread_name","ph":"M","pid":2,"tid":4294967296,"args":{"name":"task x","task_path":"task[x]","task_scope":4294967297}},
+{"name":"thread_name","ph":"M","pid":2,"tid":1,"args":{"name":"worker 0"}},
+{"name":"s","ph":"X","ts":-4000000000000000,"dur":8000000000000000,"pid":2,"tid":1,"args":{"task":4294967297}},
+{"name":"s","ph":"X","ts":-4000000000000000,"dur":8000000000000000,"pid":2,"tid":1,"args":{"task":4294967297}}
+]}
+EOF_JSON
+"$replay" "$tmp/longtask.json" --stats=csv --stats-reports task_sum >"$tmp/longtask.csv" 2>"$tmp/err" &&
+    grep -q '^9223372036854775807,2,0,0,-4000000000000000000,4000000000000000000,x,s$' "$tmp/longtask.csv"
+expect $? "task running time beyond int64 is held at INT64_MAX"
 
 # ---- malformed inputs: exit 1, the place named, no output left ----
 bad() { # NAME PATTERN FILE
@@ -178,6 +230,23 @@ printf '[{"name":"a","ph":"b","ts":1,"pid":1,"tid":1}]' >"$tmp/noid.json"
 bad "async without id" 'event #0: async event without an "id"' "$tmp/noid.json"
 printf '[{"ph":"i","ts":99999999999999999999}]' >"$tmp/big.json"
 bad "ts beyond int64 nanoseconds" 'is not a time in microseconds' "$tmp/big.json"
+
+: >"$tmp/empty.json"
+bad "empty .json file" "empty.json:1:1: no JSON value in the file" "$tmp/empty.json"
+printf ' \n\t ' >"$tmp/blank.nvtxw"
+bad "whitespace only (taken for JSON whatever the name)" "blank.nvtxw:2:3: no JSON value in the file" "$tmp/blank.nvtxw"
+printf '[]' | iconv -f UTF-8 -t UTF-16 >"$tmp/utf16.json"
+bad "UTF-16 with a byte order mark" "utf16.json' is UTF-16 text; .* iconv" "$tmp/utf16.json"
+printf '[]' | iconv -f UTF-8 -t UTF-16LE >"$tmp/utf16le.json"
+bad "UTF-16LE without a byte order mark" "utf16le.json' is UTF-16 text" "$tmp/utf16le.json"
+truncate -s 64M "$tmp/zeros.json"
+bad "a sparse file of NUL bytes" 'zeros.json": not an nvtxw report' "$tmp/zeros.json"
+rm -f "$tmp/zeros.json"
+# A UTF-8 byte order mark (Windows editors write one) is skipped.
+printf '\357\273\277' | cat - "$phases" >"$tmp/bom.json"
+"$replay" "$tmp/bom.json" --to text >"$tmp/bom.txt" 2>"$tmp/err" &&
+    [ "$(grep -c '^event' "$tmp/bom.txt")" = 25 ]
+expect $? "a UTF-8 byte order mark before the JSON is skipped"
 
 # ---- documented warnings: accepted, counted, the first one located ----
 printf '[{"name":"a","ph":"X","ts":1,"dur":1,"pid":1,"tid":1},\n{"name":"b","ph":"i","ts":2,"pid":1,"tid":1},\n' >"$tmp/trunc.json"

@@ -1210,6 +1210,44 @@ START_TEST(stream_open_line) {
 }
 END_TEST
 
+/* Closing streams in the middle, at the front and at the end keeps the open
+ * list exact (each stream knows its slot): the streams left open still write
+ * and are closed once each when the session ends. */
+START_TEST(stream_close_any_order) {
+    nvtxwSessionHandle_t s = text_session("order");
+    nvtxDomainHandle_t d = domain(s, "d");
+    nvtxwStreamHandle_t st[5];
+    const char* names[5] = {"a", "b", "c", "d", "e"};
+    uint64_t schema;
+    int i;
+    for (i = 0; i < 5; i++)
+        st[i] = stream(s, names[i], d);
+    ck_assert_ok(T->StreamClose(st[2]));
+    ck_assert_ok(T->StreamClose(st[0]));
+    ck_assert_ok(T->StreamClose(st[4]));
+    schema = point_schema(d);
+    ck_assert_ok(write_point(st[1], schema, 10, 1));
+    ck_assert_ok(write_point(st[3], schema, 11, 2));
+    expect("session \"order\"");
+    expect("domain \"d\"");
+    for (i = 0; i < 5; i++)
+        expect("stream_open \"%s\" domain=\"d\" scope=0 time_domain=0 ordering=0/0/0/0", names[i]);
+    expect("stream_close \"c\"");
+    expect("stream_close \"a\"");
+    expect("stream_close \"e\"");
+    expect("schema domain=\"d\" id=%llu name=\"point\" type=1 flags=32 size=16 entries=2",
+           (unsigned long long)schema);
+    expect("event stream=\"b\" ts=10");
+    expect("  [0] point: ts=10, value=1");
+    expect("event stream=\"d\" ts=11");
+    expect("  [0] point: ts=11, value=2");
+    expect("stream_close \"d\"");
+    expect("stream_close \"b\"");
+    expect("session_end");
+    ck_assert_output(s);
+}
+END_TEST
+
 /* Conformance 44: StreamClose releases one stream; the session goes on. */
 START_TEST(stream_close_then_continue) {
     nvtxwSessionHandle_t s = text_session("close");
@@ -1841,6 +1879,7 @@ static void add_streams_and_writes(Suite* suite) {
     tcase_add_test(tc, stream_attr_errors);
     tcase_add_test(tc, stream_open_line);
     tcase_add_test(tc, stream_close_then_continue);
+    tcase_add_test(tc, stream_close_any_order);
     tc = tcase(suite, "event");
     tcase_add_test(tc, event_inputs_copied);
     tcase_add_test(tc, event_size_zero_payload_ignored);

@@ -528,6 +528,11 @@ START_TEST(test_json) {
     ck_assert_ptr_nonnull(strstr(json, "{\"name\":\"suspended\",\"cat\":\"nvtx\",\"ph\":\"i\","
                                        "\"ts\":2.000,\"pid\":2,\"tid\":4294967296,\"s\":\"t\","));
     ck_assert_uint_eq(tu_count_substr(json, "\"ph\":\"f\""), 1);
+    /* a reason of 0 is no reason: left out, not the string "0x0" (which the
+     * Chrome input read back as a reason named "0x0") */
+    ck_assert_uint_eq(tu_count_substr(json, "\"0x0\""), 0);
+    ck_assert_ptr_nonnull(strstr(json, "\"args\":{\"task\":4294967299,\"suspended_at\":7500,"
+                                       "\"state\":\"resumed\"}"));
     free(json);
 }
 END_TEST
@@ -568,6 +573,97 @@ START_TEST(test_nested_task) {
     ck_assert_ptr_nonnull(strstr(json, "\"ph\":\"X\",\"ts\":0.000,\"dur\":0.100,\"pid\":2,"
                                        "\"tid\":4294967297,"));
     free(json);
+}
+END_TEST
+
+/* Hostile but legal use: a task scope registered and never used, a task
+ * scope as a stream's default scope, one task on two streams at once, a
+ * task below a task with slices of both, a 64 KiB key of escapes and a key
+ * with bytes that are not UTF-8. Every sink must take it; the JSON must stay
+ * JSON (tasks_check.py parses it). */
+static void write_hostile(const char* config) {
+    nvtxwSessionHandle_t session = begin_session(config);
+    nvtxDomainHandle_t domain = NULL;
+    nvtxScopeAttr_t process = {sizeof process, "Process[9]", NVTX_SCOPE_ROOT, NVTX_SCOPE_NONE};
+    nvtxw_task_ids_t ids;
+    uint64_t proc = 0, unused = 0, home = 0, shared = 0, parent = 0, child = 0, big = 0, bytes = 0;
+    nvtxwStreamHandle_t w0, w1, on_task;
+    char* key = malloc(65537);
+    ck_assert_ptr_nonnull(key);
+    for (size_t i = 0; i < 65536; i++)
+        key[i] = "/[]\\\"\n"[i % 6];
+    key[65536] = '\0';
+    OK(T->DomainRegister(session, NULL, &domain));
+    memset(&ids, 0, sizeof ids);
+    ids.struct_size = sizeof ids;
+    OK(nvtxw_task_schemas_register(T, domain, &ids));
+    OK(T->ScopeRegister(domain, &process, &proc));
+    OK(nvtxw_task_scope_register(T, domain, proc, "never used", &unused));
+    OK(nvtxw_task_scope_register(T, domain, proc, "home", &home));
+    OK(nvtxw_task_scope_register(T, domain, proc, "shared", &shared));
+    OK(nvtxw_task_scope_register(T, domain, proc, "parent", &parent));
+    OK(nvtxw_task_scope_register(T, domain, parent, "child", &child));
+    OK(nvtxw_task_scope_register(T, domain, proc, key, &big));
+    OK(nvtxw_task_scope_register(T, domain, proc, "bad \xff\xfe utf8 \xc0\x80", &bytes));
+    w0 = open_worker(session, domain, proc, "worker 0");
+    w1 = open_worker(session, domain, proc, "worker 1");
+    on_task = open_worker(session, domain, home, "stream on a task");
+    OK(nvtxw_task_slice_write(T, w0, &ids, shared, NULL, 100, 300, 0));
+    OK(nvtxw_task_slice_write(T, w1, &ids, shared, NULL, 200, 400, 0));
+    OK(nvtxw_task_slice_write(T, w0, &ids, parent, NULL, 400, 900, 0));
+    OK(nvtxw_task_slice_write(T, w0, &ids, child, NULL, 500, 600, 0));
+    OK(nvtxw_task_state_write(T, w0, &ids, child, 600, NVTXW_TASK_SUSPENDED, NULL));
+    OK(nvtxw_task_slice_write(T, w1, &ids, big, NULL, 500, 700, 0));
+    OK(nvtxw_task_slice_write(T, w1, &ids, bytes, NULL, 800, 900, 0));
+    OK(nvtxw_task_slice_write(T, on_task, &ids, home, NULL, 100, 200, 0));
+    OK(nvtxw_task_state_write(T, on_task, &ids, home, 250, NVTXW_TASK_COMPLETED, NULL));
+    OK(T->StreamClose(on_task));
+    OK(T->StreamClose(w0));
+    OK(T->StreamClose(w1));
+    OK(T->SessionEnd(session));
+    free(key);
+}
+
+/* Fails unless python3's json module parses `path` as UTF-8. */
+static void assert_json_file(const char* path) {
+    char command[2 * PATH_MAX];
+    snprintf(command, sizeof command,
+             "python3 -c 'import json,sys; json.load(open(sys.argv[1], encoding=\"utf-8\"))' "
+             "'%s'",
+             path);
+    ck_assert_msg(system(command) == 0, "%s is not JSON in UTF-8", path);
+}
+
+START_TEST(test_hostile) {
+    char path[PATH_MAX], config[2 * PATH_MAX];
+    char *json, *csv, *stats;
+    path_in_dir(path, sizeof path, "hostile.json");
+    snprintf(config, sizeof config, "Sink=json|Output=%s|Overwrite=yes", path);
+    write_hostile(config);
+    assert_json_file(path);
+    json = tu_read_file_or_fail(path, NULL);
+    csv = stats_of("csv", write_hostile);
+    stats = stats_of("json", write_hostile);
+    path_in_dir(path, sizeof path, "json");
+    assert_json_file(path);
+    /* the JSON row of a task is named when the task is registered (an
+     * unused task is an empty row); the stats list tasks with a slice */
+    ck_assert_uint_eq(tu_count_substr(json, "\"task_path\":\"task[never used]\""), 1);
+    ck_assert_uint_eq(tu_count_substr(csv, "never used"), 0);
+    ck_assert_ptr_nonnull(strstr(csv, "\n400,2,0,0,100,400,shared,\n"));
+    ck_assert_ptr_nonnull(strstr(csv, "\n500,1,0,0,400,900,parent,\n"));
+    ck_assert_ptr_nonnull(strstr(csv, "\n100,1,0,0,500,600,child,\n"));
+    ck_assert_ptr_nonnull(strstr(csv, "\n100,1,0,0,100,200,home,\n"));
+    ck_assert_ptr_nonnull(strstr(stats, "\"task\": \"bad \\ufffd\\ufffd utf8"));
+    /* a stream on a task scope is a row of the task's process */
+    ck_assert_ptr_nonnull(strstr(json, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":2,"
+                                       "\"tid\":3,\"args\":{\"name\":\"stream on a task\"}}"));
+    ck_assert_uint_eq(tu_count_substr(json, "\"process_name\""), 2); /* session, Process[9] */
+    /* the shared task: one row, both workers' slices on it */
+    ck_assert_uint_eq(tu_count_substr(json, "\"name\":\"task shared\""), 1);
+    free(json);
+    free(csv);
+    free(stats);
 }
 END_TEST
 
@@ -771,6 +867,7 @@ static Suite* tasks_suite(void) {
     tcase_add_test(tc, test_stats);
     tcase_add_test(tc, test_json);
     tcase_add_test(tc, test_nested_task);
+    tcase_add_test(tc, test_hostile);
     tcase_add_test(tc, test_report_round_trip);
     tcase_add_test(tc, test_threads);
     /* A measurement, not a check: run by `make bench`, or on request. */

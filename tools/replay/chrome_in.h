@@ -182,6 +182,7 @@ typedef struct chrome_import {
     ct_table thread_index;   /* pid key + tid key -> index */
     ct_table counter_index;  /* pid key + name + key -> index */
     ct_table category_index; /* cat -> category ID */
+    ct_table category_ids;   /* category IDs taken (4 bytes each as the key) */
     ct_table shape_index;    /* args shape -> schema ID */
     ct_table async_index;    /* async key -> its stack of open range IDs (a pointer) */
     ct_table open_ids;       /* range IDs of open async ranges */
@@ -193,7 +194,7 @@ typedef struct chrome_import {
     nvtxDomainHandle_t domain;
     uint64_t schema_x, schema_x_task, schema_b, schema_e, schema_i, schema_i_scoped, schema_start,
         schema_end, schema_message, schema_flow[3], schema_args_json;
-    uint32_t next_category;
+    uint32_t category_count;
     size_t shape_count;
     uint64_t next_range_id;  /* synthetic range IDs */
     struct chrome_held* cur; /* the event being built (chrome_in_events.c) */

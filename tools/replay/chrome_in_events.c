@@ -615,6 +615,7 @@ void chrome_import_free(chrome_import* im) {
     ct_free(&im->thread_index);
     ct_free(&im->counter_index);
     ct_free(&im->category_index);
+    ct_free(&im->category_ids);
     ct_free(&im->shape_index);
     ct_free(&im->async_index);
     ct_free(&im->open_ids);

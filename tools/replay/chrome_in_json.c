@@ -346,6 +346,18 @@ static int read_all(reader* r, FILE* file, unsigned char* chunk) {
     return at_end(r);
 }
 
+/* A UTF-8 byte order mark at the start is not JSON (RFC 8259 lets a parser
+ * ignore it, and editors on Windows write it): skipped, offsets still count
+ * from the file's first byte. */
+static void skip_bom(reader* r, FILE* file) {
+    unsigned char bom[3];
+    if (fread(bom, 1, sizeof bom, file) == sizeof bom && bom[0] == 0xef && bom[1] == 0xbb &&
+        bom[2] == 0xbf)
+        r->chunk_offset = sizeof bom;
+    else
+        rewind(file);
+}
+
 int chrome_read(const char* tool, const char* path, const chrome_reader_cb* cb, void* user,
                 chrome_read_result* result) {
     reader r;
@@ -364,8 +376,10 @@ int chrome_read(const char* tool, const char* path, const chrome_reader_cb* cb, 
         fprintf(stderr, "%s: error: cannot open '%s': %s\n", tool, path, strerror(errno));
     else if (chunk == NULL || (r.yajl = yajl_alloc(&callbacks, NULL, &r)) == NULL)
         fprintf(stderr, "%s: error: out of memory\n", tool);
-    else
+    else {
+        skip_bom(&r, file);
         status = read_all(&r, file, chunk);
+    }
     if (status == 0 && r.events_depth == 0) {
         fprintf(stderr, "%s: error: %s: no \"traceEvents\" array\n", tool, path);
         status = 1;

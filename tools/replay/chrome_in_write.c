@@ -319,18 +319,42 @@ int chrome_register(chrome_import* im) {
     return register_schemas(im) || register_streams(im) || register_counters(im);
 }
 
+/* A category's ID follows from its name (FNV-1a, 31 bits, never 0), so two
+ * Chrome traces that share a `cat` register it with the same static ID and
+ * merge into one session; with IDs in order of first use, "cuda" in one file
+ * and "cpu_op" in the other both took ID 1 and the merge failed. A collision
+ * inside one file moves to the next free ID. 0 when the name is empty, the
+ * cap is reached or the ID cannot be claimed. */
+static uint32_t category_id(chrome_import* im, const char* cat) {
+    uint32_t id = 2166136261u;
+    int added = 0;
+    for (const unsigned char* p = (const unsigned char*)cat; *p != '\0'; p++)
+        id = (id ^ *p) * 16777619u;
+    for (id &= 0x7fffffffu;; id = (id + 1) & 0x7fffffffu) {
+        uint64_t* taken;
+        if (id == 0)
+            continue;
+        taken = ct_find(&im->category_ids, (const char*)&id, sizeof id, 1, &added);
+        if (taken == NULL)
+            return 0;
+        if (added)
+            return id;
+    }
+}
+
 uint32_t chrome_category(chrome_import* im, const char* cat) {
     int added;
     uint64_t* slot;
-    if (cat == NULL || cat[0] == '\0' || im->next_category >= CHROME_CATEGORIES_MAX)
+    if (cat == NULL || cat[0] == '\0' || im->category_count >= CHROME_CATEGORIES_MAX)
         return 0;
     slot = ct_find(&im->category_index, cat, strlen(cat), 1, &added);
     if (slot == NULL)
         return 0;
     if (added) {
-        *slot = ++im->next_category;
-        if (im->ctx->iface->CategoryRegister(im->domain, (uint32_t)*slot, cat) !=
-            NVTXW_RESULT_SUCCESS)
+        im->category_count++;
+        *slot = category_id(im, cat);
+        if (*slot != 0 && im->ctx->iface->CategoryRegister(im->domain, (uint32_t)*slot, cat) !=
+                              NVTXW_RESULT_SUCCESS)
             *slot = 0; /* the event keeps its name; only the category is lost */
     }
     return (uint32_t)*slot;

@@ -320,6 +320,15 @@ static int gather_reports(options* o, const replay_input_ctx* ctx, char* temps) 
     return 0;
 }
 
+/* A message about a temporary report gets a note naming the input it holds
+ * (o->inputs[i] is the report of o->sources[i]). */
+static void name_temporaries(const options* o, const char* message) {
+    for (size_t i = 0; i < o->input_count; i++)
+        if (o->sources[i].kind != REPLAY_INPUT_REPORT && strstr(message, o->inputs[i]) != NULL)
+            fprintf(stderr, TOOL ": note: \"%s\" was the temporary report of '%s'\n", o->inputs[i],
+                    o->sources[i].name);
+}
+
 static int replay(options* o, const char* config, nvtxw_reader_t** readers, char* temps) {
     nvtxw_replay_options_t ropts = {
         sizeof ropts,    o->order,    o->streams, o->stream_count, o->domains,
@@ -340,6 +349,7 @@ static int replay(options* o, const char* config, nvtxw_reader_t** readers, char
     if (nvtxw_reader_replay_many(readers, o->input_count, iface, config, &ropts, NULL) !=
         NVTXW_RESULT_SUCCESS) {
         fprintf(stderr, TOOL ": error: %s\n", nvtxw_last_error());
+        name_temporaries(o, nvtxw_last_error());
         return 1;
     }
     for (size_t i = 0; i < o->input_count; i++)

@@ -20,9 +20,20 @@
 
 static const unsigned char report_magic[8] = {0x89, 'N', 'V', 'T', 'X', 'W', '\r', '\n'};
 
+/* Whether `path` ends in `suffix`. */
+static int ends_with(const char* path, const char* suffix) {
+    size_t n = strlen(path), m = strlen(suffix);
+    return n >= m && strcmp(path + n - m, suffix) == 0;
+}
+
+/* What the first bytes say. A report starts with its magic, so text that is
+ * only whitespace (or a UTF-8 byte order mark and whitespace) is taken for
+ * JSON, whose reader names the problem; an empty file is JSON when its name
+ * says so. UTF-16 text is refused here with the way out, not reported as a
+ * damaged report. */
 replay_input_kind replay_input_sniff(const char* tool, const char* path) {
-    char head[SNIFF_BYTES];
-    size_t length, i;
+    unsigned char head[SNIFF_BYTES];
+    size_t length, i = 0;
     FILE* file = fopen(path, "rb");
     if (file == NULL) {
         fprintf(stderr, "%s: error: cannot open '%s': %s\n", tool, path, strerror(errno));
@@ -32,11 +43,22 @@ replay_input_kind replay_input_sniff(const char* tool, const char* path) {
     fclose(file);
     if (length >= sizeof report_magic && memcmp(head, report_magic, sizeof report_magic) == 0)
         return REPLAY_INPUT_REPORT;
-    if (capture_sniff(head, length))
+    if (capture_sniff((const char*)head, length))
         return REPLAY_INPUT_CAPTURE;
-    for (i = 0; i < length && strchr(" \t\r\n", head[i]) != NULL; i++)
-        ;
-    if (i < length && (head[i] == '[' || head[i] == '{'))
+    if (length >= 2 &&
+        ((head[0] == 0xff && head[1] == 0xfe) || (head[0] == 0xfe && head[1] == 0xff) ||
+         (head[1] == 0 && (head[0] == '[' || head[0] == '{')))) {
+        fprintf(stderr,
+                "%s: error: '%s' is UTF-16 text; a Chrome trace must be UTF-8 "
+                "(convert it with iconv -f UTF-16 -t UTF-8)\n",
+                tool, path);
+        return REPLAY_INPUT_ERROR;
+    }
+    if (length >= 3 && head[0] == 0xef && head[1] == 0xbb && head[2] == 0xbf)
+        i = 3; /* UTF-8 byte order mark */
+    while (i < length && head[i] != '\0' && strchr(" \t\r\n", head[i]) != NULL)
+        i++; /* (strchr finds the NUL terminator too) */
+    if (i < length ? head[i] == '[' || head[i] == '{' : length > 0 || ends_with(path, ".json"))
         return REPLAY_INPUT_CHROME;
     return REPLAY_INPUT_REPORT;
 }
