@@ -162,6 +162,9 @@ int stats_map_put(stats_map* map, const stats_pending* entry);
 void stats_map_remove(stats_map* map, stats_pending* entry);
 /* Duration end - start without signed overflow (wraps like the hardware). */
 int64_t stats_duration(int64_t start, int64_t end);
+/* a + b, held at the int64 limits: sums of hostile durations (two ranges of
+ * 8e18 ns) must not overflow (undefined behaviour) into negative times. */
+int64_t stats_add_held(int64_t a, int64_t b);
 
 /* sink_stats_event.c: the write path. */
 nvtxwResultCode_t stats_event_write(void* state, const core_event* event);

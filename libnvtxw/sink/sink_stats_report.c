@@ -345,17 +345,19 @@ static int compare_int64(const void* a, const void* b) {
 /* Sorts the group's durations in place and computes its row. */
 static void summarize(const stats_group* group, stats_summary* out) {
     size_t n = group->count, i;
-    uint64_t total = 0;
-    double mean, squares = 0.0;
+    int64_t total = 0;
+    double mean, sum = 0.0, squares = 0.0;
     qsort(group->durations, n, sizeof(int64_t), compare_int64);
-    for (i = 0; i < n; i++)
-        total += (uint64_t)group->durations[i];
+    for (i = 0; i < n; i++) {
+        total = stats_add_held(total, group->durations[i]);
+        sum += (double)group->durations[i];
+    }
     memset(out, 0, sizeof *out);
     out->group = group;
-    out->total = (int64_t)total;
+    out->total = total;
     out->min = group->durations[0];
     out->max = group->durations[n - 1];
-    mean = (double)out->total / (double)n;
+    mean = sum / (double)n; /* right even when the total is held at the limit */
     out->avg = mean;
     out->med = n % 2 ? (double)group->durations[n / 2]
                      : ((double)group->durations[n / 2 - 1] + (double)group->durations[n / 2]) / 2;

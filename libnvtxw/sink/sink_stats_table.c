@@ -214,3 +214,11 @@ void stats_map_remove(stats_map* map, stats_pending* entry) {
 int64_t stats_duration(int64_t start, int64_t end) {
     return (int64_t)((uint64_t)end - (uint64_t)start);
 }
+
+int64_t stats_add_held(int64_t a, int64_t b) {
+    if (b > 0 && a > INT64_MAX - b)
+        return INT64_MAX;
+    if (b < 0 && a < INT64_MIN - b)
+        return INT64_MIN;
+    return a + b;
+}

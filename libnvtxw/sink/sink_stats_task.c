@@ -108,16 +108,6 @@ static stats_task* task_record(idmap* tasks, uint64_t ordinal) {
 /* A slice: `name` (NUL-terminated, may be NULL) names the task when the
  * slice is its earliest. */
 
-/* a + b, held at the int64 limits: sums of hostile durations (two slices of
- * 8e18 ns) must not overflow (undefined behaviour) into negative times. */
-static int64_t add_held(int64_t a, int64_t b) {
-    if (b > 0 && a > INT64_MAX - b)
-        return INT64_MAX;
-    if (b < 0 && a < INT64_MIN - b)
-        return INT64_MIN;
-    return a + b;
-}
-
 static int task_add_slice(stats_task* task, int64_t begin, int64_t end, const char* name) {
     if (task->slices == 0 || begin < task->first_start) {
         char* copy = name != NULL ? nvtxw_strdup(name) : NULL;
@@ -130,7 +120,7 @@ static int task_add_slice(stats_task* task, int64_t begin, int64_t end, const ch
     if (task->slices == 0 || end > task->last_end)
         task->last_end = end;
     task->slices++;
-    task->running = add_held(task->running, stats_duration(begin, end));
+    task->running = stats_add_held(task->running, stats_duration(begin, end));
     return 0;
 }
 
@@ -145,9 +135,9 @@ static void task_fold(stats_task* to, stats_task* from) {
     if (from->slices > 0 && (to->slices == 0 || from->last_end > to->last_end))
         to->last_end = from->last_end;
     to->slices += from->slices;
-    to->running = add_held(to->running, from->running);
+    to->running = stats_add_held(to->running, from->running);
     to->suspensions += from->suspensions;
-    to->suspended = add_held(to->suspended, from->suspended);
+    to->suspended = stats_add_held(to->suspended, from->suspended);
 }
 
 void stats_tasks_free(idmap* tasks) {
@@ -286,7 +276,7 @@ static int stream_mark(stats_stream* st, const core_event* event, const event_in
         stats_group_add(&st->reasons.items[group], duration) != 0)
         return -1;
     task->suspensions++;
-    task->suspended = add_held(task->suspended, duration);
+    task->suspended = stats_add_held(task->suspended, duration);
     return 0;
 }
 

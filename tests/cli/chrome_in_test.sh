@@ -188,6 +188,14 @@ EOF_JSON
 "$replay" "$tmp/longtask.json" --stats=csv --stats-reports task_sum >"$tmp/longtask.csv" 2>"$tmp/err" &&
     grep -q '^9223372036854775807,2,0,0,-4000000000000000000,4000000000000000000,x,s$' "$tmp/longtask.csv"
 expect $? "task running time beyond int64 is held at INT64_MAX"
+# The same for a range summary: the total is held, the average stays right.
+cat >"$tmp/longrange.json" <<'EOF_JSON'
+[{"name":"s","ph":"X","ts":-4000000000000000,"dur":8000000000000000,"pid":2,"tid":1},
+{"name":"s","ph":"X","ts":-4000000000000000,"dur":8000000000000000,"pid":2,"tid":1}]
+EOF_JSON
+"$replay" "$tmp/longrange.json" --stats=csv >"$tmp/longrange.csv" 2>"$tmp/err" &&
+    grep -q '^100.000,9223372036854775807,2,8000000000000000000.000,.*,chrome:s$' "$tmp/longrange.csv"
+expect $? "range total beyond int64 is held at INT64_MAX, average exact"
 
 # ---- malformed inputs: exit 1, the place named, no output left ----
 bad() { # NAME PATTERN FILE
