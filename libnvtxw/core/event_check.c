@@ -177,3 +177,16 @@ nvtxwResultCode_t core_event_visit(const core_event* event, const nvtxw_visitor_
         error_prefix("cannot write event on stream \"%s\"", event->stream->name);
     return status;
 }
+
+size_t core_payload_bytes(const nvtxPayloadData_t* p) {
+    static const uint8_t zero[4] = {0, 0, 0, 0};
+    size_t unit, units = 0;
+    if (p->size != SIZE_MAX)
+        return p->size;
+    unit = p->schemaId == NVTX_PAYLOAD_ENTRY_TYPE_CSTRING_UTF16   ? 2
+           : p->schemaId == NVTX_PAYLOAD_ENTRY_TYPE_CSTRING_UTF32 ? 4
+                                                                  : 1;
+    while (memcmp((const uint8_t*)p->payload + units * unit, zero, unit) != 0)
+        units++;
+    return (units + 1) * unit;
+}

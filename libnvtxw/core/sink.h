@@ -96,6 +96,11 @@ typedef struct core_event_facts {
 nvtxwResultCode_t core_event_visit(const core_event* event, const nvtxw_visitor_t* visitor,
                                    void* ctx, unsigned visit_flags, core_event_facts* facts);
 
+/* Bytes of a validated payload: its size, or for SIZE_MAX (predefined C
+ * strings only, NUL-terminated as the core checked) the code units up to
+ * and including the terminator. */
+size_t core_payload_bytes(const nvtxPayloadData_t* p);
+
 typedef struct sink sink;
 
 typedef struct sink_ops {

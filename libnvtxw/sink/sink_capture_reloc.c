@@ -55,21 +55,6 @@ static int schema_has_pointers(const nvtxw_schema_registry_t* registry, uint64_t
     return 0;
 }
 
-/* Bytes of a payload; SIZE_MAX (predefined C strings only, validated by
- * the core) is the code units up to and including the terminator. */
-static size_t payload_bytes(const nvtxPayloadData_t* p) {
-    static const uint8_t zero[4] = {0, 0, 0, 0};
-    size_t unit, units = 0;
-    if (p->size != SIZE_MAX)
-        return p->size;
-    unit = p->schemaId == NVTX_PAYLOAD_ENTRY_TYPE_CSTRING_UTF16   ? 2
-           : p->schemaId == NVTX_PAYLOAD_ENTRY_TYPE_CSTRING_UTF32 ? 4
-                                                                  : 1;
-    while (memcmp((const uint8_t*)p->payload + units * unit, zero, unit) != 0)
-        units++;
-    return (units + 1) * unit;
-}
-
 static nvtxwResultCode_t refuse(const reloc_walk* w, const char* what) {
     return error_set(NVTXW_RESULT_NOT_SUPPORTED,
                      "cannot write payload %zu (schema %" PRIu64 ") to a capture: %s", w->index,
@@ -90,7 +75,7 @@ static nvtxwResultCode_t relocate(reloc_walk* w, size_t at) {
         const nvtxPayloadData_t* p = &w->event->payloads[j];
         uintptr_t start = (uintptr_t)p->payload;
         if (p->payload != NULL && p->size > 0 && value >= start &&
-            value - start < payload_bytes(p)) {
+            value - start < core_payload_bytes(p)) {
             memset(w->copy + at, 0, sizeof value);
             return strbuf_printf(w->list, "%s[%zu,%zu,%" PRIuPTR "]", w->list->length ? "," : "",
                                  at, j, value - start)
@@ -158,7 +143,7 @@ nvtxwResultCode_t capture_relocated(strbuf* out, const nvtxw_schema_registry_t* 
     const nvtxPayloadData_t* p = &event->payloads[index];
     const nvtxw_schema_t* schema = nvtxw_schema_registry_find_schema(registry, p->schemaId);
     strbuf list = {0};
-    reloc_walk w = {registry, event, index, NULL, p->size > 0 ? payload_bytes(p) : 0, &list};
+    reloc_walk w = {registry, event, index, NULL, p->size > 0 ? core_payload_bytes(p) : 0, &list};
     nvtxwResultCode_t status = NVTXW_RESULT_SUCCESS;
     if (w.size > 0 && (w.copy = nvtxw_malloc(w.size)) == NULL)
         return error_oom("a capture line");

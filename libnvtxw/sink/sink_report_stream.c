@@ -187,21 +187,6 @@ static uint8_t* put_ts_relative(uint8_t* p, const payload_plan* plan, const void
     return p;
 }
 
-/* Bytes of a payload; SIZE_MAX (predefined C strings only, validated) is
- * resolved to the code units up to and including the terminator. */
-static size_t payload_size(const nvtxPayloadData_t* p) {
-    size_t unit, units = 0;
-    static const uint8_t zero[4] = {0, 0, 0, 0};
-    if (p->size != SIZE_MAX)
-        return p->size;
-    unit = p->schemaId == NVTX_PAYLOAD_ENTRY_TYPE_CSTRING_UTF16   ? 2
-           : p->schemaId == NVTX_PAYLOAD_ENTRY_TYPE_CSTRING_UTF32 ? 4
-                                                                  : 1;
-    while (memcmp((const uint8_t*)p->payload + units * unit, zero, unit) != 0)
-        units++;
-    return (units + 1) * unit;
-}
-
 static int is_predefined_string(uint64_t schema_id) {
     return schema_id >= NVTX_PAYLOAD_ENTRY_TYPE_CSTRING &&
            schema_id <= NVTX_PAYLOAD_ENTRY_TYPE_CSTRING_UTF32;
@@ -272,7 +257,7 @@ static int event_layout_make(report_stream* st, const core_event* event, event_l
         uint64_t id = event->payloads[i].schemaId;
         l->plans[i] = id >= NVTX_PAYLOAD_SCHEMA_ID_STATIC_START ? stream_plan(st, id) : NULL;
         l->with_origin |= l->plans[i] != NULL && l->plans[i]->has_pointers;
-        l->sizes[i] = event->payloads[i].size ? payload_size(&event->payloads[i]) : 0;
+        l->sizes[i] = event->payloads[i].size ? core_payload_bytes(&event->payloads[i]) : 0;
         l->stored += l->sizes[i] != 0;
         if (l->sizes[i] > SIZE_MAX / 4 - l->bound)
             return -1;
