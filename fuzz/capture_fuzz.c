@@ -1,6 +1,6 @@
 /*
  * fuzz/capture_fuzz.c - libFuzzer target for the capture reader
- * (tools/replay/capture_*.c, docs/capture-format.md): arbitrary bytes as a
+ * (tools/replay/capture/, docs/capture-format.md): arbitrary bytes as a
  * capture file, replayed into a session whose sink is Sink=capture writing
  * to /dev/null, so that whatever the reader accepts also goes through the
  * capture writer. Any input must end in exit status 0 or 1 with no crash,

@@ -33,12 +33,12 @@ fuzz_reader_fuzz_CPPFLAGS = $(FUZZ_CPPFLAGS)
 fuzz_reader_fuzz_CFLAGS = $(FUZZ_CFLAGS)
 fuzz_reader_fuzz_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
 fuzz_reader_fuzz_LDADD = $(FUZZ_LDADD)
-# The capture reader is nvtxw-replay's (tools/replay/capture_*.c).
+# The capture reader is nvtxw-replay's (tools/replay/capture/).
 noinst_PROGRAMS += fuzz/capture_fuzz
-fuzz_capture_fuzz_SOURCES = fuzz/capture_fuzz.c tools/replay/capture_read.c \
-	tools/replay/capture_maps.c tools/replay/capture_lines.c tools/replay/capture_regs.c \
-	tools/replay/capture_payload.c \
-	tools/replay/capture_replay.c $(libnvtxw_libnvtxw_la_SOURCES)
+fuzz_capture_fuzz_SOURCES = fuzz/capture_fuzz.c tools/replay/capture/capture_read.c \
+	tools/replay/capture/capture_maps.c tools/replay/capture/capture_lines.c \
+	tools/replay/capture/capture_regs.c tools/replay/capture/capture_payload.c \
+	tools/replay/capture/capture_replay.c $(libnvtxw_libnvtxw_la_SOURCES)
 fuzz_capture_fuzz_CPPFLAGS = $(FUZZ_CPPFLAGS) -I$(top_srcdir)/tools/replay \
 	-DCAPTURE_SCHEMAS_DIR='"$(pkgdatadir)/schemas"' \
 	-DCAPTURE_SOURCE_SCHEMAS_DIR='"$(abs_top_srcdir)/schemas"'

@@ -33,7 +33,6 @@
 
 /* A schema whose payloads validate by size alone (core/fast_check.c). */
 #define CORE_FAST_MAX_HANDLES 4
-#define CORE_PLAN_CACHE 8 /* schemas a stream keeps at hand (a power of two) */
 
 typedef struct core_fast_plan {
     size_t min_size;         /* bytes a payload needs */
@@ -42,53 +41,6 @@ typedef struct core_fast_plan {
     size_t handle_count;     /* registered string handles to check ... */
     size_t handle_offsets[CORE_FAST_MAX_HANDLES]; /* ... at these offsets */
 } core_fast_plan;
-
-/* One registered scope. */
-typedef struct core_scope {
-    uint64_t id;
-    uint64_t parent;
-    char* path;
-} core_scope;
-
-struct core_domain {
-    core_session* session;
-    uint64_t handle;
-    uint32_t serial; /* process-unique; high half of this domain's string handles */
-    uint32_t index;  /* order of registration in the session, from 0 */
-    char* name;      /* "" for the default domain */
-    nvtxw_schema_registry_t* schemas;
-    char** strings; /* registered strings; handle = serial << 32 | index + 1 */
-    size_t string_count, string_capacity;
-    idmap categories;   /* category -> char* name */
-    idmap scopes;       /* scope ID -> core_scope* */
-    idmap counters;     /* counter ID -> core_counter* (owned copies) */
-    idmap time_domains; /* time domain ID -> nvtxTimeDomainAttr_t* */
-    idmap fast_plans;   /* schema ID -> core_fast_plan* (core/fast_check.c) */
-    uint64_t next_scope_id, next_counter_id, next_time_domain_id; /* dynamic IDs */
-};
-
-struct core_stream {
-    core_session* session;
-    core_domain* domain;
-    uint64_t handle;
-    uint64_t index; /* order of opening in the session, from 0 */
-    size_t slot;    /* position in session->streams while open */
-    char* name;
-    uint64_t scope_id;
-    uint64_t time_domain_id;
-    int16_t order_interleaving;
-    int16_t ordering_type;
-    int32_t ordering_skid;
-    int64_t ordering_skid_amount;
-    void* sink_state;
-    /* Fast plans looked up last (write path; this stream's thread only);
-     * schema_id 0 = empty slot, plan NULL = the schema has no fast plan. */
-    struct {
-        uint64_t schema_id;
-        const struct core_fast_plan* plan;
-    } plan_cache[CORE_PLAN_CACHE];
-    unsigned plan_cache_next;
-};
 
 struct core_session {
     uint64_t handle;
@@ -141,8 +93,6 @@ nvtxwResultCode_t core_domain_find_or_add(core_session* session, const char* nam
                                           core_domain** out);
 void core_stream_free(core_stream* stream);
 void core_counter_free(core_counter* counter);
-/* Text of a string handle of this domain, or NULL when not registered here. */
-const char* core_domain_string(const core_domain* domain, uint64_t handle);
 const core_counter* core_domain_counter(const core_domain* domain, uint64_t id);
 /* Non-zero when `id` may be used as a scope in this domain: NONE, ROOT or a
  * registered scope. */

@@ -244,6 +244,16 @@ const char* core_domain_string(const core_domain* domain, uint64_t handle) {
     return domain->strings[index - 1];
 }
 
+const char* core_domain_category(const core_domain* domain, uint64_t category) {
+    return idmap_get(&domain->categories, category);
+}
+
+const core_scope* core_domain_scope(const core_domain* domain, uint64_t scope_id) {
+    if (scope_id == NVTX_SCOPE_NONE || scope_id == NVTX_SCOPE_ROOT)
+        return NULL;
+    return idmap_get(&domain->scopes, scope_id);
+}
+
 const core_counter* core_domain_counter(const core_domain* domain, uint64_t id) {
     return idmap_get(&domain->counters, id);
 }

@@ -25,12 +25,82 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/idmap.h"
 #include "nvtxw/abi.h"
 #include "nvtxw/payload.h"
 
 typedef struct core_session core_session;
 typedef struct core_domain core_domain;
 typedef struct core_stream core_stream;
+
+/*
+ * Domains and streams as the core hands them to sinks: borrowed, owned by
+ * the core. The fields above the "core's own" line are a sink's to read; they
+ * are set when the domain is registered or the stream opened and do not
+ * change until the session ends or the stream closes. A domain's registries
+ * are read through the functions below, never through its maps: they are
+ * complete for every write (NVTXW: registrations never overlap writes).
+ */
+
+/* One registered scope; `path` as registered (ABI spec 2.10 escapes). */
+typedef struct core_scope {
+    uint64_t id;
+    uint64_t parent;
+    char* path;
+} core_scope;
+
+#define CORE_PLAN_CACHE 8 /* schemas a stream keeps at hand (a power of two) */
+
+struct core_domain {
+    char* name;     /* "" for the default domain */
+    uint32_t index; /* order of registration in the session, from 0 */
+    nvtxw_schema_registry_t* schemas;
+
+    /* The core's own. */
+    core_session* session;
+    uint64_t handle;
+    uint32_t serial; /* process-unique; high half of this domain's string handles */
+    char** strings;  /* registered strings; handle = serial << 32 | index + 1 */
+    size_t string_count, string_capacity;
+    idmap categories;   /* category -> char* name */
+    idmap scopes;       /* scope ID -> core_scope* */
+    idmap counters;     /* counter ID -> core_counter* (owned copies) */
+    idmap time_domains; /* time domain ID -> nvtxTimeDomainAttr_t* */
+    idmap fast_plans;   /* schema ID -> core_fast_plan* (core/fast_check.c) */
+    uint64_t next_scope_id, next_counter_id, next_time_domain_id; /* dynamic IDs */
+};
+
+struct core_stream {
+    core_domain* domain;
+    uint64_t index; /* order of opening in the session, from 0 */
+    char* name;
+    uint64_t scope_id;
+    uint64_t time_domain_id;
+    int16_t order_interleaving;
+    int16_t ordering_type;
+    int32_t ordering_skid;
+    int64_t ordering_skid_amount;
+
+    /* The core's own. */
+    core_session* session;
+    uint64_t handle;
+    size_t slot; /* position in session->streams while open */
+    void* sink_state;
+    /* Fast plans looked up last (write path; this stream's thread only);
+     * schema_id 0 = empty slot, plan NULL = the schema has no fast plan. */
+    struct {
+        uint64_t schema_id;
+        const struct core_fast_plan* plan;
+    } plan_cache[CORE_PLAN_CACHE];
+    unsigned plan_cache_next;
+};
+
+/* Text of a string handle of this domain, or NULL when not registered here. */
+const char* core_domain_string(const core_domain* domain, uint64_t handle);
+/* Name of a registered category of this domain, or NULL. */
+const char* core_domain_category(const core_domain* domain, uint64_t category);
+/* A registered scope of this domain, or NULL (also for NONE and ROOT). */
+const core_scope* core_domain_scope(const core_domain* domain, uint64_t scope_id);
 
 /* Session options parsed from the config string (docs/config.md). */
 typedef struct core_config {
@@ -152,7 +222,8 @@ struct sink {
     const sink_ops* ops;
 };
 
-/* Registered sinks, looked up by config name ("report", "text", "null"). */
+/* Registered sinks, looked up by config name ("report", "text", "null");
+ * the table is sink/shared/sink_registry.c. */
 const sink_ops* sink_find(const char* name);
 
 /* Default output path: the session name ('/' replaced by '_') or

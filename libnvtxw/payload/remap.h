@@ -2,7 +2,7 @@
  * payload/remap.h - re-issuing registrations and events into another NVTXW
  * session: the source session's dynamic IDs and string handles become the
  * target's. Shared by the report replay (reader/reader_replay*.c) and the
- * forwarding sink (sink/sink_backend*.c).
+ * forwarding sink (sink/backend/).
  *
  * Model: the source registered things in a domain and got IDs; the same
  * registrations made in the target return the target's IDs. Static IDs

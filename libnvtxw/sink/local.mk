@@ -1,27 +1,36 @@
-# Sinks: the outputs behind the core (core/sink.h).
+# Sinks: the outputs behind the core's sink interface (core/sink.h), one
+# folder each; sink/shared/ holds what every sink may use (the sink table,
+# event facts, task scopes). A sink includes core/sink.h, sink/shared/ and
+# the lower library modules, never another sink (tests/layout/).
 libnvtxw_libnvtxw_la_SOURCES += \
-	libnvtxw/sink/sinks.c \
-	libnvtxw/sink/sinks.h \
-	libnvtxw/sink/event_info.c \
-	libnvtxw/sink/event_info.h \
-	libnvtxw/sink/sink_null.c \
-	libnvtxw/sink/sink_report.c \
-	libnvtxw/sink/sink_report_internal.h \
-	libnvtxw/sink/sink_report_plan.c \
-	libnvtxw/sink/sink_report_reg.c \
-	libnvtxw/sink/sink_report_stream.c \
-	libnvtxw/sink/sink_text.c \
-	libnvtxw/sink/sink_text_internal.h \
-	libnvtxw/sink/sink_text_stream.c \
-	libnvtxw/sink/sink_stats.c libnvtxw/sink/sink_stats_internal.h libnvtxw/sink/sink_stats_event.c libnvtxw/sink/sink_stats_table.c libnvtxw/sink/sink_stats_report.c libnvtxw/sink/sink_stats_task.c \
-	libnvtxw/sink/sink_chrome.c \
-	libnvtxw/sink/sink_chrome_internal.h \
-	libnvtxw/sink/sink_chrome_json.c \
-	libnvtxw/sink/sink_chrome_shift.c \
-	libnvtxw/sink/sink_chrome_stream.c \
-	libnvtxw/sink/sink_chrome_task.c libnvtxw/sink/task_scope.c libnvtxw/sink/task_scope.h \
-	libnvtxw/sink/sink_chrome_visit.c
-libnvtxw_libnvtxw_la_SOURCES += libnvtxw/sink/sink_backend.c libnvtxw/sink/sink_backend_internal.h libnvtxw/sink/sink_backend_regs.c libnvtxw/sink/sink_backend_write.c
-libnvtxw_libnvtxw_la_SOURCES += libnvtxw/sink/sink_sqlite.c libnvtxw/sink/sink_sqlite_internal.h libnvtxw/sink/sink_sqlite_db.c libnvtxw/sink/sink_sqlite_reg.c libnvtxw/sink/sink_sqlite_event.c libnvtxw/sink/sink_sqlite_counter.c
-libnvtxw_libnvtxw_la_SOURCES += libnvtxw/sink/sink_capture.c libnvtxw/sink/sink_capture_internal.h libnvtxw/sink/sink_capture_json.c libnvtxw/sink/sink_capture_stream.c \
-	libnvtxw/sink/sink_capture_reloc.c
+	libnvtxw/sink/shared/sink_registry.c libnvtxw/sink/shared/sink_registry.h \
+	libnvtxw/sink/shared/event_info.c libnvtxw/sink/shared/event_info.h \
+	libnvtxw/sink/shared/task_scope.c libnvtxw/sink/shared/task_scope.h
+libnvtxw_libnvtxw_la_SOURCES += libnvtxw/sink/null/null_sink.c
+libnvtxw_libnvtxw_la_SOURCES += \
+	libnvtxw/sink/report/report_sink.c libnvtxw/sink/report/report_internal.h \
+	libnvtxw/sink/report/report_plan.c libnvtxw/sink/report/report_regs.c \
+	libnvtxw/sink/report/report_stream.c
+libnvtxw_libnvtxw_la_SOURCES += \
+	libnvtxw/sink/text/text_sink.c libnvtxw/sink/text/text_internal.h \
+	libnvtxw/sink/text/text_stream.c
+libnvtxw_libnvtxw_la_SOURCES += \
+	libnvtxw/sink/stats/stats_sink.c libnvtxw/sink/stats/stats_internal.h \
+	libnvtxw/sink/stats/stats_event.c libnvtxw/sink/stats/stats_table.c \
+	libnvtxw/sink/stats/stats_print.c libnvtxw/sink/stats/stats_task.c
+libnvtxw_libnvtxw_la_SOURCES += \
+	libnvtxw/sink/json/json_sink.c libnvtxw/sink/json/json_internal.h \
+	libnvtxw/sink/json/json_text.c libnvtxw/sink/json/json_shift.c \
+	libnvtxw/sink/json/json_stream.c libnvtxw/sink/json/json_task.c \
+	libnvtxw/sink/json/json_visit.c
+libnvtxw_libnvtxw_la_SOURCES += \
+	libnvtxw/sink/backend/backend_sink.c libnvtxw/sink/backend/backend_internal.h \
+	libnvtxw/sink/backend/backend_regs.c libnvtxw/sink/backend/backend_write.c
+libnvtxw_libnvtxw_la_SOURCES += \
+	libnvtxw/sink/sqlite/sqlite_sink.c libnvtxw/sink/sqlite/sqlite_internal.h \
+	libnvtxw/sink/sqlite/sqlite_db.c libnvtxw/sink/sqlite/sqlite_regs.c \
+	libnvtxw/sink/sqlite/sqlite_event.c libnvtxw/sink/sqlite/sqlite_counter.c
+libnvtxw_libnvtxw_la_SOURCES += \
+	libnvtxw/sink/capture/capture_sink.c libnvtxw/sink/capture/capture_internal.h \
+	libnvtxw/sink/capture/capture_json.c libnvtxw/sink/capture/capture_stream.c \
+	libnvtxw/sink/capture/capture_reloc.c

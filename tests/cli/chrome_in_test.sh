@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/cli/chrome_in_test.sh - Chrome trace JSON as an nvtxw-replay input
-# (tools/replay/chrome_in_*.c, docs/chrome-input.md):
+# (tools/replay/chrome/, docs/chrome-input.md):
 #   - every phase of tests/data/chrome_phases.json mapped, with counts and
 #     exact nanoseconds asserted on the text dump;
 #   - the PyTorch-style tests/data/pytorch_trace.json to a report, JSON and

@@ -1,6 +1,6 @@
 /*
  * tests/unit/chrome_in_time_test.c - chrome_time_to_ns and chrome_id_value
- * (tools/replay/chrome_in_time.c): Trace Event Format microseconds as exact
+ * (tools/replay/chrome/chrome_in_time.c): Trace Event Format microseconds as exact
  * integer nanoseconds (no double on the way, so absolute clocks keep every
  * digit), half-to-even rounding of digits below a nanosecond, exponents,
  * signs, strings that are not numbers, overflow; IDs as numbers, hex text

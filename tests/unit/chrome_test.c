@@ -1,5 +1,5 @@
 /*
- * tests/unit/chrome_test.c - Sink=json (libnvtxw/sink/sink_chrome*.c)
+ * tests/unit/chrome_test.c - Sink=json (libnvtxw/sink/json/)
  * through the NVTXW v2 table and the helpers:
  *   - golden: one session with every event kind (push/pop whole and split,
  *     start/end whole and split, marks, UTF-8 and registered-string

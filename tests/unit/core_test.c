@@ -3,7 +3,7 @@
  * backend conformance items 28-46 of the ABI spec (section 8), the config
  * string, ID rules, register-before-use, handle robustness and the faulty
  * session, observed through result codes, nvtxw_last_error() and the exact
- * lines of the text sink (grammar at the top of libnvtxw/sink/sink_text.c).
+ * lines of the text sink (grammar at the top of libnvtxw/sink/text/text_sink.c).
  *
  * Every test runs against a fresh temporary directory; the text sink writes
  * DIR/out.txt. IDs and handles are taken from the calls, never assumed, so

@@ -29,8 +29,8 @@ tools_otf2_import_nvtxw_otf2_import_SOURCES = \
 	tools/common/tool_output.c \
 	tools/common/tool_output.h
 nodist_tools_otf2_import_nvtxw_otf2_import_SOURCES = tools/otf2-import/otf2_events_yaml.inc
-tools_otf2_import_nvtxw_otf2_import_CPPFLAGS = $(AM_CPPFLAGS) -D_POSIX_C_SOURCE=200809L \
-	-I$(top_builddir)/tools/otf2-import -I$(top_srcdir)/tools/common
+tools_otf2_import_nvtxw_otf2_import_CPPFLAGS = $(TOOL_CPPFLAGS) -D_POSIX_C_SOURCE=200809L \
+	-I$(top_builddir)/tools/otf2-import
 tools_otf2_import_nvtxw_otf2_import_CFLAGS = $(AM_CFLAGS) $(OTF2_CFLAGS)
 tools_otf2_import_nvtxw_otf2_import_LDADD = libnvtxw/libnvtxw.la $(OTF2_LIBS)
 BUILT_SOURCES += tools/otf2-import/otf2_events_yaml.inc

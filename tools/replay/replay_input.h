@@ -1,7 +1,9 @@
 /*
- * tools/replay/replay_input.h - the inputs of nvtxw-replay that are not
- * reports: capture files (capture_*.c), Chrome trace JSON (chrome_in_*.c)
- * and synthetic workloads (synthetic_*.c).
+ * tools/replay/replay_input.h - the interface between nvtxw-replay's
+ * driver (driver/) and its inputs that are not reports, one folder each:
+ * capture files (capture/), Chrome trace JSON (chrome/) and synthetic
+ * workloads (synthetic/). An input includes this header, tools/common/ and
+ * the public API, never the driver or another input.
  *
  * Each is a producer: it drives one whole session (SessionBegin with
  * ctx->config ... SessionEnd) through ctx->iface, any NVTXW v2 function

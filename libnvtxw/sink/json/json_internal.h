@@ -1,0 +1,212 @@
+/*
+ * sink/json/json_internal.h - state shared by the Chrome/Perfetto JSON
+ * sink's files (output grammar in json_sink.c):
+ *   json_sink.c    session side: output file, metadata, ops table
+ *   json_stream.c  streams and the write path (events, counters)
+ *   json_visit.c   the visitor that splits an event into attributes
+ *                  (role, timestamps, message, range ID, category,
+ *                  color) and "args"
+ *   json_text.c    JSON text: strings, exact microseconds, numbers,
+ *                  cname table, the open-range map
+ *   json_shift.c   the pass that makes every "ts" non-negative
+ *   json_task.c    task scopes: their rows (pseudo-threads)
+ */
+#ifndef NVTXW_SINK_JSON_INTERNAL_H
+#define NVTXW_SINK_JSON_INTERNAL_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/idmap.h"
+#include "common/strbuf.h"
+#include "core/sink.h"
+
+/* A stream's pending events are written once they exceed this many bytes. */
+#define CHROME_FLUSH_BYTES (64 * 1024)
+/* Containers that may be open inside one "args" value (the visitor's own
+ * limit is lower: 32 schema levels times 9 dimensions). */
+#define CHROME_MAX_DEPTH 320
+
+/* The row of a task scope (a scope whose path's last node is `task[KEY]`,
+ * docs/tasks.md): a pseudo-thread of the process of the task's parent. */
+typedef struct chrome_task {
+    uint64_t pid, tid;
+} chrome_task;
+
+/* Task rows have tids from here on (stream tids are open order + 1), in
+ * registration order; their thread_sort_index is the tid, so they sort
+ * after the streams. Below 2^53, so exact in every JSON reader. */
+#define CHROME_TASK_TID_BASE (UINT64_C(1) << 32)
+
+typedef struct chrome_sink {
+    sink base;
+    int fd;          /* O_APPEND: each write(2) holds whole events */
+    char* path;      /* final name */
+    char* temp_path; /* written until SessionEnd renames it */
+    char* session_name;
+    strbuf line;          /* metadata events (serialized calls only) */
+    char** process_paths; /* pid P >= 2 is the scope path at [P - 2] */
+    size_t process_count, process_capacity;
+    idmap process_hashes;    /* FNV-1a of a path -> its pid (as a pointer value) */
+    _Atomic int64_t base_ns; /* CHROME_BASE_UNSET until the first timestamp */
+    int64_t min_rel;         /* smallest rebased ts of closed streams (<= 0) */
+    /* Task rows: task_maps[domain index] maps a task scope ID to its
+     * chrome_task (owned). Filled by scope registrations only, read by the
+     * write path (registrations never overlap writes: NVTXW spec 6). */
+    idmap* task_maps;
+    size_t task_map_count;
+    uint64_t task_count;
+} chrome_sink;
+
+#define CHROME_BASE_UNSET INT64_MIN
+
+/* Start/end ranges open on one stream: range ID -> name and category. */
+typedef struct chrome_range {
+    uint64_t id;
+    char* label; /* "name\0cat\0"; NULL = empty slot */
+} chrome_range;
+
+typedef struct chrome_range_map {
+    chrome_range* slots;
+    size_t capacity; /* 0 or a power of two */
+    size_t count;
+} chrome_range_map;
+
+/* What the visitor learned about the current event. */
+typedef struct chrome_event {
+    int role;          /* schema role (flags >> 3 & 0xF) of the first payload having one */
+    const char* title; /* first non-empty schema name, for events without a message */
+    int has_begin, has_end, has_point, has_message, has_range_id, has_category, has_color;
+    int has_flow_out, has_flow_in; /* top-level integer fields "flow_out" / "flow_in" */
+    int64_t begin, end, point;
+    uint64_t range_id, flow_out, flow_in;
+    uint64_t category;
+    uint32_t color;
+    const chrome_task* task; /* first top-level scope_id field naming a task scope */
+} chrome_event;
+
+/* One open container of an "args" value. */
+typedef struct chrome_frame {
+    unsigned char is_array;
+    unsigned char has_value; /* object: the open field got its value */
+    uint32_t items;          /* values (array) or fields (object) written */
+    uint32_t fields;         /* object: field_begin events, for unnamed keys */
+} chrome_frame;
+
+enum chrome_field_kind {
+    CHROME_FIELD_ARGS,     /* goes to "args" */
+    CHROME_FIELD_SKIP,     /* hidden, or not numeric in a counter */
+    CHROME_FIELD_BEGIN,    /* TIMESTAMP | RANGE_BEGIN */
+    CHROME_FIELD_END,      /* TIMESTAMP | RANGE_END */
+    CHROME_FIELD_POINT,    /* TIMESTAMP with MARK or no role */
+    CHROME_FIELD_MESSAGE,  /* EVENT_MESSAGE */
+    CHROME_FIELD_RANGE_ID, /* RANGE_ID type */
+    CHROME_FIELD_CATEGORY, /* CATEGORY type */
+    CHROME_FIELD_COLOR     /* COLOR_ARGB type */
+};
+
+typedef struct chrome_stream {
+    chrome_sink* sink;
+    const core_stream* stream;
+    uint64_t pid, tid;
+    int64_t last_ns;    /* last timestamp written: events without one use it */
+    int64_t min_rel;    /* smallest rebased ts written (<= 0) */
+    uint64_t next_id;   /* synthetic async IDs of whole start/end ranges */
+    strbuf out;         /* pending whole events, each starting with ",\n" */
+    strbuf args;        /* the current event's "args" members */
+    strbuf name;        /* the current event's message */
+    strbuf stack;       /* split push/pop: names, each NUL-terminated */
+    size_t* stack_ends; /* end offset of each pushed name in `stack` */
+    size_t stack_depth, stack_capacity;
+    chrome_range_map ranges;
+    /* Visitor state for the current event. */
+    chrome_event ev;
+    int numeric_only; /* counters: only scalar numbers become args */
+    int field_kind;   /* enum chrome_field_kind of the open top-level field */
+    int key_written;  /* the open top-level field's key is in `args` */
+    const char* field_name;
+    uint64_t field_type; /* entry type of the open top-level field */
+    uint64_t payload_schema;
+    size_t depth; /* open containers; frames[0] is "args" itself */
+    chrome_frame frames[CHROME_MAX_DEPTH + 1];
+} chrome_stream;
+
+/* ---- json_sink.c ---- */
+nvtxwResultCode_t chrome_write_all(chrome_sink* cs, const char* data, size_t size);
+/* pid of the stream's scope: 1 for none, else one per distinct scope path,
+ * announced with process_name/process_sort_index metadata on first use. */
+nvtxwResultCode_t chrome_process_id(chrome_sink* cs, const core_stream* stream, uint64_t* pid);
+
+/* pid of a scope of `domain` (NVTX_SCOPE_NONE, ROOT and predefined scopes:
+ * 1), announced like chrome_process_id's. */
+nvtxwResultCode_t chrome_scope_process_id(chrome_sink* cs, const core_domain* domain,
+                                          uint64_t scope_id, uint64_t* pid);
+
+/* Writes a task row's thread_name (`name`, with the scope's `path` and ID as
+ * "task_path" and "task_scope", so a reader of the JSON can fold the row back
+ * into its task: docs/chrome-json.md "Tasks") and thread_sort_index (its tid). */
+nvtxwResultCode_t chrome_task_meta(chrome_sink* cs, const chrome_task* task, const char* name,
+                                   const char* path, uint64_t scope_id);
+
+/* Appends `,\n{"name":WHAT,"ph":"M","pid":P,"tid":T,"args":{...}}` with
+ * {"name":TEXT} when text is not NULL, else {"sort_index":SORT}. */
+int chrome_json_meta(strbuf* out, const char* what, uint64_t pid, uint64_t tid, const char* text,
+                     uint64_t sort);
+
+/* ---- json_shift.c ---- */
+/* Adds `shift` (> 0) to every "ts" of the closed temporary file. */
+nvtxwResultCode_t chrome_shift_file(chrome_sink* cs, int64_t shift);
+
+/* ---- json_task.c ---- */
+/* A scope registration: when the path's last node is `task[KEY]`, the task
+ * gets its row, announced with thread_name "task KEY" (KEY unescaped) and
+ * thread_sort_index metadata. Serialized calls only. */
+nvtxwResultCode_t chrome_task_register(chrome_sink* cs, const core_domain* domain, uint64_t id,
+                                       uint64_t parent, const char* path);
+/* The row of task scope `id` of `domain`, or NULL (not a task scope). */
+const chrome_task* chrome_task_find(const chrome_sink* cs, const core_domain* domain, uint64_t id);
+void chrome_tasks_free(chrome_sink* cs);
+
+/* ---- json_stream.c ---- */
+nvtxwResultCode_t chrome_stream_open(sink* s, const core_stream* stream, void** state);
+nvtxwResultCode_t chrome_stream_close(sink* s, const core_stream* stream, void* state);
+nvtxwResultCode_t chrome_event_write(void* state, const core_event* event);
+nvtxwResultCode_t chrome_counter_write(void* state, int64_t timestamp, const core_counter* counter,
+                                       const void* data, size_t size);
+nvtxwResultCode_t chrome_counter_no_value_write(void* state, int64_t timestamp,
+                                                const core_counter* counter, uint8_t reason);
+nvtxwResultCode_t chrome_sync_points_write(void* state, uint64_t src, uint64_t dst,
+                                           const nvtxSyncPoint_t* points, size_t count);
+nvtxwResultCode_t chrome_conversion_factor_write(void* state, uint64_t src, uint64_t dst,
+                                                 double slope, int64_t ts_src, int64_t ts_dst);
+
+/* ---- json_visit.c ---- */
+extern const nvtxw_visitor_t chrome_visitor;
+/* Clears the per-event visitor state; `numeric_only` for counter samples. */
+void chrome_visit_reset(chrome_stream* st, int numeric_only);
+
+/* ---- json_text.c (each returns 0, or -1 when out of memory) ---- */
+/* A JSON string: escapes '"', '\\', control characters; bytes that start no
+ * well-formed UTF-8 sequence become \ufffd. */
+int chrome_json_string(strbuf* out, const char* text, size_t length);
+int chrome_json_cstring(strbuf* out, const char* text);
+int chrome_json_u64(strbuf* out, uint64_t value);
+int chrome_json_i64(strbuf* out, int64_t value);
+/* Finite: shortest %.Ng that reads back equal; else "nan"/"inf"/"-inf" strings. */
+int chrome_json_double(strbuf* out, double value);
+/* Nanoseconds as microseconds with exactly 3 decimals: -12.345, 0.000. */
+int chrome_json_micros(strbuf* out, int64_t ns);
+/* "0x" lowercase hex, as a JSON string. */
+int chrome_json_hex_id(strbuf* out, uint64_t value);
+/* Reserved trace-viewer color name nearest to an ARGB color (alpha ignored). */
+const char* chrome_cname(uint32_t argb);
+/* Timestamp minus base, saturated to the int64 range. */
+int64_t chrome_rebase(int64_t ts, int64_t base);
+
+int chrome_ranges_put(chrome_range_map* map, uint64_t id, const char* name, const char* cat);
+/* Removes the range and returns its label (caller frees), or NULL. */
+char* chrome_ranges_take(chrome_range_map* map, uint64_t id);
+void chrome_ranges_free(chrome_range_map* map);
+
+#endif /* NVTXW_SINK_JSON_INTERNAL_H */

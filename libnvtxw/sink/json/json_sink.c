@@ -1,0 +1,362 @@
+/*
+ * sink/json/json_sink.c - Sink=json: the Chrome Trace Event Format, object
+ * container, as read by Perfetto UI, chrome://tracing, speedscope and the
+ * Chrome DevTools trace engine (docs/chrome-json.md). Streamed: nothing is
+ * kept per event beyond open split ranges.
+ *
+ * Output grammar (one event per line, NL = "\n"):
+ *   file     := '{"traceEvents":[' NL session { ',' NL event }* NL
+ *               '],"displayTimeUnit":"ns","otherData":{"generator":"nvtxw",'
+ *               '"session":' STRING ',"timestampBase_ns":' INT '}}' NL
+ *   session  := '{"name":"process_name","ph":"M","pid":1,"tid":0,'
+ *               '"args":{"name":' STRING '}}'   (the session's own process)
+ *   event    := meta | '{"name":' STRING [ ',"cat":' STRING ] ',"ph":"' PH '"'
+ *               ',"ts":' MICROS [ ',"dur":' MICROS ] ',"pid":' INT ',"tid":' INT
+ *               [ ',"id":"0x' HEX '"' ] [ ',"s":"t"' ] [ ',"cname":' STRING ]
+ *               [ ',"args":{' members '}' ] '}'
+ *   PH       := X | B | E | b | e | i | C     (mapping in json_stream.c)
+ *   meta     := '{"name":"' ( process_name | process_sort_index | thread_name
+ *               | thread_sort_index ) '","ph":"M","pid":' INT ',"tid":' INT
+ *               ',"args":{' ( '"name":' STRING | '"sort_index":' INT ) '}}'
+ *   MICROS   := [ '-' ] DIGITS '.' DIGIT DIGIT DIGIT  (exact: integer ns / 1000)
+ *   members  := the event's payload fields (grammar in json_visit.c)
+ * Timestamps are rebased to the session's smallest timestamp, which becomes
+ * 0: events are rebased to the first timestamp the sink sees (session-wide,
+ * set once by compare-and-swap) and, when an older one came later, a second
+ * pass at SessionEnd shifts every "ts" (json_shift.c); Perfetto
+ * rejects negative timestamps. "timestampBase_ns" gives the base back, so
+ * ts * 1000 + timestampBase_ns is the producer's timestamp. pid 1 is the
+ * session; each distinct stream scope path gets the next pid (2, 3, ...),
+ * a `thread[...]` scope its parent's;
+ * the tid of a stream is its open order in the session plus 1. A task scope
+ * (path ending in `task[KEY]`, docs/tasks.md) gets a row of its own in its
+ * parent's process, tid 2^32 + n, announced at registration
+ * (json_task.c); task events are also written there.
+ *
+ * Concurrency: the leading event (the session's process_name) is written at
+ * SessionBegin, so every later event starts with "," and streams never
+ * agree on who is first. Each stream collects whole events in its own
+ * buffer and appends them with one write(2) on an O_APPEND descriptor.
+ * The file is written under PATH.tmp.PID and renamed to PATH at SessionEnd;
+ * a faulty session removes it.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/alloc.h"
+#include "common/error_internal.h"
+#include "sink/json/json_internal.h"
+#include "sink/shared/sink_registry.h"
+#include "sink/shared/task_scope.h"
+
+nvtxwResultCode_t chrome_write_all(chrome_sink* cs, const char* data, size_t size) {
+    size_t done = 0;
+    while (done < size) {
+        ssize_t n = write(cs->fd, data + done, size - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return error_set(NVTXW_RESULT_FAILED, "cannot write JSON output \"%s\": %s", cs->path,
+                             n < 0 ? strerror(errno) : "no progress");
+        done += (size_t)n;
+    }
+    return NVTXW_RESULT_SUCCESS;
+}
+
+int chrome_json_meta(strbuf* out, const char* what, uint64_t pid, uint64_t tid, const char* text,
+                     uint64_t sort) {
+    if (strbuf_append(out, ",\n{\"name\":\"", 11) || strbuf_append(out, what, strlen(what)) ||
+        strbuf_append(out, "\",\"ph\":\"M\",\"pid\":", 17) || chrome_json_u64(out, pid) ||
+        strbuf_append(out, ",\"tid\":", 7) || chrome_json_u64(out, tid))
+        return -1;
+    if (text != NULL)
+        return strbuf_append(out, ",\"args\":{\"name\":", 16) || chrome_json_cstring(out, text) ||
+               strbuf_append(out, "}}", 2);
+    return strbuf_append(out, ",\"args\":{\"sort_index\":", 22) || chrome_json_u64(out, sort) ||
+           strbuf_append(out, "}}", 2);
+}
+
+/* Writes the metadata events built in cs->line (build_status 0). */
+static nvtxwResultCode_t chrome_flush_line(chrome_sink* cs, int build_status) {
+    nvtxwResultCode_t status = build_status != 0
+                                   ? error_oom("JSON metadata")
+                                   : chrome_write_all(cs, cs->line.data, cs->line.length);
+    strbuf_clear(&cs->line);
+    return status;
+}
+
+static uint64_t path_hash(const char* path) {
+    uint64_t h = UINT64_C(14695981039346656037);
+    for (const unsigned char* p = (const unsigned char*)path; *p != '\0'; p++)
+        h = (h ^ *p) * UINT64_C(1099511628211);
+    return h;
+}
+
+/* The pid of a known process path, or 0. By hash first: a session with
+ * 300,000 processes (a Chrome trace with one pid per event) spent minutes
+ * comparing paths; a hash shared by two paths falls back to the scan. */
+static uint64_t known_process(const chrome_sink* cs, const char* path, uint64_t hash) {
+    uintptr_t pid = (uintptr_t)idmap_get(&cs->process_hashes, hash);
+    size_t i;
+    if (pid == 0 || strcmp(cs->process_paths[pid - 2], path) == 0)
+        return pid;
+    for (i = 0; i < cs->process_count; i++)
+        if (strcmp(cs->process_paths[i], path) == 0)
+            return i + 2;
+    return 0;
+}
+
+nvtxwResultCode_t chrome_scope_process_id(chrome_sink* cs, const core_domain* domain,
+                                          uint64_t scope_id, uint64_t* pid) {
+    const core_scope* scope = core_domain_scope(domain, scope_id);
+    char** paths = cs->process_paths;
+    uint64_t hash;
+    *pid = 1;
+    if (scope == NULL)
+        return NVTXW_RESULT_SUCCESS; /* no scope, ROOT or a predefined one */
+    hash = path_hash(scope->path);
+    if ((*pid = known_process(cs, scope->path, hash)) != 0)
+        return NVTXW_RESULT_SUCCESS;
+    if (cs->process_count == cs->process_capacity) {
+        size_t capacity = cs->process_capacity ? cs->process_capacity * 2 : 8;
+        if ((paths = nvtxw_reallocarray(paths, capacity, sizeof *paths)) == NULL)
+            return error_oom("the JSON process table");
+        cs->process_paths = paths;
+        cs->process_capacity = capacity;
+    }
+    if ((paths[cs->process_count] = nvtxw_strdup(scope->path)) == NULL)
+        return error_oom("the JSON process table");
+    *pid = ++cs->process_count + 1;
+    if (idmap_get(&cs->process_hashes, hash) == NULL &&
+        idmap_put(&cs->process_hashes, hash, (void*)(uintptr_t)*pid) != 0)
+        return error_oom("the JSON process table");
+    return chrome_flush_line(
+        cs, chrome_json_meta(&cs->line, "process_name", *pid, 0, scope->path, 0) ||
+                chrome_json_meta(&cs->line, "process_sort_index", *pid, 0, NULL, *pid));
+}
+
+nvtxwResultCode_t chrome_process_id(chrome_sink* cs, const core_stream* stream, uint64_t* pid) {
+    const core_scope* scope = core_domain_scope(stream->domain, stream->scope_id);
+    /* A stream of a thread scope (`thread[...]`, as the OTF2 importer
+     * registers locations) is a row of its parent's process, next to its
+     * sibling threads and the process's task rows. */
+    const chrome_task* task = chrome_task_find(cs, stream->domain, stream->scope_id);
+    /* A stream whose scope is a task scope is a row of the task's process,
+     * not a process named "task[KEY]". */
+    if (task != NULL) {
+        *pid = task->pid;
+        return NVTXW_RESULT_SUCCESS;
+    }
+    if (scope != NULL && strncmp(task_scope_last_node(scope->path), "thread[", 7) == 0 &&
+        core_domain_scope(stream->domain, scope->parent) != NULL)
+        return chrome_scope_process_id(cs, stream->domain, scope->parent, pid);
+    return chrome_scope_process_id(cs, stream->domain, stream->scope_id, pid);
+}
+
+nvtxwResultCode_t chrome_task_meta(chrome_sink* cs, const chrome_task* task, const char* name,
+                                   const char* path, uint64_t scope_id) {
+    strbuf* out = &cs->line;
+    int status = chrome_json_meta(out, "thread_name", task->pid, task->tid, name, 0);
+    /* reopen the args object chrome_json_meta closed: "...}}" -> "...," */
+    if (status == 0) {
+        out->length -= 2;
+        status = strbuf_append(out, ",\"task_path\":", 13) || chrome_json_cstring(out, path) ||
+                 strbuf_append(out, ",\"task_scope\":", 14) || chrome_json_u64(out, scope_id) ||
+                 strbuf_append(out, "}}", 2);
+    }
+    return chrome_flush_line(cs, status || chrome_json_meta(out, "thread_sort_index", task->pid,
+                                                            task->tid, NULL, task->tid));
+}
+
+/* Opens PATH.tmp.PID; an existing PATH is an error unless Overwrite=yes. */
+static nvtxwResultCode_t chrome_open(chrome_sink* cs, const core_config* config) {
+    struct stat info;
+    size_t length = strlen(cs->path) + 32;
+    if (strcmp(cs->path, "-") == 0)
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                         "cannot open JSON output \"-\": the json sink writes files only");
+    if (!config->overwrite && stat(cs->path, &info) == 0)
+        return error_set(NVTXW_RESULT_FAILED,
+                         "cannot open JSON output \"%s\": %s (set Overwrite=yes to replace it)",
+                         cs->path, strerror(EEXIST));
+    if ((cs->temp_path = nvtxw_malloc(length)) == NULL)
+        return error_oom("the JSON output path");
+    snprintf(cs->temp_path, length, "%s.tmp.%ld", cs->path, (long)getpid());
+    cs->fd = open(cs->temp_path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+    if (cs->fd < 0)
+        return error_set(NVTXW_RESULT_FAILED, "cannot open JSON output \"%s\": %s (writing %s)",
+                         cs->path, strerror(errno), cs->temp_path);
+    return NVTXW_RESULT_SUCCESS;
+}
+
+static void chrome_free(chrome_sink* cs) {
+    size_t i;
+    chrome_tasks_free(cs);
+    for (i = 0; i < cs->process_count; i++)
+        nvtxw_free(cs->process_paths[i]);
+    nvtxw_free(cs->process_paths);
+    idmap_free(&cs->process_hashes);
+    strbuf_free(&cs->line);
+    nvtxw_free(cs->session_name);
+    nvtxw_free(cs->temp_path);
+    nvtxw_free(cs->path);
+    nvtxw_free(cs);
+}
+
+/* The array's opening and its first element (the session's process name),
+ * which alone has no leading ",". */
+static int chrome_header(chrome_sink* cs) {
+    const char* name = cs->session_name[0] ? cs->session_name : "nvtxw-session";
+    strbuf* line = &cs->line;
+    if (strbuf_append(line, "{\"traceEvents\":[\n", 17) ||
+        chrome_json_meta(line, "process_name", 1, 0, name, 0) ||
+        chrome_json_meta(line, "process_sort_index", 1, 0, NULL, 1))
+        return -1;
+    memmove(line->data + 17, line->data + 19, line->length - 19 + 1);
+    line->length -= 2;
+    return 0;
+}
+
+static nvtxwResultCode_t chrome_create(const core_config* config, const char* session_name,
+                                       sink** out) {
+    chrome_sink* cs = nvtxw_calloc(1, sizeof *cs);
+    nvtxwResultCode_t status;
+    if (cs == NULL)
+        return error_oom("the JSON sink");
+    cs->base.ops = &sink_json_ops;
+    cs->fd = -1;
+    atomic_init(&cs->base_ns, CHROME_BASE_UNSET);
+    cs->session_name = nvtxw_strdup(session_name);
+    cs->path =
+        config->output ? nvtxw_strdup(config->output) : sink_default_output(session_name, ".json");
+    status =
+        cs->path && cs->session_name ? chrome_open(cs, config) : error_oom("the JSON output path");
+    if (status == NVTXW_RESULT_SUCCESS)
+        status = chrome_flush_line(cs, chrome_header(cs));
+    if (status != NVTXW_RESULT_SUCCESS) {
+        if (cs->fd >= 0) {
+            close(cs->fd);
+            unlink(cs->temp_path);
+        }
+        chrome_free(cs);
+        return status;
+    }
+    *out = &cs->base;
+    return NVTXW_RESULT_SUCCESS;
+}
+
+/* The tail: closes the array and adds the metadata members. */
+static nvtxwResultCode_t chrome_finish(chrome_sink* cs) {
+    int64_t base = atomic_load(&cs->base_ns);
+    base = base == CHROME_BASE_UNSET ? 0 : chrome_rebase(base, -cs->min_rel);
+    return chrome_flush_line(
+        cs, strbuf_append(&cs->line, "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{", 39) ||
+                strbuf_append(&cs->line, "\"generator\":\"nvtxw\",\"session\":", 30) ||
+                chrome_json_cstring(&cs->line, cs->session_name) ||
+                strbuf_append(&cs->line, ",\"timestampBase_ns\":", 20) ||
+                chrome_json_i64(&cs->line, base) || strbuf_append(&cs->line, "}}\n", 3));
+}
+
+static nvtxwResultCode_t chrome_destroy(sink* s, int faulty) {
+    chrome_sink* cs = (chrome_sink*)s;
+    nvtxwResultCode_t status = faulty ? NVTXW_RESULT_FAILED : chrome_finish(cs);
+    if (close(cs->fd) != 0 && status == NVTXW_RESULT_SUCCESS)
+        status = error_set(NVTXW_RESULT_FAILED, "cannot close JSON output \"%s\": %s", cs->path,
+                           strerror(errno));
+    if (status == NVTXW_RESULT_SUCCESS && cs->min_rel < 0)
+        status = chrome_shift_file(cs, chrome_rebase(0, cs->min_rel));
+    if (status == NVTXW_RESULT_SUCCESS && rename(cs->temp_path, cs->path) != 0)
+        status = error_set(NVTXW_RESULT_FAILED, "cannot rename JSON output \"%s\" to \"%s\": %s",
+                           cs->temp_path, cs->path, strerror(errno));
+    if (status != NVTXW_RESULT_SUCCESS)
+        unlink(cs->temp_path);
+    chrome_free(cs);
+    /* A faulty session's error is the core's to report. */
+    return faulty ? NVTXW_RESULT_SUCCESS : status;
+}
+
+/* Registrations are read from the core's registries when events use them
+ * (categories, strings, scopes, counters); nothing to write here. */
+static nvtxwResultCode_t chrome_domain(sink* s, const core_domain* domain) {
+    (void)s, (void)domain;
+    return NVTXW_RESULT_SUCCESS;
+}
+
+static nvtxwResultCode_t chrome_category(sink* s, const core_domain* domain, uint32_t category,
+                                         const char* name) {
+    (void)s, (void)domain, (void)category, (void)name;
+    return NVTXW_RESULT_SUCCESS;
+}
+
+static nvtxwResultCode_t chrome_string(sink* s, const core_domain* domain, uint64_t handle,
+                                       const char* text) {
+    (void)s, (void)domain, (void)handle, (void)text;
+    return NVTXW_RESULT_SUCCESS;
+}
+
+static nvtxwResultCode_t chrome_resource(sink* s, const core_domain* domain,
+                                         const core_resource* resource) {
+    (void)s, (void)domain, (void)resource;
+    return NVTXW_RESULT_SUCCESS;
+}
+
+/* Task scopes get their rows here (json_task.c); other scopes are
+ * read when streams use them. */
+static nvtxwResultCode_t chrome_scope(sink* s, const core_domain* domain, uint64_t id,
+                                      uint64_t parent, const char* path) {
+    return chrome_task_register((chrome_sink*)s, domain, id, parent, path);
+}
+
+static nvtxwResultCode_t chrome_schema(sink* s, const core_domain* domain,
+                                       const nvtxw_schema_t* schema) {
+    (void)s, (void)domain, (void)schema;
+    return NVTXW_RESULT_SUCCESS;
+}
+
+static nvtxwResultCode_t chrome_enum(sink* s, const core_domain* domain,
+                                     const nvtxw_enum_t* enumeration) {
+    (void)s, (void)domain, (void)enumeration;
+    return NVTXW_RESULT_SUCCESS;
+}
+
+static nvtxwResultCode_t chrome_counter(sink* s, const core_domain* domain,
+                                        const core_counter* counter) {
+    (void)s, (void)domain, (void)counter;
+    return NVTXW_RESULT_SUCCESS;
+}
+
+static nvtxwResultCode_t chrome_time_domain(sink* s, const core_domain* domain,
+                                            const nvtxTimeDomainAttr_t* attr) {
+    (void)s, (void)domain, (void)attr;
+    return NVTXW_RESULT_SUCCESS;
+}
+
+const sink_ops sink_json_ops = {
+    .name = "json",
+    .create = chrome_create,
+    .destroy = chrome_destroy,
+    .domain_register = chrome_domain,
+    .category_register = chrome_category,
+    .string_register = chrome_string,
+    .resource_register = chrome_resource,
+    .scope_register = chrome_scope,
+    .schema_register = chrome_schema,
+    .enum_register = chrome_enum,
+    .counter_register = chrome_counter,
+    .time_domain_register = chrome_time_domain,
+    .stream_open = chrome_stream_open,
+    .stream_close = chrome_stream_close,
+    .event_write = chrome_event_write,
+    .counter_write = chrome_counter_write,
+    .counter_no_value_write = chrome_counter_no_value_write,
+    .sync_points_write = chrome_sync_points_write,
+    .conversion_factor_write = chrome_conversion_factor_write,
+};

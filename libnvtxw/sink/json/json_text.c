@@ -1,0 +1,259 @@
+/*
+ * sink/json/json_text.c - JSON text for the Chrome/Perfetto sink: strings
+ * (RFC 8259 escaping, invalid UTF-8 as U+FFFD), exact integers, shortest
+ * round-trip doubles, microseconds printed from integer nanoseconds with no
+ * floating point, the reserved "cname" table, and the per-stream map of open
+ * start/end ranges. Everything appends to a strbuf; nothing here is shared
+ * between streams.
+ */
+#include "config.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/alloc.h"
+#include "payload/format_common.h"
+#include "sink/json/json_internal.h"
+
+static const char hex_digits[] = "0123456789abcdef";
+
+/* The escape of byte c below 0x80, or NULL when it is copied. */
+static const char* ascii_escape(unsigned char c, char scratch[8]) {
+    static const char* const named[] = {
+        ['"'] = "\\\"", ['\\'] = "\\\\", ['\b'] = "\\b", ['\f'] = "\\f",
+        ['\n'] = "\\n", ['\r'] = "\\r",  ['\t'] = "\\t"};
+    if (c < sizeof named / sizeof named[0] && named[c] != NULL)
+        return named[c];
+    if (c >= 0x20)
+        return NULL;
+    memcpy(scratch, "\\u00", 4);
+    scratch[4] = hex_digits[c >> 4];
+    scratch[5] = hex_digits[c & 15];
+    scratch[6] = '\0';
+    return scratch;
+}
+
+int chrome_json_string(strbuf* out, const char* text, size_t length) {
+    const unsigned char* s = (const unsigned char*)text;
+    size_t start = 0, i = 0;
+    char scratch[8];
+    if (strbuf_append(out, "\"", 1) != 0)
+        return -1;
+    while (i < length) {
+        const char* escape = NULL;
+        size_t consumed = 1;
+        if (s[i] < 0x80)
+            escape = ascii_escape(s[i], scratch);
+        else if ((consumed = format_utf8_length(s + i, length - i)) == 0) {
+            escape = "\\ufffd";
+            consumed = 1;
+        }
+        if (escape != NULL) {
+            if (strbuf_append(out, text + start, i - start) != 0 ||
+                strbuf_append(out, escape, strlen(escape)) != 0)
+                return -1;
+            start = i + consumed;
+        }
+        i += consumed;
+    }
+    if (strbuf_append(out, text + start, length - start) != 0)
+        return -1;
+    return strbuf_append(out, "\"", 1);
+}
+
+int chrome_json_cstring(strbuf* out, const char* text) {
+    return chrome_json_string(out, text, strlen(text));
+}
+
+int chrome_json_u64(strbuf* out, uint64_t value) {
+    char digits[24];
+    size_t at = sizeof digits;
+    do {
+        digits[--at] = (char)('0' + value % 10);
+        value /= 10;
+    } while (value != 0);
+    return strbuf_append(out, digits + at, sizeof digits - at);
+}
+
+int chrome_json_i64(strbuf* out, int64_t value) {
+    if (value >= 0)
+        return chrome_json_u64(out, (uint64_t)value);
+    return strbuf_append(out, "-", 1) || chrome_json_u64(out, 0 - (uint64_t)value);
+}
+
+/* 15 significant digits suffice for most doubles; go up to 17 until the text
+ * reads back equal (subnormals may need fewer, so they start at 1). */
+int chrome_json_double(strbuf* out, double value) {
+    char text[FORMAT_DOUBLE_CHARS];
+    int length = 0, precision;
+    char* comma;
+    if (isnan(value))
+        return strbuf_append(out, "\"nan\"", 5);
+    if (isinf(value))
+        return value > 0 ? strbuf_append(out, "\"inf\"", 5) : strbuf_append(out, "\"-inf\"", 6);
+    precision = value != 0 && fabs(value) < DBL_MIN ? 1 : 15;
+    for (; precision <= 17; precision++) {
+        length = snprintf(text, sizeof text, "%.*g", precision, value);
+        if (strtod(text, NULL) == value)
+            break;
+    }
+    /* A locale with a decimal comma: JSON wants '.'. */
+    if ((comma = strchr(text, ',')) != NULL)
+        *comma = '.';
+    return strbuf_append(out, text, (size_t)length);
+}
+
+int chrome_json_micros(strbuf* out, int64_t ns) {
+    uint64_t magnitude = ns < 0 ? 0 - (uint64_t)ns : (uint64_t)ns;
+    unsigned fraction = (unsigned)(magnitude % 1000);
+    char tail[4];
+    tail[0] = '.';
+    tail[1] = (char)('0' + fraction / 100);
+    tail[2] = (char)('0' + fraction / 10 % 10);
+    tail[3] = (char)('0' + fraction % 10);
+    return (ns < 0 && strbuf_append(out, "-", 1) != 0) ||
+           chrome_json_u64(out, magnitude / 1000) != 0 || strbuf_append(out, tail, 4) != 0;
+}
+
+int chrome_json_hex_id(strbuf* out, uint64_t value) {
+    char digits[20];
+    size_t at = sizeof digits;
+    digits[--at] = '"';
+    do {
+        digits[--at] = hex_digits[value & 15];
+        value >>= 4;
+    } while (value != 0);
+    digits[--at] = 'x';
+    digits[--at] = '0';
+    digits[--at] = '"';
+    return strbuf_append(out, digits + at, sizeof digits - at);
+}
+
+int64_t chrome_rebase(int64_t ts, int64_t base) {
+    if (base > 0 && ts < INT64_MIN + base)
+        return INT64_MIN;
+    if (base < 0 && ts > INT64_MAX + base)
+        return INT64_MAX;
+    return ts - base;
+}
+
+/* trace-viewer's reserved color names (tracing/base/color_scheme.js) that
+ * Chrome, Perfetto's legacy UI and the DevTools engine accept, with their
+ * RGB values; docs/chrome-json.md repeats the table. */
+static const struct {
+    const char* name;
+    unsigned char r, g, b;
+} cnames[] = {
+    {"thread_state_uninterruptible", 182, 125, 143},
+    {"thread_state_iowait", 255, 140, 0},
+    {"thread_state_running", 126, 200, 148},
+    {"thread_state_runnable", 133, 160, 210},
+    {"thread_state_unknown", 199, 155, 125},
+    {"background_memory_dump", 0, 180, 180},
+    {"light_memory_dump", 0, 0, 180},
+    {"detailed_memory_dump", 180, 0, 180},
+    {"vsync_highlight_color", 0, 0, 255},
+    {"generic_work", 125, 125, 125},
+    {"good", 0, 125, 0},
+    {"bad", 180, 125, 0},
+    {"terrible", 180, 0, 0},
+    {"black", 0, 0, 0},
+    {"grey", 221, 221, 221},
+    {"white", 255, 255, 255},
+    {"yellow", 255, 255, 0},
+    {"olive", 100, 100, 0},
+    {"rail_response", 67, 135, 253},
+    {"rail_animation", 244, 74, 63},
+    {"rail_idle", 238, 142, 0},
+    {"rail_load", 13, 168, 97},
+    {"cq_build_passed", 153, 238, 102},
+    {"cq_build_failed", 238, 136, 136},
+};
+
+const char* chrome_cname(uint32_t argb) {
+    int r = (int)(argb >> 16 & 0xFF), g = (int)(argb >> 8 & 0xFF), b = (int)(argb & 0xFF);
+    size_t i, best = 0;
+    long best_distance = -1;
+    for (i = 0; i < sizeof cnames / sizeof cnames[0]; i++) {
+        long dr = r - cnames[i].r, dg = g - cnames[i].g, db = b - cnames[i].b;
+        long distance = dr * dr + dg * dg + db * db;
+        if (best_distance < 0 || distance < best_distance) {
+            best_distance = distance;
+            best = i;
+        }
+    }
+    return cnames[best].name;
+}
+
+/* ---- Open start/end ranges: open addressing, backward-shift removal ---- */
+
+static size_t range_slot(const chrome_range_map* map, uint64_t id) {
+    uint64_t h = id * 0x9E3779B97F4A7C15u;
+    size_t mask = map->capacity - 1, i = (size_t)(h >> 32) & mask;
+    while (map->slots[i].label != NULL && map->slots[i].id != id)
+        i = (i + 1) & mask;
+    return i;
+}
+
+static int range_grow(chrome_range_map* map) {
+    size_t capacity = map->capacity ? map->capacity * 2 : 16, i;
+    chrome_range_map grown = {nvtxw_calloc(capacity, sizeof(chrome_range)), capacity, map->count};
+    if (grown.slots == NULL)
+        return -1;
+    for (i = 0; i < map->capacity; i++)
+        if (map->slots[i].label != NULL)
+            grown.slots[range_slot(&grown, map->slots[i].id)] = map->slots[i];
+    nvtxw_free(map->slots);
+    *map = grown;
+    return 0;
+}
+
+int chrome_ranges_put(chrome_range_map* map, uint64_t id, const char* name, const char* cat) {
+    size_t name_length = strlen(name), cat_length = strlen(cat), i;
+    char* label;
+    if ((map->count + 1) * 2 > map->capacity && range_grow(map) != 0)
+        return -1;
+    if ((label = nvtxw_malloc(name_length + cat_length + 2)) == NULL)
+        return -1;
+    memcpy(label, name, name_length + 1);
+    memcpy(label + name_length + 1, cat, cat_length + 1);
+    i = range_slot(map, id);
+    if (map->slots[i].label != NULL)
+        nvtxw_free(map->slots[i].label); /* a reused ID replaces the older range */
+    else
+        map->count++;
+    map->slots[i].id = id;
+    map->slots[i].label = label;
+    return 0;
+}
+
+char* chrome_ranges_take(chrome_range_map* map, uint64_t id) {
+    size_t i, j, mask = map->capacity - 1;
+    char* label;
+    if (map->capacity == 0 || map->slots[i = range_slot(map, id)].label == NULL)
+        return NULL;
+    label = map->slots[i].label;
+    map->slots[i].label = NULL;
+    map->count--;
+    /* Move later members of the probe run back into the hole. */
+    for (j = (i + 1) & mask; map->slots[j].label != NULL; j = (j + 1) & mask) {
+        size_t home = (size_t)((map->slots[j].id * 0x9E3779B97F4A7C15u) >> 32) & mask;
+        if (((j - home) & mask) >= ((j - i) & mask)) {
+            map->slots[i] = map->slots[j];
+            map->slots[j].label = NULL;
+            i = j;
+        }
+    }
+    return label;
+}
+
+void chrome_ranges_free(chrome_range_map* map) {
+    size_t i;
+    for (i = 0; i < map->capacity; i++)
+        nvtxw_free(map->slots[i].label);
+    nvtxw_free(map->slots);
+    memset(map, 0, sizeof *map);
+}

@@ -1,0 +1,189 @@
+/*
+ * sink/report/report_internal.h - state of the report sink (Sink=report), shared
+ * by its registration side (report_sink.c), its write path
+ * (report_stream.c) and its payload plans (report_plan.c).
+ *
+ * Records follow docs/report-records.md; chunks go through the container
+ * layer (format/container.h), one encoder per stream, so streams compress and
+ * write concurrently with no shared lock. The registration log has its own
+ * encoder; it is flushed before any stream chunk that may depend on it and
+ * at the end, under `reg_mutex` (never contended in steady state).
+ */
+#ifndef NVTXW_SINK_REPORT_INTERNAL_H
+#define NVTXW_SINK_REPORT_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "common/idmap.h"
+#include "common/strbuf.h"
+#include "core/sink.h"
+#include "format/container.h"
+#include "format/varint.h"
+
+/* Container chunk kinds (docs/report-records.md). */
+#define REPORT_CHUNK_REGISTRATIONS 1u
+#define REPORT_CHUNK_EVENTS 2u
+
+/* Raw bytes a stream buffers before it compresses and writes a chunk. */
+#define REPORT_CHUNK_TARGET (256u * 1024u)
+
+/* Record kinds. */
+enum {
+    REC_SESSION = 0x01,
+    REC_DOMAIN = 0x02,
+    REC_CATEGORY = 0x03,
+    REC_STRING = 0x04,
+    REC_RESOURCE = 0x05,
+    REC_SCOPE = 0x06,
+    REC_SCHEMA = 0x07,
+    REC_ENUM = 0x08,
+    REC_COUNTER = 0x09,
+    REC_TIME_DOMAIN = 0x0A,
+    REC_STREAM_OPEN = 0x0B,
+    REC_STREAM_CLOSE = 0x0C,
+    REC_EVENT = 0x20,
+    REC_COUNTER_SAMPLE = 0x21,
+    REC_COUNTER_NO_VALUE = 0x22,
+    REC_SYNC_POINTS = 0x23,
+    REC_CONVERSION = 0x24
+};
+
+/* Payload encodings. */
+enum { PAYLOAD_RAW = 0, PAYLOAD_TS_RELATIVE = 1, PAYLOAD_INTERNED = 2, PAYLOAD_ORIGIN = 3 };
+
+#define PLAN_MAX_TIMESTAMPS 8
+
+/* How payloads of one schema are stored; computed at registration, read-only
+ * afterwards (so the write path reads it without locks). */
+typedef struct payload_plan {
+    uint8_t encoding;     /* PAYLOAD_RAW, PAYLOAD_TS_RELATIVE or PAYLOAD_INTERNED */
+    uint8_t has_pointers; /* entries (or nested ones) hold POINTERs */
+    uint8_t ts_count;
+    uint32_t ts_offsets[PLAN_MAX_TIMESTAMPS]; /* 8-byte TIMESTAMP slots */
+} payload_plan;
+
+typedef struct report_sink {
+    sink base;
+    container_writer_t* writer;
+    int compression;
+    char* path;
+    /* Registration log: serialized calls, or the write path under reg_mutex. */
+    pthread_mutex_t reg_mutex;
+    container_encoder_t* reg_encoder;
+    strbuf reg;
+    uint32_t reg_records;
+    _Atomic int reg_pending; /* reg holds records not yet written */
+    idmap* plans;            /* per domain index: schema ID -> payload_plan* */
+    size_t plan_domains;
+} report_sink;
+
+/* One interned string of a chunk's dictionary. */
+typedef struct intern_entry {
+    uint64_t hash;
+    uint32_t offset, length; /* in report_stream.dict_data */
+} intern_entry;
+
+typedef struct report_stream {
+    report_sink* rs;
+    const core_stream* stream;
+    container_encoder_t* encoder;
+    strbuf chunk;
+    uint32_t records;
+    int has_ts;
+    int64_t prev_ts, min_ts, max_ts;
+    /* Per-chunk string dictionary (reset with each chunk). */
+    idmap intern_index; /* hash -> entry index + 1 */
+    intern_entry* interned;
+    size_t intern_count, intern_capacity;
+    strbuf dict_data;
+    /* Last plans looked up (the write path's few schemas), round robin. */
+    struct {
+        uint64_t schema_id;
+        const payload_plan* plan;
+    } plan_cache[8];
+    unsigned plan_cache_next;
+} report_stream;
+
+/* Record primitives; each returns 0 or -1 when out of memory. */
+static inline int rec_uvar(strbuf* buf, uint64_t value) {
+    uint8_t bytes[VARINT_MAX_BYTES];
+    if (buf->capacity - buf->length > VARINT_MAX_BYTES) {
+        buf->length += varint_put((uint8_t*)buf->data + buf->length, value);
+        buf->data[buf->length] = '\0';
+        return 0;
+    }
+    return strbuf_append(buf, (const char*)bytes, varint_put(bytes, value));
+}
+static inline int rec_svar(strbuf* buf, int64_t value) {
+    return rec_uvar(buf, varint_zigzag(value));
+}
+static inline int rec_u8(strbuf* buf, unsigned value) {
+    char byte = (char)(uint8_t)value;
+    return strbuf_append(buf, &byte, 1);
+}
+static inline int rec_bytes(strbuf* buf, const void* data, size_t size) {
+    return rec_uvar(buf, size) || strbuf_append(buf, (const char*)data, size);
+}
+static inline int rec_str(strbuf* buf, const char* text) {
+    const char* s = text ? text : "";
+    size_t n = 0;
+    while (s[n] != '\0')
+        n++;
+    return rec_bytes(buf, s, n);
+}
+
+/* Writes buffered registrations as one chunk (reg_mutex held or serialized
+ * context). */
+nvtxwResultCode_t report_flush_registrations(report_sink* rs);
+/* Called by the write path before a stream chunk: flushes pending
+ * registrations so no event chunk can reach the file before the schemas it
+ * needs. Lock-free when nothing is pending. */
+nvtxwResultCode_t report_sync_registrations(report_sink* rs);
+
+/* Registration records: begin takes the mutex the write path's flush also
+ * takes and writes the kind byte; finish ends the record (build_status 0) or
+ * drops it, and releases the mutex. */
+size_t report_reg_begin(report_sink* rs, unsigned kind);
+nvtxwResultCode_t report_reg_finish(report_sink* rs, int build_status, size_t start);
+
+/* Registration callbacks (report_regs.c). */
+nvtxwResultCode_t report_domain(sink* s, const core_domain* domain);
+nvtxwResultCode_t report_category(sink* s, const core_domain* domain, uint32_t category,
+                                  const char* name);
+nvtxwResultCode_t report_string(sink* s, const core_domain* domain, uint64_t handle,
+                                const char* text);
+nvtxwResultCode_t report_resource(sink* s, const core_domain* domain,
+                                  const core_resource* resource);
+nvtxwResultCode_t report_scope(sink* s, const core_domain* domain, uint64_t id, uint64_t parent,
+                               const char* path);
+nvtxwResultCode_t report_schema(sink* s, const core_domain* domain, const nvtxw_schema_t* schema);
+nvtxwResultCode_t report_enum(sink* s, const core_domain* domain, const nvtxw_enum_t* enumeration);
+nvtxwResultCode_t report_counter(sink* s, const core_domain* domain, const core_counter* counter);
+nvtxwResultCode_t report_time_domain(sink* s, const core_domain* domain,
+                                     const nvtxTimeDomainAttr_t* attr);
+/* Stream open/close records (the stream side calls these). */
+nvtxwResultCode_t report_stream_record(report_sink* rs, const core_stream* stream, int open);
+
+/* Plans (report_plan.c). */
+nvtxwResultCode_t report_plan_schema(report_sink* rs, const core_domain* domain,
+                                     const nvtxw_schema_t* schema);
+const payload_plan* report_plan_find(const report_sink* rs, uint32_t domain_index,
+                                     uint64_t schema_id);
+void report_plans_free(report_sink* rs);
+
+/* Stream side (report_stream.c). */
+nvtxwResultCode_t report_stream_open(sink* s, const core_stream* stream, void** state);
+nvtxwResultCode_t report_stream_close(sink* s, const core_stream* stream, void* state);
+nvtxwResultCode_t report_event_write(void* state, const core_event* event);
+nvtxwResultCode_t report_counter_write(void* state, int64_t timestamp, const core_counter* counter,
+                                       const void* data, size_t size);
+nvtxwResultCode_t report_counter_no_value_write(void* state, int64_t timestamp,
+                                                const core_counter* counter, uint8_t reason);
+nvtxwResultCode_t report_sync_points_write(void* state, uint64_t src, uint64_t dst,
+                                           const nvtxSyncPoint_t* points, size_t count);
+nvtxwResultCode_t report_conversion_factor_write(void* state, uint64_t src, uint64_t dst,
+                                                 double slope, int64_t ts_src, int64_t ts_dst);
+
+#endif /* NVTXW_SINK_REPORT_INTERNAL_H */

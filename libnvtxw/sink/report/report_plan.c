@@ -1,0 +1,135 @@
+/*
+ * sink/report/report_plan.c - per-schema payload plans of the report sink:
+ * how payloads of a schema are stored (docs/report-records.md, payload
+ * encodings). Plans are made when a schema is registered (a serialized call)
+ * and only read afterwards, so the write path needs no lock.
+ *
+ *   interned      DYNAMIC schema whose only entry is a zero-terminated UTF-8
+ *                 (or locale) string held inline: the event helpers' message
+ *   ts-relative   STATIC schema with TIMESTAMP entries that are plain 8-byte
+ *                 integers at fixed offsets (up to PLAN_MAX_TIMESTAMPS)
+ *   raw           everything else
+ * and `has_pointers` when an entry, or an entry of a nested schema, is a
+ * POINTER: such events store every payload with its origin address.
+ */
+#include "config.h"
+
+#include "common/alloc.h"
+#include "common/error_internal.h"
+#include "sink/report/report_internal.h"
+
+#define PLAN_MAX_NESTING 32
+
+static int entry_is_interned_string(const nvtxPayloadSchemaEntry_t* e) {
+    return (e->type == NVTX_PAYLOAD_ENTRY_TYPE_CSTRING_UTF8 ||
+            e->type == NVTX_PAYLOAD_ENTRY_TYPE_CSTRING) &&
+           NVTXW_PAYLOAD_ENTRY_ARRAY_KIND(e->flags) ==
+               NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_ZERO_TERMINATED &&
+           (e->flags & (NVTX_PAYLOAD_ENTRY_FLAG_POINTER | NVTX_PAYLOAD_ENTRY_FLAG_OFFSET_FROM_BASE |
+                        NVTX_PAYLOAD_ENTRY_FLAG_OFFSET_FROM_HERE)) == 0 &&
+           e->arrayOrUnionDetail == 0;
+}
+
+static int entry_is_timestamp_slot(const nvtxPayloadSchemaEntry_t* e) {
+    uint64_t size = nvtxw_entry_type_size(e->type);
+    return (e->flags & NVTXW_PAYLOAD_ENTRY_FLAG_SEMANTIC_MASK) ==
+               NVTX_PAYLOAD_ENTRY_FLAG_TIMESTAMP &&
+           NVTXW_PAYLOAD_ENTRY_ARRAY_KIND(e->flags) == 0 &&
+           (e->flags & NVTX_PAYLOAD_ENTRY_FLAG_POINTER) == 0 &&
+           e->type < NVTX_PAYLOAD_SCHEMA_ID_STATIC_START && size == 8 &&
+           e->type != NVTX_PAYLOAD_ENTRY_TYPE_DOUBLE &&
+           e->type != NVTX_PAYLOAD_ENTRY_TYPE_FLOAT64 && e->type != NVTX_PAYLOAD_ENTRY_TYPE_ADDRESS;
+}
+
+/* Non-zero when the schema or one it nests holds POINTER entries. */
+static int schema_has_pointers(const nvtxw_schema_registry_t* registry,
+                               const nvtxw_schema_t* schema, unsigned depth) {
+    nvtxPayloadSchemaAttr_t attr;
+    size_t i;
+    if (depth > PLAN_MAX_NESTING)
+        return 1; /* registration already bounds nesting; stay conservative */
+    nvtxw_schema_get_attr(schema, &attr);
+    for (i = 0; i < attr.numEntries; i++) {
+        const nvtxPayloadSchemaEntry_t* e = &attr.entries[i];
+        const nvtxw_schema_t* nested;
+        if (e->flags & NVTX_PAYLOAD_ENTRY_FLAG_POINTER)
+            return 1;
+        nested = e->type >= NVTX_PAYLOAD_SCHEMA_ID_STATIC_START
+                     ? nvtxw_schema_registry_find_schema(registry, e->type)
+                     : NULL;
+        if (nested != NULL && schema_has_pointers(registry, nested, depth + 1))
+            return 1;
+    }
+    return 0;
+}
+
+static void plan_timestamps(const nvtxw_schema_t* schema, const nvtxPayloadSchemaAttr_t* attr,
+                            payload_plan* plan) {
+    size_t i;
+    for (i = 0; i < attr->numEntries && plan->ts_count < PLAN_MAX_TIMESTAMPS; i++) {
+        size_t offset = nvtxw_schema_entry_offset(schema, i);
+        if (entry_is_timestamp_slot(&attr->entries[i]) && offset != SIZE_MAX &&
+            offset <= UINT32_MAX - 8)
+            plan->ts_offsets[plan->ts_count++] = (uint32_t)offset;
+    }
+    if (plan->ts_count > 0)
+        plan->encoding = PAYLOAD_TS_RELATIVE;
+}
+
+static void plan_make(const core_domain* domain, const nvtxw_schema_t* schema, payload_plan* plan) {
+    nvtxPayloadSchemaAttr_t attr;
+    nvtxw_schema_get_attr(schema, &attr);
+    plan->encoding = PAYLOAD_RAW;
+    plan->has_pointers = (uint8_t)schema_has_pointers(domain->schemas, schema, 0);
+    if (attr.type == NVTX_PAYLOAD_SCHEMA_TYPE_DYNAMIC && attr.numEntries == 1 &&
+        entry_is_interned_string(&attr.entries[0]))
+        plan->encoding = PAYLOAD_INTERNED;
+    else if (attr.type == NVTX_PAYLOAD_SCHEMA_TYPE_STATIC && !plan->has_pointers)
+        plan_timestamps(schema, &attr, plan);
+}
+
+/* The plan map of a domain, growing the per-domain array as domains appear. */
+static idmap* plans_of(report_sink* rs, uint32_t domain_index) {
+    if (domain_index >= rs->plan_domains) {
+        size_t count = (size_t)domain_index + 1, i;
+        idmap* grown = nvtxw_reallocarray(rs->plans, count, sizeof *grown);
+        if (grown == NULL)
+            return NULL;
+        for (i = rs->plan_domains; i < count; i++)
+            grown[i] = (idmap){NULL, 0, 0};
+        rs->plans = grown;
+        rs->plan_domains = count;
+    }
+    return &rs->plans[domain_index];
+}
+
+nvtxwResultCode_t report_plan_schema(report_sink* rs, const core_domain* domain,
+                                     const nvtxw_schema_t* schema) {
+    idmap* map = plans_of(rs, domain->index);
+    payload_plan* plan = nvtxw_calloc(1, sizeof *plan);
+    if (map == NULL || plan == NULL || idmap_put(map, nvtxw_schema_id(schema), plan) != 0) {
+        nvtxw_free(plan);
+        return error_oom("a payload plan");
+    }
+    plan_make(domain, schema, plan);
+    return NVTXW_RESULT_SUCCESS;
+}
+
+const payload_plan* report_plan_find(const report_sink* rs, uint32_t domain_index,
+                                     uint64_t schema_id) {
+    if (domain_index >= rs->plan_domains)
+        return NULL;
+    return idmap_get(&rs->plans[domain_index], schema_id);
+}
+
+void report_plans_free(report_sink* rs) {
+    size_t d, i;
+    for (d = 0; d < rs->plan_domains; d++) {
+        for (i = 0; i < rs->plans[d].capacity; i++)
+            nvtxw_free(rs->plans[d].slots[i].value);
+        idmap_free(&rs->plans[d]);
+    }
+    nvtxw_free(rs->plans);
+    rs->plans = NULL;
+    rs->plan_domains = 0;
+}

@@ -1,0 +1,38 @@
+/*
+ * sink/shared/sink_registry.c - the table of sinks a session can choose with Sink=.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "common/alloc.h"
+
+#include "core/sink.h"
+#include "sink/shared/sink_registry.h"
+
+static const sink_ops* const all_sinks[] = {
+    &sink_report_ops, &sink_text_ops,    &sink_null_ops,   &sink_stats_ops,
+    &sink_json_ops,   &sink_backend_ops, &sink_sqlite_ops, &sink_capture_ops,
+};
+
+const sink_ops* sink_find(const char* name) {
+    size_t i;
+    for (i = 0; i < sizeof all_sinks / sizeof all_sinks[0]; i++) {
+        if (strcmp(all_sinks[i]->name, name) == 0)
+            return all_sinks[i];
+    }
+    return NULL;
+}
+
+char* sink_default_output(const char* session_name, const char* extension) {
+    const char* base = session_name[0] != '\0' ? session_name : "nvtxw-session";
+    size_t length = strlen(base), i;
+    char* path = nvtxw_malloc(length + strlen(extension) + 1);
+    if (path == NULL)
+        return NULL;
+    /* The name is a display name: keep it from naming another directory. */
+    for (i = 0; i < length; i++)
+        path[i] = base[i] == '/' ? '_' : base[i];
+    strcpy(path + length, extension);
+    return path;
+}

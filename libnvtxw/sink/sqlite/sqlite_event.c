@@ -1,0 +1,145 @@
+/*
+ * sink/sqlite/sqlite_event.c - the sqlite sink's write path. Runs concurrently
+ * across streams: rows go into the stream's own buffers (no lock), a full
+ * buffer is flushed as one transaction (sqlite_stream_flush, one lock per
+ * SQLITE_BATCH_ROWS rows).
+ *
+ * Event analysis: event_info_walk (sink/shared/event_info.c; top-level entries
+ * only) gives the type (the schema role), the times, range ID, category,
+ * color and message (UTF-8 text, or a registered string: text and handle);
+ * the message text goes into the arena. A row without a point in time falls
+ * back to the core's first TIMESTAMP.
+ * payload_json is nvtxw_payload_format_json of all the event's payloads.
+ * A rejected event (invalid payload) leaves nothing behind: the arena is cut
+ * back and no row is added.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "common/alloc.h"
+#include "common/error_internal.h"
+#include "nvtxw/format.h"
+#include "sink/shared/event_info.h"
+#include "sink/sqlite/sqlite_internal.h"
+
+static int arena_write(void* ctx, const char* data, size_t size) {
+    return strbuf_append(ctx, data, size);
+}
+
+static const char* resolve_string(void* ctx, uint64_t handle) {
+    return core_domain_string(ctx, handle);
+}
+
+/* Appends the JSON of `count` payloads to the arena; *offset receives where. */
+static nvtxwResultCode_t append_json(sqlite_stream* st, const nvtxPayloadData_t* payloads,
+                                     size_t count, size_t* offset, size_t* length) {
+    nvtxw_visit_options_t options = {sizeof options, resolve_string, st->stream->domain,
+                                     NVTXW_VISIT_ALLOW_FOREIGN_POINTERS, NULL};
+    nvtxwResultCode_t status;
+    *offset = st->arena.length;
+    status = nvtxw_payload_format_json(st->stream->domain->schemas, payloads, count, &options,
+                                       arena_write, &st->arena);
+    *length = st->arena.length - *offset;
+    return status;
+}
+
+static void arena_cut(strbuf* arena, size_t length) {
+    arena->length = length;
+    if (arena->data != NULL)
+        arena->data[length] = '\0';
+}
+
+/* Grows an array of `size`-byte items to hold one more; 0 or -1. */
+static int grow(void** items, size_t count, size_t* capacity, size_t size) {
+    void* grown;
+    if (count < *capacity)
+        return 0;
+    grown = nvtxw_reallocarray(*items, *capacity ? *capacity * 2 : 256, size);
+    if (grown == NULL)
+        return -1;
+    *items = grown;
+    *capacity = *capacity ? *capacity * 2 : 256;
+    return 0;
+}
+
+nvtxwResultCode_t sqlite_stream_flush_if_full(sqlite_stream* st) {
+    if (st->event_count + st->sample_count + st->update_count >= SQLITE_BATCH_ROWS ||
+        st->arena.length >= SQLITE_ARENA_LIMIT)
+        return sqlite_stream_flush(st);
+    return NVTXW_RESULT_SUCCESS;
+}
+
+/* Pairs a push with its pop: the push row gets the pop's time as its end. */
+static int pair_push_pop(sqlite_stream* st, const sqlite_event_row* row) {
+    if (row->type == SQLITE_TYPE_PUSH) {
+        if (grow((void**)&st->stack, st->depth, &st->stack_capacity, sizeof *st->stack) != 0)
+            return -1;
+        st->stack[st->depth++] = (sqlite_frame){row->id, st->event_count, st->generation};
+    } else if (row->type == SQLITE_TYPE_POP && row->has_start && st->depth > 0) {
+        sqlite_frame frame = st->stack[--st->depth];
+        if (frame.generation == st->generation) {
+            st->events[frame.row].end = row->start;
+            st->events[frame.row].has_end = 1;
+            return 0;
+        }
+        if (grow((void**)&st->updates, st->update_count, &st->update_capacity,
+                 sizeof *st->updates) != 0)
+            return -1;
+        st->updates[st->update_count++] = (sqlite_end_update){frame.id, row->start};
+    }
+    return 0;
+}
+
+/* The row's times from the walk: begin/end by role, else the first point. */
+static void row_times(sqlite_event_row* row, const event_info* w, const core_event_facts* facts) {
+    int end_side = row->type == SQLITE_TYPE_POP || row->type == SQLITE_TYPE_END;
+    row->start = facts->timestamp;
+    row->has_start = event_info_time(w, end_side, &row->start) || facts->has_timestamp;
+    if (row->type == SQLITE_TYPE_PUSHPOP || row->type == SQLITE_TYPE_STARTEND)
+        row->has_end = (unsigned char)w->has_end, row->end = w->end;
+}
+
+static void row_fill(sqlite_stream* st, sqlite_event_row* row, const event_info* w,
+                     const core_event* event, const core_event_facts* facts) {
+    memset(row, 0, sizeof *row);
+    if (st->next_id == st->id_limit) {
+        st->next_id = atomic_fetch_add(&st->sink->next_event_id, SQLITE_ID_BLOCK);
+        st->id_limit = st->next_id + SQLITE_ID_BLOCK;
+    }
+    row->id = st->next_id++;
+    row->type = (unsigned char)(w->role < SQLITE_TYPE_COUNT ? w->role : SQLITE_TYPE_EVENT);
+    row_times(row, w, facts);
+    row->has_range_id = (unsigned char)w->has_range_id;
+    row->range_id = w->range_id;
+    row->category = (uint32_t)w->category;
+    row->color = (uint32_t)w->color;
+    row->text = w->has_message ? w->message : SIZE_MAX;
+    row->text_length = w->message_length;
+    row->text_id = w->message_handle;
+    row->scope_id = event->scope_id != NVTX_SCOPE_NONE ? event->scope_id : st->stream->scope_id;
+}
+
+nvtxwResultCode_t sqlite_event_write(void* state, const core_event* event) {
+    sqlite_stream* st = state;
+    size_t mark = st->arena.length;
+    event_info w;
+    core_event_facts facts;
+    sqlite_event_row row;
+    nvtxwResultCode_t status;
+    status = event_info_walk(event, 0, &st->arena, &w, &facts);
+    if (status == NVTXW_RESULT_SUCCESS) {
+        row_fill(st, &row, &w, event, &facts);
+        status = append_json(st, event->payloads, event->count, &row.json, &row.json_length);
+    }
+    if (status == NVTXW_RESULT_SUCCESS &&
+        (grow((void**)&st->events, st->event_count, &st->event_capacity, sizeof row) != 0 ||
+         pair_push_pop(st, &row) != 0))
+        status = error_oom("the sqlite rows of a stream");
+    if (status != NVTXW_RESULT_SUCCESS) {
+        arena_cut(&st->arena, mark);
+        return status;
+    }
+    st->events[st->event_count++] = row;
+    return sqlite_stream_flush_if_full(st);
+}

@@ -1,0 +1,187 @@
+/*
+ * sink/sqlite/sqlite_internal.h - state shared by the sqlite sink's files:
+ * sqlite_sink.c (lifecycle, output file), sqlite_db.c
+ * (schema DDL, prepared statements, the batched flush) and
+ * sqlite_regs.c (registrations, streams), sqlite_event.c (the
+ * write path: event analysis) and sqlite_counter.c (counters, sync).
+ *
+ * Concurrency: one SQLite connection per session, opened with
+ * SQLITE_OPEN_NOMUTEX and serialized by `lock`. Writers never touch it per
+ * event: each stream fills its own row buffers (sqlite_stream) and takes the
+ * lock only to insert a whole batch (SQLITE_BATCH_ROWS rows) in one
+ * transaction, so the lock is taken once per several thousand rows and the
+ * per-event path is lock-free. SQLite accepts one writer at a time anyway;
+ * batching keeps that writer busy while other streams keep buffering.
+ * Event IDs are reserved per stream in blocks from one atomic counter, so a
+ * row has its final ID before it is inserted (push/pop pairing needs it).
+ */
+#ifndef NVTXW_SINK_SQLITE_INTERNAL_H
+#define NVTXW_SINK_SQLITE_INTERNAL_H
+
+#include <pthread.h>
+#include <sqlite3.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/strbuf.h"
+#include "core/sink.h"
+
+/* Rows a stream buffers before it flushes, and event IDs it reserves. */
+#define SQLITE_BATCH_ROWS 8192
+#define SQLITE_ARENA_LIMIT (8u << 20) /* bytes of text/JSON before a flush */
+#define SQLITE_ID_BLOCK 4096
+
+/* events.event_type: the schema role of spec 3.4 (table event_types). */
+enum {
+    SQLITE_TYPE_EVENT = 0, /* no role */
+    SQLITE_TYPE_COUNTER_GROUP = 1,
+    SQLITE_TYPE_PUSHPOP = 2,
+    SQLITE_TYPE_STARTEND = 3,
+    SQLITE_TYPE_MARK = 4,
+    SQLITE_TYPE_PUSH = 5,
+    SQLITE_TYPE_POP = 6,
+    SQLITE_TYPE_START = 7,
+    SQLITE_TYPE_END = 8,
+    SQLITE_TYPE_COUNT = 9
+};
+
+/* Prepared statements, indexes into sqlite_sink.stmts (SQL in sqlite_db.c). */
+enum {
+    SQ_EVENT,
+    SQ_EVENT_END,
+    SQ_SAMPLE,
+    SQ_SYNC,
+    SQ_DOMAIN,
+    SQ_STRING,
+    SQ_CATEGORY,
+    SQ_RESOURCE,
+    SQ_SCOPE,
+    SQ_SCHEMA,
+    SQ_SCHEMA_ENTRY,
+    SQ_ENUM,
+    SQ_ENUM_VALUE,
+    SQ_COUNTER,
+    SQ_TIME_DOMAIN,
+    SQ_STREAM,
+    SQ_DOMAIN_YAML,
+    SQ_COUNT
+};
+
+/* A buffered events row; text and JSON live in the stream's arena. */
+typedef struct sqlite_event_row {
+    int64_t id, start, end;
+    uint64_t range_id, text_id, scope_id;
+    uint32_t category, color;
+    size_t text, text_length, json, json_length; /* text == SIZE_MAX: none */
+    unsigned char type, has_start, has_end, has_range_id;
+} sqlite_event_row;
+
+/* A buffered counter_samples row; data and JSON live in the arena. */
+typedef struct sqlite_sample_row {
+    uint64_t counter_id;
+    int64_t timestamp;
+    double value;
+    size_t data, data_length, json, json_length;
+    int has_value;
+    int reason; /* CounterNoValueWrite reason, -1 for a sample */
+} sqlite_sample_row;
+
+/* A push already flushed whose pop came later: UPDATE events SET end. */
+typedef struct sqlite_end_update {
+    int64_t id, end;
+} sqlite_end_update;
+
+/* An open push: its row is events[row] while generation is current. */
+typedef struct sqlite_frame {
+    int64_t id;
+    size_t row;
+    uint64_t generation;
+} sqlite_frame;
+
+typedef struct sqlite_sink {
+    sink base;
+    sqlite3* db;
+    pthread_mutex_t lock; /* serializes every use of db and stmts */
+    sqlite3_stmt* stmts[SQ_COUNT];
+    char* path;     /* final output path */
+    char* tmp_path; /* the database while it is written; renamed at the end */
+    _Atomic int64_t next_event_id;
+    const core_domain** domains; /* registered domains (for the YAML dump) */
+    size_t domain_count, domain_capacity;
+} sqlite_sink;
+
+typedef struct sqlite_stream {
+    sqlite_sink* sink;
+    const core_stream* stream;
+    sqlite_event_row* events;
+    size_t event_count, event_capacity;
+    sqlite_sample_row* samples;
+    size_t sample_count, sample_capacity;
+    sqlite_end_update* updates;
+    size_t update_count, update_capacity;
+    sqlite_frame* stack;
+    size_t depth, stack_capacity;
+    strbuf arena;
+    uint64_t generation; /* flushes so far */
+    int64_t next_id, id_limit;
+} sqlite_stream;
+
+/* sqlite_db.c */
+/* Creates the tables, the event_types rows and prepares the statements. */
+nvtxwResultCode_t sqlite_db_init(sqlite_sink* ss);
+/* Pairs start/end halves, adds the indexes and finalizes the statements. */
+nvtxwResultCode_t sqlite_db_finish(sqlite_sink* ss);
+void sqlite_db_close(sqlite_sink* ss);
+/* The error of a failed SQLite call, naming `what` and the database. */
+nvtxwResultCode_t sqlite_db_error(sqlite_sink* ss, const char* what);
+/* Steps and resets a bound statement (caller holds the lock). */
+nvtxwResultCode_t sqlite_db_step(sqlite_sink* ss, int which, const char* what);
+/* Runs SQL text (caller holds the lock). */
+nvtxwResultCode_t sqlite_db_exec(sqlite_sink* ss, const char* sql, const char* what);
+/* Binds a text of `length` bytes, or NULL when text is NULL. */
+int sqlite_bind_text(sqlite3_stmt* stmt, int column, const char* text, size_t length);
+/* Binds a uint64 bit pattern as an INTEGER, or NULL when `present` is 0. */
+int sqlite_bind_u64(sqlite3_stmt* stmt, int column, uint64_t value, int present);
+/* Inserts the stream's buffered rows in one transaction and empties them. */
+nvtxwResultCode_t sqlite_stream_flush(sqlite_stream* st);
+
+/* sqlite_event.c: the write path. Flushes when a buffer is full. */
+nvtxwResultCode_t sqlite_stream_flush_if_full(sqlite_stream* st);
+nvtxwResultCode_t sqlite_event_write(void* state, const core_event* event);
+/* sqlite_counter.c: counters and time synchronization. */
+nvtxwResultCode_t sqlite_counter_write(void* state, int64_t timestamp, const core_counter* counter,
+                                       const void* data, size_t size);
+nvtxwResultCode_t sqlite_counter_no_value_write(void* state, int64_t timestamp,
+                                                const core_counter* counter, uint8_t reason);
+nvtxwResultCode_t sqlite_sync_points_write(void* state, uint64_t src, uint64_t dst,
+                                           const nvtxSyncPoint_t* points, size_t count);
+nvtxwResultCode_t sqlite_conversion_factor_write(void* state, uint64_t src, uint64_t dst,
+                                                 double slope, int64_t ts_src, int64_t ts_dst);
+/* sqlite_counter.c */
+void sqlite_stream_free(sqlite_stream* st);
+
+/* sqlite_regs.c: registrations (serialized calls; each takes the lock). */
+nvtxwResultCode_t sqlite_domain_register(sink* s, const core_domain* domain);
+nvtxwResultCode_t sqlite_category_register(sink* s, const core_domain* domain, uint32_t category,
+                                           const char* name);
+nvtxwResultCode_t sqlite_string_register(sink* s, const core_domain* domain, uint64_t handle,
+                                         const char* text);
+nvtxwResultCode_t sqlite_resource_register(sink* s, const core_domain* domain,
+                                           const core_resource* resource);
+nvtxwResultCode_t sqlite_scope_register(sink* s, const core_domain* domain, uint64_t scope_id,
+                                        uint64_t parent, const char* path);
+nvtxwResultCode_t sqlite_schema_register(sink* s, const core_domain* domain,
+                                         const nvtxw_schema_t* schema);
+nvtxwResultCode_t sqlite_enum_register(sink* s, const core_domain* domain,
+                                       const nvtxw_enum_t* enumeration);
+nvtxwResultCode_t sqlite_counter_register(sink* s, const core_domain* domain,
+                                          const core_counter* counter);
+nvtxwResultCode_t sqlite_time_domain_register(sink* s, const core_domain* domain,
+                                              const nvtxTimeDomainAttr_t* attr);
+nvtxwResultCode_t sqlite_stream_open(sink* s, const core_stream* stream, void** state);
+nvtxwResultCode_t sqlite_stream_close(sink* s, const core_stream* stream, void* state);
+/* Stores each domain's schemas and enums as YAML (at SessionEnd). */
+nvtxwResultCode_t sqlite_domains_yaml(sqlite_sink* ss);
+
+#endif /* NVTXW_SINK_SQLITE_INTERNAL_H */

@@ -1,0 +1,251 @@
+/*
+ * tools/replay/chrome/chrome_in.h - Chrome Trace Event Format input of nvtxw-replay
+ * (docs/chrome-input.md): the entry point (chrome_in_main.c), the streaming
+ * reader (chrome_in_json.c), one event as a small tree and the string
+ * tables (chrome_in_doc.c), exact numbers (chrome_in_time.c), the metadata
+ * pass (chrome_in_meta.c), registrations and payloads (chrome_in_write.c)
+ * and the phase mapping (chrome_in_events.c).
+ */
+#ifndef NVTXW_CHROME_IN_H
+#define NVTXW_CHROME_IN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nvtxw/nvtxw.h"
+#include "replay_input.h"
+
+/* Bounds that keep memory independent of the file: one string or number
+ * token, one event's tree, the nesting inside an event. */
+#define CHROME_TOKEN_MAX (16u << 20)
+#define CHROME_EVENT_MAX (16u << 20)
+#define CHROME_DEPTH_MAX 64
+
+/* ---- exact numbers (chrome_in_time.c) ---- */
+
+/* Microseconds as decimal text (JSON number syntax, sign and exponent
+ * allowed) to nanoseconds, rounded half to even; 0, or -1 when the text is
+ * not a number or the result does not fit int64. */
+int chrome_time_to_ns(const char* text, size_t len, int64_t* out);
+/* An event or flow ID: decimal or 0x-hex text as its value, a negative
+ * decimal as its two's complement, anything else hashed (never 0). */
+uint64_t chrome_id_value(const char* text, size_t len);
+
+/* ---- one JSON value as a tree (chrome_in_doc.c) ---- */
+
+typedef enum cj_type { CJ_NULL, CJ_BOOL, CJ_NUMBER, CJ_STRING, CJ_OBJECT, CJ_ARRAY } cj_type;
+
+#define CJ_NONE UINT32_MAX
+
+/* Strings live NUL-terminated in the doc's text arena (`len` excludes the
+ * NUL; JSON "\u0000" makes a C string shorter than `len`). */
+typedef struct cj_node {
+    cj_type type;
+    uint32_t key, key_len; /* member name of an object member, else CJ_NONE */
+    uint32_t text, len;    /* string or number text; bool: len 1 = true */
+    uint32_t parent, first, next, count;
+} cj_node;
+
+typedef struct cj_doc {
+    cj_node* nodes;
+    size_t count, cap;
+    char* text;
+    size_t text_len, text_cap;
+    uint32_t open; /* the container being filled, CJ_NONE when complete */
+    uint32_t pending_key, pending_key_len;
+    int has_pending_key;
+} cj_doc;
+
+void cj_doc_reset(cj_doc* doc);
+void cj_doc_free(cj_doc* doc);
+/* Appends a value in the open container (or as the root); containers stay
+ * open until cj_doc_close. 0, or -1 when the doc would exceed
+ * CHROME_EVENT_MAX bytes or memory runs out. */
+int cj_doc_add(cj_doc* doc, cj_type type, const char* text, size_t len);
+int cj_doc_key(cj_doc* doc, const char* key, size_t len);
+void cj_doc_close(cj_doc* doc);
+/* The member `key` of object node `object`, or CJ_NONE. */
+uint32_t cj_get(const cj_doc* doc, uint32_t object, const char* key);
+static inline const char* cj_text(const cj_doc* doc, uint32_t node) {
+    return doc->text + doc->nodes[node].text;
+}
+static inline const char* cj_key(const cj_doc* doc, uint32_t node) {
+    return doc->text + doc->nodes[node].key;
+}
+/* Appends node's compact JSON text to a growable buffer; 0 or -1. */
+typedef struct cj_buf {
+    char* data;
+    size_t len, cap;
+} cj_buf;
+int cj_buf_put(cj_buf* buf, const void* data, size_t len);
+int cj_write_json(const cj_doc* doc, uint32_t node, cj_buf* out);
+
+/* ---- string-keyed table (chrome_in_table.c) ---- */
+
+typedef struct ct_slot {
+    char* key;
+    size_t len;
+    uint64_t value;
+} ct_slot;
+
+typedef struct ct_table {
+    ct_slot* slots;
+    size_t cap, count;
+} ct_table;
+
+/* The value slot of `key`; with `insert`, a missing key is added with value
+ * 0 and *added set. NULL when missing (or out of memory with insert). */
+uint64_t* ct_find(ct_table* table, const char* key, size_t len, int insert, int* added);
+void ct_free(ct_table* table);
+/* Removes `key` (if present): tables of open ranges shrink as they close. */
+void ct_remove(ct_table* table, const char* key, size_t len);
+
+/* ---- the streaming reader (chrome_in_json.c) ---- */
+
+typedef struct chrome_reader_cb {
+    /* One element of the event array as a complete tree (root node 0),
+     * `index` counting from 0, `offset` the byte where it starts. Returns
+     * 0, or -1 to stop (the callee printed why). */
+    int (*event)(void* user, const cj_doc* doc, uint64_t index, uint64_t offset);
+    /* A top-level member of the object form other than traceEvents whose
+     * name is in `wanted` (NULL-terminated); the others are counted. */
+    int (*member)(void* user, const char* key, const cj_doc* doc);
+    const char* const* wanted;
+} chrome_reader_cb;
+
+typedef struct chrome_read_result {
+    uint64_t events;
+    int truncated;           /* the event array was not closed */
+    uint64_t ignored_keys;   /* top-level members not wanted */
+    char ignored_names[256]; /* the first of them, comma-separated */
+} chrome_read_result;
+
+/* Reads `path` once, front to back, in bounded memory. 0, or 1 with the
+ * error printed (naming path:line:column). */
+int chrome_read(const char* tool, const char* path, const chrome_reader_cb* cb, void* user,
+                chrome_read_result* result);
+/* Line and column (from 1) of byte `offset` of `path`, by reading it again:
+ * only errors pay for it. */
+void chrome_locate(const char* path, uint64_t offset, uint64_t* line, uint64_t* column);
+
+/* ---- the import (chrome_in_meta.c, chrome_in_write.c, chrome_in_events.c) ---- */
+
+/* What the first pass learns about one (pid, tid). */
+typedef struct chrome_thread {
+    char* pid_key; /* "n:1" / "s:Spans": the pid as typed */
+    char* tid_key;
+    char* name; /* thread_name, or NULL */
+    /* A task row of our JSON sink (thread_name args "task_path" and
+     * "task_scope"): no stream; its events are copies of the worker rows'
+     * and are left out; the task becomes a scope again. */
+    char* task_path;
+    uint64_t task_old_scope;
+    int64_t sort_index;
+    int has_sort;
+    uint64_t first_seen;
+    uint32_t process; /* index into processes */
+    nvtxwStreamHandle_t stream;
+    int64_t open_pushes; /* B without E so far */
+    /* The one event held back so that a flow event at the same time on this
+     * thread can bind to it (chrome_in_events.c). */
+    struct chrome_held* pending;
+} chrome_thread;
+
+typedef struct chrome_process {
+    char* pid_key;
+    char* name;   /* process_name, or NULL */
+    char* labels; /* process_labels, or NULL */
+    int64_t sort_index;
+    int has_sort;
+    uint64_t first_seen;
+    uint64_t scope;
+} chrome_process;
+
+/* One counter series: (pid, C event name, args key). */
+typedef struct chrome_counter {
+    uint32_t process;
+    int is_float;
+    uint64_t id;
+    char* name;
+} chrome_counter;
+
+typedef struct chrome_import {
+    const replay_input_ctx* ctx;
+    const char* path;
+    chrome_process* processes;
+    size_t process_count, process_cap;
+    chrome_thread* threads;
+    size_t thread_count, thread_cap;
+    chrome_counter* counters;
+    size_t counter_count, counter_cap;
+    ct_table process_index;  /* pid key -> index */
+    ct_table thread_index;   /* pid key + tid key -> index */
+    ct_table counter_index;  /* pid key + name + key -> index */
+    ct_table category_index; /* cat -> category ID */
+    ct_table category_ids;   /* category IDs taken (4 bytes each as the key) */
+    ct_table shape_index;    /* args shape -> schema ID */
+    ct_table async_index;    /* async key -> its stack of open range IDs (a pointer) */
+    ct_table open_ids;       /* range IDs of open async ranges */
+    ct_table task_scopes;    /* a task row's old scope ID (decimal) -> its new scope */
+    char* session_name;
+    int64_t base_ns; /* otherData.timestampBase_ns (a file of our JSON sink) */
+    /* registrations */
+    nvtxwSessionHandle_t session;
+    nvtxDomainHandle_t domain;
+    uint64_t schema_x, schema_x_task, schema_b, schema_e, schema_i, schema_i_scoped, schema_start,
+        schema_end, schema_message, schema_flow[3], schema_args_json;
+    uint32_t category_count;
+    size_t shape_count;
+    uint64_t next_range_id;  /* synthetic range IDs */
+    struct chrome_held* cur; /* the event being built (chrome_in_events.c) */
+    /* the event being mapped (for messages) */
+    uint64_t event_index, event_offset;
+    /* counts for the summary */
+    uint64_t written, unmatched_end, unmatched_async, bound_flows, counter_samples, unknown_phase,
+        task_copies, task_rows;
+    int args_task; /* the last args payload held a task scope */
+    char unknown_phases[64];
+    cj_buf scratch;
+} chrome_import;
+
+/* First pass: threads, processes, names, sort indexes, counters, otherData.
+ * 0, or 1 with the error printed. */
+int chrome_meta_pass(chrome_import* im);
+/* Index of the thread/process of an event (both exist after the first
+ * pass; the second pass finds them again by key). */
+int chrome_thread_of(chrome_import* im, const cj_doc* doc, uint32_t* thread);
+/* "n:TEXT" or "s:TEXT" for a pid/tid node (absent = "n:0") into `out`. */
+void chrome_id_key(const cj_doc* doc, uint32_t node, cj_buf* out);
+
+/* The slot of a task row's old scope ID in im->task_scopes (insert: add
+ * it); NULL when absent (or out of memory when inserting). */
+uint64_t* chrome_task_slot(chrome_import* im, uint64_t old_scope, int insert);
+
+/* Registrations: session, domain, fixed schemas, scopes, streams and
+ * counters; 0, or 1 with the error printed. */
+int chrome_register(chrome_import* im);
+/* The category ID of `cat` (0 for none), registering it on first use. */
+uint32_t chrome_category(chrome_import* im, const char* cat);
+/* The args payload of an event: schema ID and bytes in `out` (empty
+ * when there are no args). Keys named in `skip` (NULL-terminated) are left
+ * out. 0, or 1 with the error printed. */
+int chrome_args_payload(chrome_import* im, const cj_doc* doc, uint32_t args, const char* name,
+                        const char* const* skip, cj_buf* out, uint64_t* schema);
+/* Prints "TOOL: error: PATH:LINE:COL: event #N: ..." for the current event;
+ * returns 1. */
+int chrome_event_error(chrome_import* im, const char* format, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Same as a warning; returns 0. */
+void chrome_event_warning(chrome_import* im, const char* format, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Fails with the backend's words; returns 1. */
+int chrome_api_error(chrome_import* im, const char* what, nvtxwResultCode_t rc);
+
+/* Second pass: one event mapped to NVTXW calls; 0, or 1 with the error
+ * printed. */
+int chrome_map_event(chrome_import* im, const cj_doc* doc);
+/* Writes what is still held back and closes the streams; 0 or 1. */
+int chrome_map_finish(chrome_import* im);
+void chrome_import_free(chrome_import* im);
+
+#endif /* NVTXW_CHROME_IN_H */

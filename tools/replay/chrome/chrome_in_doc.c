@@ -1,0 +1,293 @@
+/*
+ * tools/replay/chrome/chrome_in_doc.c - one JSON value (a trace event, otherData)
+ * as a tree of nodes in two growable arenas, its compact JSON text, and the
+ * string-keyed tables of the import (chrome_in.h).
+ *
+ * Nodes refer to each other by index, never by pointer, so the arenas may
+ * move while they grow. A doc is bounded by CHROME_EVENT_MAX bytes.
+ */
+#include "config.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chrome_in.h"
+
+void cj_doc_reset(cj_doc* doc) {
+    doc->count = 0;
+    doc->text_len = 0;
+    doc->open = CJ_NONE;
+    doc->has_pending_key = 0;
+}
+
+void cj_doc_free(cj_doc* doc) {
+    free(doc->nodes);
+    free(doc->text);
+    memset(doc, 0, sizeof *doc);
+}
+
+static int doc_fits(const cj_doc* doc, size_t more_text) {
+    return (doc->count + 1) * sizeof(cj_node) + doc->text_len + more_text <= CHROME_EVENT_MAX;
+}
+
+/* Copies text (plus a NUL) into the arena; its offset, or CJ_NONE. */
+static uint32_t doc_text(cj_doc* doc, const char* text, size_t len) {
+    uint32_t at;
+    if (doc->text_len + len + 1 > doc->text_cap) {
+        size_t cap = doc->text_cap ? doc->text_cap : 1024;
+        char* grown;
+        while (cap < doc->text_len + len + 1)
+            cap *= 2;
+        if ((grown = realloc(doc->text, cap)) == NULL)
+            return CJ_NONE;
+        doc->text = grown;
+        doc->text_cap = cap;
+    }
+    at = (uint32_t)doc->text_len;
+    if (len > 0)
+        memcpy(doc->text + at, text, len);
+    doc->text[at + len] = '\0';
+    doc->text_len += len + 1;
+    return at;
+}
+
+int cj_doc_key(cj_doc* doc, const char* key, size_t len) {
+    if (!doc_fits(doc, len + 1) || (doc->pending_key = doc_text(doc, key, len)) == CJ_NONE)
+        return -1;
+    doc->pending_key_len = (uint32_t)len;
+    doc->has_pending_key = 1;
+    return 0;
+}
+
+static int doc_grow_nodes(cj_doc* doc) {
+    size_t cap = doc->cap ? doc->cap * 2 : 64;
+    cj_node* grown = realloc(doc->nodes, cap * sizeof *grown);
+    if (grown == NULL)
+        return -1;
+    doc->nodes = grown;
+    doc->cap = cap;
+    return 0;
+}
+
+/* Links node `index` as the last child of the open container; while a
+ * container is open its `text` field holds its last child (no walk). */
+static void doc_link(cj_doc* doc, uint32_t index) {
+    cj_node* parent;
+    uint32_t last;
+    if (doc->open == CJ_NONE)
+        return;
+    parent = &doc->nodes[doc->open];
+    last = parent->count == 0 ? CJ_NONE : parent->text;
+    if (last == CJ_NONE)
+        parent->first = index;
+    else
+        doc->nodes[last].next = index;
+    parent->text = index;
+    parent->count++;
+}
+
+int cj_doc_add(cj_doc* doc, cj_type type, const char* text, size_t len) {
+    cj_node* node;
+    uint32_t index = (uint32_t)doc->count;
+    int container = type == CJ_OBJECT || type == CJ_ARRAY;
+    if (!doc_fits(doc, container ? 0 : len + 1) ||
+        (doc->count == doc->cap && doc_grow_nodes(doc) != 0))
+        return -1;
+    node = &doc->nodes[index];
+    memset(node, 0, sizeof *node);
+    node->type = type;
+    node->key = doc->has_pending_key ? doc->pending_key : CJ_NONE;
+    node->key_len = doc->has_pending_key ? doc->pending_key_len : 0;
+    node->parent = doc->open;
+    node->first = node->next = CJ_NONE;
+    doc->has_pending_key = 0;
+    if (!container) {
+        uint32_t at = doc_text(doc, text, len);
+        if (at == CJ_NONE)
+            return -1;
+        doc->nodes[index].text = at;
+        doc->nodes[index].len = (uint32_t)len;
+    }
+    doc->count++;
+    doc_link(doc, index);
+    if (container)
+        doc->open = index;
+    return 0;
+}
+
+void cj_doc_close(cj_doc* doc) {
+    cj_node* node = &doc->nodes[doc->open];
+    node->text = 0;
+    doc->open = node->parent;
+}
+
+uint32_t cj_get(const cj_doc* doc, uint32_t object, const char* key) {
+    size_t len = strlen(key);
+    if (object == CJ_NONE || doc->nodes[object].type != CJ_OBJECT)
+        return CJ_NONE;
+    for (uint32_t i = doc->nodes[object].first; i != CJ_NONE; i = doc->nodes[i].next) {
+        if (doc->nodes[i].key_len == len && memcmp(cj_key(doc, i), key, len) == 0)
+            return i;
+    }
+    return CJ_NONE;
+}
+
+int cj_buf_put(cj_buf* buf, const void* data, size_t len) {
+    if (buf->len + len > buf->cap) {
+        size_t cap = buf->cap ? buf->cap : 256;
+        char* grown;
+        while (cap < buf->len + len)
+            cap *= 2;
+        if ((grown = realloc(buf->data, cap)) == NULL)
+            return -1;
+        buf->data = grown;
+        buf->cap = cap;
+    }
+    if (len > 0)
+        memcpy(buf->data + buf->len, data, len);
+    buf->len += len;
+    return 0;
+}
+
+/* A JSON string literal (RFC 8259 escapes; the text is valid UTF-8, the
+ * reader checked it). */
+static int put_string(cj_buf* out, const char* text, size_t len) {
+    int status = cj_buf_put(out, "\"", 1);
+    for (size_t i = 0; i < len && status == 0; i++) {
+        unsigned char c = (unsigned char)text[i];
+        char escaped[8];
+        if (c == '"' || c == '\\') {
+            escaped[0] = '\\';
+            escaped[1] = (char)c;
+            status = cj_buf_put(out, escaped, 2);
+        } else if (c < 0x20) {
+            snprintf(escaped, sizeof escaped, "\\u%04x", c);
+            status = cj_buf_put(out, escaped, 6);
+        } else {
+            status = cj_buf_put(out, &text[i], 1);
+        }
+    }
+    return status != 0 ? -1 : cj_buf_put(out, "\"", 1);
+}
+
+int cj_write_json(const cj_doc* doc, uint32_t node, cj_buf* out) {
+    const cj_node* n = &doc->nodes[node];
+    int status = 0;
+    switch (n->type) {
+    case CJ_NULL:
+        return cj_buf_put(out, "null", 4);
+    case CJ_BOOL:
+        return n->len == 1 ? cj_buf_put(out, "true", 4) : cj_buf_put(out, "false", 5);
+    case CJ_NUMBER:
+        return cj_buf_put(out, cj_text(doc, node), n->len);
+    case CJ_STRING:
+        return put_string(out, cj_text(doc, node), n->len);
+    case CJ_OBJECT:
+    case CJ_ARRAY:
+        break;
+    }
+    status = cj_buf_put(out, n->type == CJ_OBJECT ? "{" : "[", 1);
+    for (uint32_t i = n->first; i != CJ_NONE && status == 0; i = doc->nodes[i].next) {
+        if (i != n->first)
+            status = cj_buf_put(out, ",", 1);
+        if (status == 0 && n->type == CJ_OBJECT)
+            status = put_string(out, cj_key(doc, i), doc->nodes[i].key_len) != 0 ||
+                     cj_buf_put(out, ":", 1) != 0;
+        if (status == 0)
+            status = cj_write_json(doc, i, out);
+    }
+    return status != 0 ? -1 : cj_buf_put(out, n->type == CJ_OBJECT ? "}" : "]", 1);
+}
+
+/* ---- tables: open addressing, linear probing, FNV-1a ---- */
+
+static size_t key_hash(const char* key, size_t len) {
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < len; i++) {
+        h ^= (unsigned char)key[i];
+        h *= 1099511628211ull;
+    }
+    return (size_t)h;
+}
+
+static int table_grow(ct_table* table) {
+    size_t cap = table->cap ? table->cap * 2 : 64;
+    ct_slot* slots = calloc(cap, sizeof *slots);
+    if (slots == NULL)
+        return -1;
+    for (size_t i = 0; i < table->cap; i++) {
+        size_t j;
+        if (table->slots[i].key == NULL)
+            continue;
+        for (j = key_hash(table->slots[i].key, table->slots[i].len) & (cap - 1);
+             slots[j].key != NULL; j = (j + 1) & (cap - 1))
+            ;
+        slots[j] = table->slots[i];
+    }
+    free(table->slots);
+    table->slots = slots;
+    table->cap = cap;
+    return 0;
+}
+
+uint64_t* ct_find(ct_table* table, const char* key, size_t len, int insert, int* added) {
+    size_t i;
+    if (added != NULL)
+        *added = 0;
+    if (table->cap == 0 && (!insert || table_grow(table) != 0))
+        return NULL;
+    for (i = key_hash(key, len) & (table->cap - 1); table->slots[i].key != NULL;
+         i = (i + 1) & (table->cap - 1)) {
+        if (table->slots[i].len == len && memcmp(table->slots[i].key, key, len) == 0)
+            return &table->slots[i].value;
+    }
+    if (!insert)
+        return NULL;
+    if ((table->count + 1) * 2 > table->cap) {
+        if (table_grow(table) != 0)
+            return NULL;
+        return ct_find(table, key, len, insert, added);
+    }
+    if ((table->slots[i].key = malloc(len + 1)) == NULL)
+        return NULL;
+    memcpy(table->slots[i].key, key, len);
+    table->slots[i].key[len] = '\0';
+    table->slots[i].len = len;
+    table->slots[i].value = 0;
+    table->count++;
+    if (added != NULL)
+        *added = 1;
+    return &table->slots[i].value;
+}
+
+void ct_free(ct_table* table) {
+    for (size_t i = 0; i < table->cap; i++)
+        free(table->slots[i].key);
+    free(table->slots);
+    memset(table, 0, sizeof *table);
+}
+
+void ct_remove(ct_table* table, const char* key, size_t len) {
+    uint64_t* value = ct_find(table, key, len, 0, NULL);
+    size_t hole, j;
+    if (value == NULL)
+        return;
+    hole = (size_t)((ct_slot*)((char*)value - offsetof(ct_slot, value)) - table->slots);
+    free(table->slots[hole].key);
+    table->slots[hole].key = NULL;
+    table->count--;
+    /* Backward shift: later entries of the probe run move into the hole
+     * when their home slot does not lie between the hole and them. */
+    for (j = (hole + 1) & (table->cap - 1); table->slots[j].key != NULL;
+         j = (j + 1) & (table->cap - 1)) {
+        size_t home = key_hash(table->slots[j].key, table->slots[j].len) & (table->cap - 1);
+        int between = hole <= j ? (hole < home && home <= j) : (hole < home || home <= j);
+        if (between)
+            continue;
+        table->slots[hole] = table->slots[j];
+        table->slots[j].key = NULL;
+        hole = j;
+    }
+}

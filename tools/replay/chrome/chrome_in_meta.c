@@ -1,0 +1,294 @@
+/*
+ * tools/replay/chrome/chrome_in_meta.c - the first pass over a Trace Event Format
+ * file (chrome_in.h): which (pid, tid) pairs occur, their names and sort
+ * indexes from metadata ("ph":"M") events, which counter series the "C"
+ * events hold and whether any of their values is fractional, and the
+ * otherData written by our own JSON sink (session name, timestamp base).
+ *
+ * Metadata may follow the events it names (Trace Event Format allows it),
+ * and NVTXW stream attributes cannot change after StreamOpen, so everything
+ * that names a stream is learnt here before the second pass opens streams.
+ * Memory grows with the threads, processes and counter series, never with
+ * the events.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chrome_in.h"
+
+void chrome_id_key(const cj_doc* doc, uint32_t node, cj_buf* out) {
+    out->len = 0;
+    if (node == CJ_NONE ||
+        (doc->nodes[node].type != CJ_STRING && doc->nodes[node].type != CJ_NUMBER)) {
+        cj_buf_put(out, "n:0", 3);
+        return;
+    }
+    cj_buf_put(out, doc->nodes[node].type == CJ_STRING ? "s:" : "n:", 2);
+    cj_buf_put(out, cj_text(doc, node), doc->nodes[node].len);
+}
+
+static char* copy_text(const char* text, size_t len) {
+    char* copy = malloc(len + 1);
+    if (copy != NULL) {
+        memcpy(copy, text, len);
+        copy[len] = '\0';
+    }
+    return copy;
+}
+
+static int grow(void** items, size_t* cap, size_t count, size_t size) {
+    void* grown;
+    if (count < *cap)
+        return 0;
+    grown = realloc(*items, (*cap ? *cap * 2 : 16) * size);
+    if (grown == NULL)
+        return -1;
+    *items = grown;
+    *cap = *cap ? *cap * 2 : 16;
+    return 0;
+}
+
+/* The process of a pid key, added on first sight; -1 when out of memory. */
+static int process_of(chrome_import* im, const char* key, size_t len, uint32_t* out) {
+    int added;
+    uint64_t* slot = ct_find(&im->process_index, key, len, 1, &added);
+    chrome_process* p;
+    if (slot == NULL)
+        return -1;
+    if (added) {
+        if (grow((void**)&im->processes, &im->process_cap, im->process_count, sizeof *p) != 0)
+            return -1;
+        p = &im->processes[im->process_count];
+        memset(p, 0, sizeof *p);
+        if ((p->pid_key = copy_text(key, len)) == NULL)
+            return -1;
+        p->first_seen = im->event_index;
+        *slot = im->process_count++;
+    }
+    *out = (uint32_t)*slot;
+    return 0;
+}
+
+static int check_id_type(chrome_import* im, const cj_doc* doc, const char* what) {
+    uint32_t node = cj_get(doc, 0, what);
+    if (node != CJ_NONE && doc->nodes[node].type != CJ_NUMBER && doc->nodes[node].type != CJ_STRING)
+        return chrome_event_error(im, "\"%s\" must be a number or a string", what);
+    return 0;
+}
+
+int chrome_thread_of(chrome_import* im, const cj_doc* doc, uint32_t* thread) {
+    cj_buf* key = &im->scratch;
+    size_t pid_len;
+    uint32_t process;
+    uint64_t* slot;
+    int added;
+    if (check_id_type(im, doc, "pid") != 0 || check_id_type(im, doc, "tid") != 0)
+        return 1;
+    chrome_id_key(doc, cj_get(doc, 0, "pid"), key);
+    pid_len = key->len;
+    if (process_of(im, key->data, pid_len, &process) != 0 || cj_buf_put(key, "\x1f", 1) != 0)
+        return chrome_event_error(im, "out of memory");
+    {
+        cj_buf tid = {0};
+        chrome_id_key(doc, cj_get(doc, 0, "tid"), &tid);
+        if (tid.data == NULL || cj_buf_put(key, tid.data, tid.len) != 0) {
+            free(tid.data);
+            return chrome_event_error(im, "out of memory");
+        }
+        free(tid.data);
+    }
+    if ((slot = ct_find(&im->thread_index, key->data, key->len, 1, &added)) == NULL)
+        return chrome_event_error(im, "out of memory");
+    if (added) {
+        chrome_thread* t;
+        if (grow((void**)&im->threads, &im->thread_cap, im->thread_count, sizeof *t) != 0)
+            return chrome_event_error(im, "out of memory");
+        t = &im->threads[im->thread_count];
+        memset(t, 0, sizeof *t);
+        t->pid_key = copy_text(key->data, pid_len);
+        t->tid_key = copy_text(key->data + pid_len + 1, key->len - pid_len - 1);
+        t->process = process;
+        t->first_seen = im->event_index;
+        if (t->pid_key == NULL || t->tid_key == NULL)
+            return chrome_event_error(im, "out of memory");
+        *slot = im->thread_count++;
+    }
+    *thread = (uint32_t)*slot;
+    return 0;
+}
+
+/* thread_name args "task_path" (string) and "task_scope" (the scope ID in
+ * the report the JSON came from): the row is a task row of our JSON sink
+ * (docs/chrome-json.md, Tasks). Other JSON has neither. */
+static int task_row_meta(chrome_import* im, const cj_doc* doc, uint32_t args, chrome_thread* t) {
+    uint32_t path = cj_get(doc, args, "task_path"), scope = cj_get(doc, args, "task_scope");
+    char* end;
+    if (path == CJ_NONE && scope == CJ_NONE)
+        return 0;
+    if (path == CJ_NONE || scope == CJ_NONE || doc->nodes[path].type != CJ_STRING ||
+        doc->nodes[scope].type != CJ_NUMBER || doc->nodes[path].len == 0)
+        return chrome_event_error(im, "a task row's thread_name needs args.task_path (a "
+                                      "string) and args.task_scope (a number) together");
+    errno = 0;
+    t->task_old_scope = strtoull(cj_text(doc, scope), &end, 10);
+    if (errno != 0 || *end != '\0' || cj_text(doc, scope)[0] == '-')
+        return chrome_event_error(im, "args.task_scope must be a scope ID (an unsigned integer)");
+    free(t->task_path);
+    if ((t->task_path = copy_text(cj_text(doc, path), doc->nodes[path].len)) == NULL ||
+        chrome_task_slot(im, t->task_old_scope, 1) == NULL)
+        return chrome_event_error(im, "out of memory");
+    return 0;
+}
+
+uint64_t* chrome_task_slot(chrome_import* im, uint64_t old_scope, int insert) {
+    char key[24];
+    int length = snprintf(key, sizeof key, "%llu", (unsigned long long)old_scope);
+    return ct_find(&im->task_scopes, key, (size_t)length, insert, NULL);
+}
+
+/* A metadata event's args.name / args.sort_index / args.labels. */
+static int meta_event(chrome_import* im, const cj_doc* doc, const char* name) {
+    uint32_t args = cj_get(doc, 0, "args"), value, thread = 0, process = 0;
+    int is_process = !strncmp(name, "process_", 8);
+    int is_sort = strstr(name, "sort_index") != NULL;
+    const char* field = is_sort                           ? "sort_index"
+                        : !strcmp(name, "process_labels") ? "labels"
+                                                          : "name";
+    char** text_slot;
+    if (strcmp(name, "process_name") && strcmp(name, "thread_name") &&
+        strcmp(name, "process_sort_index") && strcmp(name, "thread_sort_index") &&
+        strcmp(name, "process_labels"))
+        return 0; /* other metadata (e.g. process_uptime_seconds) is left out */
+    value = cj_get(doc, args, field);
+    if (value == CJ_NONE || doc->nodes[value].type != (is_sort ? CJ_NUMBER : CJ_STRING))
+        return chrome_event_error(im, "metadata \"%s\" needs args.%s as a %s", name, field,
+                                  is_sort ? "number" : "string");
+    if (is_process) {
+        /* process metadata names no thread: tid 0 is no stream */
+        if (check_id_type(im, doc, "pid") != 0)
+            return 1;
+        chrome_id_key(doc, cj_get(doc, 0, "pid"), &im->scratch);
+        if (process_of(im, im->scratch.data, im->scratch.len, &process) != 0)
+            return chrome_event_error(im, "out of memory");
+    } else if (chrome_thread_of(im, doc, &thread) != 0) {
+        return 1;
+    }
+    if (is_sort) {
+        int64_t sort = strtoll(cj_text(doc, value), NULL, 10);
+        if (is_process) {
+            im->processes[process].sort_index = sort;
+            im->processes[process].has_sort = 1;
+        } else {
+            im->threads[thread].sort_index = sort;
+            im->threads[thread].has_sort = 1;
+        }
+        return 0;
+    }
+    if (!is_process && task_row_meta(im, doc, args, &im->threads[thread]) != 0)
+        return 1;
+    text_slot = !is_process                       ? &im->threads[thread].name
+                : !strcmp(name, "process_labels") ? &im->processes[process].labels
+                                                  : &im->processes[process].name;
+    free(*text_slot);
+    *text_slot = copy_text(cj_text(doc, value), doc->nodes[value].len);
+    return *text_slot == NULL ? chrome_event_error(im, "out of memory") : 0;
+}
+
+/* A number that an int64 counter cannot hold exactly. */
+static int is_fractional(const char* text) {
+    char* end;
+    if (strpbrk(text, ".eE") != NULL)
+        return 1;
+    (void)strtoll(text, &end, 10);
+    return *end != '\0' || strlen(text) > 18;
+}
+
+/* Every numeric args key of a "C" event is a series (pid, name, key). */
+static int counter_event(chrome_import* im, const cj_doc* doc, uint32_t thread) {
+    uint32_t args = cj_get(doc, 0, "args"), name = cj_get(doc, 0, "name");
+    uint32_t process = im->threads[thread].process;
+    const char* pid_key = im->processes[process].pid_key;
+    if (args == CJ_NONE || doc->nodes[args].type != CJ_OBJECT)
+        return 0;
+    for (uint32_t k = doc->nodes[args].first; k != CJ_NONE; k = doc->nodes[k].next) {
+        cj_buf* key = &im->scratch;
+        uint64_t* slot;
+        int added;
+        if (doc->nodes[k].type != CJ_NUMBER)
+            continue;
+        key->len = 0;
+        if (cj_buf_put(key, pid_key, strlen(pid_key) + 1) != 0 ||
+            (name != CJ_NONE && cj_buf_put(key, cj_text(doc, name), doc->nodes[name].len) != 0) ||
+            cj_buf_put(key, "\x1f", 1) != 0 ||
+            cj_buf_put(key, cj_key(doc, k), doc->nodes[k].key_len) != 0 ||
+            (slot = ct_find(&im->counter_index, key->data, key->len, 1, &added)) == NULL)
+            return chrome_event_error(im, "out of memory");
+        if (added) {
+            chrome_counter* c;
+            const char* base = name != CJ_NONE ? cj_text(doc, name) : "counter";
+            const char* series = cj_key(doc, k);
+            size_t size = strlen(base) + strlen(series) + 2;
+            if (grow((void**)&im->counters, &im->counter_cap, im->counter_count, sizeof *c) != 0)
+                return chrome_event_error(im, "out of memory");
+            c = &im->counters[im->counter_count];
+            memset(c, 0, sizeof *c);
+            c->process = process;
+            /* "value" is the series our JSON sink writes for one counter:
+             * the counter keeps the event's name (docs/chrome-input.md). */
+            if ((c->name = malloc(size)) == NULL)
+                return chrome_event_error(im, "out of memory");
+            if (!strcmp(series, "value"))
+                snprintf(c->name, size, "%s", base);
+            else
+                snprintf(c->name, size, "%s %s", base, series);
+            *slot = im->counter_count++;
+        }
+        im->counters[*slot].is_float |= is_fractional(cj_text(doc, k));
+    }
+    return 0;
+}
+
+static int meta_on_event(void* user, const cj_doc* doc, uint64_t index, uint64_t offset) {
+    chrome_import* im = user;
+    uint32_t ph = cj_get(doc, 0, "ph"), name = cj_get(doc, 0, "name"), thread;
+    im->event_index = index;
+    im->event_offset = offset;
+    if (ph == CJ_NONE || doc->nodes[ph].type != CJ_STRING)
+        return chrome_event_error(im, "\"ph\" (the phase) must be a string");
+    if (!strcmp(cj_text(doc, ph), "M"))
+        return name != CJ_NONE && doc->nodes[name].type == CJ_STRING
+                   ? meta_event(im, doc, cj_text(doc, name))
+                   : 0;
+    if (chrome_thread_of(im, doc, &thread) != 0)
+        return 1;
+    return !strcmp(cj_text(doc, ph), "C") ? counter_event(im, doc, thread) : 0;
+}
+
+/* otherData of our JSON sink: "session" and "timestampBase_ns" bring back
+ * the session name and the producer's absolute timestamps. */
+static int meta_on_member(void* user, const char* key, const cj_doc* doc) {
+    chrome_import* im = user;
+    uint32_t session, base;
+    if (strcmp(key, "otherData") != 0)
+        return 0;
+    session = cj_get(doc, 0, "session");
+    base = cj_get(doc, 0, "timestampBase_ns");
+    if (session != CJ_NONE && doc->nodes[session].type == CJ_STRING) {
+        free(im->session_name);
+        im->session_name = copy_text(cj_text(doc, session), doc->nodes[session].len);
+    }
+    if (base != CJ_NONE && doc->nodes[base].type == CJ_NUMBER)
+        im->base_ns = strtoll(cj_text(doc, base), NULL, 10);
+    return 0;
+}
+
+int chrome_meta_pass(chrome_import* im) {
+    static const char* const wanted[] = {"otherData", "displayTimeUnit", NULL};
+    chrome_reader_cb cb = {meta_on_event, meta_on_member, wanted};
+    chrome_read_result result;
+    return chrome_read(im->ctx->tool, im->path, &cb, im, &result);
+}
