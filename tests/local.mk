@@ -14,6 +14,7 @@ include tests/unit/local.mk
 include tests/cli/local.mk
 include tests/gen/local.mk
 include tests/otf2/local.mk
+include tests/layout/local.mk
 
 # check-long: after `make check`, the headless viewer-engine check of the JSON
 # sink (tests/viewer/viewer_test.sh: Node 20 and npm; the engine is installed
