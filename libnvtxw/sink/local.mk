@@ -20,7 +20,7 @@ libnvtxw_libnvtxw_la_SOURCES += \
 	libnvtxw/sink/stats/stats_print.c libnvtxw/sink/stats/stats_task.c
 libnvtxw_libnvtxw_la_SOURCES += \
 	libnvtxw/sink/json/json_sink.c libnvtxw/sink/json/json_internal.h \
-	libnvtxw/sink/json/json_text.c libnvtxw/sink/json/json_shift.c \
+	libnvtxw/sink/json/json_encode.c libnvtxw/sink/json/json_shift.c \
 	libnvtxw/sink/json/json_stream.c libnvtxw/sink/json/json_task.c \
 	libnvtxw/sink/json/json_visit.c
 libnvtxw_libnvtxw_la_SOURCES += \

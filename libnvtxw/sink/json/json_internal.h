@@ -6,8 +6,8 @@
  *   json_visit.c   the visitor that splits an event into attributes
  *                  (role, timestamps, message, range ID, category,
  *                  color) and "args"
- *   json_text.c    JSON text: strings, exact microseconds, numbers,
- *                  cname table, the open-range map
+ *   json_encode.c  JSON text (json_put_*): strings, exact microseconds,
+ *                  numbers, cname table, the open-range map
  *   json_shift.c   the pass that makes every "ts" non-negative
  *   json_task.c    task scopes: their rows (pseudo-threads)
  */
@@ -30,16 +30,16 @@
 
 /* The row of a task scope (a scope whose path's last node is `task[KEY]`,
  * docs/tasks.md): a pseudo-thread of the process of the task's parent. */
-typedef struct chrome_task {
+typedef struct json_task {
     uint64_t pid, tid;
-} chrome_task;
+} json_task;
 
 /* Task rows have tids from here on (stream tids are open order + 1), in
  * registration order; their thread_sort_index is the tid, so they sort
  * after the streams. Below 2^53, so exact in every JSON reader. */
 #define CHROME_TASK_TID_BASE (UINT64_C(1) << 32)
 
-typedef struct chrome_sink {
+typedef struct json_sink {
     sink base;
     int fd;          /* O_APPEND: each write(2) holds whole events */
     char* path;      /* final name */
@@ -52,29 +52,29 @@ typedef struct chrome_sink {
     _Atomic int64_t base_ns; /* CHROME_BASE_UNSET until the first timestamp */
     int64_t min_rel;         /* smallest rebased ts of closed streams (<= 0) */
     /* Task rows: task_maps[domain index] maps a task scope ID to its
-     * chrome_task (owned). Filled by scope registrations only, read by the
+     * json_task (owned). Filled by scope registrations only, read by the
      * write path (registrations never overlap writes: NVTXW spec 6). */
     idmap* task_maps;
     size_t task_map_count;
     uint64_t task_count;
-} chrome_sink;
+} json_sink;
 
 #define CHROME_BASE_UNSET INT64_MIN
 
 /* Start/end ranges open on one stream: range ID -> name and category. */
-typedef struct chrome_range {
+typedef struct json_range {
     uint64_t id;
     char* label; /* "name\0cat\0"; NULL = empty slot */
-} chrome_range;
+} json_range;
 
-typedef struct chrome_range_map {
-    chrome_range* slots;
+typedef struct json_range_map {
+    json_range* slots;
     size_t capacity; /* 0 or a power of two */
     size_t count;
-} chrome_range_map;
+} json_range_map;
 
 /* What the visitor learned about the current event. */
-typedef struct chrome_event {
+typedef struct json_event {
     int role;          /* schema role (flags >> 3 & 0xF) of the first payload having one */
     const char* title; /* first non-empty schema name, for events without a message */
     int has_begin, has_end, has_point, has_message, has_range_id, has_category, has_color;
@@ -83,18 +83,18 @@ typedef struct chrome_event {
     uint64_t range_id, flow_out, flow_in;
     uint64_t category;
     uint32_t color;
-    const chrome_task* task; /* first top-level scope_id field naming a task scope */
-} chrome_event;
+    const json_task* task; /* first top-level scope_id field naming a task scope */
+} json_event;
 
 /* One open container of an "args" value. */
-typedef struct chrome_frame {
+typedef struct json_frame {
     unsigned char is_array;
     unsigned char has_value; /* object: the open field got its value */
     uint32_t items;          /* values (array) or fields (object) written */
     uint32_t fields;         /* object: field_begin events, for unnamed keys */
-} chrome_frame;
+} json_frame;
 
-enum chrome_field_kind {
+enum json_field_kind {
     CHROME_FIELD_ARGS,     /* goes to "args" */
     CHROME_FIELD_SKIP,     /* hidden, or not numeric in a counter */
     CHROME_FIELD_BEGIN,    /* TIMESTAMP | RANGE_BEGIN */
@@ -106,8 +106,8 @@ enum chrome_field_kind {
     CHROME_FIELD_COLOR     /* COLOR_ARGB type */
 };
 
-typedef struct chrome_stream {
-    chrome_sink* sink;
+typedef struct json_stream {
+    json_sink* sink;
     const core_stream* stream;
     uint64_t pid, tid;
     int64_t last_ns;    /* last timestamp written: events without one use it */
@@ -119,94 +119,94 @@ typedef struct chrome_stream {
     strbuf stack;       /* split push/pop: names, each NUL-terminated */
     size_t* stack_ends; /* end offset of each pushed name in `stack` */
     size_t stack_depth, stack_capacity;
-    chrome_range_map ranges;
+    json_range_map ranges;
     /* Visitor state for the current event. */
-    chrome_event ev;
+    json_event ev;
     int numeric_only; /* counters: only scalar numbers become args */
-    int field_kind;   /* enum chrome_field_kind of the open top-level field */
+    int field_kind;   /* enum json_field_kind of the open top-level field */
     int key_written;  /* the open top-level field's key is in `args` */
     const char* field_name;
     uint64_t field_type; /* entry type of the open top-level field */
     uint64_t payload_schema;
     size_t depth; /* open containers; frames[0] is "args" itself */
-    chrome_frame frames[CHROME_MAX_DEPTH + 1];
-} chrome_stream;
+    json_frame frames[CHROME_MAX_DEPTH + 1];
+} json_stream;
 
 /* ---- json_sink.c ---- */
-nvtxwResultCode_t chrome_write_all(chrome_sink* cs, const char* data, size_t size);
+nvtxwResultCode_t json_write_all(json_sink* cs, const char* data, size_t size);
 /* pid of the stream's scope: 1 for none, else one per distinct scope path,
  * announced with process_name/process_sort_index metadata on first use. */
-nvtxwResultCode_t chrome_process_id(chrome_sink* cs, const core_stream* stream, uint64_t* pid);
+nvtxwResultCode_t json_process_id(json_sink* cs, const core_stream* stream, uint64_t* pid);
 
 /* pid of a scope of `domain` (NVTX_SCOPE_NONE, ROOT and predefined scopes:
- * 1), announced like chrome_process_id's. */
-nvtxwResultCode_t chrome_scope_process_id(chrome_sink* cs, const core_domain* domain,
-                                          uint64_t scope_id, uint64_t* pid);
+ * 1), announced like json_process_id's. */
+nvtxwResultCode_t json_scope_process_id(json_sink* cs, const core_domain* domain, uint64_t scope_id,
+                                        uint64_t* pid);
 
 /* Writes a task row's thread_name (`name`, with the scope's `path` and ID as
  * "task_path" and "task_scope", so a reader of the JSON can fold the row back
  * into its task: docs/chrome-json.md "Tasks") and thread_sort_index (its tid). */
-nvtxwResultCode_t chrome_task_meta(chrome_sink* cs, const chrome_task* task, const char* name,
-                                   const char* path, uint64_t scope_id);
+nvtxwResultCode_t json_task_meta(json_sink* cs, const json_task* task, const char* name,
+                                 const char* path, uint64_t scope_id);
 
 /* Appends `,\n{"name":WHAT,"ph":"M","pid":P,"tid":T,"args":{...}}` with
  * {"name":TEXT} when text is not NULL, else {"sort_index":SORT}. */
-int chrome_json_meta(strbuf* out, const char* what, uint64_t pid, uint64_t tid, const char* text,
-                     uint64_t sort);
+int json_put_meta(strbuf* out, const char* what, uint64_t pid, uint64_t tid, const char* text,
+                  uint64_t sort);
 
 /* ---- json_shift.c ---- */
 /* Adds `shift` (> 0) to every "ts" of the closed temporary file. */
-nvtxwResultCode_t chrome_shift_file(chrome_sink* cs, int64_t shift);
+nvtxwResultCode_t json_shift_file(json_sink* cs, int64_t shift);
 
 /* ---- json_task.c ---- */
 /* A scope registration: when the path's last node is `task[KEY]`, the task
  * gets its row, announced with thread_name "task KEY" (KEY unescaped) and
  * thread_sort_index metadata. Serialized calls only. */
-nvtxwResultCode_t chrome_task_register(chrome_sink* cs, const core_domain* domain, uint64_t id,
-                                       uint64_t parent, const char* path);
+nvtxwResultCode_t json_task_register(json_sink* cs, const core_domain* domain, uint64_t id,
+                                     uint64_t parent, const char* path);
 /* The row of task scope `id` of `domain`, or NULL (not a task scope). */
-const chrome_task* chrome_task_find(const chrome_sink* cs, const core_domain* domain, uint64_t id);
-void chrome_tasks_free(chrome_sink* cs);
+const json_task* json_task_find(const json_sink* cs, const core_domain* domain, uint64_t id);
+void json_tasks_free(json_sink* cs);
 
 /* ---- json_stream.c ---- */
-nvtxwResultCode_t chrome_stream_open(sink* s, const core_stream* stream, void** state);
-nvtxwResultCode_t chrome_stream_close(sink* s, const core_stream* stream, void* state);
-nvtxwResultCode_t chrome_event_write(void* state, const core_event* event);
-nvtxwResultCode_t chrome_counter_write(void* state, int64_t timestamp, const core_counter* counter,
-                                       const void* data, size_t size);
-nvtxwResultCode_t chrome_counter_no_value_write(void* state, int64_t timestamp,
-                                                const core_counter* counter, uint8_t reason);
-nvtxwResultCode_t chrome_sync_points_write(void* state, uint64_t src, uint64_t dst,
-                                           const nvtxSyncPoint_t* points, size_t count);
-nvtxwResultCode_t chrome_conversion_factor_write(void* state, uint64_t src, uint64_t dst,
-                                                 double slope, int64_t ts_src, int64_t ts_dst);
+nvtxwResultCode_t json_stream_open(sink* s, const core_stream* stream, void** state);
+nvtxwResultCode_t json_stream_close(sink* s, const core_stream* stream, void* state);
+nvtxwResultCode_t json_event_write(void* state, const core_event* event);
+nvtxwResultCode_t json_counter_write(void* state, int64_t timestamp, const core_counter* counter,
+                                     const void* data, size_t size);
+nvtxwResultCode_t json_counter_no_value_write(void* state, int64_t timestamp,
+                                              const core_counter* counter, uint8_t reason);
+nvtxwResultCode_t json_sync_points_write(void* state, uint64_t src, uint64_t dst,
+                                         const nvtxSyncPoint_t* points, size_t count);
+nvtxwResultCode_t json_conversion_factor_write(void* state, uint64_t src, uint64_t dst,
+                                               double slope, int64_t ts_src, int64_t ts_dst);
 
 /* ---- json_visit.c ---- */
-extern const nvtxw_visitor_t chrome_visitor;
+extern const nvtxw_visitor_t json_visitor;
 /* Clears the per-event visitor state; `numeric_only` for counter samples. */
-void chrome_visit_reset(chrome_stream* st, int numeric_only);
+void json_visit_reset(json_stream* st, int numeric_only);
 
-/* ---- json_text.c (each returns 0, or -1 when out of memory) ---- */
+/* ---- json_encode.c (each returns 0, or -1 when out of memory) ---- */
 /* A JSON string: escapes '"', '\\', control characters; bytes that start no
  * well-formed UTF-8 sequence become \ufffd. */
-int chrome_json_string(strbuf* out, const char* text, size_t length);
-int chrome_json_cstring(strbuf* out, const char* text);
-int chrome_json_u64(strbuf* out, uint64_t value);
-int chrome_json_i64(strbuf* out, int64_t value);
+int json_put_string(strbuf* out, const char* text, size_t length);
+int json_put_cstring(strbuf* out, const char* text);
+int json_put_u64(strbuf* out, uint64_t value);
+int json_put_i64(strbuf* out, int64_t value);
 /* Finite: shortest %.Ng that reads back equal; else "nan"/"inf"/"-inf" strings. */
-int chrome_json_double(strbuf* out, double value);
+int json_put_double(strbuf* out, double value);
 /* Nanoseconds as microseconds with exactly 3 decimals: -12.345, 0.000. */
-int chrome_json_micros(strbuf* out, int64_t ns);
+int json_put_micros(strbuf* out, int64_t ns);
 /* "0x" lowercase hex, as a JSON string. */
-int chrome_json_hex_id(strbuf* out, uint64_t value);
+int json_put_hex_id(strbuf* out, uint64_t value);
 /* Reserved trace-viewer color name nearest to an ARGB color (alpha ignored). */
-const char* chrome_cname(uint32_t argb);
+const char* json_cname(uint32_t argb);
 /* Timestamp minus base, saturated to the int64 range. */
-int64_t chrome_rebase(int64_t ts, int64_t base);
+int64_t json_rebase(int64_t ts, int64_t base);
 
-int chrome_ranges_put(chrome_range_map* map, uint64_t id, const char* name, const char* cat);
+int json_ranges_put(json_range_map* map, uint64_t id, const char* name, const char* cat);
 /* Removes the range and returns its label (caller frees), or NULL. */
-char* chrome_ranges_take(chrome_range_map* map, uint64_t id);
-void chrome_ranges_free(chrome_range_map* map);
+char* json_ranges_take(json_range_map* map, uint64_t id);
+void json_ranges_free(json_range_map* map);
 
 #endif /* NVTXW_SINK_JSON_INTERNAL_H */

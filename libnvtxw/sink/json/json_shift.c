@@ -54,7 +54,7 @@ static int shift_line(strbuf* out, const char* line, size_t length, int64_t shif
         return strbuf_append(out, line, length);
     value = key + 7;
     if (strbuf_append(out, line, (size_t)(value - line)) != 0 || parse_micros(&value, &ns) != 0 ||
-        chrome_json_micros(out, chrome_rebase(ns, -shift)) != 0)
+        json_put_micros(out, json_rebase(ns, -shift)) != 0)
         return -1;
     return strbuf_append(out, value, length - (size_t)(value - line));
 }
@@ -76,7 +76,7 @@ static nvtxwResultCode_t shift_copy(FILE* in, FILE* out, int64_t shift) {
     return failed ? NVTXW_RESULT_FAILED : NVTXW_RESULT_SUCCESS;
 }
 
-nvtxwResultCode_t chrome_shift_file(chrome_sink* cs, int64_t shift) {
+nvtxwResultCode_t json_shift_file(json_sink* cs, int64_t shift) {
     size_t length = strlen(cs->temp_path) + 8;
     char* shifted = nvtxw_malloc(length);
     FILE *in = NULL, *out = NULL;

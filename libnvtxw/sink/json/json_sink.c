@@ -57,7 +57,7 @@
 #include "sink/shared/sink_registry.h"
 #include "sink/shared/task_scope.h"
 
-nvtxwResultCode_t chrome_write_all(chrome_sink* cs, const char* data, size_t size) {
+nvtxwResultCode_t json_write_all(json_sink* cs, const char* data, size_t size) {
     size_t done = 0;
     while (done < size) {
         ssize_t n = write(cs->fd, data + done, size - done);
@@ -71,24 +71,24 @@ nvtxwResultCode_t chrome_write_all(chrome_sink* cs, const char* data, size_t siz
     return NVTXW_RESULT_SUCCESS;
 }
 
-int chrome_json_meta(strbuf* out, const char* what, uint64_t pid, uint64_t tid, const char* text,
-                     uint64_t sort) {
+int json_put_meta(strbuf* out, const char* what, uint64_t pid, uint64_t tid, const char* text,
+                  uint64_t sort) {
     if (strbuf_append(out, ",\n{\"name\":\"", 11) || strbuf_append(out, what, strlen(what)) ||
-        strbuf_append(out, "\",\"ph\":\"M\",\"pid\":", 17) || chrome_json_u64(out, pid) ||
-        strbuf_append(out, ",\"tid\":", 7) || chrome_json_u64(out, tid))
+        strbuf_append(out, "\",\"ph\":\"M\",\"pid\":", 17) || json_put_u64(out, pid) ||
+        strbuf_append(out, ",\"tid\":", 7) || json_put_u64(out, tid))
         return -1;
     if (text != NULL)
-        return strbuf_append(out, ",\"args\":{\"name\":", 16) || chrome_json_cstring(out, text) ||
+        return strbuf_append(out, ",\"args\":{\"name\":", 16) || json_put_cstring(out, text) ||
                strbuf_append(out, "}}", 2);
-    return strbuf_append(out, ",\"args\":{\"sort_index\":", 22) || chrome_json_u64(out, sort) ||
+    return strbuf_append(out, ",\"args\":{\"sort_index\":", 22) || json_put_u64(out, sort) ||
            strbuf_append(out, "}}", 2);
 }
 
 /* Writes the metadata events built in cs->line (build_status 0). */
-static nvtxwResultCode_t chrome_flush_line(chrome_sink* cs, int build_status) {
+static nvtxwResultCode_t json_flush_line(json_sink* cs, int build_status) {
     nvtxwResultCode_t status = build_status != 0
                                    ? error_oom("JSON metadata")
-                                   : chrome_write_all(cs, cs->line.data, cs->line.length);
+                                   : json_write_all(cs, cs->line.data, cs->line.length);
     strbuf_clear(&cs->line);
     return status;
 }
@@ -103,7 +103,7 @@ static uint64_t path_hash(const char* path) {
 /* The pid of a known process path, or 0. By hash first: a session with
  * 300,000 processes (a Chrome trace with one pid per event) spent minutes
  * comparing paths; a hash shared by two paths falls back to the scan. */
-static uint64_t known_process(const chrome_sink* cs, const char* path, uint64_t hash) {
+static uint64_t known_process(const json_sink* cs, const char* path, uint64_t hash) {
     uintptr_t pid = (uintptr_t)idmap_get(&cs->process_hashes, hash);
     size_t i;
     if (pid == 0 || strcmp(cs->process_paths[pid - 2], path) == 0)
@@ -114,8 +114,8 @@ static uint64_t known_process(const chrome_sink* cs, const char* path, uint64_t 
     return 0;
 }
 
-nvtxwResultCode_t chrome_scope_process_id(chrome_sink* cs, const core_domain* domain,
-                                          uint64_t scope_id, uint64_t* pid) {
+nvtxwResultCode_t json_scope_process_id(json_sink* cs, const core_domain* domain, uint64_t scope_id,
+                                        uint64_t* pid) {
     const core_scope* scope = core_domain_scope(domain, scope_id);
     char** paths = cs->process_paths;
     uint64_t hash;
@@ -138,17 +138,17 @@ nvtxwResultCode_t chrome_scope_process_id(chrome_sink* cs, const core_domain* do
     if (idmap_get(&cs->process_hashes, hash) == NULL &&
         idmap_put(&cs->process_hashes, hash, (void*)(uintptr_t)*pid) != 0)
         return error_oom("the JSON process table");
-    return chrome_flush_line(
-        cs, chrome_json_meta(&cs->line, "process_name", *pid, 0, scope->path, 0) ||
-                chrome_json_meta(&cs->line, "process_sort_index", *pid, 0, NULL, *pid));
+    return json_flush_line(cs,
+                           json_put_meta(&cs->line, "process_name", *pid, 0, scope->path, 0) ||
+                               json_put_meta(&cs->line, "process_sort_index", *pid, 0, NULL, *pid));
 }
 
-nvtxwResultCode_t chrome_process_id(chrome_sink* cs, const core_stream* stream, uint64_t* pid) {
+nvtxwResultCode_t json_process_id(json_sink* cs, const core_stream* stream, uint64_t* pid) {
     const core_scope* scope = core_domain_scope(stream->domain, stream->scope_id);
     /* A stream of a thread scope (`thread[...]`, as the OTF2 importer
      * registers locations) is a row of its parent's process, next to its
      * sibling threads and the process's task rows. */
-    const chrome_task* task = chrome_task_find(cs, stream->domain, stream->scope_id);
+    const json_task* task = json_task_find(cs, stream->domain, stream->scope_id);
     /* A stream whose scope is a task scope is a row of the task's process,
      * not a process named "task[KEY]". */
     if (task != NULL) {
@@ -157,27 +157,27 @@ nvtxwResultCode_t chrome_process_id(chrome_sink* cs, const core_stream* stream, 
     }
     if (scope != NULL && strncmp(task_scope_last_node(scope->path), "thread[", 7) == 0 &&
         core_domain_scope(stream->domain, scope->parent) != NULL)
-        return chrome_scope_process_id(cs, stream->domain, scope->parent, pid);
-    return chrome_scope_process_id(cs, stream->domain, stream->scope_id, pid);
+        return json_scope_process_id(cs, stream->domain, scope->parent, pid);
+    return json_scope_process_id(cs, stream->domain, stream->scope_id, pid);
 }
 
-nvtxwResultCode_t chrome_task_meta(chrome_sink* cs, const chrome_task* task, const char* name,
-                                   const char* path, uint64_t scope_id) {
+nvtxwResultCode_t json_task_meta(json_sink* cs, const json_task* task, const char* name,
+                                 const char* path, uint64_t scope_id) {
     strbuf* out = &cs->line;
-    int status = chrome_json_meta(out, "thread_name", task->pid, task->tid, name, 0);
-    /* reopen the args object chrome_json_meta closed: "...}}" -> "...," */
+    int status = json_put_meta(out, "thread_name", task->pid, task->tid, name, 0);
+    /* reopen the args object json_put_meta closed: "...}}" -> "...," */
     if (status == 0) {
         out->length -= 2;
-        status = strbuf_append(out, ",\"task_path\":", 13) || chrome_json_cstring(out, path) ||
-                 strbuf_append(out, ",\"task_scope\":", 14) || chrome_json_u64(out, scope_id) ||
+        status = strbuf_append(out, ",\"task_path\":", 13) || json_put_cstring(out, path) ||
+                 strbuf_append(out, ",\"task_scope\":", 14) || json_put_u64(out, scope_id) ||
                  strbuf_append(out, "}}", 2);
     }
-    return chrome_flush_line(cs, status || chrome_json_meta(out, "thread_sort_index", task->pid,
-                                                            task->tid, NULL, task->tid));
+    return json_flush_line(cs, status || json_put_meta(out, "thread_sort_index", task->pid,
+                                                       task->tid, NULL, task->tid));
 }
 
 /* Opens PATH.tmp.PID; an existing PATH is an error unless Overwrite=yes. */
-static nvtxwResultCode_t chrome_open(chrome_sink* cs, const core_config* config) {
+static nvtxwResultCode_t json_open(json_sink* cs, const core_config* config) {
     struct stat info;
     size_t length = strlen(cs->path) + 32;
     if (strcmp(cs->path, "-") == 0)
@@ -197,9 +197,9 @@ static nvtxwResultCode_t chrome_open(chrome_sink* cs, const core_config* config)
     return NVTXW_RESULT_SUCCESS;
 }
 
-static void chrome_free(chrome_sink* cs) {
+static void json_free(json_sink* cs) {
     size_t i;
-    chrome_tasks_free(cs);
+    json_tasks_free(cs);
     for (i = 0; i < cs->process_count; i++)
         nvtxw_free(cs->process_paths[i]);
     nvtxw_free(cs->process_paths);
@@ -213,21 +213,21 @@ static void chrome_free(chrome_sink* cs) {
 
 /* The array's opening and its first element (the session's process name),
  * which alone has no leading ",". */
-static int chrome_header(chrome_sink* cs) {
+static int json_header(json_sink* cs) {
     const char* name = cs->session_name[0] ? cs->session_name : "nvtxw-session";
     strbuf* line = &cs->line;
     if (strbuf_append(line, "{\"traceEvents\":[\n", 17) ||
-        chrome_json_meta(line, "process_name", 1, 0, name, 0) ||
-        chrome_json_meta(line, "process_sort_index", 1, 0, NULL, 1))
+        json_put_meta(line, "process_name", 1, 0, name, 0) ||
+        json_put_meta(line, "process_sort_index", 1, 0, NULL, 1))
         return -1;
     memmove(line->data + 17, line->data + 19, line->length - 19 + 1);
     line->length -= 2;
     return 0;
 }
 
-static nvtxwResultCode_t chrome_create(const core_config* config, const char* session_name,
-                                       sink** out) {
-    chrome_sink* cs = nvtxw_calloc(1, sizeof *cs);
+static nvtxwResultCode_t json_create(const core_config* config, const char* session_name,
+                                     sink** out) {
+    json_sink* cs = nvtxw_calloc(1, sizeof *cs);
     nvtxwResultCode_t status;
     if (cs == NULL)
         return error_oom("the JSON sink");
@@ -238,15 +238,15 @@ static nvtxwResultCode_t chrome_create(const core_config* config, const char* se
     cs->path =
         config->output ? nvtxw_strdup(config->output) : sink_default_output(session_name, ".json");
     status =
-        cs->path && cs->session_name ? chrome_open(cs, config) : error_oom("the JSON output path");
+        cs->path && cs->session_name ? json_open(cs, config) : error_oom("the JSON output path");
     if (status == NVTXW_RESULT_SUCCESS)
-        status = chrome_flush_line(cs, chrome_header(cs));
+        status = json_flush_line(cs, json_header(cs));
     if (status != NVTXW_RESULT_SUCCESS) {
         if (cs->fd >= 0) {
             close(cs->fd);
             unlink(cs->temp_path);
         }
-        chrome_free(cs);
+        json_free(cs);
         return status;
     }
     *out = &cs->base;
@@ -254,109 +254,109 @@ static nvtxwResultCode_t chrome_create(const core_config* config, const char* se
 }
 
 /* The tail: closes the array and adds the metadata members. */
-static nvtxwResultCode_t chrome_finish(chrome_sink* cs) {
+static nvtxwResultCode_t json_finish(json_sink* cs) {
     int64_t base = atomic_load(&cs->base_ns);
-    base = base == CHROME_BASE_UNSET ? 0 : chrome_rebase(base, -cs->min_rel);
-    return chrome_flush_line(
+    base = base == CHROME_BASE_UNSET ? 0 : json_rebase(base, -cs->min_rel);
+    return json_flush_line(
         cs, strbuf_append(&cs->line, "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{", 39) ||
                 strbuf_append(&cs->line, "\"generator\":\"nvtxw\",\"session\":", 30) ||
-                chrome_json_cstring(&cs->line, cs->session_name) ||
+                json_put_cstring(&cs->line, cs->session_name) ||
                 strbuf_append(&cs->line, ",\"timestampBase_ns\":", 20) ||
-                chrome_json_i64(&cs->line, base) || strbuf_append(&cs->line, "}}\n", 3));
+                json_put_i64(&cs->line, base) || strbuf_append(&cs->line, "}}\n", 3));
 }
 
-static nvtxwResultCode_t chrome_destroy(sink* s, int faulty) {
-    chrome_sink* cs = (chrome_sink*)s;
-    nvtxwResultCode_t status = faulty ? NVTXW_RESULT_FAILED : chrome_finish(cs);
+static nvtxwResultCode_t json_destroy(sink* s, int faulty) {
+    json_sink* cs = (json_sink*)s;
+    nvtxwResultCode_t status = faulty ? NVTXW_RESULT_FAILED : json_finish(cs);
     if (close(cs->fd) != 0 && status == NVTXW_RESULT_SUCCESS)
         status = error_set(NVTXW_RESULT_FAILED, "cannot close JSON output \"%s\": %s", cs->path,
                            strerror(errno));
     if (status == NVTXW_RESULT_SUCCESS && cs->min_rel < 0)
-        status = chrome_shift_file(cs, chrome_rebase(0, cs->min_rel));
+        status = json_shift_file(cs, json_rebase(0, cs->min_rel));
     if (status == NVTXW_RESULT_SUCCESS && rename(cs->temp_path, cs->path) != 0)
         status = error_set(NVTXW_RESULT_FAILED, "cannot rename JSON output \"%s\" to \"%s\": %s",
                            cs->temp_path, cs->path, strerror(errno));
     if (status != NVTXW_RESULT_SUCCESS)
         unlink(cs->temp_path);
-    chrome_free(cs);
+    json_free(cs);
     /* A faulty session's error is the core's to report. */
     return faulty ? NVTXW_RESULT_SUCCESS : status;
 }
 
 /* Registrations are read from the core's registries when events use them
  * (categories, strings, scopes, counters); nothing to write here. */
-static nvtxwResultCode_t chrome_domain(sink* s, const core_domain* domain) {
+static nvtxwResultCode_t json_domain(sink* s, const core_domain* domain) {
     (void)s, (void)domain;
     return NVTXW_RESULT_SUCCESS;
 }
 
-static nvtxwResultCode_t chrome_category(sink* s, const core_domain* domain, uint32_t category,
-                                         const char* name) {
+static nvtxwResultCode_t json_category(sink* s, const core_domain* domain, uint32_t category,
+                                       const char* name) {
     (void)s, (void)domain, (void)category, (void)name;
     return NVTXW_RESULT_SUCCESS;
 }
 
-static nvtxwResultCode_t chrome_string(sink* s, const core_domain* domain, uint64_t handle,
-                                       const char* text) {
+static nvtxwResultCode_t json_string(sink* s, const core_domain* domain, uint64_t handle,
+                                     const char* text) {
     (void)s, (void)domain, (void)handle, (void)text;
     return NVTXW_RESULT_SUCCESS;
 }
 
-static nvtxwResultCode_t chrome_resource(sink* s, const core_domain* domain,
-                                         const core_resource* resource) {
+static nvtxwResultCode_t json_resource(sink* s, const core_domain* domain,
+                                       const core_resource* resource) {
     (void)s, (void)domain, (void)resource;
     return NVTXW_RESULT_SUCCESS;
 }
 
 /* Task scopes get their rows here (json_task.c); other scopes are
  * read when streams use them. */
-static nvtxwResultCode_t chrome_scope(sink* s, const core_domain* domain, uint64_t id,
-                                      uint64_t parent, const char* path) {
-    return chrome_task_register((chrome_sink*)s, domain, id, parent, path);
+static nvtxwResultCode_t json_scope(sink* s, const core_domain* domain, uint64_t id,
+                                    uint64_t parent, const char* path) {
+    return json_task_register((json_sink*)s, domain, id, parent, path);
 }
 
-static nvtxwResultCode_t chrome_schema(sink* s, const core_domain* domain,
-                                       const nvtxw_schema_t* schema) {
+static nvtxwResultCode_t json_schema(sink* s, const core_domain* domain,
+                                     const nvtxw_schema_t* schema) {
     (void)s, (void)domain, (void)schema;
     return NVTXW_RESULT_SUCCESS;
 }
 
-static nvtxwResultCode_t chrome_enum(sink* s, const core_domain* domain,
-                                     const nvtxw_enum_t* enumeration) {
+static nvtxwResultCode_t json_enum(sink* s, const core_domain* domain,
+                                   const nvtxw_enum_t* enumeration) {
     (void)s, (void)domain, (void)enumeration;
     return NVTXW_RESULT_SUCCESS;
 }
 
-static nvtxwResultCode_t chrome_counter(sink* s, const core_domain* domain,
-                                        const core_counter* counter) {
+static nvtxwResultCode_t json_counter(sink* s, const core_domain* domain,
+                                      const core_counter* counter) {
     (void)s, (void)domain, (void)counter;
     return NVTXW_RESULT_SUCCESS;
 }
 
-static nvtxwResultCode_t chrome_time_domain(sink* s, const core_domain* domain,
-                                            const nvtxTimeDomainAttr_t* attr) {
+static nvtxwResultCode_t json_time_domain(sink* s, const core_domain* domain,
+                                          const nvtxTimeDomainAttr_t* attr) {
     (void)s, (void)domain, (void)attr;
     return NVTXW_RESULT_SUCCESS;
 }
 
 const sink_ops sink_json_ops = {
     .name = "json",
-    .create = chrome_create,
-    .destroy = chrome_destroy,
-    .domain_register = chrome_domain,
-    .category_register = chrome_category,
-    .string_register = chrome_string,
-    .resource_register = chrome_resource,
-    .scope_register = chrome_scope,
-    .schema_register = chrome_schema,
-    .enum_register = chrome_enum,
-    .counter_register = chrome_counter,
-    .time_domain_register = chrome_time_domain,
-    .stream_open = chrome_stream_open,
-    .stream_close = chrome_stream_close,
-    .event_write = chrome_event_write,
-    .counter_write = chrome_counter_write,
-    .counter_no_value_write = chrome_counter_no_value_write,
-    .sync_points_write = chrome_sync_points_write,
-    .conversion_factor_write = chrome_conversion_factor_write,
+    .create = json_create,
+    .destroy = json_destroy,
+    .domain_register = json_domain,
+    .category_register = json_category,
+    .string_register = json_string,
+    .resource_register = json_resource,
+    .scope_register = json_scope,
+    .schema_register = json_schema,
+    .enum_register = json_enum,
+    .counter_register = json_counter,
+    .time_domain_register = json_time_domain,
+    .stream_open = json_stream_open,
+    .stream_close = json_stream_close,
+    .event_write = json_event_write,
+    .counter_write = json_counter_write,
+    .counter_no_value_write = json_counter_no_value_write,
+    .sync_points_write = json_sync_points_write,
+    .conversion_factor_write = json_conversion_factor_write,
 };

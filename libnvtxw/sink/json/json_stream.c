@@ -40,7 +40,7 @@
 #include "sink/json/json_internal.h"
 
 /* One event to render; `cat` and `name` are borrowed. */
-typedef struct chrome_record {
+typedef struct json_record {
     char ph;
     const char* name;
     size_t name_length;
@@ -51,41 +51,39 @@ typedef struct chrome_record {
     int64_t dur;
     uint64_t id;
     const char* extra; /* NULL, or raw JSON members appended (",\"bp\":\"e\"") */
-} chrome_record;
+} json_record;
 
-static int64_t stream_rebase(chrome_stream* st, int64_t ts) {
+static int64_t stream_rebase(json_stream* st, int64_t ts) {
     int64_t expected = CHROME_BASE_UNSET;
     int64_t base = ts == CHROME_BASE_UNSET ? ts + 1 : ts;
     if (!atomic_compare_exchange_strong(&st->sink->base_ns, &expected, base))
         base = expected;
     st->last_ns = ts;
-    ts = chrome_rebase(ts, base);
+    ts = json_rebase(ts, base);
     if (ts < st->min_rel)
         st->min_rel = ts;
     return ts;
 }
 
-static int emit(chrome_stream* st, const chrome_record* r) {
+static int emit(json_stream* st, const json_record* r) {
     strbuf* out = &st->out;
     char ph[9] = ",\"ph\":\"?\"";
     ph[7] = r->ph;
     if (strbuf_append(out, ",\n{\"name\":", 10) != 0 ||
-        chrome_json_string(out, r->name, r->name_length) != 0 ||
-        (r->cat != NULL &&
-         (strbuf_append(out, ",\"cat\":", 7) || chrome_json_cstring(out, r->cat))))
+        json_put_string(out, r->name, r->name_length) != 0 ||
+        (r->cat != NULL && (strbuf_append(out, ",\"cat\":", 7) || json_put_cstring(out, r->cat))))
         return -1;
     if (strbuf_append(out, ph, 9) || strbuf_append(out, ",\"ts\":", 6) ||
-        chrome_json_micros(out, stream_rebase(st, r->ts)) ||
-        (r->has_dur && (strbuf_append(out, ",\"dur\":", 7) || chrome_json_micros(out, r->dur))) ||
-        strbuf_append(out, ",\"pid\":", 7) || chrome_json_u64(out, r->pid) ||
-        strbuf_append(out, ",\"tid\":", 7) || chrome_json_u64(out, r->tid))
+        json_put_micros(out, stream_rebase(st, r->ts)) ||
+        (r->has_dur && (strbuf_append(out, ",\"dur\":", 7) || json_put_micros(out, r->dur))) ||
+        strbuf_append(out, ",\"pid\":", 7) || json_put_u64(out, r->pid) ||
+        strbuf_append(out, ",\"tid\":", 7) || json_put_u64(out, r->tid))
         return -1;
-    if ((r->has_id && (strbuf_append(out, ",\"id\":", 6) || chrome_json_hex_id(out, r->id))) ||
+    if ((r->has_id && (strbuf_append(out, ",\"id\":", 6) || json_put_hex_id(out, r->id))) ||
         (r->ph == 'i' && strbuf_append(out, ",\"s\":\"t\"", 8)) ||
         (r->extra != NULL && strbuf_append(out, r->extra, strlen(r->extra))) ||
         (r->with_color && st->ev.has_color && st->ev.color != 0 &&
-         (strbuf_append(out, ",\"cname\":", 9) ||
-          chrome_json_cstring(out, chrome_cname(st->ev.color)))))
+         (strbuf_append(out, ",\"cname\":", 9) || json_put_cstring(out, json_cname(st->ev.color)))))
         return -1;
     if (r->with_args && st->args.length > 0 &&
         (strbuf_append(out, ",\"args\":{", 9) ||
@@ -95,28 +93,28 @@ static int emit(chrome_stream* st, const chrome_record* r) {
 }
 
 /* Writes the pending events once they exceed CHROME_FLUSH_BYTES (or always). */
-static nvtxwResultCode_t stream_flush(chrome_stream* st, int always) {
+static nvtxwResultCode_t stream_flush(json_stream* st, int always) {
     nvtxwResultCode_t status;
     if (st->out.length == 0 || (!always && st->out.length < CHROME_FLUSH_BYTES))
         return NVTXW_RESULT_SUCCESS;
-    status = chrome_write_all(st->sink, st->out.data, st->out.length);
+    status = json_write_all(st->sink, st->out.data, st->out.length);
     strbuf_clear(&st->out);
     return status;
 }
 
-nvtxwResultCode_t chrome_stream_open(sink* s, const core_stream* stream, void** state) {
-    chrome_stream* st = nvtxw_calloc(1, sizeof *st);
+nvtxwResultCode_t json_stream_open(sink* s, const core_stream* stream, void** state) {
+    json_stream* st = nvtxw_calloc(1, sizeof *st);
     nvtxwResultCode_t status;
     if (st == NULL)
         return error_oom("a JSON output stream");
-    st->sink = (chrome_sink*)s;
+    st->sink = (json_sink*)s;
     st->stream = stream;
     st->tid = stream->index + 1;
-    status = chrome_process_id(st->sink, stream, &st->pid);
+    status = json_process_id(st->sink, stream, &st->pid);
     if (status == NVTXW_RESULT_SUCCESS)
-        status = chrome_json_meta(&st->out, "thread_name", st->pid, st->tid, stream->name, 0) ||
-                         chrome_json_meta(&st->out, "thread_sort_index", st->pid, st->tid, NULL,
-                                          stream->index)
+        status = json_put_meta(&st->out, "thread_name", st->pid, st->tid, stream->name, 0) ||
+                         json_put_meta(&st->out, "thread_sort_index", st->pid, st->tid, NULL,
+                                       stream->index)
                      ? error_oom("JSON thread metadata")
                      : stream_flush(st, 1);
     if (status != NVTXW_RESULT_SUCCESS) {
@@ -128,28 +126,28 @@ nvtxwResultCode_t chrome_stream_open(sink* s, const core_stream* stream, void** 
     return NVTXW_RESULT_SUCCESS;
 }
 
-static int emit_open_pushes(chrome_stream* st);
+static int emit_open_pushes(json_stream* st);
 
-nvtxwResultCode_t chrome_stream_close(sink* s, const core_stream* stream, void* state) {
-    chrome_stream* st = state;
+nvtxwResultCode_t json_stream_close(sink* s, const core_stream* stream, void* state) {
+    json_stream* st = state;
     nvtxwResultCode_t status =
         emit_open_pushes(st) != 0 ? error_oom("open JSON ranges") : stream_flush(st, 1);
     (void)stream;
-    if (st->min_rel < ((chrome_sink*)s)->min_rel)
-        ((chrome_sink*)s)->min_rel = st->min_rel; /* lifecycle calls are serialized */
+    if (st->min_rel < ((json_sink*)s)->min_rel)
+        ((json_sink*)s)->min_rel = st->min_rel; /* lifecycle calls are serialized */
     strbuf_free(&st->out);
     strbuf_free(&st->args);
     strbuf_free(&st->name);
     strbuf_free(&st->stack);
     nvtxw_free(st->stack_ends);
-    chrome_ranges_free(&st->ranges);
+    json_ranges_free(&st->ranges);
     nvtxw_free(st);
     return status;
 }
 
 /* Category text: the registered name, the number, else the domain's name,
  * else "nvtx". */
-static const char* event_category(const chrome_stream* st, char scratch[24]) {
+static const char* event_category(const json_stream* st, char scratch[24]) {
     const core_domain* domain = st->stream->domain;
     if (st->ev.has_category && st->ev.category != 0) {
         const char* name = core_domain_category(domain, st->ev.category);
@@ -161,7 +159,7 @@ static const char* event_category(const chrome_stream* st, char scratch[24]) {
     return domain->name[0] != '\0' ? domain->name : "nvtx";
 }
 
-static void record_init(chrome_stream* st, chrome_record* r, char ph, const char* cat) {
+static void record_init(json_stream* st, json_record* r, char ph, const char* cat) {
     memset(r, 0, sizeof *r);
     r->ph = ph;
     r->cat = cat;
@@ -178,8 +176,8 @@ static void record_init(chrome_stream* st, chrome_record* r, char ph, const char
 }
 
 /* The event's time for a begin-like (1), end-like (2) or point (0) phase. */
-static int64_t event_time(const chrome_stream* st, int which) {
-    const chrome_event* ev = &st->ev;
+static int64_t event_time(const json_stream* st, int which) {
+    const json_event* ev = &st->ev;
     if (which == 1 && ev->has_begin)
         return ev->begin;
     if (which == 2 && ev->has_end)
@@ -192,28 +190,27 @@ static int64_t event_time(const chrome_stream* st, int which) {
 }
 
 /* Puts the record on `task`'s row (NULL: the stream's own). */
-static void record_row(chrome_record* r, const chrome_task* task) {
+static void record_row(json_record* r, const json_task* task) {
     if (task != NULL) {
         r->pid = task->pid;
         r->tid = task->tid;
     }
 }
 
-static int emit_complete(chrome_stream* st, const char* cat, const chrome_task* row) {
-    chrome_record r;
+static int emit_complete(json_stream* st, const char* cat, const json_task* row) {
+    json_record r;
     record_init(st, &r, 'X', cat);
     record_row(&r, row);
     r.ts = event_time(st, 1);
     r.has_dur = 1;
-    r.dur = chrome_rebase(event_time(st, 2), r.ts);
+    r.dur = json_rebase(event_time(st, 2), r.ts);
     if (r.dur < 0)
         r.dur = 0;
     return emit(st, &r);
 }
 
-static int emit_instant(chrome_stream* st, const char* cat, const char* name,
-                        const chrome_task* row) {
-    chrome_record r;
+static int emit_instant(json_stream* st, const char* cat, const char* name, const json_task* row) {
+    json_record r;
     record_init(st, &r, 'i', cat);
     record_row(&r, row);
     if (name != NULL) {
@@ -233,8 +230,8 @@ static int emit_instant(chrome_stream* st, const char* cat, const char* name,
  * the pop appends it with its "dur". Pushes still open when the stream
  * closes are written as "B" (their slices stay open in the viewer).
  */
-static int emit_push(chrome_stream* st, const char* cat) {
-    chrome_record r;
+static int emit_push(json_stream* st, const char* cat) {
+    json_record r;
     size_t* ends = st->stack_ends;
     size_t mark = st->out.length, stack_mark = st->stack.length;
     record_init(st, &r, 'X', cat);
@@ -259,7 +256,7 @@ static int emit_push(chrome_stream* st, const char* cat) {
 }
 
 /* The innermost pending push: its time and record text. */
-static const char* stack_top(const chrome_stream* st, int64_t* push_ts, size_t* length) {
+static const char* stack_top(const json_stream* st, int64_t* push_ts, size_t* length) {
     size_t start = st->stack_depth > 1 ? st->stack_ends[st->stack_depth - 2] : 0;
     const char* entry = st->stack.data + start;
     memcpy(push_ts, entry, sizeof *push_ts);
@@ -267,29 +264,29 @@ static const char* stack_top(const chrome_stream* st, int64_t* push_ts, size_t* 
     return entry + sizeof *push_ts;
 }
 
-static void stack_pop(chrome_stream* st) {
+static void stack_pop(json_stream* st) {
     st->stack_depth--;
     st->stack.length = st->stack_depth > 0 ? st->stack_ends[st->stack_depth - 1] : 0;
 }
 
 /* Split pop: the innermost push's "X" with its duration. */
-static int emit_pop(chrome_stream* st, const char* cat) {
+static int emit_pop(json_stream* st, const char* cat) {
     int64_t push_ts, dur;
     size_t length;
     const char* text;
     if (st->stack_depth == 0)
         return emit_instant(st, cat, "(unmatched pop)", NULL);
     text = stack_top(st, &push_ts, &length);
-    dur = chrome_rebase(event_time(st, 2), push_ts);
+    dur = json_rebase(event_time(st, 2), push_ts);
     if (strbuf_append(&st->out, text, length) || strbuf_append(&st->out, ",\"dur\":", 7) ||
-        chrome_json_micros(&st->out, dur < 0 ? 0 : dur) || strbuf_append(&st->out, "}", 1))
+        json_put_micros(&st->out, dur < 0 ? 0 : dur) || strbuf_append(&st->out, "}", 1))
         return -1;
     stack_pop(st);
     return 0;
 }
 
 /* Writes pushes never popped as open "B" slices, innermost last. */
-static int emit_open_pushes(chrome_stream* st) {
+static int emit_open_pushes(json_stream* st) {
     size_t i, start = 0;
     for (i = 0; i < st->stack_depth; i++) {
         const char* text = st->stack.data + start + sizeof(int64_t);
@@ -308,15 +305,15 @@ static int emit_open_pushes(chrome_stream* st) {
     return 0;
 }
 
-static uint64_t event_async_id(chrome_stream* st) {
+static uint64_t event_async_id(json_stream* st) {
     if (st->ev.has_range_id)
         return st->ev.range_id;
     return UINT64_C(0x8000000000000000) | st->tid << 32 | (st->next_id++ & 0xFFFFFFFFu);
 }
 
 /* Whole start/end range: "b" at begin, "e" at end, one ID. */
-static int emit_start_end(chrome_stream* st, const char* cat) {
-    chrome_record r;
+static int emit_start_end(json_stream* st, const char* cat) {
+    json_record r;
     record_init(st, &r, 'b', cat);
     r.ts = event_time(st, 1);
     r.has_id = 1;
@@ -329,21 +326,21 @@ static int emit_start_end(chrome_stream* st, const char* cat) {
     return emit(st, &r);
 }
 
-static int emit_start(chrome_stream* st, const char* cat) {
-    chrome_record r;
+static int emit_start(json_stream* st, const char* cat) {
+    json_record r;
     record_init(st, &r, 'b', cat);
     r.ts = event_time(st, 1);
     r.has_id = 1;
     r.id = event_async_id(st);
     /* NUL-free copy for the map: a name with NUL bytes is cut there. */
-    if (chrome_ranges_put(&st->ranges, r.id, r.name_length ? r.name : "", cat) != 0)
+    if (json_ranges_put(&st->ranges, r.id, r.name_length ? r.name : "", cat) != 0)
         return -1;
     return emit(st, &r);
 }
 
-static int emit_end(chrome_stream* st, const char* cat) {
-    chrome_record r;
-    char* label = st->ev.has_range_id ? chrome_ranges_take(&st->ranges, st->ev.range_id) : NULL;
+static int emit_end(json_stream* st, const char* cat) {
+    json_record r;
+    char* label = st->ev.has_range_id ? json_ranges_take(&st->ranges, st->ev.range_id) : NULL;
     int status;
     record_init(st, &r, 'e', cat);
     if (label != NULL) {
@@ -360,15 +357,15 @@ static int emit_end(chrome_stream* st, const char* cat) {
     r.with_color = 0;
     status = emit(st, &r);
     if (status != 0 && label != NULL)
-        chrome_ranges_put(&st->ranges, st->ev.range_id, r.name, r.cat);
+        json_ranges_put(&st->ranges, st->ev.range_id, r.name, r.cat);
     nvtxw_free(label);
     return status;
 }
 
 /* "C": one series per counter, one arg per numeric field; nothing when the
  * sample has no numeric field. */
-static int emit_counter(chrome_stream* st, const char* cat, const char* name) {
-    chrome_record r;
+static int emit_counter(json_stream* st, const char* cat, const char* name) {
+    json_record r;
     if (st->args.length == 0)
         return 0;
     record_init(st, &r, 'C', cat);
@@ -385,9 +382,8 @@ static int emit_counter(chrome_stream* st, const char* cat, const char* name) {
  * "bp":"e") field, in the event's category at its time, on `row` (NULL:
  * the stream's): the Chrome DevTools engine binds a flow event to the event
  * with the same ts, pid, tid and cat; Perfetto to the enclosing slice. */
-static int emit_flow(chrome_stream* st, const char* cat, char ph, uint64_t id,
-                     const chrome_task* row) {
-    chrome_record r;
+static int emit_flow(json_stream* st, const char* cat, char ph, uint64_t id, const json_task* row) {
+    json_record r;
     memset(&r, 0, sizeof r);
     r.ph = ph;
     r.name = "flow";
@@ -403,7 +399,7 @@ static int emit_flow(chrome_stream* st, const char* cat, char ph, uint64_t id,
     return emit(st, &r);
 }
 
-static int emit_flows(chrome_stream* st, const char* cat) {
+static int emit_flows(json_stream* st, const char* cat) {
     return (st->ev.has_flow_out && emit_flow(st, cat, 's', st->ev.flow_out, NULL) != 0) ||
            (st->ev.has_flow_in && emit_flow(st, cat, 'f', st->ev.flow_in, NULL) != 0);
 }
@@ -419,8 +415,8 @@ static int emit_flows(chrome_stream* st, const char* cat) {
  * with its ts, pid, tid and cat, Perfetto ("bp":"e") to the slice open on
  * the row, so both bind it to the resumed slice.
  */
-static int emit_task_event(chrome_stream* st, const char* cat) {
-    const chrome_task* task = st->ev.task;
+static int emit_task_event(json_stream* st, const char* cat) {
+    const json_task* task = st->ev.task;
     int whole = st->ev.role == 2 || st->ev.role == 3;
     if (st->ev.has_flow_out && emit_flow(st, cat, 's', st->ev.flow_out, NULL) != 0)
         return -1;
@@ -430,7 +426,7 @@ static int emit_task_event(chrome_stream* st, const char* cat) {
     return st->ev.has_flow_in && emit_flow(st, cat, 'f', st->ev.flow_in, task) != 0 ? -1 : 0;
 }
 
-static int emit_event(chrome_stream* st) {
+static int emit_event(json_stream* st) {
     char scratch[24];
     const char* cat = event_category(st, scratch);
     if (st->ev.task != NULL && (st->ev.role == 0 || (st->ev.role >= 2 && st->ev.role <= 4)))
@@ -458,21 +454,20 @@ static int emit_event(chrome_stream* st) {
 }
 
 /* Restores the pending output after a failed event, so it leaves no trace. */
-static nvtxwResultCode_t event_failed(chrome_stream* st, size_t mark) {
+static nvtxwResultCode_t event_failed(json_stream* st, size_t mark) {
     st->out.length = mark;
     if (st->out.data != NULL)
         st->out.data[mark] = '\0';
     return error_oom("a JSON event");
 }
 
-nvtxwResultCode_t chrome_event_write(void* state, const core_event* event) {
-    chrome_stream* st = state;
+nvtxwResultCode_t json_event_write(void* state, const core_event* event) {
+    json_stream* st = state;
     core_event_facts facts;
     size_t mark = st->out.length;
     nvtxwResultCode_t status;
-    chrome_visit_reset(st, 0);
-    status =
-        core_event_visit(event, &chrome_visitor, st, NVTXW_VISIT_ALLOW_FOREIGN_POINTERS, &facts);
+    json_visit_reset(st, 0);
+    status = core_event_visit(event, &json_visitor, st, NVTXW_VISIT_ALLOW_FOREIGN_POINTERS, &facts);
     if (status != NVTXW_RESULT_SUCCESS)
         return status;
     if (emit_event(st) != 0)
@@ -484,9 +479,9 @@ static const char* resolve_string(void* ctx, uint64_t handle) {
     return core_domain_string(ctx, handle);
 }
 
-nvtxwResultCode_t chrome_counter_write(void* state, int64_t timestamp, const core_counter* counter,
-                                       const void* data, size_t size) {
-    chrome_stream* st = state;
+nvtxwResultCode_t json_counter_write(void* state, int64_t timestamp, const core_counter* counter,
+                                     const void* data, size_t size) {
+    json_stream* st = state;
     const core_domain* domain = st->stream->domain;
     nvtxPayloadData_t payload;
     nvtxw_visit_options_t options;
@@ -501,8 +496,8 @@ nvtxwResultCode_t chrome_counter_write(void* state, int64_t timestamp, const cor
     options.resolve_string = resolve_string;
     options.resolve_ctx = (void*)domain;
     options.flags = NVTXW_VISIT_ALLOW_FOREIGN_POINTERS;
-    chrome_visit_reset(st, 1);
-    status = nvtxw_payload_visit(domain->schemas, &payload, 1, &chrome_visitor, st, &options);
+    json_visit_reset(st, 1);
+    status = nvtxw_payload_visit(domain->schemas, &payload, 1, &json_visitor, st, &options);
     if (status != NVTXW_RESULT_SUCCESS)
         return status;
     st->ev.has_point = 1;
@@ -518,22 +513,22 @@ nvtxwResultCode_t chrome_counter_write(void* state, int64_t timestamp, const cor
  * last value, which matches NVTX_COUNTER_SAMPLE_UNCHANGED and is the
  * closest rendering of ZERO/UNAVAILABLE a viewer offers without inventing
  * a number. */
-nvtxwResultCode_t chrome_counter_no_value_write(void* state, int64_t timestamp,
-                                                const core_counter* counter, uint8_t reason) {
+nvtxwResultCode_t json_counter_no_value_write(void* state, int64_t timestamp,
+                                              const core_counter* counter, uint8_t reason) {
     (void)state, (void)timestamp, (void)counter, (void)reason;
     return NVTXW_RESULT_SUCCESS;
 }
 
 /* Timestamps are written in the producer's clock as given: sync points and
  * conversion factors are accepted and not applied (docs/chrome-json.md). */
-nvtxwResultCode_t chrome_sync_points_write(void* state, uint64_t src, uint64_t dst,
-                                           const nvtxSyncPoint_t* points, size_t count) {
+nvtxwResultCode_t json_sync_points_write(void* state, uint64_t src, uint64_t dst,
+                                         const nvtxSyncPoint_t* points, size_t count) {
     (void)state, (void)src, (void)dst, (void)points, (void)count;
     return NVTXW_RESULT_SUCCESS;
 }
 
-nvtxwResultCode_t chrome_conversion_factor_write(void* state, uint64_t src, uint64_t dst,
-                                                 double slope, int64_t ts_src, int64_t ts_dst) {
+nvtxwResultCode_t json_conversion_factor_write(void* state, uint64_t src, uint64_t dst,
+                                               double slope, int64_t ts_src, int64_t ts_dst) {
     (void)state, (void)src, (void)dst, (void)slope, (void)ts_src, (void)ts_dst;
     return NVTXW_RESULT_SUCCESS;
 }

@@ -17,11 +17,11 @@
 #include "sink/json/json_internal.h"
 #include "sink/shared/task_scope.h"
 
-nvtxwResultCode_t chrome_task_register(chrome_sink* cs, const core_domain* domain, uint64_t id,
-                                       uint64_t parent, const char* path) {
+nvtxwResultCode_t json_task_register(json_sink* cs, const core_domain* domain, uint64_t id,
+                                     uint64_t parent, const char* path) {
     strbuf name = {0};
-    chrome_task* task = NULL;
-    const chrome_task* parent_task;
+    json_task* task = NULL;
+    const json_task* parent_task;
     idmap* map;
     nvtxwResultCode_t status = NVTXW_RESULT_SUCCESS;
     int is_task = strbuf_append(&name, "task ", 5) != 0 ? -1 : task_scope_key(path, &name);
@@ -38,23 +38,23 @@ nvtxwResultCode_t chrome_task_register(chrome_sink* cs, const core_domain* domai
     task->tid = CHROME_TASK_TID_BASE + cs->task_count++;
     /* A task below a task (a child registered under its parent's scope)
      * shares its parent's process. */
-    if ((parent_task = chrome_task_find(cs, domain, parent)) != NULL)
+    if ((parent_task = json_task_find(cs, domain, parent)) != NULL)
         task->pid = parent_task->pid;
     else
-        status = chrome_scope_process_id(cs, domain, parent, &task->pid);
+        status = json_scope_process_id(cs, domain, parent, &task->pid);
     if (status == NVTXW_RESULT_SUCCESS)
-        status = chrome_task_meta(cs, task, name.data, path, id);
+        status = json_task_meta(cs, task, name.data, path, id);
     strbuf_free(&name);
     return status;
 }
 
-const chrome_task* chrome_task_find(const chrome_sink* cs, const core_domain* domain, uint64_t id) {
+const json_task* json_task_find(const json_sink* cs, const core_domain* domain, uint64_t id) {
     if (domain->index >= cs->task_map_count)
         return NULL;
     return idmap_get(&cs->task_maps[domain->index], id);
 }
 
-void chrome_tasks_free(chrome_sink* cs) {
+void json_tasks_free(json_sink* cs) {
     size_t i, j;
     for (i = 0; i < cs->task_map_count; i++) {
         idmap* map = &cs->task_maps[i];

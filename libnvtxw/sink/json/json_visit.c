@@ -1,6 +1,6 @@
 /*
  * sink/json/json_visit.c - the visitor that turns one event's payloads
- * into a chrome_event (role, timestamps, message, range ID, category,
+ * into a json_event (role, timestamps, message, range ID, category,
  * color) plus the members of its "args" object.
  *
  * A top-level field of a payload is an event attribute when it is a scalar
@@ -27,7 +27,7 @@
 #include "nvtxw/payload.h"
 #include "sink/json/json_internal.h"
 
-void chrome_visit_reset(chrome_stream* st, int numeric_only) {
+void json_visit_reset(json_stream* st, int numeric_only) {
     memset(&st->ev, 0, sizeof st->ev);
     strbuf_clear(&st->args);
     strbuf_clear(&st->name);
@@ -62,8 +62,8 @@ static int classify(const nvtxw_field_info_t* field) {
 }
 
 /* Stores an integer attribute; 0 when the open field is not one. */
-static int store_integer(chrome_stream* st, uint64_t value) {
-    chrome_event* ev = &st->ev;
+static int store_integer(json_stream* st, uint64_t value) {
+    json_event* ev = &st->ev;
     if (st->depth != 0)
         return 0;
     switch (st->field_kind) {
@@ -91,19 +91,19 @@ static int store_integer(chrome_stream* st, uint64_t value) {
 }
 
 /* Writes `"key":` of the open top-level field into args. */
-static int write_top_key(chrome_stream* st) {
-    chrome_frame* top = &st->frames[0];
+static int write_top_key(json_stream* st) {
+    json_frame* top = &st->frames[0];
     int status = top->items > 0 && strbuf_append(&st->args, ",", 1) != 0;
     top->items++;
     st->key_written = 1;
     st->field_kind = CHROME_FIELD_ARGS;
     if (status == 0 && st->field_name[0] != '\0')
-        status = chrome_json_cstring(&st->args, st->field_name);
+        status = json_put_cstring(&st->args, st->field_name);
     else if (status == 0 && st->payload_schema < NVTX_PAYLOAD_SCHEMA_ID_STATIC_START)
         status = strbuf_append(&st->args, "\"value\"", 7);
     else if (status == 0)
         status = strbuf_append(&st->args, "\"<field_", 8) ||
-                 chrome_json_u64(&st->args, top->fields - 1) || strbuf_append(&st->args, ">\"", 2);
+                 json_put_u64(&st->args, top->fields - 1) || strbuf_append(&st->args, ">\"", 2);
     return status || strbuf_append(&st->args, ":", 1);
 }
 
@@ -112,8 +112,8 @@ static int write_top_key(chrome_stream* st) {
  * object): 1 = write it, 0 = drop it, -1 = out of memory. `number` tells
  * whether it is a scalar number (counters keep only those).
  */
-static int value_slot(chrome_stream* st, int number) {
-    chrome_frame* frame = &st->frames[st->depth];
+static int value_slot(json_stream* st, int number) {
+    json_frame* frame = &st->frames[st->depth];
     if (st->depth == 0) {
         if (st->field_kind == CHROME_FIELD_SKIP || (st->numeric_only && !number))
             return 0;
@@ -132,7 +132,7 @@ static int value_slot(chrome_stream* st, int number) {
     return 1;
 }
 
-static int open_container(chrome_stream* st, int is_array) {
+static int open_container(json_stream* st, int is_array) {
     int slot;
     if (st->depth >= CHROME_MAX_DEPTH)
         return -1;
@@ -147,7 +147,7 @@ static int open_container(chrome_stream* st, int is_array) {
     return slot == 0 ? 0 : strbuf_append(&st->args, is_array ? "[" : "{", 1);
 }
 
-static int close_container(chrome_stream* st, int is_array) {
+static int close_container(json_stream* st, int is_array) {
     if (st->depth == 0)
         return -1;
     st->depth--;
@@ -158,7 +158,7 @@ static int close_container(chrome_stream* st, int is_array) {
 
 static int on_payload_begin(void* ctx, size_t index, uint64_t schema_id, size_t size,
                             const char* schema_name) {
-    chrome_stream* st = ctx;
+    json_stream* st = ctx;
     (void)index, (void)size;
     st->payload_schema = schema_id;
     st->frames[0].fields = 0;
@@ -180,8 +180,8 @@ static int on_payload_begin(void* ctx, size_t index, uint64_t schema_id, size_t 
 }
 
 static int on_field_begin(void* ctx, const nvtxw_field_info_t* field) {
-    chrome_stream* st = ctx;
-    chrome_frame* frame = &st->frames[st->depth];
+    json_stream* st = ctx;
+    json_frame* frame = &st->frames[st->depth];
     frame->fields++;
     if (st->depth == 0) {
         st->field_kind = classify(field);
@@ -196,13 +196,13 @@ static int on_field_begin(void* ctx, const nvtxw_field_info_t* field) {
     if (frame->items++ > 0 && strbuf_append(&st->args, ",", 1) != 0)
         return -1;
     if (field->name[0] != '\0')
-        return chrome_json_cstring(&st->args, field->name) || strbuf_append(&st->args, ":", 1);
-    return strbuf_append(&st->args, "\"<field_", 8) ||
-           chrome_json_u64(&st->args, frame->fields - 1) || strbuf_append(&st->args, ">\":", 3);
+        return json_put_cstring(&st->args, field->name) || strbuf_append(&st->args, ":", 1);
+    return strbuf_append(&st->args, "\"<field_", 8) || json_put_u64(&st->args, frame->fields - 1) ||
+           strbuf_append(&st->args, ">\":", 3);
 }
 
 static int on_field_end(void* ctx, const nvtxw_field_info_t* field) {
-    chrome_stream* st = ctx;
+    json_stream* st = ctx;
     (void)field;
     if (st->depth == 0) {
         if (st->field_kind == CHROME_FIELD_ARGS && !st->key_written && !st->numeric_only)
@@ -231,7 +231,7 @@ static int on_object_end(void* ctx) { return close_container(ctx, 0); }
 /* A top-level integer field named "flow_out" or "flow_in" with a value
  * other than 0 also makes the event the start or the end of that flow
  * (docs/chrome-json.md, Flows); the field stays in args. */
-static void note_flow(chrome_stream* st, uint64_t value) {
+static void note_flow(json_stream* st, uint64_t value) {
     if (st->depth != 0 || st->field_kind != CHROME_FIELD_ARGS || st->field_name == NULL ||
         value == 0)
         return;
@@ -243,42 +243,42 @@ static void note_flow(chrome_stream* st, uint64_t value) {
 
 /* The first top-level SCOPE_ID field naming a task scope makes the event a
  * task event (docs/chrome-json.md, Tasks); the field stays in args. */
-static void note_task(chrome_stream* st, uint64_t value) {
+static void note_task(json_stream* st, uint64_t value) {
     if (st->depth != 0 || st->field_type != NVTX_PAYLOAD_ENTRY_TYPE_SCOPE_ID ||
         st->ev.task != NULL || st->field_kind != CHROME_FIELD_ARGS)
         return;
-    st->ev.task = chrome_task_find(st->sink, st->stream->domain, value);
+    st->ev.task = json_task_find(st->sink, st->stream->domain, value);
 }
 
 static int on_signed(void* ctx, int64_t value) {
-    chrome_stream* st = ctx;
+    json_stream* st = ctx;
     int slot;
     if (store_integer(st, (uint64_t)value))
         return 0;
     note_flow(st, (uint64_t)value);
     slot = value_slot(st, 1);
-    return slot <= 0 ? slot : chrome_json_i64(&st->args, value);
+    return slot <= 0 ? slot : json_put_i64(&st->args, value);
 }
 
 static int on_unsigned(void* ctx, uint64_t value) {
-    chrome_stream* st = ctx;
+    json_stream* st = ctx;
     int slot;
     if (store_integer(st, value))
         return 0;
     note_flow(st, value);
     note_task(st, value);
     slot = value_slot(st, 1);
-    return slot <= 0 ? slot : chrome_json_u64(&st->args, value);
+    return slot <= 0 ? slot : json_put_u64(&st->args, value);
 }
 
 static int on_float(void* ctx, double value) {
-    chrome_stream* st = ctx;
+    json_stream* st = ctx;
     int slot = value_slot(st, 1);
-    return slot <= 0 ? slot : chrome_json_double(&st->args, value);
+    return slot <= 0 ? slot : json_put_double(&st->args, value);
 }
 
 /* The message attribute, or an arg when the field is something else. */
-static int on_text(chrome_stream* st, const char* text, size_t length) {
+static int on_text(json_stream* st, const char* text, size_t length) {
     int slot;
     if (st->depth == 0 && st->field_kind == CHROME_FIELD_MESSAGE) {
         st->ev.has_message = 1;
@@ -286,7 +286,7 @@ static int on_text(chrome_stream* st, const char* text, size_t length) {
         return strbuf_append(&st->name, text, length);
     }
     slot = value_slot(st, 0);
-    return slot <= 0 ? slot : chrome_json_string(&st->args, text, length);
+    return slot <= 0 ? slot : json_put_string(&st->args, text, length);
 }
 
 static int on_string(void* ctx, const char* utf8, size_t length) {
@@ -294,7 +294,7 @@ static int on_string(void* ctx, const char* utf8, size_t length) {
 }
 
 static int on_string_handle(void* ctx, uint64_t handle, const char* text) {
-    chrome_stream* st = ctx;
+    json_stream* st = ctx;
     int slot;
     if (text != NULL)
         return on_text(st, text, strlen(text));
@@ -306,11 +306,11 @@ static int on_string_handle(void* ctx, uint64_t handle, const char* text) {
         return 0;
     }
     slot = value_slot(st, 0); /* the core resolves every handle it accepts */
-    return slot <= 0 ? slot : chrome_json_hex_id(&st->args, handle);
+    return slot <= 0 ? slot : json_put_hex_id(&st->args, handle);
 }
 
 static int on_bytes(void* ctx, const void* data, size_t size) {
-    chrome_stream* st = ctx;
+    json_stream* st = ctx;
     static const char hex[] = "0123456789abcdef";
     const unsigned char* bytes = data;
     size_t i;
@@ -327,16 +327,16 @@ static int on_bytes(void* ctx, const void* data, size_t size) {
 }
 
 static int on_enum(void* ctx, uint64_t value, const char* name) {
-    chrome_stream* st = ctx;
+    json_stream* st = ctx;
     int slot;
     if (name == NULL)
         return on_unsigned(ctx, value);
     slot = value_slot(st, 0);
-    return slot <= 0 ? slot : chrome_json_cstring(&st->args, name);
+    return slot <= 0 ? slot : json_put_cstring(&st->args, name);
 }
 
 static int on_null(void* ctx) {
-    chrome_stream* st = ctx;
+    json_stream* st = ctx;
     int slot;
     if (st->depth == 0 && st->field_kind == CHROME_FIELD_MESSAGE)
         return 0;
@@ -344,7 +344,7 @@ static int on_null(void* ctx) {
     return slot <= 0 ? slot : strbuf_append(&st->args, "null", 4);
 }
 
-const nvtxw_visitor_t chrome_visitor = {
+const nvtxw_visitor_t json_visitor = {
     .struct_size = sizeof(nvtxw_visitor_t),
     .payload_begin = on_payload_begin,
     .field_begin = on_field_begin,

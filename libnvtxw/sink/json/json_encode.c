@@ -1,5 +1,5 @@
 /*
- * sink/json/json_text.c - JSON text for the Chrome/Perfetto sink: strings
+ * sink/json/json_encode.c - JSON text for the Chrome/Perfetto sink: strings
  * (RFC 8259 escaping, invalid UTF-8 as U+FFFD), exact integers, shortest
  * round-trip doubles, microseconds printed from integer nanoseconds with no
  * floating point, the reserved "cname" table, and the per-stream map of open
@@ -36,7 +36,7 @@ static const char* ascii_escape(unsigned char c, char scratch[8]) {
     return scratch;
 }
 
-int chrome_json_string(strbuf* out, const char* text, size_t length) {
+int json_put_string(strbuf* out, const char* text, size_t length) {
     const unsigned char* s = (const unsigned char*)text;
     size_t start = 0, i = 0;
     char scratch[8];
@@ -64,11 +64,11 @@ int chrome_json_string(strbuf* out, const char* text, size_t length) {
     return strbuf_append(out, "\"", 1);
 }
 
-int chrome_json_cstring(strbuf* out, const char* text) {
-    return chrome_json_string(out, text, strlen(text));
+int json_put_cstring(strbuf* out, const char* text) {
+    return json_put_string(out, text, strlen(text));
 }
 
-int chrome_json_u64(strbuf* out, uint64_t value) {
+int json_put_u64(strbuf* out, uint64_t value) {
     char digits[24];
     size_t at = sizeof digits;
     do {
@@ -78,15 +78,15 @@ int chrome_json_u64(strbuf* out, uint64_t value) {
     return strbuf_append(out, digits + at, sizeof digits - at);
 }
 
-int chrome_json_i64(strbuf* out, int64_t value) {
+int json_put_i64(strbuf* out, int64_t value) {
     if (value >= 0)
-        return chrome_json_u64(out, (uint64_t)value);
-    return strbuf_append(out, "-", 1) || chrome_json_u64(out, 0 - (uint64_t)value);
+        return json_put_u64(out, (uint64_t)value);
+    return strbuf_append(out, "-", 1) || json_put_u64(out, 0 - (uint64_t)value);
 }
 
 /* 15 significant digits suffice for most doubles; go up to 17 until the text
  * reads back equal (subnormals may need fewer, so they start at 1). */
-int chrome_json_double(strbuf* out, double value) {
+int json_put_double(strbuf* out, double value) {
     char text[FORMAT_DOUBLE_CHARS];
     int length = 0, precision;
     char* comma;
@@ -106,7 +106,7 @@ int chrome_json_double(strbuf* out, double value) {
     return strbuf_append(out, text, (size_t)length);
 }
 
-int chrome_json_micros(strbuf* out, int64_t ns) {
+int json_put_micros(strbuf* out, int64_t ns) {
     uint64_t magnitude = ns < 0 ? 0 - (uint64_t)ns : (uint64_t)ns;
     unsigned fraction = (unsigned)(magnitude % 1000);
     char tail[4];
@@ -115,10 +115,10 @@ int chrome_json_micros(strbuf* out, int64_t ns) {
     tail[2] = (char)('0' + fraction / 10 % 10);
     tail[3] = (char)('0' + fraction % 10);
     return (ns < 0 && strbuf_append(out, "-", 1) != 0) ||
-           chrome_json_u64(out, magnitude / 1000) != 0 || strbuf_append(out, tail, 4) != 0;
+           json_put_u64(out, magnitude / 1000) != 0 || strbuf_append(out, tail, 4) != 0;
 }
 
-int chrome_json_hex_id(strbuf* out, uint64_t value) {
+int json_put_hex_id(strbuf* out, uint64_t value) {
     char digits[20];
     size_t at = sizeof digits;
     digits[--at] = '"';
@@ -132,7 +132,7 @@ int chrome_json_hex_id(strbuf* out, uint64_t value) {
     return strbuf_append(out, digits + at, sizeof digits - at);
 }
 
-int64_t chrome_rebase(int64_t ts, int64_t base) {
+int64_t json_rebase(int64_t ts, int64_t base) {
     if (base > 0 && ts < INT64_MIN + base)
         return INT64_MIN;
     if (base < 0 && ts > INT64_MAX + base)
@@ -173,7 +173,7 @@ static const struct {
     {"cq_build_failed", 238, 136, 136},
 };
 
-const char* chrome_cname(uint32_t argb) {
+const char* json_cname(uint32_t argb) {
     int r = (int)(argb >> 16 & 0xFF), g = (int)(argb >> 8 & 0xFF), b = (int)(argb & 0xFF);
     size_t i, best = 0;
     long best_distance = -1;
@@ -190,7 +190,7 @@ const char* chrome_cname(uint32_t argb) {
 
 /* ---- Open start/end ranges: open addressing, backward-shift removal ---- */
 
-static size_t range_slot(const chrome_range_map* map, uint64_t id) {
+static size_t range_slot(const json_range_map* map, uint64_t id) {
     uint64_t h = id * 0x9E3779B97F4A7C15u;
     size_t mask = map->capacity - 1, i = (size_t)(h >> 32) & mask;
     while (map->slots[i].label != NULL && map->slots[i].id != id)
@@ -198,9 +198,9 @@ static size_t range_slot(const chrome_range_map* map, uint64_t id) {
     return i;
 }
 
-static int range_grow(chrome_range_map* map) {
+static int range_grow(json_range_map* map) {
     size_t capacity = map->capacity ? map->capacity * 2 : 16, i;
-    chrome_range_map grown = {nvtxw_calloc(capacity, sizeof(chrome_range)), capacity, map->count};
+    json_range_map grown = {nvtxw_calloc(capacity, sizeof(json_range)), capacity, map->count};
     if (grown.slots == NULL)
         return -1;
     for (i = 0; i < map->capacity; i++)
@@ -211,7 +211,7 @@ static int range_grow(chrome_range_map* map) {
     return 0;
 }
 
-int chrome_ranges_put(chrome_range_map* map, uint64_t id, const char* name, const char* cat) {
+int json_ranges_put(json_range_map* map, uint64_t id, const char* name, const char* cat) {
     size_t name_length = strlen(name), cat_length = strlen(cat), i;
     char* label;
     if ((map->count + 1) * 2 > map->capacity && range_grow(map) != 0)
@@ -230,7 +230,7 @@ int chrome_ranges_put(chrome_range_map* map, uint64_t id, const char* name, cons
     return 0;
 }
 
-char* chrome_ranges_take(chrome_range_map* map, uint64_t id) {
+char* json_ranges_take(json_range_map* map, uint64_t id) {
     size_t i, j, mask = map->capacity - 1;
     char* label;
     if (map->capacity == 0 || map->slots[i = range_slot(map, id)].label == NULL)
@@ -250,7 +250,7 @@ char* chrome_ranges_take(chrome_range_map* map, uint64_t id) {
     return label;
 }
 
-void chrome_ranges_free(chrome_range_map* map) {
+void json_ranges_free(json_range_map* map) {
     size_t i;
     for (i = 0; i < map->capacity; i++)
         nvtxw_free(map->slots[i].label);
