@@ -24,20 +24,6 @@ typedef struct replay_input_ctx {
     const char* config;            /* SessionAttributes.configString */
 } replay_input_ctx;
 
-/* What an input is: a file's kind from its first bytes, or a workload. */
-typedef enum replay_input_kind {
-    REPLAY_INPUT_REPORT,    /* .nvtxw: starts with the report magic */
-    REPLAY_INPUT_CAPTURE,   /* JSON Lines / YAML capture (docs/capture-format.md) */
-    REPLAY_INPUT_CHROME,    /* Chrome Trace Event Format JSON */
-    REPLAY_INPUT_SYNTHETIC, /* a --synthetic spec, not a file */
-    REPLAY_INPUT_ERROR      /* unreadable; message printed */
-} replay_input_kind;
-
-/* Sniffs `path`: the report magic, else the capture header, else Chrome
- * JSON when the first non-blank byte is '[' or '{'; anything else is
- * REPLAY_INPUT_REPORT (so the reader gives its own message). */
-replay_input_kind replay_input_sniff(const char* tool, const char* path);
-
 /* Non-zero when the first bytes (`length` of them) are a capture file's:
  * a header line as docs/capture-format.md defines it. */
 int capture_sniff(const char* head, size_t length);

@@ -1,11 +1,15 @@
 /*
  * tools/replay/capture/capture_reader.h - the capture file reader
- * (docs/capture-format.md), shared by its three parts:
+ * (docs/capture-format.md), shared by its parts:
+ *   capture_replay.c  the input's entry point (replay_input.h), the header
+ *                     sniffer;
  *   capture_read.c    bytes -> libyaml events: the JSON Lines document
  *                     markers, UTF-8 check, token size cap, positions,
  *                     errors and scalar conversions;
- *   capture_lines.c   one line (mapping) -> one NVTXW call, names and ID maps;
- *   capture_payload.c payload fields given by name -> schema binary layout.
+ *   capture_lines.c   one line (mapping) -> one NVTXW call (capture_line.h);
+ *   capture_regs.c    the registration lines;
+ *   capture_payload.c payload fields given by name -> schema binary layout;
+ *   capture_maps.c    the ID and name maps.
  * Everything is one-pass: memory is bounded by the definitions (domains,
  * streams, schemas, counters, ID maps) and by one line.
  */

@@ -1,5 +1,6 @@
 /*
- * nvtxw-replay - replay reports through libnvtxw's own backend.
+ * tools/replay/driver/nvtxw_replay.c - nvtxw-replay: reports, capture files,
+ * Chrome trace JSON and synthetic workloads into any sink.
  *
  *   nvtxw-replay REPORT.nvtxw... [--to SINK | --stats[=FMT] | --backend LIB] [-o OUT]
  *                [--streams P,...] [--domains P,...] [--from NS] [--to NS]
@@ -23,7 +24,7 @@
 #include <unistd.h>
 
 #include "nvtxw/nvtxw.h"
-#include "replay_inputs.h"
+#include "replay_sources.h"
 #include "tool_output.h"
 
 #define TOOL "nvtxw-replay"

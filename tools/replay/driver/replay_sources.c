@@ -1,5 +1,5 @@
 /*
- * tools/replay/driver/replay_inputs.c - what an input file is, and turning the
+ * tools/replay/driver/replay_sources.c - what an input file is, and turning the
  * inputs that are not reports into temporary reports when they take part
  * in a merge or a filtered replay (replay_input.h).
  */
@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "replay_input.h"
-#include "replay_inputs.h"
+#include "replay_sources.h"
 
 /* Enough to hold the report magic and a capture header line. */
 #define SNIFF_BYTES 4096
