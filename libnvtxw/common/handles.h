@@ -2,15 +2,30 @@
  * common/handles.h - generational handle tables.
  *
  * The NVTXW handles we give out (sessions, domains, streams) are opaque
- * values, not pointers: value = generation << 32 | (slot + 1). Releasing a
- * handle bumps its slot's generation, so a stale handle (a stream used after
- * StreamClose, a session after SessionEnd) no longer resolves and the call
- * fails cleanly instead of touching freed memory.
+ * values, not pointers:
  *
- * Slots live in fixed blocks that are never moved, so lookups are lock-free
- * and may run concurrently with inserts and releases of other slots (the
- * write path looks up streams while another session opens its own). Inserts
- * and releases take the table's mutex.
+ *   value = generation << 32 | kind << 24 | (slot + 1)
+ *
+ * Releasing a handle bumps its slot's generation, so a stale handle (a
+ * stream used after StreamClose, a session after SessionEnd) no longer
+ * resolves and the call fails cleanly instead of touching freed memory. The
+ * kind (one per table) keeps a handle of one kind from resolving in another
+ * table: a domain handle given to SessionEnd is refused, not taken for a
+ * session.
+ *
+ * Slots live in fixed blocks that are never moved or freed while handles
+ * are live, so lookups are lock-free and may run concurrently with inserts
+ * and releases of other slots (the write path looks up streams while
+ * another session opens its own). Inserts and releases take the table's
+ * mutex.
+ *
+ * Entering: a call that uses the object behind a handle for longer than a
+ * lookup (a write, StreamClose, SessionEnd) enters the handle's slot first.
+ * One thread at a time is inside a slot; a second one is told HANDLE_BUSY
+ * instead of racing the first (two writers on one stream, a close during a
+ * write). A handle is released only from inside its slot, so an object is
+ * never freed while another thread uses it through its handle. The cost on
+ * the write path is one atomic exchange and one store.
  */
 #ifndef NVTXW_COMMON_HANDLES_H
 #define NVTXW_COMMON_HANDLES_H
@@ -22,14 +37,19 @@
 #define HANDLE_BLOCK_SLOTS 1024u
 #define HANDLE_MAX_BLOCKS 4096u /* 4 Mi live handles per table */
 
+/* The kinds of handle, one per table; 0 is no kind (not a handle of ours). */
+enum { HANDLE_KIND_SESSION = 1, HANDLE_KIND_DOMAIN = 2, HANDLE_KIND_STREAM = 3 };
+
 typedef struct handle_slot {
     _Atomic uint32_t generation;
+    _Atomic uint32_t busy; /* 1 while a thread is inside (handle_enter) */
     _Atomic(void*) object;
     uint32_t next_free; /* free-list link (slot + 1), under the mutex */
 } handle_slot;
 
 typedef struct handle_table {
     pthread_mutex_t mutex;
+    uint32_t kind; /* HANDLE_KIND_* of every handle of this table */
     _Atomic(handle_slot*) blocks[HANDLE_MAX_BLOCKS];
     uint32_t used;      /* slots ever handed out */
     uint32_t free_head; /* slot + 1 of the first free slot, 0 = none */
@@ -37,14 +57,37 @@ typedef struct handle_table {
     uint32_t epoch; /* bumped by reset, so handles from before stay stale */
 } handle_table;
 
-#define HANDLE_TABLE_INIT                                                                          \
-    { PTHREAD_MUTEX_INITIALIZER, {NULL}, 0, 0, 0, 0 }
+#define HANDLE_TABLE_INIT(kind)                                                                    \
+    { PTHREAD_MUTEX_INITIALIZER, (kind), {NULL}, 0, 0, 0, 0 }
+
+/* What handle_enter found. */
+typedef enum handle_status {
+    HANDLE_ENTERED,    /* the caller is inside the slot: *object is valid */
+    HANDLE_STALE,      /* 0, released, or never ours */
+    HANDLE_WRONG_KIND, /* a handle of another table (handle_kind tells which) */
+    HANDLE_BUSY        /* another thread is inside the slot */
+} handle_status;
 
 /* Returns the new handle, or 0 when out of memory or slots. */
 uint64_t handle_insert(handle_table* table, void* object);
 /* The object of a live handle, or NULL for 0, stale or foreign values. */
 void* handle_lookup(handle_table* table, uint64_t handle);
-/* Invalidates a live handle; later lookups return NULL. */
+/* The HANDLE_KIND_* a value claims (0 for none); says nothing of liveness. */
+uint32_t handle_kind(uint64_t handle);
+/* Why a value that did not resolve in `table` failed: HANDLE_WRONG_KIND for
+ * a handle of another of our tables, else HANDLE_STALE. */
+handle_status handle_failure(const handle_table* table, uint64_t handle);
+/* Enters a live handle's slot; on HANDLE_ENTERED *object is its object and
+ * the caller must handle_leave or handle_release. Lock-free. */
+handle_status handle_enter(handle_table* table, uint64_t handle, void** object);
+/* As handle_enter, but waits while another thread is inside: for SessionEnd,
+ * which waits for writes in progress on its streams. */
+handle_status handle_enter_wait(handle_table* table, uint64_t handle, void** object);
+/* Leaves an entered slot. */
+void handle_leave(handle_table* table, uint64_t handle);
+/* Invalidates an entered handle and leaves its slot: later lookups and
+ * entries return NULL / HANDLE_STALE. The caller may then free the object:
+ * no other thread is inside, and none can enter. */
 void handle_release(handle_table* table, uint64_t handle);
 /* Frees the blocks when no handle is live (nvtxwFinalize); returns the number
  * of handles still live (then nothing is freed). */

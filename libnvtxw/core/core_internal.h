@@ -1,6 +1,7 @@
 /*
- * core/core_internal.h - sessions, domains and streams: the state behind the
- * NVTXW function table (core/backend.c).
+ * core/core_internal.h - the core's own: sessions, the handle tables, the
+ * function-table members (core/interface.c) and the registry internals.
+ * What sinks may see of domains and streams is in core/sink.h.
  *
  * Ownership: a session owns its domains, streams and sink; a domain owns its
  * registries. Everything registered is copied. Handles given to the producer
@@ -60,21 +61,29 @@ struct core_session {
     size_t stream_count, stream_capacity;
 };
 
-/* Process-wide handle tables (core/backend.c). */
+/* Process-wide handle tables (core/interface.c). */
 extern handle_table core_sessions;
 extern handle_table core_domains;
 extern handle_table core_streams;
 
 /* Handle resolution; NULL with the error message set on failure. */
-core_session* core_session_get(nvtxwSessionHandle_t handle, const char* call);
 core_domain* core_domain_get(nvtxDomainHandle_t handle, const char* call);
 /* Resolves the domain of a registration call and checks its session's fault
  * state; NULL with *status and the message set on failure. */
 core_domain* core_domain_for_call(nvtxDomainHandle_t handle, const char* call,
                                   nvtxwResultCode_t* status);
-core_stream* core_stream_get(nvtxwStreamHandle_t handle, const char* call);
-/* Resolves the stream of a write call and checks its session's fault state;
- * NULL with *status and the message set on failure. Lock-free. */
+/* Enters a session (SessionEnd, StreamOpen, StreamClose, DomainRegister: one
+ * thread at a time per session) or a stream (writes and StreamClose: one
+ * thread at a time per stream) through its handle (common/handles.h); NULL
+ * with the message set when the handle is stale, of another kind, or in use
+ * by another thread. Every entry is matched by a leave, or by releasing the
+ * handle. Lock-free. */
+core_session* core_session_enter(nvtxwSessionHandle_t handle, const char* call);
+void core_session_leave(core_session* session);
+core_stream* core_stream_enter(nvtxwStreamHandle_t handle, const char* call);
+void core_stream_leave(core_stream* stream);
+/* Enters the stream of a write call and checks its session's fault state;
+ * NULL with *status and the message set on failure (then not entered). */
 core_stream* core_stream_for_write(nvtxwStreamHandle_t handle, const char* call,
                                    nvtxwResultCode_t* status);
 

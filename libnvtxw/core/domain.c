@@ -123,15 +123,11 @@ nvtxwResultCode_t core_domain_find_or_add(core_session* session, const char* nam
     return *out ? NVTXW_RESULT_SUCCESS : domain_add(session, name, out);
 }
 
-nvtxwResultCode_t core_domain_register(nvtxwSessionHandle_t handle,
-                                       const nvtxwDomainAttributes_t* attr,
-                                       nvtxDomainHandle_t* out) {
-    core_session* session = core_session_get(handle, "register domain");
+static nvtxwResultCode_t domain_register(core_session* session, const nvtxwDomainAttributes_t* attr,
+                                         nvtxDomainHandle_t* out) {
     const char* name = "";
     core_domain* domain;
     nvtxwResultCode_t status;
-    if (session == NULL)
-        return NVTXW_RESULT_INVALID_ARGUMENT;
     if (out == NULL)
         return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
                          "cannot register domain: domainOut is NULL");
@@ -146,6 +142,18 @@ nvtxwResultCode_t core_domain_register(nvtxwSessionHandle_t handle,
         return status;
     *out = (nvtxDomainHandle_t)(uintptr_t)domain->handle;
     return NVTXW_RESULT_SUCCESS;
+}
+
+nvtxwResultCode_t core_domain_register(nvtxwSessionHandle_t handle,
+                                       const nvtxwDomainAttributes_t* attr,
+                                       nvtxDomainHandle_t* out) {
+    core_session* session = core_session_enter(handle, "register domain");
+    nvtxwResultCode_t status;
+    if (session == NULL)
+        return NVTXW_RESULT_INVALID_ARGUMENT;
+    status = domain_register(session, attr, out);
+    core_session_leave(session);
+    return status;
 }
 
 core_domain* core_domain_for_call(nvtxDomainHandle_t handle, const char* call,

@@ -1,6 +1,6 @@
 # The core: sessions, domains, registries, streams, validation, the table.
 libnvtxw_libnvtxw_la_SOURCES += \
-	libnvtxw/core/backend.c \
+	libnvtxw/core/interface.c \
 	libnvtxw/core/core_internal.h \
 	libnvtxw/core/domain.c \
 	libnvtxw/core/event_check.c \

@@ -10,6 +10,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "config.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -199,8 +200,11 @@ nvtxwResultCode_t core_session_begin(const nvtxwSessionAttributes_t* attr,
     return NVTXW_RESULT_SUCCESS;
 }
 
+/* SessionEnd holds the session's handle (no other lifecycle call of the
+ * session runs) and waits for the writes in progress on each stream before
+ * releasing it; writes that start later find a stale handle. */
 nvtxwResultCode_t core_session_end(nvtxwSessionHandle_t handle) {
-    core_session* session = core_session_get(handle, "end session");
+    core_session* session = core_session_enter(handle, "end session");
     nvtxwResultCode_t status, fault;
     size_t i;
     if (session == NULL)
@@ -208,6 +212,10 @@ nvtxwResultCode_t core_session_end(nvtxwSessionHandle_t handle) {
     /* Streams still open end with the session (spec 1.3). */
     for (i = 0; i < session->stream_count; i++) {
         core_stream* stream = session->streams[i];
+        void* entered;
+        handle_status taken = handle_enter_wait(&core_streams, stream->handle, &entered);
+        assert(taken == HANDLE_ENTERED && entered == stream);
+        (void)taken;
         handle_release(&core_streams, stream->handle);
         if (session->out->ops->stream_close != NULL)
             core_session_sink_result(

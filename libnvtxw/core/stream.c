@@ -117,14 +117,11 @@ static nvtxwResultCode_t stream_publish(core_session* session, core_stream* stre
     return NVTXW_RESULT_SUCCESS;
 }
 
-nvtxwResultCode_t core_stream_open(nvtxwSessionHandle_t handle, const nvtxwStreamAttributes_t* attr,
-                                   nvtxwStreamHandle_t* out) {
-    core_session* session = core_session_get(handle, "open stream");
+static nvtxwResultCode_t stream_open(core_session* session, const nvtxwStreamAttributes_t* attr,
+                                     nvtxwStreamHandle_t* out) {
     core_domain* domain = NULL;
     core_stream* stream;
     nvtxwResultCode_t status;
-    if (session == NULL)
-        return NVTXW_RESULT_INVALID_ARGUMENT;
     if (out == NULL)
         return error_set(NVTXW_RESULT_INVALID_ARGUMENT, "cannot open stream: streamOut is NULL");
     if ((status = core_session_check(session)) != NVTXW_RESULT_SUCCESS ||
@@ -148,17 +145,39 @@ nvtxwResultCode_t core_stream_open(nvtxwSessionHandle_t handle, const nvtxwStrea
     return NVTXW_RESULT_SUCCESS;
 }
 
+nvtxwResultCode_t core_stream_open(nvtxwSessionHandle_t handle, const nvtxwStreamAttributes_t* attr,
+                                   nvtxwStreamHandle_t* out) {
+    core_session* session = core_session_enter(handle, "open stream");
+    nvtxwResultCode_t status;
+    if (session == NULL)
+        return NVTXW_RESULT_INVALID_ARGUMENT;
+    status = stream_open(session, attr, out);
+    core_session_leave(session);
+    return status;
+}
+
+/* Closing takes the stream (no write in progress) and then its session (no
+ * SessionEnd, StreamOpen or other StreamClose in progress). The session is
+ * only tried, never waited for: SessionEnd holds it while it waits for the
+ * session's streams, so waiting here could deadlock. */
 nvtxwResultCode_t core_stream_close(nvtxwStreamHandle_t handle) {
-    core_stream* stream = core_stream_get(handle, "close stream");
+    core_stream* stream = core_stream_enter(handle, "close stream");
     core_session* session;
     nvtxwResultCode_t status = NVTXW_RESULT_SUCCESS;
     if (stream == NULL)
         return NVTXW_RESULT_INVALID_ARGUMENT;
-    session = stream->session;
+    session = core_session_enter((nvtxwSessionHandle_t)(uintptr_t)stream->session->handle,
+                                 "close stream");
+    if (session == NULL) {
+        core_stream_leave(stream);
+        return NVTXW_RESULT_INVALID_ARGUMENT;
+    }
     handle_release(&core_streams, stream->handle);
     if (session->out->ops->stream_close != NULL)
         status = session->out->ops->stream_close(session->out, stream, stream->sink_state);
     session_remove_stream(session, stream);
     core_stream_free(stream);
-    return core_session_sink_result(session, status);
+    status = core_session_sink_result(session, status);
+    core_session_leave(session);
+    return status;
 }

@@ -3,9 +3,11 @@
  * CounterNoValueWrite, CounterBatchWrite and the three time-sync calls.
  *
  * Concurrency: these run on many threads at once, one stream each. They
- * resolve the stream handle (lock-free), check the session's atomic fault
- * code, validate arguments and call the sink with the stream's own state.
- * No lock is taken here.
+ * enter the stream's handle (one atomic exchange: a second thread on the
+ * same stream is refused, core_stream_enter), check the session's atomic
+ * fault code, validate arguments and call the sink with the stream's own
+ * state, then leave. No lock is taken here. Each public call is a wrapper:
+ * enter, the checks and the sink call on the entered stream, leave.
  */
 #include "config.h"
 
@@ -16,12 +18,15 @@
 
 core_stream* core_stream_for_write(nvtxwStreamHandle_t handle, const char* call,
                                    nvtxwResultCode_t* status) {
-    core_stream* stream = core_stream_get(handle, call);
+    core_stream* stream = core_stream_enter(handle, call);
     *status = NVTXW_RESULT_INVALID_ARGUMENT;
     if (stream == NULL)
         return NULL;
     *status = core_session_check(stream->session);
-    return *status == NVTXW_RESULT_SUCCESS ? stream : NULL;
+    if (*status == NVTXW_RESULT_SUCCESS)
+        return stream;
+    core_stream_leave(stream);
+    return NULL;
 }
 
 static const sink_ops* stream_ops(const core_stream* stream) { return stream->session->out->ops; }
@@ -31,13 +36,9 @@ static nvtxwResultCode_t not_supported(const core_stream* stream, const char* wh
                      what, stream_ops(stream)->name);
 }
 
-nvtxwResultCode_t core_event_write(nvtxwStreamHandle_t handle, const nvtxPayloadData_t* payloads,
-                                   size_t count) {
-    nvtxwResultCode_t status;
-    core_stream* stream = core_stream_for_write(handle, "write event", &status);
+static nvtxwResultCode_t event_write(core_stream* stream, const nvtxPayloadData_t* payloads,
+                                     size_t count) {
     core_event event;
-    if (stream == NULL)
-        return status;
     if (payloads == NULL || count == 0)
         return error_set(NVTXW_RESULT_INVALID_ARGUMENT, "cannot write event on stream \"%s\": %s",
                          stream->name, payloads == NULL ? "payloads is NULL" : "payloadCount is 0");
@@ -49,6 +50,17 @@ nvtxwResultCode_t core_event_write(nvtxwStreamHandle_t handle, const nvtxPayload
     event.scope_id = NVTX_SCOPE_NONE;
     return core_session_sink_result(stream->session,
                                     stream_ops(stream)->event_write(stream->sink_state, &event));
+}
+
+nvtxwResultCode_t core_event_write(nvtxwStreamHandle_t handle, const nvtxPayloadData_t* payloads,
+                                   size_t count) {
+    nvtxwResultCode_t status;
+    core_stream* stream = core_stream_for_write(handle, "write event", &status);
+    if (stream == NULL)
+        return status;
+    status = event_write(stream, payloads, count);
+    core_stream_leave(stream);
+    return status;
 }
 
 /* Bytes of the batch event at `data`: the static size, or the parsed size of
@@ -145,35 +157,30 @@ nvtxwResultCode_t core_event_batch_write(nvtxwStreamHandle_t handle,
     core_stream* stream = core_stream_for_write(handle, "write event batch", &status);
     if (stream == NULL)
         return status;
-    if ((status = batch_check(stream, batch)) != NVTXW_RESULT_SUCCESS ||
-        (status = batch_walk(stream, batch, 1)) != NVTXW_RESULT_SUCCESS)
-        return status;
-    return batch_walk(stream, batch, 0);
+    if ((status = batch_check(stream, batch)) == NVTXW_RESULT_SUCCESS &&
+        (status = batch_walk(stream, batch, 1)) == NVTXW_RESULT_SUCCESS)
+        status = batch_walk(stream, batch, 0);
+    core_stream_leave(stream);
+    return status;
 }
 
-/* Resolves the stream and counter of a sample write; NULL with *status set. */
-static core_stream* counter_call(nvtxwStreamHandle_t handle, uint64_t id,
-                                 const core_counter** counter, nvtxwResultCode_t* status) {
-    core_stream* stream = core_stream_for_write(handle, "write counter sample", status);
-    if (stream == NULL)
-        return NULL;
-    *counter = core_domain_counter(stream->domain, id);
-    if (*counter != NULL)
-        return stream;
-    *status = error_set(NVTXW_RESULT_INVALID_ARGUMENT,
-                        "cannot write counter sample on stream \"%s\": counter %llu is not "
-                        "registered in domain \"%s\"",
-                        stream->name, (unsigned long long)id, stream->domain->name);
-    return NULL;
+/* The counter of a sample write on an entered stream; NULL with the message
+ * set when it is not registered. */
+static const core_counter* sample_counter(const core_stream* stream, uint64_t id) {
+    const core_counter* counter = core_domain_counter(stream->domain, id);
+    if (counter == NULL)
+        error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                  "cannot write counter sample on stream \"%s\": counter %llu is not registered in "
+                  "domain \"%s\"",
+                  stream->name, (unsigned long long)id, stream->domain->name);
+    return counter;
 }
 
-nvtxwResultCode_t core_counter_write(nvtxwStreamHandle_t handle, int64_t timestamp,
-                                     uint64_t counter_id, const void* data, size_t size) {
-    nvtxwResultCode_t status;
-    const core_counter* counter = NULL;
-    core_stream* stream = counter_call(handle, counter_id, &counter, &status);
-    if (stream == NULL)
-        return status;
+static nvtxwResultCode_t counter_write(core_stream* stream, int64_t timestamp, uint64_t counter_id,
+                                       const void* data, size_t size) {
+    const core_counter* counter = sample_counter(stream, counter_id);
+    if (counter == NULL)
+        return NVTXW_RESULT_INVALID_ARGUMENT;
     if (data == NULL || size != counter->sample_size)
         return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
                          "cannot write counter sample on stream \"%s\": counter \"%s\" takes "
@@ -187,13 +194,22 @@ nvtxwResultCode_t core_counter_write(nvtxwStreamHandle_t handle, int64_t timesta
         stream_ops(stream)->counter_write(stream->sink_state, timestamp, counter, data, size));
 }
 
-nvtxwResultCode_t core_counter_no_value_write(nvtxwStreamHandle_t handle, int64_t timestamp,
-                                              uint64_t counter_id, uint8_t reason) {
+nvtxwResultCode_t core_counter_write(nvtxwStreamHandle_t handle, int64_t timestamp,
+                                     uint64_t counter_id, const void* data, size_t size) {
     nvtxwResultCode_t status;
-    const core_counter* counter = NULL;
-    core_stream* stream = counter_call(handle, counter_id, &counter, &status);
+    core_stream* stream = core_stream_for_write(handle, "write counter sample", &status);
     if (stream == NULL)
         return status;
+    status = counter_write(stream, timestamp, counter_id, data, size);
+    core_stream_leave(stream);
+    return status;
+}
+
+static nvtxwResultCode_t counter_no_value_write(core_stream* stream, int64_t timestamp,
+                                                uint64_t counter_id, uint8_t reason) {
+    const core_counter* counter = sample_counter(stream, counter_id);
+    if (counter == NULL)
+        return NVTXW_RESULT_INVALID_ARGUMENT;
     if (reason > NVTX_COUNTER_SAMPLE_UNAVAILABLE)
         return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
                          "cannot write counter sample on stream \"%s\": reason %u is not "
@@ -204,4 +220,15 @@ nvtxwResultCode_t core_counter_no_value_write(nvtxwStreamHandle_t handle, int64_
     return core_session_sink_result(
         stream->session,
         stream_ops(stream)->counter_no_value_write(stream->sink_state, timestamp, counter, reason));
+}
+
+nvtxwResultCode_t core_counter_no_value_write(nvtxwStreamHandle_t handle, int64_t timestamp,
+                                              uint64_t counter_id, uint8_t reason) {
+    nvtxwResultCode_t status;
+    core_stream* stream = core_stream_for_write(handle, "write counter sample", &status);
+    if (stream == NULL)
+        return status;
+    status = counter_no_value_write(stream, timestamp, counter_id, reason);
+    core_stream_leave(stream);
+    return status;
 }

@@ -1,7 +1,8 @@
 /*
  * core/write_batch.c - CounterBatchWrite and the time-sync calls
  * (TimeSyncPointWrite, TimeSyncPointTableWrite,
- * TimestampConversionFactorWrite). Write path: no locks (see write.c).
+ * TimestampConversionFactorWrite). Write path: no locks; each call enters
+ * and leaves its stream as in write.c.
  *
  * A counter batch is split into samples of the counter's sample size
  * (spec 2.15). Timestamps come from the `timestamps` array (one per sample)
@@ -72,32 +73,35 @@ static nvtxwResultCode_t sample_timestamp(const core_stream* stream, const core_
     return status;
 }
 
-nvtxwResultCode_t core_counter_batch_write(nvtxwStreamHandle_t handle,
-                                           const nvtxCounterBatch_t* batch) {
-    nvtxwResultCode_t status;
-    core_stream* stream = core_stream_for_write(handle, "write counter batch", &status);
+static nvtxwResultCode_t counter_batch_write(core_stream* stream, const nvtxCounterBatch_t* batch) {
     const core_counter* counter = NULL;
     size_t samples = 0, i;
-    if (stream == NULL)
-        return status;
-    if ((status = counter_batch_check(stream, batch, &counter, &samples)) != NVTXW_RESULT_SUCCESS)
-        return status;
-    for (i = 0; i < samples; i++) {
+    nvtxwResultCode_t status = counter_batch_check(stream, batch, &counter, &samples);
+    for (i = 0; status == NVTXW_RESULT_SUCCESS && i < samples; i++) {
         const unsigned char* sample =
             (const unsigned char*)batch->counters + i * counter->sample_size;
         int64_t timestamp;
         if (batch->timestamps != NULL)
             memcpy(&timestamp, &batch->timestamps[i], sizeof timestamp);
         else if ((status = sample_timestamp(stream, counter, sample, &timestamp)) != 0)
-            return status;
+            break;
         status = core_session_sink_result(
             stream->session,
             stream->session->out->ops->counter_write(stream->sink_state, timestamp, counter, sample,
                                                      counter->sample_size));
-        if (status != NVTXW_RESULT_SUCCESS)
-            return status;
     }
-    return NVTXW_RESULT_SUCCESS;
+    return status;
+}
+
+nvtxwResultCode_t core_counter_batch_write(nvtxwStreamHandle_t handle,
+                                           const nvtxCounterBatch_t* batch) {
+    nvtxwResultCode_t status;
+    core_stream* stream = core_stream_for_write(handle, "write counter batch", &status);
+    if (stream == NULL)
+        return status;
+    status = counter_batch_write(stream, batch);
+    core_stream_leave(stream);
+    return status;
 }
 
 /* Both clocks known in the stream's domain and distinct. */
@@ -121,13 +125,10 @@ static nvtxwResultCode_t sync_check(const core_stream* stream, uint64_t src, uin
     return NVTXW_RESULT_SUCCESS;
 }
 
-nvtxwResultCode_t core_time_sync_table_write(nvtxwStreamHandle_t handle, uint64_t domain_src,
-                                             uint64_t domain_dst, const nvtxSyncPoint_t* points,
-                                             size_t count) {
+static nvtxwResultCode_t sync_table_write(core_stream* stream, uint64_t domain_src,
+                                          uint64_t domain_dst, const nvtxSyncPoint_t* points,
+                                          size_t count) {
     nvtxwResultCode_t status;
-    core_stream* stream = core_stream_for_write(handle, "write time sync table", &status);
-    if (stream == NULL)
-        return status;
     if (points == NULL || count == 0)
         return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
                          "cannot write time sync table on stream \"%s\": %s", stream->name,
@@ -139,6 +140,18 @@ nvtxwResultCode_t core_time_sync_table_write(nvtxwStreamHandle_t handle, uint64_
                                         stream->sink_state, domain_src, domain_dst, points, count));
 }
 
+nvtxwResultCode_t core_time_sync_table_write(nvtxwStreamHandle_t handle, uint64_t domain_src,
+                                             uint64_t domain_dst, const nvtxSyncPoint_t* points,
+                                             size_t count) {
+    nvtxwResultCode_t status;
+    core_stream* stream = core_stream_for_write(handle, "write time sync table", &status);
+    if (stream == NULL)
+        return status;
+    status = sync_table_write(stream, domain_src, domain_dst, points, count);
+    core_stream_leave(stream);
+    return status;
+}
+
 nvtxwResultCode_t core_time_sync_point_write(nvtxwStreamHandle_t handle, uint64_t domain1,
                                              uint64_t domain2, int64_t timestamp1,
                                              int64_t timestamp2) {
@@ -148,13 +161,10 @@ nvtxwResultCode_t core_time_sync_point_write(nvtxwStreamHandle_t handle, uint64_
     return core_time_sync_table_write(handle, domain1, domain2, &point, 1);
 }
 
-nvtxwResultCode_t core_conversion_factor_write(nvtxwStreamHandle_t handle, uint64_t domain_src,
-                                               uint64_t domain_dst, double slope,
-                                               int64_t timestamp_src, int64_t timestamp_dst) {
+static nvtxwResultCode_t conversion_factor_write(core_stream* stream, uint64_t domain_src,
+                                                 uint64_t domain_dst, double slope,
+                                                 int64_t timestamp_src, int64_t timestamp_dst) {
     nvtxwResultCode_t status;
-    core_stream* stream = core_stream_for_write(handle, "write conversion factor", &status);
-    if (stream == NULL)
-        return status;
     if (!isfinite(slope) || slope <= 0.0)
         return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
                          "cannot write conversion factor on stream \"%s\": slope %g is not a "
@@ -170,4 +180,17 @@ nvtxwResultCode_t core_conversion_factor_write(nvtxwStreamHandle_t handle, uint6
         stream->session,
         stream->session->out->ops->conversion_factor_write(
             stream->sink_state, domain_src, domain_dst, slope, timestamp_src, timestamp_dst));
+}
+
+nvtxwResultCode_t core_conversion_factor_write(nvtxwStreamHandle_t handle, uint64_t domain_src,
+                                               uint64_t domain_dst, double slope,
+                                               int64_t timestamp_src, int64_t timestamp_dst) {
+    nvtxwResultCode_t status;
+    core_stream* stream = core_stream_for_write(handle, "write conversion factor", &status);
+    if (stream == NULL)
+        return status;
+    status = conversion_factor_write(stream, domain_src, domain_dst, slope, timestamp_src,
+                                     timestamp_dst);
+    core_stream_leave(stream);
+    return status;
 }

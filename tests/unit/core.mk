@@ -28,6 +28,15 @@ tests_unit_core_thread_test_SOURCES = tests/unit/core_thread_test.c
 tests_unit_core_thread_test_CFLAGS = $(TEST_CFLAGS) -pthread
 tests_unit_core_thread_test_LDADD = $(TEST_LIBS) -lpthread
 
+# misuse_test: what NVTXW does not allow, refused instead of crashing: handles
+# of another kind, two threads on one stream, StreamClose and SessionEnd
+# racing writes (also under ASan and TSan; docs/threading.md).
+check_PROGRAMS += tests/unit/misuse_test
+TESTS += tests/unit/misuse_test
+tests_unit_misuse_test_SOURCES = tests/unit/misuse_test.c
+tests_unit_misuse_test_CFLAGS = $(TEST_CFLAGS) -pthread
+tests_unit_misuse_test_LDADD = $(TEST_LIBS) -lpthread
+
 # capture_sink_test: Sink=capture with writers on several threads (also
 # under TSan), determinism, refused payloads.
 check_PROGRAMS += tests/unit/capture_sink_test

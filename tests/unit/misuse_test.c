@@ -1,0 +1,321 @@
+/*
+ * tests/unit/misuse_test.c - API misuse that NVTXW does not allow, refused
+ * by the core instead of crashing the host (docs/threading.md); meant to run
+ * under ASan and TSan as well:
+ *   - handles carry their kind: a domain handle given to SessionEnd, a
+ *     session handle given to StreamClose or EventWrite, a stream handle
+ *     given to a registration are refused by name, and the session they
+ *     belong to goes on working;
+ *   - two threads on one stream (the report sink's encoder double-freed its
+ *     buffer): every call either writes or is refused as "in use by another
+ *     thread", and the report holds exactly the events that were accepted;
+ *   - StreamClose while another thread writes to that stream: refused while
+ *     a write is in progress, then the stream closes and later writes find
+ *     a stale handle;
+ *   - SessionEnd while other threads write: it waits for the writes in
+ *     progress, later writes find a stale handle, and the report holds
+ *     exactly the accepted events.
+ */
+#define _GNU_SOURCE
+#include <check.h>
+#include <limits.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nvtxw/backend.h"
+#include "nvtxw/error.h"
+#include "nvtxw/helpers.h"
+#include "nvtxw/reader.h"
+#include "test_util.h"
+
+#define WRITERS 4
+#define WRITES 20000
+
+static const nvtxwInterface_t* T;
+static char dir[PATH_MAX];
+
+static nvtxwSessionHandle_t begin(const char* sink, const char* name) {
+    nvtxwSessionAttributes_t attr;
+    nvtxwSessionHandle_t session = NULL;
+    char config[PATH_MAX + 64];
+    snprintf(config, sizeof config, "Sink=%s|Output=%s/%s|Overwrite=yes", sink, dir, name);
+    nvtxwSessionAttributesInit(&attr);
+    attr.name = name;
+    attr.configString = config;
+    ck_assert_msg(T->SessionBegin(&attr, &session) == 0, "%s", nvtxw_last_error());
+    return session;
+}
+
+/* Events in a report, and whether it read without damage. */
+static long report_events(const char* name) {
+    nvtxw_reader_options_t options;
+    nvtxw_reader_t* reader = NULL;
+    const nvtxw_record_t* r;
+    char path[PATH_MAX + 32];
+    long events = 0;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    memset(&options, 0, sizeof options);
+    options.struct_size = sizeof options;
+    ck_assert_msg(nvtxw_reader_open(path, &options, &reader) == 0, "%s", nvtxw_last_error());
+    while (nvtxw_reader_next(reader, &r) == 0 && r != NULL)
+        events += r->kind == NVTXW_RECORD_EVENT;
+    ck_assert_int_eq(nvtxw_reader_damage_count(reader), 0);
+    nvtxw_reader_close(reader);
+    return events;
+}
+
+static void assert_refused(nvtxwResultCode_t result, const char* expected) {
+    ck_assert_int_eq(result, NVTXW_RESULT_INVALID_ARGUMENT);
+    ck_assert_msg(strstr(nvtxw_last_error(), expected) != NULL, "message \"%s\" lacks \"%s\"",
+                  nvtxw_last_error(), expected);
+}
+
+/* ---- Handles carry their kind ---------------------------------------------- */
+
+START_TEST(handle_of_another_kind_refused) {
+    nvtxwSessionHandle_t session = begin("report", "kinds.nvtxw");
+    nvtxwEventHelperSchemaIds_t ids;
+    nvtxwEventWriter_t writer;
+    nvtxwEventAttributesUtf8_t utf8;
+    nvtxDomainHandle_t domain;
+    nvtxwStreamHandle_t stream;
+    nvtxStringHandle_t string;
+    ck_assert_int_eq(nvtxwDomainRegister(T, session, "kinds", &domain), 0);
+    ck_assert_int_eq(nvtxwEventSchemasRegister(T, domain, NVTXW_EVENT_HELPER_SCHEMA_ALL, &ids), 0);
+    ck_assert_int_eq(nvtxwStreamOpen(T, session, "main", domain, NULL, 0, &stream), 0);
+    /* The first handle of each table has the same slot and generation: only
+     * the kind tells them apart. */
+    assert_refused(T->SessionEnd((nvtxwSessionHandle_t)domain),
+                   "is a domain handle, not a session handle");
+    assert_refused(T->SessionEnd((nvtxwSessionHandle_t)stream),
+                   "is a stream handle, not a session handle");
+    assert_refused(T->StreamClose((nvtxwStreamHandle_t)session),
+                   "is a session handle, not a stream handle");
+    assert_refused(T->StreamClose((nvtxwStreamHandle_t)domain),
+                   "is a domain handle, not a stream handle");
+    assert_refused(T->StringRegister((nvtxDomainHandle_t)stream, "x", &string),
+                   "is a stream handle, not a domain handle");
+    assert_refused(T->StringRegister((nvtxDomainHandle_t)session, "x", &string),
+                   "is a session handle, not a domain handle");
+    memset(&utf8, 0, sizeof utf8);
+    utf8.message = "after the misuse";
+    nvtxwEventWriterInit(&writer, T, (nvtxwStreamHandle_t)session, &ids);
+    assert_refused(nvtxwMarkWriteUtf8(&writer, 1, utf8), "is a session handle, not a stream");
+    /* Nothing was ended, closed or registered by mistake. */
+    nvtxwEventWriterInit(&writer, T, stream, &ids);
+    ck_assert_msg(nvtxwMarkWriteUtf8(&writer, 2, utf8) == 0, "%s", nvtxw_last_error());
+    ck_assert_int_eq(T->StreamClose(stream), 0);
+    ck_assert_msg(T->SessionEnd(session) == 0, "%s", nvtxw_last_error());
+    ck_assert_int_eq(report_events("kinds.nvtxw"), 1);
+    assert_refused(T->SessionEnd(session), "is not an open session");
+}
+END_TEST
+
+/* ---- Two threads on one stream ----------------------------------------------- */
+
+typedef struct shared_writer {
+    nvtxwEventWriter_t writer;
+    pthread_barrier_t* start;
+    long accepted, refused, other;
+    char other_message[256];
+} shared_writer;
+
+static void count_result(shared_writer* w, nvtxwResultCode_t result, const char* refusal) {
+    if (result == NVTXW_RESULT_SUCCESS) {
+        w->accepted++;
+    } else if (result == NVTXW_RESULT_INVALID_ARGUMENT &&
+               strstr(nvtxw_last_error(), refusal) != NULL) {
+        w->refused++;
+    } else if (w->other++ == 0) {
+        snprintf(w->other_message, sizeof w->other_message, "result %d: %s", (int)result,
+                 nvtxw_last_error());
+    }
+}
+
+static void* same_stream_main(void* p) {
+    shared_writer* w = p;
+    nvtxwEventAttributesUtf8_t utf8;
+    char message[600];
+    int i;
+    memset(message, 'm', sizeof message - 1);
+    message[sizeof message - 1] = '\0';
+    memset(&utf8, 0, sizeof utf8);
+    utf8.message = message; /* long messages: the encoder's buffer grows */
+    pthread_barrier_wait(w->start);
+    for (i = 0; i < WRITES; i++)
+        count_result(w, nvtxwRangePushPopWriteUtf8(&w->writer, i, i + 1, utf8),
+                     "in use by another thread");
+    return NULL;
+}
+
+static void same_stream_run(const char* sink, const char* name) {
+    nvtxwSessionHandle_t session = begin(sink, name);
+    nvtxwEventHelperSchemaIds_t ids;
+    nvtxDomainHandle_t domain;
+    nvtxwStreamHandle_t stream;
+    pthread_barrier_t start;
+    shared_writer writers[WRITERS];
+    pthread_t threads[WRITERS];
+    long accepted = 0, refused = 0;
+    int i;
+    ck_assert_int_eq(nvtxwDomainRegister(T, session, "shared", &domain), 0);
+    ck_assert_int_eq(nvtxwEventSchemasRegister(T, domain, NVTXW_EVENT_HELPER_SCHEMA_ALL, &ids), 0);
+    ck_assert_int_eq(nvtxwStreamOpen(T, session, "one", domain, NULL, 0, &stream), 0);
+    pthread_barrier_init(&start, NULL, WRITERS);
+    memset(writers, 0, sizeof writers);
+    for (i = 0; i < WRITERS; i++) {
+        nvtxwEventWriterInit(&writers[i].writer, T, stream, &ids);
+        writers[i].start = &start;
+        ck_assert_int_eq(pthread_create(&threads[i], NULL, same_stream_main, &writers[i]), 0);
+    }
+    for (i = 0; i < WRITERS; i++) {
+        pthread_join(threads[i], NULL);
+        ck_assert_msg(writers[i].other == 0, "writer %d: %ld unexpected results, first: %s", i,
+                      writers[i].other, writers[i].other_message);
+        accepted += writers[i].accepted;
+        refused += writers[i].refused;
+    }
+    pthread_barrier_destroy(&start);
+    ck_assert_int_eq(accepted + refused, (long)WRITERS * WRITES);
+    ck_assert_int_gt(accepted, 0);
+    ck_assert_msg(T->SessionEnd(session) == 0, "%s", nvtxw_last_error());
+    if (strcmp(sink, "report") == 0)
+        ck_assert_int_eq(report_events(name), accepted);
+}
+
+START_TEST(two_threads_one_stream_report) { same_stream_run("report", "shared.nvtxw"); }
+END_TEST
+
+START_TEST(two_threads_one_stream_json) { same_stream_run("json", "shared.json"); }
+END_TEST
+
+/* ---- StreamClose and SessionEnd racing writes ------------------------------ */
+
+typedef struct racing_writer {
+    nvtxwEventWriter_t writer;
+    atomic_int* started;
+    long accepted;
+    int stopped_stale; /* the last write found a closed stream */
+    char last_error[256];
+} racing_writer;
+
+/* Writes until the stream is gone (a write refused while the closer is
+ * inside is tried again); counts what was accepted. */
+static void* racing_main(void* p) {
+    racing_writer* w = p;
+    nvtxwEventAttributesUtf8_t utf8;
+    int64_t t;
+    memset(&utf8, 0, sizeof utf8);
+    utf8.message = "racing";
+    atomic_fetch_add(w->started, 1);
+    for (t = 0;; t++) {
+        nvtxwResultCode_t result = nvtxwRangePushPopWriteUtf8(&w->writer, t, t + 1, utf8);
+        if (result == NVTXW_RESULT_SUCCESS) {
+            w->accepted++;
+            continue;
+        }
+        snprintf(w->last_error, sizeof w->last_error, "%s", nvtxw_last_error());
+        /* The closer is inside the stream for a moment: try again. */
+        if (result == NVTXW_RESULT_INVALID_ARGUMENT &&
+            strstr(w->last_error, "in use by another thread") != NULL)
+            continue;
+        w->stopped_stale = result == NVTXW_RESULT_INVALID_ARGUMENT &&
+                           strstr(w->last_error, "is not an open stream") != NULL;
+        return NULL;
+    }
+}
+
+static void wait_started(atomic_int* started, int count) {
+    while (atomic_load(started) < count)
+        sched_yield();
+}
+
+START_TEST(stream_close_while_writing) {
+    nvtxwSessionHandle_t session = begin("report", "close.nvtxw");
+    nvtxwEventHelperSchemaIds_t ids;
+    nvtxDomainHandle_t domain;
+    nvtxwStreamHandle_t stream;
+    racing_writer w;
+    atomic_int started = 0;
+    pthread_t thread;
+    nvtxwResultCode_t result;
+    long refusals = 0;
+    ck_assert_int_eq(nvtxwDomainRegister(T, session, "close", &domain), 0);
+    ck_assert_int_eq(nvtxwEventSchemasRegister(T, domain, NVTXW_EVENT_HELPER_SCHEMA_ALL, &ids), 0);
+    ck_assert_int_eq(nvtxwStreamOpen(T, session, "closing", domain, NULL, 0, &stream), 0);
+    memset(&w, 0, sizeof w);
+    nvtxwEventWriterInit(&w.writer, T, stream, &ids);
+    w.started = &started;
+    ck_assert_int_eq(pthread_create(&thread, NULL, racing_main, &w), 0);
+    wait_started(&started, 1);
+    while ((result = T->StreamClose(stream)) != NVTXW_RESULT_SUCCESS) {
+        assert_refused(result, "in use by another thread");
+        refusals++;
+    }
+    pthread_join(thread, NULL);
+    ck_assert_msg(w.stopped_stale, "the writer stopped on: %s", w.last_error);
+    assert_refused(T->StreamClose(stream), "is not an open stream");
+    ck_assert_msg(T->SessionEnd(session) == 0, "%s", nvtxw_last_error());
+    ck_assert_int_eq(report_events("close.nvtxw"), w.accepted);
+    (void)refusals; /* how often the close met a write depends on scheduling */
+}
+END_TEST
+
+START_TEST(session_end_while_writing) {
+    nvtxwSessionHandle_t session = begin("report", "end.nvtxw");
+    nvtxwEventHelperSchemaIds_t ids;
+    nvtxDomainHandle_t domain;
+    racing_writer w[WRITERS];
+    pthread_t threads[WRITERS];
+    atomic_int started = 0;
+    long accepted = 0;
+    int i;
+    ck_assert_int_eq(nvtxwDomainRegister(T, session, "end", &domain), 0);
+    ck_assert_int_eq(nvtxwEventSchemasRegister(T, domain, NVTXW_EVENT_HELPER_SCHEMA_ALL, &ids), 0);
+    memset(w, 0, sizeof w);
+    for (i = 0; i < WRITERS; i++) {
+        nvtxwStreamHandle_t stream;
+        char name[16];
+        snprintf(name, sizeof name, "w%d", i);
+        ck_assert_int_eq(nvtxwStreamOpen(T, session, name, domain, NULL, 0, &stream), 0);
+        nvtxwEventWriterInit(&w[i].writer, T, stream, &ids);
+        w[i].started = &started;
+        ck_assert_int_eq(pthread_create(&threads[i], NULL, racing_main, &w[i]), 0);
+    }
+    wait_started(&started, WRITERS);
+    ck_assert_msg(T->SessionEnd(session) == 0, "%s", nvtxw_last_error());
+    for (i = 0; i < WRITERS; i++) {
+        pthread_join(threads[i], NULL);
+        ck_assert_msg(w[i].stopped_stale, "writer %d stopped on: %s", i, w[i].last_error);
+        accepted += w[i].accepted;
+    }
+    ck_assert_int_eq(report_events("end.nvtxw"), accepted);
+}
+END_TEST
+
+/* ---- Suite ----------------------------------------------------------------- */
+
+static void setup(void) { tu_make_temp_dir_or_fail(dir, sizeof dir, "nvtxw-misuse"); }
+
+static void teardown(void) { ck_assert_int_eq(tu_remove_tree(dir), 0); }
+
+int main(void) {
+    Suite* suite = suite_create("misuse");
+    TCase* tc = tcase_create("misuse");
+    T = tu_get_interface();
+    if (T == NULL)
+        return EXIT_FAILURE;
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, handle_of_another_kind_refused);
+    tcase_add_test(tc, two_threads_one_stream_report);
+    tcase_add_test(tc, two_threads_one_stream_json);
+    tcase_add_test(tc, stream_close_while_writing);
+    tcase_add_test(tc, session_end_while_writing);
+    suite_add_tcase(suite, tc);
+    return tu_run_suite(suite);
+}
