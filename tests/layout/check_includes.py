@@ -18,6 +18,12 @@ Rules (each violation is printed as FILE:LINE: rule: what and why):
   example     examples include only public headers
   library     third-party headers stay in their room (THIRD_PARTY)
   unresolved  a quoted include that is not in the tree (nor generated)
+  computed    an #include that is not a literal "..." or <...>
+  names       two source files of the tree with one file name
+Angle-bracket includes that resolve in the tree (through the -I folders)
+obey the same rules as quoted ones. Tests, benchmarks and fuzz targets may
+include internal headers (they test them) and are not scanned, but their
+file names count for `names`.
 Exit status: 0 when every rule holds, 1 on a violation, 2 on usage errors.
 """
 import os
@@ -47,12 +53,22 @@ REPLAY_INTERFACE = "tools/replay/replay_input.h"
 THIRD_PARTY = {
     "otf2/": ("tools/otf2-import/",),
     "sqlite3.h": ("libnvtxw/sink/sqlite/",),
+    "sqlite3ext.h": ("libnvtxw/sink/sqlite/",),
+    "zstd.h": ("libnvtxw/format/",),
+    "zstd_errors.h": ("libnvtxw/format/",),
+    "xxhash.h": ("libnvtxw/format/", "libnvtxw/sink/report/"),
+    "yaml.h": ("libnvtxw/schema/", "tools/replay/capture/"),
+    "yajl/": ("tools/replay/chrome/",),
 }
 # Quoted includes that the build generates (not in the source tree).
 GENERATED = {"config.h", "otf2_events_yaml.inc"}
+# Folders that hold no project source (build trees, installed test tools);
+# folders starting with "." or "_" (distcheck's _build and _inst) neither.
+NOT_SOURCE = {"node_modules", "engine", "autom4te.cache", "build", "m4"}
 SCANNED = ("libnvtxw", "tools", "examples")
 SOURCE_SUFFIXES = (".c", ".h", ".inc")
-INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"]+)[>"]')
+DIRECTIVE = re.compile(r"^[ \t]*#[ \t]*include\b(.*)$")
+LITERAL = re.compile(r'^[ \t]*(<([^>]+)>|"([^"]+)")')
 
 
 def strip_comments(text):
@@ -120,10 +136,11 @@ def replay_room(path):
     return p[2] if len(p) > 3 else ""
 
 
-def search_path(source):
-    """Where the build looks for a quoted include of `source`: its own
-    folder, then the -I folders of its target (Makefile.am, tools/local.mk)."""
-    own = os.path.dirname(source)
+def search_path(source, bracket):
+    """Where the build looks for an include of `source`: its own folder (for
+    "..." only), then the -I folders of its target (Makefile.am,
+    tools/local.mk) and the top of the tree (automake's -I$(srcdir))."""
+    own = [os.path.dirname(source)] if bracket == '"' else []
     if source.startswith("tools/"):
         extra = ["libnvtxw/include", "tools/common"]
         if source.startswith("tools/replay/"):
@@ -131,15 +148,13 @@ def search_path(source):
         # Not on the tools' include path: searched only to name the
         # violation when a tool reaches for them.
         extra += ["libnvtxw", "tools"]
-    elif source.startswith("examples/"):
-        extra = ["libnvtxw/include", "libnvtxw"]
     else:
         extra = ["libnvtxw/include", "libnvtxw"]
-    return [own] + extra
+    return own + extra + [""]
 
 
-def resolve(root, source, name):
-    for folder in search_path(source):
+def resolve(root, source, name, bracket='"'):
+    for folder in search_path(source, bracket):
         candidate = os.path.normpath(os.path.join(folder, name))
         if os.path.isfile(os.path.join(root, candidate)):
             return candidate
@@ -244,8 +259,14 @@ def check_angle(source, name):
 
 
 def check_include(root, source, bracket, name):
+    if source.startswith("libnvtxw/include/") and name in GENERATED:
+        return ("public", "a public header includes %s, which is not installed" % name)
     if bracket == "<":
-        return check_angle(source, name)
+        found = check_angle(source, name)
+        target = resolve(root, source, name, "<")
+        if found or target is None:
+            return found  # a system or third-party header
+        return check_target(source, target)
     if name in GENERATED:
         return None
     target = resolve(root, source, name)
@@ -254,11 +275,42 @@ def check_include(root, source, bracket, name):
         return ("unresolved", '"%s" is not on the include path of %s%s' %
                 (name, source, " (it is %s)" % elsewhere if elsewhere else
                  ", nor in the tree, nor generated"))
+    return check_target(source, target)
+
+
+def check_target(source, target):
     if source.startswith("libnvtxw/"):
         return check_library(source, target)
     if source.startswith("tools/"):
         return check_tool(source, target)
     return check_example(target)
+
+
+def logical_lines(text):
+    """(line number, line) with backslash-continued lines joined, numbered
+    by their first line, as the preprocessor reads them."""
+    lines = text.split("\n")
+    number = 0
+    while number < len(lines):
+        first = number
+        line = lines[number]
+        while line.endswith("\\") and number + 1 < len(lines):
+            number += 1
+            line = line[:-1] + lines[number]
+        number += 1
+        yield first + 1, line
+
+
+def unique_names(root):
+    """Source files of the whole tree whose file name another one has."""
+    seen = {}
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d[0] not in "._" and d not in NOT_SOURCE)
+        for name in files:
+            if name.endswith(SOURCE_SUFFIXES):
+                seen.setdefault(name, []).append(
+                    os.path.relpath(os.path.join(folder, name), root))
+    return {name: sorted(paths) for name, paths in seen.items() if len(paths) > 1}
 
 
 def main(argv):
@@ -278,17 +330,29 @@ def main(argv):
             problems.append((1,) + layout)
         with open(os.path.join(root, source), encoding="utf-8", errors="replace") as f:
             text = strip_comments(f.read())
-        for number, line in enumerate(text.split("\n"), 1):
-            m = INCLUDE.match(line)
-            if not m:
+        for number, line in logical_lines(text):
+            directive = DIRECTIVE.match(line)
+            if not directive:
                 continue
             includes += 1
-            found = check_include(root, source, m.group(1), m.group(2))
+            literal = LITERAL.match(directive.group(1))
+            if literal is None:
+                problems.append((number, "computed", "#include%s: an include that is not a "
+                                 "literal \"...\" or <...> hides what it includes from these "
+                                 "rules" % directive.group(1)))
+                continue
+            bracket = "<" if literal.group(2) else '"'
+            found = check_include(root, source, bracket, literal.group(2) or literal.group(3))
             if found:
                 problems.append((number,) + found)
         for number, rule, why in problems:
             print("%s:%d: %s: %s" % (source, number, rule, why))
         violations += len(problems)
+    for name, paths in sorted(unique_names(root).items()):
+        print("%s:1: names: %s is also %s: file names are unique in the tree, so a name in a "
+              "message, a backtrace or a profile points at one file" %
+              (paths[0], name, ", ".join(paths[1:])))
+        violations += 1
     if violations:
         print("check_includes: %d violation(s) of the dependency rules "
               "(docs/architecture.md)" % violations)

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # tests/layout/code_map_test.sh - docs/architecture.md describes the tree as
 # it is: every folder of the library, of its sinks, of the tools, of
-# nvtxw-replay and of the tests has a row (its name as `name/`), and every
-# folder the map names in its tables exists. A copy of the map with a row
-# removed, and a tree with an unmapped folder, must fail.
+# nvtxw-replay and of the tests has a row (its name as `name/`) in the
+# section on its parent, and every folder a section's table names exists
+# there. A copy of the map with a row removed, a row moved to the wrong
+# section, and a tree with an unmapped folder must fail.
 set -u
 source "${top_srcdir:-.}/tests/testlib.sh"
 
@@ -58,22 +59,32 @@ else
     fail "folders without a row in docs/architecture.md: $(echo $missing)"
 fi
 
-# Every folder a table row names exists (rows of the top-level table name
-# top-level folders; the others are read relative to their section).
-stale=""
-while IFS= read -r row; do
-    name=${row#| \`}
-    name=${name%%/\` |*}
-    found=no
-    for parent in . libnvtxw libnvtxw/sink tools tools/replay tests; do
-        [ -d "$src/$parent/$name" ] && found=yes
+# stale_rows MAP: the folders MAP's tables name that do not exist in the
+# folder their section is on.
+rows() { grep -E '^\| `[A-Za-z0-9_./-]+/` \|' | sed -E 's/^\| `([^`]*)\/` \|.*/\1/'; }
+stale_rows() {
+    local file=$1 parent name
+    for parent in libnvtxw libnvtxw/sink tools tools/replay tests; do
+        while IFS= read -r name; do
+            [ -d "$src/$parent/$name" ] || echo "$parent/$name/"
+        done < <(section "$file" "$parent" | rows)
     done
-    [ "$found" = yes ] || stale="$stale $name/"
-done < <(grep -E '^\| `[A-Za-z0-9_./-]+/` \|' "$map")
+    while IFS= read -r name; do
+        [ -d "$src/$name" ] || echo "$name/"
+    done < <(awk '/^## Top-level folders/ { on = 1; next } /^## / { on = 0 } on' "$file" | rows)
+}
+
+stale=$(stale_rows "$map")
 if [ -z "$stale" ]; then
-    pass "every folder the map names exists"
+    pass "every folder the map names exists where its section says"
 else
-    fail "docs/architecture.md names folders that do not exist:$stale"
+    fail "docs/architecture.md names folders that do not exist: $(echo $stale)"
+fi
+sed 's/^| `null\/` |/| `ghost\/` | x |\n&/' "$map" >"$tmp/map3.md"
+if [ "$(stale_rows "$tmp/map3.md")" = "libnvtxw/sink/ghost/" ]; then
+    pass "a row naming a folder that does not exist is caught"
+else
+    fail "a row naming a folder that does not exist is caught (got: $(stale_rows "$tmp/map3.md"))"
 fi
 
 # The test fails when a row is removed ...
@@ -82,6 +93,15 @@ if missing_rows "$src" "$tmp/map.md" | grep -qx "libnvtxw/sink/json"; then
     pass "a map without the json sink's row is caught"
 else
     fail "a map without the json sink's row is caught"
+fi
+# ... when a row is in another folder's section (tools/common/ described
+# only as libnvtxw/common/) ...
+awk '/^## tools\/: / { on = 1 } /^## tools\/replay\/: / { on = 0 } !(on && /^\| `common\/` \|/)' \
+    "$map" >"$tmp/map2.md"
+if missing_rows "$src" "$tmp/map2.md" | grep -qx "tools/common"; then
+    pass "a row only in another folder's section does not count"
+else
+    fail "a row only in another folder's section does not count"
 fi
 # ... and when a folder is added without one.
 mkdir -p "$tmp/tree"

@@ -67,7 +67,7 @@ violation "the OTF2 importer includes the core" tools/otf2-import/import.c \
     '#include "core/core_internal.h"' "tool: a tool includes the library-internal"
 violation "one input includes another" tools/replay/synthetic/synthetic_mpi.c \
     '#include "../chrome/chrome_in.h"' "tool: nvtxw-replay's synthetic input includes"
-violation "the driver includes an input's internals" tools/replay/driver/replay_inputs.c \
+violation "the driver includes an input's internals" tools/replay/driver/replay_sources.c \
     '#include "../capture/capture_reader.h"' "tool: nvtxw-replay's driver includes"
 violation "a tool includes another tool" tools/replay/driver/nvtxw_replay.c \
     '#include "../../otf2-import/otf2_import.h"' "tool: the replay tool includes"
@@ -81,6 +81,53 @@ violation "SQLite outside its sink" libnvtxw/sink/stats/stats_print.c \
     '#include <sqlite3.h>' "library: <sqlite3.h> outside libnvtxw/sink/sqlite/"
 violation "an example includes an internal header" examples/hello_producer.c \
     '#include "common/alloc.h"' "example: an example includes"
+
+# Angle brackets reach the same headers through the -I folders.
+violation "a sink includes another sink with <...>" libnvtxw/sink/json/json_sink.c \
+    '#include <sink/report/report_internal.h>' "sink: the json sink includes"
+violation "the core includes a sink with <...>" libnvtxw/core/session.c \
+    '#include <sink/shared/sink_registry.h>' "sink: the core module includes"
+violation "a public header includes an internal one with <...>" libnvtxw/include/nvtxw/reader.h \
+    '#include <common/alloc.h>' "public: a public header includes"
+violation "one input includes another with <...>" tools/replay/synthetic/synthetic_mpi.c \
+    '#include <chrome/chrome_in.h>' "tool: nvtxw-replay's synthetic input includes"
+violation "a tool includes the library by its path from the top" tools/otf2-import/import.c \
+    '#include "libnvtxw/core/core_internal.h"' "tool: a tool includes the library-internal"
+violation "a public header includes config.h" libnvtxw/include/nvtxw/payload.h \
+    '#include "config.h"' "public: a public header includes config.h"
+violation "yajl outside the Chrome input" libnvtxw/core/session.c \
+    '#include <yajl/yajl_parse.h>' "library: <yajl/yajl_parse.h> outside tools/replay/chrome/"
+violation "zstd outside format/" libnvtxw/sink/report/report_stream.c \
+    '#include <zstd.h>' "library: <zstd.h> outside libnvtxw/format/"
+violation "a computed include" libnvtxw/sink/json/json_sink.c \
+    "$(printf '%s\n' '#define JSON_SNEAK "sink/report/report_internal.h"' '#include JSON_SNEAK')" \
+    "computed: #include JSON_SNEAK"
+
+# A line continued with a backslash is one include, numbered by its first
+# line.
+fresh_copy || fatal "cannot copy the tree"
+file=libnvtxw/sink/stats/stats_table.c
+printf '#include \\\n    "sink/text/text_internal.h"\n' >>"$tmp/tree/$file"
+line=$(($(wc -l <"$tmp/tree/$file") - 1))
+out=$(python3 "$checker" "$tmp/tree" 2>&1)
+if printf '%s\n' "$out" | grep -qF "$file:$line: sink: the stats sink includes"; then
+    pass "an include continued over two lines is read as one: $file:$line"
+else
+    fail "an include continued over two lines is read as one (expected $file:$line)"
+    printf '%s\n' "$out"
+fi
+
+# Two files of one name anywhere in the tree.
+fresh_copy || fatal "cannot copy the tree"
+mkdir -p "$tmp/tree/tests/unit"
+printf '/* a second one */\n' >"$tmp/tree/tests/unit/report_plan.c"
+out=$(python3 "$checker" "$tmp/tree" 2>&1)
+if printf '%s\n' "$out" | grep -qF "names: report_plan.c is also"; then
+    pass "two source files of one name are refused"
+else
+    fail "two source files of one name are refused"
+    printf '%s\n' "$out"
+fi
 
 # A sink's file outside a sink folder, and a replay input outside its folder.
 fresh_copy || fatal "cannot copy the tree"
