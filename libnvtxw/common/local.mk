@@ -11,4 +11,5 @@ libnvtxw_libnvtxw_la_SOURCES += \
 	libnvtxw/common/strbuf.c \
 	libnvtxw/common/strbuf.h \
 	libnvtxw/common/strset.c \
-	libnvtxw/common/strset.h
+	libnvtxw/common/strset.h \
+	libnvtxw/common/struct_size.h

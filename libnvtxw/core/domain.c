@@ -12,6 +12,7 @@
 
 #include "common/alloc.h"
 #include "common/error_internal.h"
+#include "common/struct_size.h"
 #include "core/core_internal.h"
 
 static _Atomic uint32_t next_domain_serial = 1;
@@ -133,6 +134,9 @@ static nvtxwResultCode_t domain_register(core_session* session, const nvtxwDomai
                          "cannot register domain: domainOut is NULL");
     if ((status = core_session_check(session)) != NVTXW_RESULT_SUCCESS)
         return status;
+    if (attr != NULL && attr->structSize > STRUCT_SIZE_MAX)
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT, "cannot register domain: attr->structSize %s",
+                         struct_size_problem(attr->structSize, 0));
     /* structSize covers name only when it reaches past the size field. */
     if (attr != NULL &&
         attr->structSize >= offsetof(nvtxwDomainAttributes_t, name) + sizeof(char*) &&

@@ -12,6 +12,7 @@
 
 #include "common/alloc.h"
 #include "common/error_internal.h"
+#include "common/struct_size.h"
 #include "core/core_internal.h"
 #include "nvtxw/resource.h"
 #include "payload/semantics.h"
@@ -82,9 +83,10 @@ nvtxwResultCode_t core_resource_register(nvtxDomainHandle_t handle,
     core_resource resource;
     if (domain == NULL)
         return status;
-    if (attr == NULL || attr->size < sizeof *attr)
-        return error_set(NVTXW_RESULT_INVALID_ARGUMENT, "cannot register resource: %s",
-                         attr == NULL ? "attr is NULL" : "attr->size is too small");
+    if (attr == NULL || struct_size_problem(attr->size, sizeof *attr) != NULL)
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT, "cannot register resource: %s%s",
+                         attr == NULL ? "attr is NULL" : "attr->size ",
+                         attr == NULL ? "" : struct_size_problem(attr->size, sizeof *attr));
     memset(&resource, 0, sizeof resource);
     resource.identifier_type = attr->identifierType;
     resource.identifier = attr->identifier.ullValue;
@@ -105,9 +107,11 @@ static int scope_parent_valid(const core_domain* domain, uint64_t parent) {
 }
 
 static nvtxwResultCode_t scope_check(const core_domain* domain, const nvtxScopeAttr_t* attr) {
-    if (attr == NULL || attr->structSize < sizeof *attr)
-        return error_set(NVTXW_RESULT_INVALID_ARGUMENT, "cannot register scope: %s",
-                         attr == NULL ? "attr is NULL" : "attr->structSize is too small");
+    const char* size_problem =
+        attr ? struct_size_problem(attr->structSize, sizeof *attr) : "attr is NULL";
+    if (size_problem != NULL)
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT, "cannot register scope: %s%s",
+                         attr ? "attr->structSize " : "", size_problem);
     if (attr->scopeId != NVTX_SCOPE_NONE && attr->scopeId < NVTX_SCOPE_ID_STATIC_START)
         return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
                          "cannot register scope: scopeId=%llu is a predefined scope, not a "
@@ -221,9 +225,11 @@ static nvtxwResultCode_t counter_sample_size(const core_domain* domain, uint64_t
 
 static nvtxwResultCode_t counter_check(const core_domain* domain, const nvtxCounterAttr_t* attr,
                                        size_t* sample_size) {
-    if (attr == NULL || attr->structSize < sizeof *attr)
-        return error_set(NVTXW_RESULT_INVALID_ARGUMENT, "cannot register counter: %s",
-                         attr == NULL ? "attr is NULL" : "attr->structSize is too small");
+    const char* size_problem =
+        attr ? struct_size_problem(attr->structSize, sizeof *attr) : "attr is NULL";
+    if (size_problem != NULL)
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT, "cannot register counter: %s%s",
+                         attr ? "attr->structSize " : "", size_problem);
     if (!core_domain_scope_known(domain, attr->scopeId))
         return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
                          "cannot register counter \"%s\": scopeId=%llu is not a scope of domain "

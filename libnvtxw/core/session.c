@@ -17,6 +17,7 @@
 
 #include "common/alloc.h"
 #include "common/error_internal.h"
+#include "common/struct_size.h"
 #include "core/core_internal.h"
 #include "nvtxw/error.h"
 #include "nvtxw/loader.h"
@@ -174,10 +175,10 @@ nvtxwResultCode_t core_session_begin(const nvtxwSessionAttributes_t* attr,
     if (attr == NULL || out == NULL)
         return error_set(NVTXW_RESULT_INVALID_ARGUMENT, "cannot begin session: %s is NULL",
                          attr == NULL ? "attr" : "sessionOut");
-    if (attr->structSize < sizeof *attr)
+    if (struct_size_problem(attr->structSize, sizeof *attr) != NULL)
         return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
-                         "cannot begin session: attr->structSize=%zu, expected at least %zu",
-                         attr->structSize, sizeof *attr);
+                         "cannot begin session: attr->structSize=%zu, expected %zu to %u",
+                         attr->structSize, sizeof *attr, STRUCT_SIZE_MAX);
     session = nvtxw_calloc(1, sizeof *session);
     if (session == NULL)
         return error_oom("a session");

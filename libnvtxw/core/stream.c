@@ -12,14 +12,17 @@
 
 #include "common/alloc.h"
 #include "common/error_internal.h"
+#include "common/struct_size.h"
 #include "core/core_internal.h"
 
 static nvtxwResultCode_t stream_check_attr(core_session* session,
                                            const nvtxwStreamAttributes_t* attr,
                                            core_domain** domain) {
-    if (attr == NULL || attr->structSize < sizeof *attr)
-        return error_set(NVTXW_RESULT_INVALID_ARGUMENT, "cannot open stream: %s",
-                         attr == NULL ? "attr is NULL" : "attr->structSize is too small");
+    const char* size_problem =
+        attr ? struct_size_problem(attr->structSize, sizeof *attr) : "attr is NULL";
+    if (size_problem != NULL)
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT, "cannot open stream: %s%s",
+                         attr ? "attr->structSize " : "", size_problem);
     if (attr->name == NULL || attr->name[0] == '\0')
         return error_set(NVTXW_RESULT_INVALID_ARGUMENT, "cannot open stream: name is %s",
                          attr->name ? "empty" : "NULL");

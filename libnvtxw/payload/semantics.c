@@ -7,6 +7,7 @@
 
 #include "common/alloc.h"
 #include "common/error_internal.h"
+#include "common/struct_size.h"
 #include "payload/semantics.h"
 
 void semantics_free(const nvtxSemanticsHeader_t* chain) {
@@ -54,11 +55,11 @@ static nvtxwResultCode_t semantics_copy_one(const nvtxSemanticsHeader_t* src, co
                                             nvtxSemanticsHeader_t** copy) {
     size_t known = semantics_known_size(src->semanticId), size;
     *copy = NULL;
-    if (src->structSize < sizeof(nvtxSemanticsHeader_t))
+    if (struct_size_problem(src->structSize, sizeof(nvtxSemanticsHeader_t)) != NULL)
         return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
-                         "cannot %s: semantics header id %u has structSize %u, smaller than the "
-                         "header",
-                         context, (unsigned)src->semanticId, (unsigned)src->structSize);
+                         "cannot %s: semantics header id %u has structSize %u, expected %zu to %u",
+                         context, (unsigned)src->semanticId, (unsigned)src->structSize,
+                         sizeof(nvtxSemanticsHeader_t), STRUCT_SIZE_MAX);
     if (known == 0)
         return NVTXW_RESULT_SUCCESS;
     size = src->structSize < known ? src->structSize : known;

@@ -6,6 +6,8 @@
  *     session handle given to StreamClose or EventWrite, a stream handle
  *     given to a registration are refused by name, and the session they
  *     belong to goes on working;
+ *   - attribute structs whose structSize no struct has (SIZE_MAX, 2^40) are
+ *     refused; a larger size a newer producer could send is accepted;
  *   - two threads on one stream (the report sink's encoder double-freed its
  *     buffer): every call either writes or is refused as "in use by another
  *     thread", and the report holds exactly the events that were accepted;
@@ -22,6 +24,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,6 +115,55 @@ START_TEST(handle_of_another_kind_refused) {
     ck_assert_msg(T->SessionEnd(session) == 0, "%s", nvtxw_last_error());
     ck_assert_int_eq(report_events("kinds.nvtxw"), 1);
     assert_refused(T->SessionEnd(session), "is not an open session");
+}
+END_TEST
+
+/* ---- Attribute sizes -------------------------------------------------------- */
+
+/* A structSize no attribute struct has (an uninitialised struct) is
+ * refused; a larger size that a newer producer could send is accepted. */
+START_TEST(implausible_struct_size_refused) {
+    nvtxwSessionAttributes_t session_attr;
+    nvtxwStreamAttributes_t stream_attr;
+    nvtxScopeAttr_t scope_attr;
+    nvtxCounterAttr_t counter_attr;
+    nvtxwSessionHandle_t session = NULL;
+    nvtxwStreamHandle_t stream = NULL;
+    nvtxDomainHandle_t domain;
+    uint64_t id;
+    char config[PATH_MAX + 64];
+    snprintf(config, sizeof config, "Sink=null|Output=%s/sizes", dir);
+    nvtxwSessionAttributesInit(&session_attr);
+    session_attr.configString = config;
+    session_attr.structSize = SIZE_MAX;
+    assert_refused(T->SessionBegin(&session_attr, &session), "expected 24 to 4096");
+    ck_assert_ptr_null(session);
+    session_attr.structSize = 4097;
+    assert_refused(T->SessionBegin(&session_attr, &session), "attr->structSize=4097");
+    session_attr.structSize = 4096; /* a newer, larger struct: the prefix is read */
+    ck_assert_msg(T->SessionBegin(&session_attr, &session) == 0, "%s", nvtxw_last_error());
+    ck_assert_int_eq(nvtxwDomainRegister(T, session, "sizes", &domain), 0);
+
+    nvtxwStreamAttributesInit(&stream_attr);
+    stream_attr.name = "s";
+    stream_attr.domain = domain;
+    stream_attr.structSize = (size_t)1 << 40;
+    assert_refused(T->StreamOpen(session, &stream_attr, &stream),
+                   "attr->structSize is larger than any attribute struct");
+    ck_assert_ptr_null(stream);
+
+    memset(&scope_attr, 0, sizeof scope_attr);
+    scope_attr.structSize = SIZE_MAX;
+    scope_attr.path = "host";
+    assert_refused(T->ScopeRegister(domain, &scope_attr, &id),
+                   "cannot register scope: attr->structSize is larger");
+    memset(&counter_attr, 0, sizeof counter_attr);
+    counter_attr.structSize = SIZE_MAX / 2;
+    counter_attr.schemaId = NVTX_PAYLOAD_ENTRY_TYPE_INT64;
+    counter_attr.name = "c";
+    assert_refused(T->CounterRegister(domain, &counter_attr, &id),
+                   "cannot register counter: attr->structSize is larger");
+    ck_assert_msg(T->SessionEnd(session) == 0, "%s", nvtxw_last_error());
 }
 END_TEST
 
@@ -312,6 +364,7 @@ int main(void) {
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, handle_of_another_kind_refused);
+    tcase_add_test(tc, implausible_struct_size_refused);
     tcase_add_test(tc, two_threads_one_stream_report);
     tcase_add_test(tc, two_threads_one_stream_json);
     tcase_add_test(tc, stream_close_while_writing);
