@@ -118,5 +118,15 @@ check "failed text replay keeps the previous output" bash -c "echo old > '$tmp/k
 check "output in a missing directory: exit 1" bash -c "'$replay' '$tmp/hello.nvtxw' -o '$tmp/nodir/out.json' 2>&1 >/dev/null | grep -q '^nvtxw-replay: error: .*nodir'; test \${PIPESTATUS[0]} = 1"
 check "text output to /dev/null still works" "$replay" "$tmp/hello.nvtxw" --to text -o /dev/null
 check "help" bash -c "'$replay' --help | grep -q '^Usage: nvtxw-replay'"
+# A full standard output is a failure (exit 1, said so), not a silent success.
+if [ -w /dev/full ]; then
+    for args in "--help" "--version" "$tmp/hello.nvtxw --to text" "$tmp/hello.nvtxw --stats"; do
+        # shellcheck disable=SC2086
+        check "full stdout (${args//$tmp\//}): exit 1" bash -c \
+            "'$replay' $args >/dev/full 2>'$tmp/full.err'; s=\$?; test \$s = 1 && grep -q '^nvtxw-replay: error: .*No space left' '$tmp/full.err'"
+    done
+else
+    failed=$((failed + 1)) && echo "FAIL: /dev/full is not writable: the full-stdout checks cannot run"
+fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

@@ -257,4 +257,15 @@ expect_usage "a report to standard output" "$o/-" "$pingpong/traces.otf2" --to r
 fresh
 expect_usage "a relative --backend" "$o/x.nvtxw" "$pingpong/traces.otf2" \
     --backend libx.so -o "$o/x.nvtxw"
+
+# A full standard output is a failure (exit 1, said so), not a silent success.
+for option in --help --version; do
+    "$imp" "$option" >/dev/full 2>"$tmp/full.err"
+    status=$?
+    if [ "$status" -eq 1 ] && grep -q "^nvtxw-otf2-import: error: cannot write standard output" "$tmp/full.err"; then
+        pass "$option to a full standard output: exit 1"
+    else
+        fail "$option to a full standard output: exit $status, $(cat "$tmp/full.err")"
+    fi
+done
 finish

@@ -20,6 +20,18 @@
 
 #include "tool_output.h"
 
+int tool_finish_stdout(const char* tool, int status) {
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return status;
+    if (status == 0) {
+        fprintf(stderr, "%s: error: cannot write standard output: %s\n", tool,
+                strerror(errno != 0 ? errno : EIO));
+        status = 1;
+    }
+    return status;
+}
+
 const char* tool_sink_for_output(const char* output) {
     const char* dot = strrchr(output, '.');
     if (dot == NULL)

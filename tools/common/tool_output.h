@@ -28,4 +28,10 @@ int tool_output_begin(tool_output* out, const char* tool, const char* path);
  * fails, error printed); any other status removes it. Returns the status. */
 int tool_output_end(tool_output* out, int status);
 
+/* Flushes standard output at the end of a run: output is buffered, so a
+ * full disk or a closed pipe shows only here. A run that succeeded but
+ * whose output was lost fails (1, "TOOL: error: cannot write standard
+ * output: ..."); any other status is returned as it is. */
+int tool_finish_stdout(const char* tool, int status);
+
 #endif /* NVTXW_TOOL_OUTPUT_H */

@@ -302,7 +302,7 @@ static int convert(cli* c, importer* im) {
     return to_file ? tool_output_end(&out, status) : status;
 }
 
-int main(int argc, char** argv) {
+static int run(int argc, char** argv) {
     static importer im; /* large; zero-initialized */
     cli c;
     char backend_path[PATH_MAX];
@@ -325,3 +325,5 @@ int main(int argc, char** argv) {
     nvtxwFinalize();
     return status;
 }
+
+int main(int argc, char** argv) { return tool_finish_stdout(TOOL, run(argc, argv)); }

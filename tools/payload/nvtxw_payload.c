@@ -20,6 +20,7 @@
 #include <strings.h>
 
 #include "nvtxw/nvtxw.h"
+#include "tool_output.h"
 
 #define TOOL "nvtxw-payload"
 #define MAX_PAYLOADS 64
@@ -458,16 +459,6 @@ static int run_decode(int argc, char** argv) {
     return status;
 }
 
-/* Output is buffered: a full disk or closed pipe shows only at the flush. */
-static int finish_output(int status) {
-    errno = 0;
-    if (fflush(stdout) == 0 && !ferror(stdout))
-        return status;
-    if (status == 0)
-        status = fail("cannot write standard output: %s", strerror(errno != 0 ? errno : EIO));
-    return status;
-}
-
 static int run_command(int argc, char** argv) {
     const char* command = argv[1];
     if (strcmp(command, "-h") == 0 || strcmp(command, "--help") == 0) {
@@ -490,5 +481,5 @@ static int run_command(int argc, char** argv) {
 int main(int argc, char** argv) {
     if (argc < 2)
         return usage_error("%s", "no command given");
-    return finish_output(run_command(argc, argv));
+    return tool_finish_stdout(TOOL, run_command(argc, argv));
 }

@@ -358,7 +358,7 @@ static int replay(options* o, const char* config, nvtxw_reader_t** readers, char
     return 0;
 }
 
-int main(int argc, char** argv) {
+static int run(int argc, char** argv) {
     options o = {0};
     nvtxw_reader_t** readers;
     char* temps; /* temporary reports, PATH_MAX apart */
@@ -412,3 +412,5 @@ int main(int argc, char** argv) {
     free(o.domains);
     return status;
 }
+
+int main(int argc, char** argv) { return tool_finish_stdout(TOOL, run(argc, argv)); }
