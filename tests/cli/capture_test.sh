@@ -237,6 +237,25 @@ bad "config choosing the output" 'bad.jsonl:2:[0-9]+: config key "Output" is not
 bad "duplicate field" 'bad.jsonl:4:[0-9]+: duplicate field "a"' "$head
 {\"domain\":\"\",\"schema\":{\"name\":\"p\",\"kind\":\"static\",\"entries\":[{\"name\":\"a\",\"type\":\"int32\"}]}}
 {\"stream\":\"s\",\"event\":[{\"schema\":\"p\",\"a\":1,\"a\":2}]}"
+# Duplicate keys, wherever they are (JSON allows them; captures do not).
+bad "duplicate domain (unregistered)" 'bad.jsonl:2:15: a line has either "domain" or "stream", once' \
+    '{"nvtxw_capture":1}
+{"domain":"a","domain":"b"}'
+bad "duplicate domain (default)" 'bad.jsonl:3:14: a line has either "domain" or "stream", once' "$head
+{\"domain\":\"\",\"domain\":\"\",\"category\":1,\"name\":\"x\"}"
+bad "domain and stream" 'bad.jsonl:2:15: a line has either "domain" or "stream", once' \
+    '{"nvtxw_capture":1}
+{"domain":"a","stream":"b"}'
+bad "duplicate kind key" 'bad.jsonl:2:[0-9]+: duplicate key "session"' '{"nvtxw_capture":1}
+{"session":"x","session":"y"}'
+bad "duplicate header key" 'bad.jsonl:1:[0-9]+: duplicate key "nvtxw_capture"' \
+    '{"nvtxw_capture":1,"nvtxw_capture":1}'
+bad "duplicate attribute" 'bad.jsonl:3:[0-9]+: duplicate key "name"' "$head
+{\"domain\":\"\",\"category\":1,\"name\":\"x\",\"name\":\"y\"}"
+bad "duplicate schema key" 'bad.jsonl:3:[0-9]+: duplicate key "name" in schema' "$head
+{\"domain\":\"\",\"schema\":{\"name\":\"p\",\"name\":\"q\",\"kind\":\"static\",\"entries\":[{\"name\":\"a\",\"type\":\"int32\"}]}}"
+bad "duplicate entry key" 'bad.jsonl:3:[0-9]+: duplicate key "type" in entry' "$head
+{\"domain\":\"\",\"schema\":{\"name\":\"p\",\"kind\":\"static\",\"entries\":[{\"name\":\"a\",\"type\":\"int32\",\"type\":\"int8\"}]}}"
 bad "value out of the field's range" 'bad.jsonl:4:[0-9]+: a: value 300 out of range' "$head
 {\"domain\":\"\",\"schema\":{\"name\":\"p\",\"kind\":\"static\",\"entries\":[{\"name\":\"a\",\"type\":\"uint8\"}]}}
 {\"stream\":\"s\",\"event\":[{\"schema\":\"p\",\"a\":300}]}"

@@ -481,7 +481,9 @@ static int read_context(capture_reader* r, line* l, const char* key) {
     if (l->kind >= 0)
         return CAPTURE_FAIL(r, "\"%s\" must come before the line's kind key \"%s\"", key,
                             kinds[l->kind].key);
-    if ((l->domain != NULL || l->stream_name != NULL))
+    /* An unregistered domain is kept as l->value.text (present) until the
+     * kind key says whether the line registers it. */
+    if (l->domain != NULL || l->stream_name != NULL || l->value.present)
         return CAPTURE_FAIL(r, "a line has either \"domain\" or \"stream\", once");
     if (capture_next(r) != 0 || capture_text(r, key, &name) != 0)
         return -1;
@@ -540,6 +542,8 @@ static int read_key(capture_reader* r, line* l) {
                                                      kinds[l->kind].attrs[i].key, &l->attrs[i]);
         }
     }
+    if (strcmp(kinds[l->kind].key, key) == 0)
+        return CAPTURE_FAIL(r, "duplicate key \"%s\"", key);
     return CAPTURE_FAIL(r, "unknown key \"%.60s\" in a %s line", key, kinds[l->kind].key);
 }
 
