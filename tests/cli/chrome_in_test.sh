@@ -69,6 +69,29 @@ expect $? "phases: N/D object lifetime, O snapshot, P sample"
 grep -q '1 events of unknown phases (z) ignored; 2 top-level keys ignored (stackFrames, samples)' "$tmp/err"
 expect $? "phases: summary counts unknown phases and top-level keys"
 
+# ---- more distinct "cat" values than categories ----
+# 65535 categories fill the cap; a known one after it keeps its ID, three
+# events of two new names keep none, and the summary says so.
+python3 - "$tmp/cats.json" <<'EOF'
+import json, sys
+events = [{"ph": "i", "name": "e", "cat": "c%d" % i, "ts": i, "pid": 1, "tid": 1, "s": "t"}
+          for i in range(65535)]
+for i, cat in enumerate(["c7", "new1", "new2", "new1"]):
+    events.append({"ph": "i", "name": "late%d" % i, "cat": cat, "ts": 70000 + i, "pid": 1,
+                   "tid": 1, "s": "t"})
+json.dump(events, open(sys.argv[1], "w"))
+EOF
+"$replay" "$tmp/cats.json" --to text >"$tmp/cats.txt" 2>"$tmp/err"
+expect $? "categories: 65539 distinct-ish cats replay"
+grep -q '; 3 events kept no category (more than 65535 distinct "cat" values)' "$tmp/err"
+expect $? "categories: the summary counts the 3 events past the 65535-category cap"
+[ "$(grep -c '^category ' "$tmp/cats.txt")" = 65535 ]
+expect $? "categories: 65535 categories registered"
+c7=$(grep -m1 'name="c7"$' "$tmp/cats.txt" | sed -E 's/.* id=([0-9]+) .*/\1/')
+grep -B1 'name="late0"' "$tmp/cats.txt" | grep -q "category=$c7," &&
+    grep -B1 'name="late1"' "$tmp/cats.txt" | grep -q 'category=0,'
+expect $? "categories: a known cat after the cap keeps its ID ($c7), a new one gets none"
+
 # ---- PyTorch-style trace: one command per output ----
 pt=$src/tests/data/pytorch_trace.json
 "$replay" "$pt" -o "$tmp/pt.nvtxw" 2>"$tmp/err" && "$replay" "$tmp/pt.nvtxw" --to text >"$tmp/pt.txt" 2>>"$tmp/err"

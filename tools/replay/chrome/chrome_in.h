@@ -195,6 +195,7 @@ typedef struct chrome_import {
     uint64_t schema_x, schema_x_task, schema_b, schema_e, schema_i, schema_i_scoped, schema_start,
         schema_end, schema_message, schema_flow[3], schema_args_json;
     uint32_t category_count;
+    uint64_t category_lost; /* events whose `cat` got no category (the cap) */
     size_t shape_count;
     uint64_t next_range_id;  /* synthetic range IDs */
     struct chrome_held* cur; /* the event being built (chrome_in_events.c) */

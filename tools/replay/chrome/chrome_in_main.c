@@ -44,6 +44,9 @@ static void summary(const chrome_import* im, const chrome_read_result* r) {
     if (im->unknown_phase != 0)
         fprintf(stderr, "; %llu events of unknown phases (%s) ignored",
                 (unsigned long long)im->unknown_phase, im->unknown_phases);
+    if (im->category_lost != 0)
+        fprintf(stderr, "; %llu events kept no category (more than 65535 distinct \"cat\" values)",
+                (unsigned long long)im->category_lost);
     if (r->ignored_keys != 0)
         fprintf(stderr, "; %llu top-level keys ignored (%s)", (unsigned long long)r->ignored_keys,
                 r->ignored_names);

@@ -342,20 +342,28 @@ static uint32_t category_id(chrome_import* im, const char* cat) {
     }
 }
 
+/* Every event whose non-empty `cat` ends up without a category is counted
+ * for the summary: past the cap, or when the name cannot be registered. */
 uint32_t chrome_category(chrome_import* im, const char* cat) {
     int added;
     uint64_t* slot;
-    if (cat == NULL || cat[0] == '\0' || im->category_count >= CHROME_CATEGORIES_MAX)
+    if (cat == NULL || cat[0] == '\0')
         return 0;
-    slot = ct_find(&im->category_index, cat, strlen(cat), 1, &added);
-    if (slot == NULL)
+    slot = im->category_count >= CHROME_CATEGORIES_MAX
+               ? ct_find(&im->category_index, cat, strlen(cat), 0, &added)
+               : ct_find(&im->category_index, cat, strlen(cat), 1, &added);
+    if (slot == NULL || (!added && *slot == 0)) {
+        im->category_lost++;
         return 0;
+    }
     if (added) {
         im->category_count++;
         *slot = category_id(im, cat);
         if (*slot != 0 && im->ctx->iface->CategoryRegister(im->domain, (uint32_t)*slot, cat) !=
                               NVTXW_RESULT_SUCCESS)
             *slot = 0; /* the event keeps its name; only the category is lost */
+        if (*slot == 0)
+            im->category_lost++;
     }
     return (uint32_t)*slot;
 }
