@@ -118,6 +118,15 @@ check "failed text replay keeps the previous output" bash -c "echo old > '$tmp/k
 check "output in a missing directory: exit 1" bash -c "'$replay' '$tmp/hello.nvtxw' -o '$tmp/nodir/out.json' 2>&1 >/dev/null | grep -q '^nvtxw-replay: error: .*nodir'; test \${PIPESTATUS[0]} = 1"
 check "text output to /dev/null still works" "$replay" "$tmp/hello.nvtxw" --to text -o /dev/null
 check "help" bash -c "'$replay' --help | grep -q '^Usage: nvtxw-replay'"
+# A file-size limit is an error like a full disk (exit 1, "File too large", no
+# file left), not death by SIGXFSZ (exit 153).
+mkdir -p "$tmp/fsize"
+for out in x.json x.txt x.sqlite; do
+    check "file-size limit ($out): exit 1, nothing left" bash -c \
+        "(ulimit -f 64; '$replay' '$tmp/hello.nvtxw' -o '$tmp/fsize/$out' 2>'$tmp/fsize.err'; echo \$? >'$tmp/fsize.rc');
+         test \$(cat '$tmp/fsize.rc') = 1 && grep -q 'File too large\\|disk I/O error' '$tmp/fsize.err' &&
+         test -z \"\$(ls -A '$tmp/fsize')\""
+done
 # A full standard output is a failure (exit 1, said so), not a silent success.
 if [ -w /dev/full ]; then
     for args in "--help" "--version" "$tmp/hello.nvtxw --to text" "$tmp/hello.nvtxw --stats"; do

@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,8 @@
 #include <unistd.h>
 
 #include "tool_output.h"
+
+void tool_ignore_file_size_signal(void) { signal(SIGXFSZ, SIG_IGN); }
 
 int tool_finish_stdout(const char* tool, int status) {
     errno = 0;

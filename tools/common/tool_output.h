@@ -28,6 +28,11 @@ int tool_output_begin(tool_output* out, const char* tool, const char* path);
  * fails, error printed); any other status removes it. Returns the status. */
 int tool_output_end(tool_output* out, int status);
 
+/* A file-size limit (ulimit -f) makes write() fail with EFBIG instead of
+ * killing the tool with SIGXFSZ: the output error is then reported and the
+ * temporary file removed, as on a full disk. Call first thing in main. */
+void tool_ignore_file_size_signal(void);
+
 /* Flushes standard output at the end of a run: output is buffered, so a
  * full disk or a closed pipe shows only here. A run that succeeded but
  * whose output was lost fails (1, "TOOL: error: cannot write standard

@@ -479,6 +479,7 @@ static int run_command(int argc, char** argv) {
 }
 
 int main(int argc, char** argv) {
+    tool_ignore_file_size_signal();
     if (argc < 2)
         return usage_error("%s", "no command given");
     return tool_finish_stdout(TOOL, run_command(argc, argv));

@@ -413,4 +413,7 @@ static int run(int argc, char** argv) {
     return status;
 }
 
-int main(int argc, char** argv) { return tool_finish_stdout(TOOL, run(argc, argv)); }
+int main(int argc, char** argv) {
+    tool_ignore_file_size_signal();
+    return tool_finish_stdout(TOOL, run(argc, argv));
+}
