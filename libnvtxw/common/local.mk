@@ -12,4 +12,6 @@ libnvtxw_libnvtxw_la_SOURCES += \
 	libnvtxw/common/strbuf.h \
 	libnvtxw/common/strset.c \
 	libnvtxw/common/strset.h \
-	libnvtxw/common/struct_size.h
+	libnvtxw/common/struct_size.h \
+	libnvtxw/common/utf8.c \
+	libnvtxw/common/utf8.h

@@ -157,32 +157,6 @@ int format_write_hex_u64(format_out_t* out, uint64_t value, int digits) {
     return format_write(out, text, (size_t)length);
 }
 
-/* Continuation byte? */
-static int format_utf8_tail(unsigned char c) { return (c & 0xC0) == 0x80; }
-
-size_t format_utf8_length(const unsigned char* s, size_t available) {
-    unsigned char c = s[0];
-
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xC2 && c <= 0xDF)
-        return available >= 2 && format_utf8_tail(s[1]) ? 2 : 0;
-    if (c >= 0xE0 && c <= 0xEF) {
-        unsigned char low = c == 0xE0 ? 0xA0 : 0x80;  /* no overlong forms */
-        unsigned char high = c == 0xED ? 0x9F : 0xBF; /* no surrogates */
-        return available >= 3 && s[1] >= low && s[1] <= high && format_utf8_tail(s[2]) ? 3 : 0;
-    }
-    if (c >= 0xF0 && c <= 0xF4) {
-        unsigned char low = c == 0xF0 ? 0x90 : 0x80;  /* no overlong forms */
-        unsigned char high = c == 0xF4 ? 0x8F : 0xBF; /* nothing above U+10FFFF */
-        return available >= 4 && s[1] >= low && s[1] <= high && format_utf8_tail(s[2]) &&
-                       format_utf8_tail(s[3])
-                   ? 4
-                   : 0;
-    }
-    return 0;
-}
-
 static int format_fail(format_state_t* state, const char* problem) {
     if (state->problem == NULL)
         state->problem = problem;

@@ -84,10 +84,6 @@ int format_write_hex_bytes(format_out_t* out, const void* data, size_t size);
 /* "0x" followed by exactly `digits` lowercase hex digits of value. */
 int format_write_hex_u64(format_out_t* out, uint64_t value, int digits);
 
-/* Length (1-4) of the well-formed UTF-8 sequence starting at s (RFC 3629: no
- * overlong forms, no surrogates, nothing above U+10FFFF), or 0 if none. */
-size_t format_utf8_length(const unsigned char* s, size_t available);
-
 /* Nesting stack. Each returns 0, or -1 with state->problem set. */
 /* Opens the payload's fields object (depth must be 0). */
 int format_payload_open(format_state_t* state);

@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "common/error_internal.h"
+#include "common/utf8.h"
 #include "nvtxw/format.h"
 #include "payload/format_common.h"
 
@@ -62,7 +63,7 @@ static const char* json_escape(const unsigned char* s, size_t available, size_t*
     }
     if (s[0] < 0x80)
         return NULL;
-    *consumed = format_utf8_length(s, available);
+    *consumed = utf8_sequence_length(s, available);
     if (*consumed != 0)
         return NULL;
     *consumed = 1;

@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "common/error_internal.h"
+#include "common/utf8.h"
 #include "nvtxw/format.h"
 #include "payload/format_common.h"
 
@@ -57,7 +58,7 @@ static const char* text_escape(const unsigned char* s, size_t available, size_t*
         break;
     }
     if (s[0] >= 0x80) {
-        *consumed = format_utf8_length(s, available);
+        *consumed = utf8_sequence_length(s, available);
         if (*consumed != 0)
             return NULL;
         *consumed = 1;

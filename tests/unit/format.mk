@@ -16,7 +16,8 @@ check_PROGRAMS += tests/unit/format_events_test
 TESTS += tests/unit/format_events_test
 tests_unit_format_events_test_SOURCES = tests/unit/format_events_test.c \
 	libnvtxw/payload/format_common.c libnvtxw/payload/format_json.c \
-	libnvtxw/payload/format_text.c libnvtxw/common/error.c
+	libnvtxw/payload/format_text.c libnvtxw/common/error.c libnvtxw/common/utf8.c \
+	libnvtxw/common/alloc.c
 tests_unit_format_events_test_CFLAGS = $(TEST_CFLAGS)
 tests_unit_format_events_test_LDADD = $(CHECK_LIBS)
 

@@ -13,29 +13,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/utf8.h"
 #include "nvtxw/payload.h"
 #include "sink/capture/capture_internal.h"
-
-/* Length of the valid UTF-8 sequence at s (n bytes left), 0 if invalid. */
-static size_t utf8_sequence(const unsigned char* s, size_t n) {
-    size_t length, i;
-    uint32_t cp;
-    if (s[0] < 0x80)
-        return 1;
-    length = (s[0] & 0xE0) == 0xC0 ? 2 : (s[0] & 0xF0) == 0xE0 ? 3 : (s[0] & 0xF8) == 0xF0 ? 4 : 0;
-    if (length == 0 || length > n)
-        return 0;
-    cp = s[0] & (0x7F >> length);
-    for (i = 1; i < length; i++) {
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-        cp = cp << 6 | (s[i] & 0x3F);
-    }
-    if ((length == 2 && cp < 0x80) || (length == 3 && cp < 0x800) ||
-        (length == 4 && cp < 0x10000) || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-        return 0;
-    return length;
-}
 
 /* JSON string: '"', '\\' and control characters escaped; bytes that are not
  * UTF-8 (the API does not check registered strings) become U+FFFD, since a
@@ -48,7 +28,7 @@ int capture_json_string(strbuf* buf, const char* text, size_t length) {
         return 1;
     while (i < length) {
         unsigned char c = s[i];
-        size_t n = utf8_sequence(s + i, length - i);
+        size_t n = utf8_sequence_length(s + i, length - i);
         char esc[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
         const char* out = esc;
         size_t out_length = 6;

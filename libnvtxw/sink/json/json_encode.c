@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "common/alloc.h"
+#include "common/utf8.h"
 #include "payload/format_common.h"
 #include "sink/json/json_internal.h"
 
@@ -47,7 +48,7 @@ int json_put_string(strbuf* out, const char* text, size_t length) {
         size_t consumed = 1;
         if (s[i] < 0x80)
             escape = ascii_escape(s[i], scratch);
-        else if ((consumed = format_utf8_length(s + i, length - i)) == 0) {
+        else if ((consumed = utf8_sequence_length(s + i, length - i)) == 0) {
             escape = "\\ufffd";
             consumed = 1;
         }

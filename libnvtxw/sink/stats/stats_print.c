@@ -20,6 +20,7 @@
 
 #include "common/alloc.h"
 #include "common/error_internal.h"
+#include "common/utf8.h"
 #include "sink/stats/stats_internal.h"
 
 #define STATS_FLUSH_AT 65536
@@ -111,25 +112,6 @@ static void out_str(stats_out* out, const char* text) { out_text(out, text, strl
 
 /* ---- Cells ----------------------------------------------------------------- */
 
-/* Length of the valid UTF-8 sequence at s (at most `left` bytes), or 0. */
-static size_t utf8_sequence(const unsigned char* s, size_t left) {
-    size_t length = s[0] < 0x80                   ? 1
-                    : s[0] >= 0xC2 && s[0] < 0xE0 ? 2
-                    : s[0] >= 0xE0 && s[0] < 0xF0 ? 3
-                    : s[0] >= 0xF0 && s[0] < 0xF5 ? 4
-                                                  : 0;
-    size_t i;
-    if (length == 0 || length > left)
-        return 0;
-    for (i = 1; i < length; i++)
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-    if ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] >= 0xA0) ||
-        (s[0] == 0xF0 && s[1] < 0x90) || (s[0] == 0xF4 && s[1] >= 0x90))
-        return 0; /* overlong, surrogate, beyond U+10FFFF */
-    return length;
-}
-
 /* JSON string: escapes quotes, backslashes and controls; invalid UTF-8
  * bytes become U+FFFD. */
 static int append_json_string(strbuf* buf, const char* text) {
@@ -137,7 +119,7 @@ static int append_json_string(strbuf* buf, const char* text) {
     size_t left = strlen(text);
     int status = strbuf_append(buf, "\"", 1);
     while (status == 0 && left > 0) {
-        size_t n = utf8_sequence(s, left);
+        size_t n = utf8_sequence_length(s, left);
         if (n == 0)
             status = strbuf_append(buf, "\\ufffd", 6), n = 1;
         else if (*s == '"' || *s == '\\')
