@@ -13,6 +13,7 @@
 #include "common/alloc.h"
 #include "common/error_internal.h"
 #include "common/struct_size.h"
+#include "common/utf8.h"
 #include "core/core_internal.h"
 
 static _Atomic uint32_t next_domain_serial = 1;
@@ -118,10 +119,18 @@ static nvtxwResultCode_t domain_add(core_session* session, const char* name, cor
     return NVTXW_RESULT_SUCCESS;
 }
 
+/* Names are kept as UTF-8 (docs/threading.md, "Names"): a name that is not
+ * is repaired first, so that finding and adding agree. */
 nvtxwResultCode_t core_domain_find_or_add(core_session* session, const char* name,
                                           core_domain** out) {
-    *out = session_find_domain(session, name);
-    return *out ? NVTXW_RESULT_SUCCESS : domain_add(session, name, out);
+    char* repaired = utf8_dup_repaired(name);
+    nvtxwResultCode_t status;
+    if (repaired == NULL)
+        return error_oom("a domain name");
+    *out = session_find_domain(session, repaired);
+    status = *out ? NVTXW_RESULT_SUCCESS : domain_add(session, repaired, out);
+    nvtxw_free(repaired);
+    return status;
 }
 
 static nvtxwResultCode_t domain_register(core_session* session, const nvtxwDomainAttributes_t* attr,
@@ -135,7 +144,8 @@ static nvtxwResultCode_t domain_register(core_session* session, const nvtxwDomai
     if ((status = core_session_check(session)) != NVTXW_RESULT_SUCCESS)
         return status;
     if (attr != NULL && attr->structSize > STRUCT_SIZE_MAX)
-        return error_set(NVTXW_RESULT_INVALID_ARGUMENT, "cannot register domain: attr->structSize %s",
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                         "cannot register domain: attr->structSize %s",
                          struct_size_problem(attr->structSize, 0));
     /* structSize covers name only when it reaches past the size field. */
     if (attr != NULL &&
@@ -193,7 +203,7 @@ nvtxwResultCode_t core_category_register(nvtxDomainHandle_t handle, uint32_t cat
                          "cannot register category: the %s sink does "
                          "not support categories",
                          out->ops->name);
-    if ((copy = nvtxw_strdup(name)) == NULL ||
+    if ((copy = utf8_dup_repaired(name)) == NULL ||
         idmap_put(&domain->categories, category, copy) != 0) {
         nvtxw_free(copy);
         return error_oom("a category");

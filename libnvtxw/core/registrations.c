@@ -13,6 +13,7 @@
 #include "common/alloc.h"
 #include "common/error_internal.h"
 #include "common/struct_size.h"
+#include "common/utf8.h"
 #include "core/core_internal.h"
 #include "nvtxw/resource.h"
 #include "payload/semantics.h"
@@ -138,7 +139,7 @@ nvtxwResultCode_t core_scope_register(nvtxDomainHandle_t handle, const nvtxScope
                           &domain->next_scope_id, &id)) != NVTXW_RESULT_SUCCESS)
         return status;
     scope = nvtxw_calloc(1, sizeof *scope);
-    if (scope == NULL || (scope->path = nvtxw_strdup(attr->path ? attr->path : "")) == NULL ||
+    if (scope == NULL || (scope->path = utf8_dup_repaired(attr->path ? attr->path : "")) == NULL ||
         idmap_put(&domain->scopes, id, scope) != 0) {
         if (scope != NULL)
             nvtxw_free(scope->path);
@@ -256,8 +257,8 @@ static nvtxwResultCode_t counter_copy(const nvtxCounterAttr_t* attr, uint64_t id
     counter->schema_id = attr->schemaId;
     counter->scope_id = attr->scopeId;
     counter->sample_size = sample_size;
-    counter->name = nvtxw_strdup(attr->name ? attr->name : "");
-    counter->description = nvtxw_strdup(attr->description ? attr->description : "");
+    counter->name = utf8_dup_repaired(attr->name ? attr->name : "");
+    counter->description = utf8_dup_repaired(attr->description ? attr->description : "");
     status = counter->name && counter->description
                  ? semantics_copy(attr->semantics, "register counter", &counter->semantics)
                  : error_oom("a counter name");

@@ -18,6 +18,7 @@
 #include "common/alloc.h"
 #include "common/error_internal.h"
 #include "common/struct_size.h"
+#include "common/utf8.h"
 #include "core/core_internal.h"
 #include "nvtxw/error.h"
 #include "nvtxw/loader.h"
@@ -183,7 +184,7 @@ nvtxwResultCode_t core_session_begin(const nvtxwSessionAttributes_t* attr,
     if (session == NULL)
         return error_oom("a session");
     pthread_mutex_init(&session->fault_mutex, NULL);
-    session->name = nvtxw_strdup(attr->name ? attr->name : "");
+    session->name = utf8_dup_repaired(attr->name ? attr->name : "");
     status = session->name ? session_parse_config(session, attr->configString)
                            : error_oom("the session name");
     if (status == NVTXW_RESULT_SUCCESS)

@@ -13,11 +13,22 @@
 #include "common/alloc.h"
 #include "common/error_internal.h"
 #include "common/struct_size.h"
+#include "common/utf8.h"
 #include "core/core_internal.h"
+
+/* Names are kept as UTF-8, repaired (stream_create): two names are the
+ * same when their repaired forms are. 1 taken, 0 free, -1 out of memory. */
+static int stream_name_taken(const core_session* session, const char* name) {
+    char* repaired = utf8_dup_repaired(name);
+    int taken = repaired ? strset_contains(&session->stream_names, repaired) != 0 : -1;
+    nvtxw_free(repaired);
+    return taken;
+}
 
 static nvtxwResultCode_t stream_check_attr(core_session* session,
                                            const nvtxwStreamAttributes_t* attr,
                                            core_domain** domain) {
+    int taken;
     const char* size_problem =
         attr ? struct_size_problem(attr->structSize, sizeof *attr) : "attr is NULL";
     if (size_problem != NULL)
@@ -26,10 +37,12 @@ static nvtxwResultCode_t stream_check_attr(core_session* session,
     if (attr->name == NULL || attr->name[0] == '\0')
         return error_set(NVTXW_RESULT_INVALID_ARGUMENT, "cannot open stream: name is %s",
                          attr->name ? "empty" : "NULL");
-    if (strset_contains(&session->stream_names, attr->name))
-        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
-                         "cannot open stream \"%s\": a stream of that name exists in this session",
-                         attr->name);
+    if ((taken = stream_name_taken(session, attr->name)) != 0)
+        return taken < 0 ? error_oom("a stream name")
+                         : error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                                     "cannot open stream \"%s\": a stream of that name exists in "
+                                     "this session",
+                                     attr->name);
     if (attr->domain == NULL) {
         nvtxwResultCode_t status = core_domain_find_or_add(session, "", domain);
         if (status != NVTXW_RESULT_SUCCESS)
@@ -62,7 +75,7 @@ static core_stream* stream_create(core_session* session, core_domain* domain,
     stream->session = session;
     stream->domain = domain;
     stream->index = session->streams_opened;
-    stream->name = nvtxw_strdup(attr->name);
+    stream->name = utf8_dup_repaired(attr->name);
     stream->scope_id = attr->scopeId;
     stream->time_domain_id = attr->timeDomainId;
     stream->order_interleaving = attr->orderInterleaving;

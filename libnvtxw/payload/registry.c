@@ -19,6 +19,7 @@
 
 #include "common/alloc.h"
 #include "common/error_internal.h"
+#include "common/utf8.h"
 #include "payload/registry_internal.h"
 #include "payload/semantics.h"
 
@@ -201,6 +202,11 @@ static void registry_publish_id(nvtxw_schema_registry_t* registry, int has_stati
         *id_out = id;
 }
 
+/* Names and descriptions are kept as UTF-8: text that is not is repaired
+ * here (U+FFFD), the same for every sink (docs/threading.md, "Names").
+ * NULL stays NULL. */
+static char* dup_name(const char* text) { return text ? utf8_dup_repaired(text) : NULL; }
+
 static nvtxwResultCode_t entries_copy(nvtxw_schema_t* schema, const nvtxPayloadSchemaEntry_t* src,
                                       size_t count) {
     char context[256];
@@ -216,8 +222,8 @@ static nvtxwResultCode_t entries_copy(nvtxw_schema_t* schema, const nvtxPayloadS
         dst->type = src[i].type;
         dst->arrayOrUnionDetail = src[i].arrayOrUnionDetail;
         dst->offset = src[i].offset;
-        dst->name = nvtxw_strdup(src[i].name);
-        dst->description = nvtxw_strdup(src[i].description);
+        dst->name = dup_name(src[i].name);
+        dst->description = dup_name(src[i].description);
         if ((src[i].name && !dst->name) || (src[i].description && !dst->description))
             return error_oom("schema entry names");
         snprintf(context, sizeof context, "register schema \"%s\": entry %zu \"%s\"",
@@ -304,7 +310,7 @@ nvtxwResultCode_t nvtxw_schema_registry_add_schema(nvtxw_schema_registry_t* regi
     }
     schema_copy_attr(schema, attr, id);
     if (attr->fieldMask & NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_NAME) {
-        schema->attr.name = nvtxw_strdup(attr->name);
+        schema->attr.name = dup_name(attr->name);
         if (schema->attr.name == NULL) {
             status = error_oom("a schema name");
             goto error;
@@ -390,7 +396,7 @@ static nvtxwResultCode_t enum_copy(nvtxw_enum_t* enumeration, const nvtxPayloadE
     enumeration->attr.numEntries = attr->numEntries;
     for (i = 0; i < attr->numEntries; i++) {
         const char* name = attr->entries[i].name ? attr->entries[i].name : "";
-        enumeration->entries[i].name = nvtxw_strdup(name);
+        enumeration->entries[i].name = dup_name(name);
         enumeration->entries[i].value = attr->entries[i].value;
         enumeration->entries[i].isFlag = attr->entries[i].isFlag;
         if (enumeration->entries[i].name == NULL)
@@ -398,7 +404,7 @@ static nvtxwResultCode_t enum_copy(nvtxw_enum_t* enumeration, const nvtxPayloadE
     }
     enumeration->attr.entries = enumeration->entries;
     if (attr->fieldMask & NVTX_PAYLOAD_ENUM_ATTR_FIELD_NAME) {
-        enumeration->attr.name = nvtxw_strdup(attr->name);
+        enumeration->attr.name = dup_name(attr->name);
         if (enumeration->attr.name == NULL)
             return error_oom("an enum name");
     }

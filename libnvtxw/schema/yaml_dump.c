@@ -37,7 +37,9 @@
 
 #include <yaml.h>
 
+#include "common/alloc.h"
 #include "common/error_internal.h"
+#include "common/utf8.h"
 #include "nvtxw/schema_yaml.h"
 #include "schema/yaml_internal.h"
 
@@ -84,6 +86,15 @@ static void emit_scalar_style(dumper_t* dumper, const char* text, yaml_scalar_st
     yaml_event_t event;
     int ok = yaml_scalar_event_initialize(&event, NULL, NULL, (yaml_char_t*)text, (int)strlen(text),
                                           1, 1, style);
+    /* libyaml refuses text that is not UTF-8 the same way as out of memory:
+     * tell them apart (registered names are repaired, other text may not). */
+    if (!ok && dumper->status == NVTXW_RESULT_SUCCESS) {
+        char* repaired = utf8_dup_repaired(text);
+        if (repaired != NULL && strcmp(repaired, text) != 0)
+            dumper->status = error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                                       "cannot dump schemas: \"%s\" is not UTF-8", repaired);
+        nvtxw_free(repaired);
+    }
     emit(dumper, ok, &event);
 }
 

@@ -8,6 +8,9 @@
  *     belong to goes on working;
  *   - attribute structs whose structSize no struct has (SIZE_MAX, 2^40) are
  *     refused; a larger size a newer producer could send is accepted;
+ *   - names that are not UTF-8 (domain, category, schema, entry, counter,
+ *     stream) are repaired at registration, one U+FFFD per bad byte, the
+ *     same in every sink (the SQLite output was lost);
  *   - two threads on one stream (the report sink's encoder double-freed its
  *     buffer): every call either writes or is refused as "in use by another
  *     thread", and the report holds exactly the events that were accepted;
@@ -163,6 +166,71 @@ START_TEST(implausible_struct_size_refused) {
     counter_attr.name = "c";
     assert_refused(T->CounterRegister(domain, &counter_attr, &id),
                    "cannot register counter: attr->structSize is larger");
+    ck_assert_msg(T->SessionEnd(session) == 0, "%s", nvtxw_last_error());
+}
+END_TEST
+
+/* ---- Names that are not UTF-8 ------------------------------------------------ */
+
+#define FFFD "\xEF\xBF\xBD"
+
+/* Registers names with bytes that are not UTF-8 in every kind of name. */
+static void register_bad_names(nvtxwSessionHandle_t session) {
+    nvtxPayloadSchemaEntry_t entry;
+    nvtxPayloadSchemaAttr_t schema;
+    nvtxCounterAttr_t counter;
+    nvtxDomainHandle_t domain, same;
+    nvtxwStreamHandle_t stream, again;
+    uint64_t id;
+    ck_assert_int_eq(nvtxwDomainRegister(T, session, "dom\xff", &domain), 0);
+    ck_assert_int_eq(T->CategoryRegister(domain, 7, "cat\xfe\xfe"), 0);
+    memset(&entry, 0, sizeof entry);
+    entry.type = NVTX_PAYLOAD_ENTRY_TYPE_INT64;
+    entry.name = "entry\xc3"; /* a truncated sequence */
+    memset(&schema, 0, sizeof schema);
+    schema.fieldMask = NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_NAME | NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_TYPE |
+                       NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_ENTRIES |
+                       NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_NUM_ENTRIES;
+    schema.name = "schema\xed\xa0\x80"; /* a surrogate */
+    schema.type = NVTX_PAYLOAD_SCHEMA_TYPE_STATIC;
+    schema.entries = &entry;
+    schema.numEntries = 1;
+    ck_assert_msg(T->SchemaRegister(domain, &schema, &id) == 0, "%s", nvtxw_last_error());
+    memset(&counter, 0, sizeof counter);
+    counter.structSize = sizeof counter;
+    counter.schemaId = NVTX_PAYLOAD_ENTRY_TYPE_INT64;
+    counter.name = "counter\x80";
+    counter.scopeId = NVTX_SCOPE_NONE;
+    ck_assert_msg(T->CounterRegister(domain, &counter, &id) == 0, "%s", nvtxw_last_error());
+    ck_assert_int_eq(nvtxwStreamOpen(T, session, "stream\xff", domain, NULL, 0, &stream), 0);
+    /* Another invalid byte at the same place repairs to the same name. */
+    assert_refused(nvtxwStreamOpen(T, session, "stream\xfe", domain, NULL, 0, &again),
+                   "a stream of that name exists");
+    /* The repaired domain name finds the domain again. */
+    ck_assert_int_eq(nvtxwDomainRegister(T, session, "dom\xfe", &same), 0);
+    ck_assert_ptr_eq(same, domain);
+}
+
+START_TEST(names_not_utf8_repaired) {
+    char path[PATH_MAX + 32];
+    char* text;
+    nvtxwSessionHandle_t session = begin("text", "names.txt");
+    register_bad_names(session);
+    ck_assert_msg(T->SessionEnd(session) == 0, "%s", nvtxw_last_error());
+    snprintf(path, sizeof path, "%s/names.txt", dir);
+    text = tu_read_file_or_fail(path, NULL);
+    ck_assert_ptr_nonnull(strstr(text, "dom" FFFD "\""));
+    ck_assert_ptr_nonnull(strstr(text, "cat" FFFD FFFD "\""));
+    ck_assert_ptr_nonnull(strstr(text, "schema" FFFD FFFD FFFD));
+    ck_assert_ptr_nonnull(strstr(text, "counter" FFFD));
+    ck_assert_ptr_nonnull(strstr(text, "stream" FFFD "\""));
+    ck_assert_ptr_null(strstr(text, "\xff"));
+    free(text);
+    /* SQLite stores the schemas as YAML (entry names included: the text
+     * dump has none), which libyaml refuses for text that is not UTF-8: the
+     * whole output was lost at SessionEnd. */
+    session = begin("sqlite", "names.sqlite");
+    register_bad_names(session);
     ck_assert_msg(T->SessionEnd(session) == 0, "%s", nvtxw_last_error());
 }
 END_TEST
@@ -365,6 +433,7 @@ int main(void) {
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, handle_of_another_kind_refused);
     tcase_add_test(tc, implausible_struct_size_refused);
+    tcase_add_test(tc, names_not_utf8_repaired);
     tcase_add_test(tc, two_threads_one_stream_report);
     tcase_add_test(tc, two_threads_one_stream_json);
     tcase_add_test(tc, stream_close_while_writing);
