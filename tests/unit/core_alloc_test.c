@@ -3,7 +3,9 @@
  * backend: for n = 0, 1, 2, ... a full producer scenario (every function
  * table member, the 13 helper schemas, enough events to flush report chunks,
  * streams left open for SessionEnd) runs with the (n+1)th allocation and all
- * later ones failing, until a run succeeds with no failure at all.
+ * later ones failing, until a run succeeds with no failure at all. Every
+ * sink but backend is swept (report, text, null, json, stats, capture,
+ * sqlite; SQLite's own allocations are not injected).
  *
  * Every call must return a clean code with a message of its own (the message
  * is reset to a sentinel before each call), nothing may crash, and once the
@@ -254,6 +256,18 @@ END_TEST
 START_TEST(alloc_sweep_null) { sweep("null"); }
 END_TEST
 
+START_TEST(alloc_sweep_json) { sweep("json"); }
+END_TEST
+
+START_TEST(alloc_sweep_stats) { sweep("stats"); }
+END_TEST
+
+START_TEST(alloc_sweep_capture) { sweep("capture"); }
+END_TEST
+
+START_TEST(alloc_sweep_sqlite) { sweep("sqlite"); }
+END_TEST
+
 static void setup(void) { tu_make_temp_dir_or_fail(dir, sizeof dir, "nvtxw-alloc"); }
 
 static void teardown(void) { ck_assert_int_eq(tu_remove_tree(dir), 0); }
@@ -269,6 +283,10 @@ int main(void) {
     tcase_add_test(tc, alloc_sweep_report);
     tcase_add_test(tc, alloc_sweep_text);
     tcase_add_test(tc, alloc_sweep_null);
+    tcase_add_test(tc, alloc_sweep_json);
+    tcase_add_test(tc, alloc_sweep_stats);
+    tcase_add_test(tc, alloc_sweep_capture);
+    tcase_add_test(tc, alloc_sweep_sqlite);
     suite_add_tcase(suite, tc);
     return tu_run_suite(suite);
 }
