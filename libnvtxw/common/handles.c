@@ -90,8 +90,8 @@ void* handle_lookup(handle_table* table, uint64_t handle) {
 
 handle_status handle_failure(const handle_table* table, uint64_t handle) {
     uint32_t kind = handle_kind(handle);
-    int known = kind == HANDLE_KIND_SESSION || kind == HANDLE_KIND_DOMAIN ||
-                kind == HANDLE_KIND_STREAM;
+    int known =
+        kind == HANDLE_KIND_SESSION || kind == HANDLE_KIND_DOMAIN || kind == HANDLE_KIND_STREAM;
     return known && kind != table->kind ? HANDLE_WRONG_KIND : HANDLE_STALE;
 }
 

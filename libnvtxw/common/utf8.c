@@ -25,8 +25,7 @@ size_t utf8_sequence_length(const unsigned char* s, size_t available) {
     if (c >= 0xF0 && c <= 0xF4) {
         unsigned char low = c == 0xF0 ? 0x90 : 0x80;  /* no overlong forms */
         unsigned char high = c == 0xF4 ? 0x8F : 0xBF; /* nothing above U+10FFFF */
-        return available >= 4 && s[1] >= low && s[1] <= high && utf8_tail(s[2]) &&
-                       utf8_tail(s[3])
+        return available >= 4 && s[1] >= low && s[1] <= high && utf8_tail(s[2]) && utf8_tail(s[3])
                    ? 4
                    : 0;
     }
