@@ -11,6 +11,10 @@
 #define HANDLE_KIND_SHIFT 24
 #define HANDLE_SLOT_MASK ((1u << HANDLE_KIND_SHIFT) - 1)
 
+_Static_assert((uint64_t)HANDLE_MAX_BLOCKS* HANDLE_BLOCK_SLOTS < HANDLE_SLOT_MASK,
+               "slot numbers must not reach the kind bits");
+_Static_assert(sizeof(handle_slot) == HANDLE_SLOT_BYTES, "a slot is one cache line long");
+
 static uint64_t handle_make(const handle_table* table, uint32_t generation, uint32_t slot) {
     return (uint64_t)generation << 32 | (uint64_t)table->kind << HANDLE_KIND_SHIFT |
            ((uint64_t)slot + 1);
@@ -60,6 +64,10 @@ static uint32_t slot_take(handle_table* table) {
     return slot;
 }
 
+/* State words: generation << 1 | busy. */
+static uint64_t state_free(uint32_t generation) { return (uint64_t)generation << 1; }
+static uint32_t state_generation(uint64_t state) { return (uint32_t)(state >> 1); }
+
 uint64_t handle_insert(handle_table* table, void* object) {
     uint64_t handle = 0;
     uint32_t slot, generation;
@@ -68,11 +76,14 @@ uint64_t handle_insert(handle_table* table, void* object) {
     slot = slot_take(table);
     if (slot != UINT32_MAX) {
         entry = slot_at(table, slot);
-        generation = atomic_load_explicit(&entry->generation, memory_order_relaxed);
+        generation = state_generation(atomic_load_explicit(&entry->state, memory_order_relaxed));
         if (generation == 0) /* fresh slot; never 0: handle 0 must stay invalid */
-            generation = (table->epoch << 16) | 1;
+            generation = table->first_generation;
+        if (generation > table->last_generation)
+            table->last_generation = generation;
         atomic_store_explicit(&entry->object, object, memory_order_relaxed);
-        atomic_store_explicit(&entry->generation, generation, memory_order_release);
+        /* Publishes the object: whoever sees this generation sees it. */
+        atomic_store_explicit(&entry->state, state_free(generation), memory_order_release);
         handle = handle_make(table, generation, slot);
         table->live++;
     }
@@ -82,8 +93,8 @@ uint64_t handle_insert(handle_table* table, void* object) {
 
 void* handle_lookup(handle_table* table, uint64_t handle) {
     handle_slot* entry = slot_of(table, handle);
-    if (entry == NULL ||
-        atomic_load_explicit(&entry->generation, memory_order_acquire) != generation_of(handle))
+    if (entry == NULL || state_generation(atomic_load_explicit(
+                             &entry->state, memory_order_acquire)) != generation_of(handle))
         return NULL;
     return atomic_load_explicit(&entry->object, memory_order_relaxed);
 }
@@ -97,21 +108,19 @@ handle_status handle_failure(const handle_table* table, uint64_t handle) {
 
 handle_status handle_enter(handle_table* table, uint64_t handle, void** object) {
     handle_slot* entry = slot_of(table, handle);
-    uint32_t generation = generation_of(handle);
+    uint64_t expected = state_free(generation_of(handle));
     if (entry == NULL)
         return handle_failure(table, handle);
-    /* A stale handle whose slot was reused should not make the new owner's
-     * calls busy: look before taking the slot. */
-    if (atomic_load_explicit(&entry->generation, memory_order_acquire) != generation)
-        return HANDLE_STALE;
-    if (atomic_exchange_explicit(&entry->busy, 1, memory_order_acquire) != 0)
-        return HANDLE_BUSY;
-    /* Released between the look and the exchange: leave again. */
-    if (atomic_load_explicit(&entry->generation, memory_order_acquire) != generation) {
-        atomic_store_explicit(&entry->busy, 0, memory_order_release);
+    /* A stale handle fails the swap and writes nothing. */
+    if (!atomic_compare_exchange_strong_explicit(&entry->state, &expected, expected | 1,
+                                                 memory_order_acquire, memory_order_relaxed))
+        return state_generation(expected) == generation_of(handle) ? HANDLE_BUSY : HANDLE_STALE;
+    *object = atomic_load_explicit(&entry->object, memory_order_relaxed);
+    if (*object == NULL) { /* a free slot's next generation, guessed */
+        atomic_store_explicit(&entry->state, state_free(generation_of(handle)),
+                              memory_order_release);
         return HANDLE_STALE;
     }
-    *object = atomic_load_explicit(&entry->object, memory_order_relaxed);
     return HANDLE_ENTERED;
 }
 
@@ -124,8 +133,11 @@ handle_status handle_enter_wait(handle_table* table, uint64_t handle, void** obj
 
 void handle_leave(handle_table* table, uint64_t handle) {
     handle_slot* entry = slot_of(table, handle);
+    /* Only the thread inside leaves, and nobody else changes the state
+     * while it is inside: a store is enough. */
     if (entry != NULL)
-        atomic_store_explicit(&entry->busy, 0, memory_order_release);
+        atomic_store_explicit(&entry->state, state_free(generation_of(handle)),
+                              memory_order_release);
 }
 
 void handle_release(handle_table* table, uint64_t handle) {
@@ -134,14 +146,23 @@ void handle_release(handle_table* table, uint64_t handle) {
     pthread_mutex_lock(&table->mutex);
     entry = slot_of(table, handle);
     if (entry != NULL &&
-        atomic_load_explicit(&entry->generation, memory_order_relaxed) == generation) {
+        state_generation(atomic_load_explicit(&entry->state, memory_order_relaxed)) == generation) {
         atomic_store_explicit(&entry->object, NULL, memory_order_relaxed);
-        atomic_store_explicit(&entry->generation, generation + 1, memory_order_release);
-        entry->next_free = table->free_head;
-        table->free_head = (uint32_t)handle & HANDLE_SLOT_MASK; /* slot + 1 */
         table->live--;
-        /* After the new generation: whoever enters next sees it. */
-        atomic_store_explicit(&entry->busy, 0, memory_order_release);
+        if (generation == UINT32_MAX) {
+            /* Its generations are used up: retire the slot (generation 0,
+             * which no handle has, and never on the free list), so no
+             * generation is handed out twice. */
+            atomic_store_explicit(&entry->state, state_free(0) | 1, memory_order_release);
+        } else {
+            /* The new generation and "not busy" in one store: whoever
+             * enters next sees both. */
+            atomic_store_explicit(&entry->state, state_free(generation + 1), memory_order_release);
+            if (generation + 1 > table->last_generation)
+                table->last_generation = generation + 1;
+            entry->next_free = table->free_head;
+            table->free_head = (uint32_t)handle & HANDLE_SLOT_MASK; /* slot + 1 */
+        }
     }
     pthread_mutex_unlock(&table->mutex);
 }
@@ -156,7 +177,9 @@ uint32_t handle_table_reset(handle_table* table) {
             atomic_store_explicit(&table->blocks[i], NULL, memory_order_relaxed);
         }
         table->used = table->free_head = 0;
-        table->epoch++;
+        /* Handles from before the reset never match a fresh slot. */
+        table->first_generation =
+            table->last_generation == UINT32_MAX ? 1 : table->last_generation + 1;
     }
     pthread_mutex_unlock(&table->mutex);
     return live;

@@ -13,19 +13,26 @@
  * table: a domain handle given to SessionEnd is refused, not taken for a
  * session.
  *
- * Slots live in fixed blocks that are never moved or freed while handles
- * are live, so lookups are lock-free and may run concurrently with inserts
- * and releases of other slots (the write path looks up streams while
- * another session opens its own). Inserts and releases take the table's
- * mutex.
+ * Slots live in fixed blocks that are never moved while handles are live,
+ * so lookups are lock-free and may run concurrently with inserts and
+ * releases of other slots (the write path looks up streams while another
+ * session opens its own). Inserts and releases take the table's mutex.
+ * Generations are never reused, not even after handle_table_reset: a slot
+ * whose generation would wrap is retired.
  *
  * Entering: a call that uses the object behind a handle for longer than a
- * lookup (a write, StreamClose, SessionEnd) enters the handle's slot first.
- * One thread at a time is inside a slot; a second one is told HANDLE_BUSY
- * instead of racing the first (two writers on one stream, a close during a
- * write). A handle is released only from inside its slot, so an object is
- * never freed while another thread uses it through its handle. The cost on
- * the write path is one atomic exchange and one store.
+ * lookup (a write, StreamClose, SessionEnd) enters the handle's slot first:
+ * one compare-and-swap of the slot's state (generation << 1 | busy) from
+ * "this generation, free" to "this generation, busy". One thread at a time
+ * is inside a slot; a second one is told HANDLE_BUSY instead of racing the
+ * first (two writers on one stream, a close during a write), and a stale
+ * handle fails the swap without writing anything, so it cannot disturb the
+ * slot's next owner. A handle that is ever entered is released only from
+ * inside its slot, so its object is never freed while another thread uses
+ * it. Leaving is one store.
+ *
+ * handle_table_reset (nvtxwFinalize) frees the blocks: no other call may run
+ * during it.
  */
 #ifndef NVTXW_COMMON_HANDLES_H
 #define NVTXW_COMMON_HANDLES_H
@@ -41,17 +48,18 @@
 enum { HANDLE_KIND_SESSION = 1, HANDLE_KIND_DOMAIN = 2, HANDLE_KIND_STREAM = 3 };
 
 /* A slot is a cache line long: writers on distinct streams enter distinct
- * slots, and the busy flags of two slots 64 bytes apart never share a line,
+ * slots, and the state words of two slots 64 bytes apart never share a line,
  * which would bounce between their cores on every write (measured: 2
  * threads on 2 streams lost 17 % of their rate with 24-byte slots). */
 #define HANDLE_SLOT_BYTES 64
 
 typedef struct handle_slot {
-    _Atomic uint32_t generation;
-    _Atomic uint32_t busy; /* 1 while a thread is inside (handle_enter) */
-    _Atomic(void*) object;
-    uint32_t next_free; /* free-list link (slot + 1), under the mutex */
-    char pad[HANDLE_SLOT_BYTES - 2 * sizeof(uint32_t) - sizeof(void*) - sizeof(uint32_t)];
+    /* generation << 1 | busy. While the slot is free, the generation its
+     * next handle gets; 0 for a slot never used. */
+    _Atomic uint64_t state;
+    _Atomic(void*) object; /* NULL while free */
+    uint32_t next_free;    /* free-list link (slot + 1), under the mutex */
+    char pad[HANDLE_SLOT_BYTES - sizeof(uint64_t) - sizeof(void*) - sizeof(uint32_t)];
 } handle_slot;
 
 typedef struct handle_table {
@@ -61,11 +69,13 @@ typedef struct handle_table {
     uint32_t used;      /* slots ever handed out */
     uint32_t free_head; /* slot + 1 of the first free slot, 0 = none */
     uint32_t live;
-    uint32_t epoch; /* bumped by reset, so handles from before stay stale */
+    /* Fresh slots start at first_generation, raised past every generation
+     * handed out (last_generation) by a reset. */
+    uint32_t first_generation, last_generation;
 } handle_table;
 
 #define HANDLE_TABLE_INIT(kind)                                                                    \
-    { PTHREAD_MUTEX_INITIALIZER, (kind), {NULL}, 0, 0, 0, 0 }
+    { PTHREAD_MUTEX_INITIALIZER, (kind), {NULL}, 0, 0, 0, 1, 0 }
 
 /* What handle_enter found. */
 typedef enum handle_status {
@@ -92,9 +102,10 @@ handle_status handle_enter(handle_table* table, uint64_t handle, void** object);
 handle_status handle_enter_wait(handle_table* table, uint64_t handle, void** object);
 /* Leaves an entered slot. */
 void handle_leave(handle_table* table, uint64_t handle);
-/* Invalidates an entered handle and leaves its slot: later lookups and
- * entries return NULL / HANDLE_STALE. The caller may then free the object:
- * no other thread is inside, and none can enter. */
+/* Invalidates a handle and leaves its slot: later lookups and entries
+ * return NULL / HANDLE_STALE. The caller is inside the slot, or the handle
+ * was never entered by anyone (never published, or of a table whose
+ * handles are only looked up); it may then free the object. */
 void handle_release(handle_table* table, uint64_t handle);
 /* Frees the blocks when no handle is live (nvtxwFinalize); returns the number
  * of handles still live (then nothing is freed). */

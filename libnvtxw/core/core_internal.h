@@ -51,6 +51,7 @@ struct core_session {
     char* config_raw;                      /* the config string as given */
     sink* out;
     _Atomic nvtxwResultCode_t fault; /* non-zero: faulty, calls return this */
+    _Atomic int ending;              /* SessionEnd has begun: writes are refused */
     pthread_mutex_t fault_mutex;     /* guards fault_message (rare path only) */
     char* fault_message;             /* message saved when the fault happened */
     core_domain** domains;

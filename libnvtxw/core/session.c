@@ -203,14 +203,16 @@ nvtxwResultCode_t core_session_begin(const nvtxwSessionAttributes_t* attr,
 }
 
 /* SessionEnd holds the session's handle (no other lifecycle call of the
- * session runs) and waits for the writes in progress on each stream before
- * releasing it; writes that start later find a stale handle. */
+ * session runs), turns away new writes (`ending`) and waits for the writes
+ * in progress on each stream before releasing it; writes that start after
+ * that find a stale handle. */
 nvtxwResultCode_t core_session_end(nvtxwSessionHandle_t handle) {
     core_session* session = core_session_enter(handle, "end session");
     nvtxwResultCode_t status, fault;
     size_t i;
     if (session == NULL)
         return NVTXW_RESULT_INVALID_ARGUMENT;
+    atomic_store_explicit(&session->ending, 1, memory_order_release);
     /* Streams still open end with the session (spec 1.3). */
     for (i = 0; i < session->stream_count; i++) {
         core_stream* stream = session->streams[i];

@@ -25,6 +25,15 @@ static int stream_name_taken(const core_session* session, const char* name) {
     return taken;
 }
 
+/* The session's domain of that handle, or NULL. */
+static core_domain* session_domain(const core_session* session, nvtxDomainHandle_t handle) {
+    size_t i;
+    for (i = 0; i < session->domain_count; i++)
+        if (session->domains[i]->handle == (uint64_t)(uintptr_t)handle)
+            return session->domains[i];
+    return NULL;
+}
+
 static nvtxwResultCode_t stream_check_attr(core_session* session,
                                            const nvtxwStreamAttributes_t* attr,
                                            core_domain** domain) {
@@ -47,13 +56,15 @@ static nvtxwResultCode_t stream_check_attr(core_session* session,
         nvtxwResultCode_t status = core_domain_find_or_add(session, "", domain);
         if (status != NVTXW_RESULT_SUCCESS)
             return status;
-    } else if ((*domain = core_domain_get(attr->domain, "open stream")) == NULL) {
-        return NVTXW_RESULT_INVALID_ARGUMENT;
-    }
-    if ((*domain)->session != session)
+    } else if ((*domain = session_domain(session, attr->domain)) == NULL) {
+        /* Another session's domain is only looked up, never read: that
+         * session may be ending on another thread. */
+        if (core_domain_get(attr->domain, "open stream") == NULL)
+            return NVTXW_RESULT_INVALID_ARGUMENT;
         return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
                          "cannot open stream \"%s\": its domain belongs to another session",
                          attr->name);
+    }
     if (!core_domain_scope_known(*domain, attr->scopeId))
         return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
                          "cannot open stream \"%s\": scopeId=%llu is not NONE, ROOT or a scope "

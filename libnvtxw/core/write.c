@@ -3,7 +3,7 @@
  * CounterNoValueWrite, CounterBatchWrite and the three time-sync calls.
  *
  * Concurrency: these run on many threads at once, one stream each. They
- * enter the stream's handle (one atomic exchange: a second thread on the
+ * enter the stream's handle (one compare-and-swap: a second thread on the
  * same stream is refused, core_stream_enter), check the session's atomic
  * fault code, validate arguments and call the sink with the stream's own
  * state, then leave. No lock is taken here. Each public call is a wrapper:
@@ -22,6 +22,13 @@ core_stream* core_stream_for_write(nvtxwStreamHandle_t handle, const char* call,
     *status = NVTXW_RESULT_INVALID_ARGUMENT;
     if (stream == NULL)
         return NULL;
+    if (atomic_load_explicit(&stream->session->ending, memory_order_acquire)) {
+        *status = error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                            "cannot %s: stream \"%s\" is closing: its session is ending", call,
+                            stream->name);
+        core_stream_leave(stream);
+        return NULL;
+    }
     *status = core_session_check(stream->session);
     if (*status == NVTXW_RESULT_SUCCESS)
         return stream;
