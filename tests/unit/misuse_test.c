@@ -47,15 +47,7 @@ static const nvtxwInterface_t* T;
 static char dir[PATH_MAX];
 
 static nvtxwSessionHandle_t begin(const char* sink, const char* name) {
-    nvtxwSessionAttributes_t attr;
-    nvtxwSessionHandle_t session = NULL;
-    char config[PATH_MAX + 64];
-    snprintf(config, sizeof config, "Sink=%s|Output=%s/%s|Overwrite=yes", sink, dir, name);
-    nvtxwSessionAttributesInit(&attr);
-    attr.name = name;
-    attr.configString = config;
-    ck_assert_msg(T->SessionBegin(&attr, &session) == 0, "%s", nvtxw_last_error());
-    return session;
+    return tu_sink_session_or_fail(T, sink, dir, name);
 }
 
 /* Events in a report, and whether it read without damage. */

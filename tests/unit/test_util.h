@@ -127,19 +127,14 @@ static inline const nvtxwInterface_t* tu_get_interface_or_fail(void) {
     return (const nvtxwInterface_t*)table;
 }
 
-/* Begins session `name` through table `t` with the configuration
- * "Sink=text|Output=<output><extra>" (`extra` is appended as is, e.g.
- * "|Overwrite=yes"; NULL for none). Fails the test, with
- * nvtxw_last_error(), unless SessionBegin succeeds with a non-NULL handle. */
-static inline nvtxwSessionHandle_t tu_text_session_or_fail(const nvtxwInterface_t* t,
-                                                           const char* name, const char* output,
-                                                           const char* extra) {
-    char config[PATH_MAX + 256];
+/* Begins session `name` through table `t` with configuration string
+ * `config`. Fails the test, with nvtxw_last_error(), unless SessionBegin
+ * succeeds with a non-NULL handle. */
+static inline nvtxwSessionHandle_t tu_session_or_fail(const nvtxwInterface_t* t, const char* name,
+                                                      const char* config) {
     nvtxwSessionAttributes_t attr;
     nvtxwSessionHandle_t session = NULL;
     nvtxwResultCode_t rc;
-    int n = snprintf(config, sizeof config, "Sink=text|Output=%s%s", output, extra ? extra : "");
-    ck_assert_msg(n > 0 && (size_t)n < sizeof config, "configuration string too long");
     memset(&attr, 0, sizeof attr);
     attr.structSize = sizeof attr;
     attr.name = name;
@@ -149,6 +144,29 @@ static inline nvtxwSessionHandle_t tu_text_session_or_fail(const nvtxwInterface_
                   (int)rc, nvtxw_last_error());
     ck_assert_ptr_nonnull(session);
     return session;
+}
+
+/* Begins session `name` with the configuration
+ * "Sink=text|Output=<output><extra>" (`extra` is appended as is, e.g.
+ * "|Overwrite=yes"; NULL for none), as tu_session_or_fail. */
+static inline nvtxwSessionHandle_t tu_text_session_or_fail(const nvtxwInterface_t* t,
+                                                           const char* name, const char* output,
+                                                           const char* extra) {
+    char config[PATH_MAX + 256];
+    int n = snprintf(config, sizeof config, "Sink=text|Output=%s%s", output, extra ? extra : "");
+    ck_assert_msg(n > 0 && (size_t)n < sizeof config, "configuration string too long");
+    return tu_session_or_fail(t, name, config);
+}
+
+/* Begins session `name` writing `sink` to `dir`/`name` (overwriting), as
+ * tu_session_or_fail. */
+static inline nvtxwSessionHandle_t tu_sink_session_or_fail(const nvtxwInterface_t* t,
+                                                           const char* sink, const char* dir,
+                                                           const char* name) {
+    char config[2 * PATH_MAX];
+    int n = snprintf(config, sizeof config, "Sink=%s|Output=%s/%s|Overwrite=yes", sink, dir, name);
+    ck_assert_msg(n > 0 && (size_t)n < sizeof config, "configuration string too long");
+    return tu_session_or_fail(t, name, config);
 }
 
 /* Runs every test of `suite` (CK_NORMAL output; CK_FORK and the other
