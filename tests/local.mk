@@ -16,6 +16,19 @@ include tests/gen/local.mk
 include tests/otf2/local.mk
 include tests/layout/local.mk
 
+# Optional checks this configuration cannot run, one quoted line each:
+# `make check` prints them as "not run: ..." (check-local) and scripts/test
+# repeats them in its closing summary, so a check never drops out unnoticed.
+SKIPPED_CHECKS =
+if !HAVE_NVTX3
+SKIPPED_CHECKS += 'tests/unit/abi_nvidia_test (our public types against NVIDIA nvtx3 headers, byte for byte): this build has no NVIDIA nvtx3 headers (none under /usr/local/cuda*/include, or --without-nvtx3); install the CUDA toolkit or pass --with-nvtx3=DIR'
+endif
+if !HAVE_OTF2
+SKIPPED_CHECKS += 'tests/otf2/import_test.sh, tests/otf2/bad_input_test.sh and the OTF2 round trips of tests/cli (nvtxw-otf2-import against the python3-otf2 oracle): this build has no OTF2 >= 2.3 (not found, or --without-otf2); install libopen-trace-format2-dev and configure --with-otf2'
+endif
+check-local:
+	@for line in $(SKIPPED_CHECKS); do echo "not run: $$line"; done
+
 # check-long: after `make check`, the headless viewer-engine check of the JSON
 # sink (tests/viewer/viewer_test.sh: Node 20 and npm; the engine is installed
 # from the npm registry into tests/viewer/engine of the build directory), then

@@ -36,6 +36,8 @@
 
 #include <nvtxw/nvtxw.h>
 
+#include "run_suite.h"
+
 #include "abi_fact_record.h"
 
 /* Our headers alone: the mirror struct and the NVTXW_ constants. */
@@ -342,10 +344,4 @@ static Suite* abi_nvidia_suite(void) {
     return s;
 }
 
-int main(void) {
-    SRunner* sr = srunner_create(abi_nvidia_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+int main(void) { return tu_run_suite(abi_nvidia_suite()); }

@@ -20,6 +20,8 @@
 
 #include <nvtxw/nvtxw.h>
 
+#include "run_suite.h"
+
 #define ABI_LP64 (UINTPTR_MAX == UINT64_MAX && SIZE_MAX == UINT64_MAX)
 
 /* Type codes, so that a macro's type is checked as well as its value. */
@@ -1030,13 +1032,7 @@ static Suite* abi_suite(void) {
     return s;
 }
 
-int main(void) {
-    SRunner* sr = srunner_create(abi_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+int main(void) { return tu_run_suite(abi_suite()); }
 
 #else /* !ABI_LP64 */
 

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "chrome_in.h"
+#include "run_suite.h"
 
 static int64_t ns(const char* text) {
     int64_t value = 12345;
@@ -110,8 +111,6 @@ END_TEST
 int main(void) {
     Suite* s = suite_create("chrome_in_time");
     TCase* tc = tcase_create("core");
-    SRunner* sr;
-    int failed;
     tcase_add_test(tc, test_plain);
     tcase_add_test(tc, test_no_drift);
     tcase_add_test(tc, test_half_even);
@@ -119,9 +118,5 @@ int main(void) {
     tcase_add_test(tc, test_rejected);
     tcase_add_test(tc, test_ids);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return tu_run_suite(s);
 }

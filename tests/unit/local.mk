@@ -17,5 +17,10 @@ include tests/unit/sqlite.mk
 include tests/unit/tasks.mk
 
 # Helpers shared by the unit tests (header-only).
-EXTRA_DIST += tests/unit/test_util.h
+EXTRA_DIST += tests/unit/test_util.h tests/unit/run_suite.h
 include tests/unit/chrome_in.mk
+
+# The guards against a green run that checked nothing (tests/unit/run_suite.h,
+# scripts/test's refusal of NVTXW_UPDATE_GOLDEN).
+TESTS += tests/unit/guard_test.sh
+EXTRA_DIST += tests/unit/guard_test.sh

@@ -28,6 +28,7 @@
 
 #include "nvtxw/backend.h"
 #include "nvtxw/error.h"
+#include "run_suite.h"
 
 /* Creates a new, empty directory "$TMPDIR/<prefix>-XXXXXX" ("/tmp" when
  * TMPDIR is unset or empty) with mkdtemp and stores its path in buf. Fails
@@ -167,18 +168,6 @@ static inline nvtxwSessionHandle_t tu_sink_session_or_fail(const nvtxwInterface_
     int n = snprintf(config, sizeof config, "Sink=%s|Output=%s/%s|Overwrite=yes", sink, dir, name);
     ck_assert_msg(n > 0 && (size_t)n < sizeof config, "configuration string too long");
     return tu_session_or_fail(t, name, config);
-}
-
-/* Runs every test of `suite` (CK_NORMAL output; CK_FORK and the other
- * Check environment variables apply), frees the runner and the suite, and
- * returns EXIT_SUCCESS when no test failed, EXIT_FAILURE otherwise. */
-static inline int tu_run_suite(Suite* suite) {
-    SRunner* runner = srunner_create(suite);
-    int failed;
-    srunner_run_all(runner, CK_NORMAL);
-    failed = srunner_ntests_failed(runner);
-    srunner_free(runner);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
 
 #endif /* NVTXW_TESTS_UNIT_TEST_UTIL_H */
