@@ -44,7 +44,7 @@ EXTRA_DIST += tests/testlib.sh
 EXTRA_DIST += tests/viewer/viewer_test.sh tests/viewer/check_trace.mjs tests/viewer/check_flows.mjs \
 	tests/viewer/package.json tests/viewer/package-lock.json \
 	tests/viewer/tasks_viewer_test.sh tests/viewer/check_tasks.mjs tests/viewer/tasks_expect.py \
-	tests/viewer/viewer_common.mjs
+	tests/viewer/viewer_common.mjs tests/viewer/otf2_expect.py
 distclean-local: clean-viewer-engine
 clean-viewer-engine:
 	rm -rf tests/viewer/engine

@@ -3,6 +3,9 @@
 // engine (@paulirish/trace_engine) headlessly and checks what its
 // Performance panel would draw for the task model (docs/tasks.md):
 //   - one track per task plus one per worker, and no other track with slices;
+//   - what the workload's parameters fix: the worker rows, as many task rows
+//     as tasks, slot numbers below `live`, 1..`slices` slices per task row,
+//     every slice `slice` ns +-50% long;
 //   - each task's row holds exactly the task's slices, and every suspension
 //     is a gap on it: no slice between the suspension and the resumption,
 //     and a slice that begins at the resumption;
@@ -11,9 +14,13 @@
 //
 //   node check_tasks.mjs --engine DIR TRACE.json --expect EXPECT.json
 //
-// EXPECT.json comes from the text sink's dump of the same report, not from
-// the JSON file (tasks_viewer_test.sh): {"workers": [NAME...], "tasks":
-// {NAME: {"slices": [[BEGIN, END]...], "gaps": [[SUSPENDED, RESUMED]...]}},
+// EXPECT.json comes from tasks_expect.py, never from the JSON file: "spec"
+// and "workers" from the workload's parameters (docs/synthetic.md: worker
+// rows, the number of tasks, slot and slice-count bounds, slice lengths),
+// the rest from the text sink's dump of the same report (exact slice times,
+// gaps and links, which the parameters cannot predict): {"spec": {workers,
+// tasks, live, slices, slice}, "workers": [NAME...], "tasks": {NAME:
+// {"slices": [[BEGIN, END]...], "gaps": [[SUSPENDED, RESUMED]...]}},
 // "links": [[WORKER, TIME, CAUSE, TASK, BEGIN]...]}, times in ns.
 // Prints one line per check and "N passed, M failed"; exit 0 when all pass.
 import fs from 'node:fs';
@@ -52,6 +59,31 @@ const taskNames = Object.keys(expect.tasks);
 check(`the expectation has tasks, suspensions and causal links`,
       taskNames.length > 0 && expect.links.length > 0 &&
       Object.values(expect.tasks).some(t => t.gaps.length > 0));
+
+// What the spec determines, whatever the dump says.
+const spec = expect.spec;
+const taskRows = [...tracks.keys()].filter(n => n.startsWith('task '));
+const workerRows = [...tracks.keys()].filter(n => !n.startsWith('task ')).sort();
+check(`${spec.workers} worker rows: ${expect.workers[0]} .. ${expect.workers.at(-1)}`,
+      JSON.stringify(workerRows) === JSON.stringify([...expect.workers].sort()),
+      `engine has ${workerRows.join(', ')}`);
+check(`${spec.tasks} task rows (tasks=${spec.tasks})`, taskRows.length === spec.tasks,
+      `engine has ${taskRows.length}`);
+const badName = taskRows.filter(n => !(/^task [0-9]+\.[0-9]+$/.test(n) && Number(n.slice(5).split('.')[0]) < spec.live));
+check(`task rows named task SLOT.GENERATION, SLOT < ${spec.live} (live)`, badName.length === 0,
+      `e.g. ${badName.slice(0, 3).join(', ')}`);
+const slicesOf = n => tracks.get(n).filter(e => e.ph === 'X');
+const badCount = taskRows.filter(n => slicesOf(n).length < 1 || slicesOf(n).length > spec.slices);
+check(`every task row holds 1..${spec.slices} slices (slices=${spec.slices})`, badCount.length === 0,
+      `${badCount.length} do not, e.g. ${badCount.slice(0, 3).map(n => `${n}: ${slicesOf(n).length}`).join(', ')}`);
+const [shortest, longest] = [Math.floor(spec.slice / 2), spec.slice + Math.floor(spec.slice / 2)];
+const lengths = taskRows.flatMap(n => slicesOf(n).map(e => ns(e.ts + e.dur) - ns(e.ts)));
+const badLength = lengths.filter(d => d < shortest || d > longest);
+check(`every task slice lasts ${shortest}..${longest} ns (slice=${spec.slice} +-50%)`,
+      lengths.length > 0 && badLength.length === 0,
+      `${badLength.length} of ${lengths.length} do not, e.g. ${badLength.slice(0, 3).join(', ')} ns`);
+
+// What only the dump knows: each task's name, slices, gaps and links.
 const wanted = new Set([...expect.workers, ...taskNames]);
 check(`${wanted.size} tracks: ${expect.workers.length} workers + ${taskNames.length} tasks`,
       tracks.size === wanted.size && [...wanted].every(n => tracks.has(n)),

@@ -11,6 +11,8 @@
 // at s*10000 + w*37 ns; phase p lasts 1000 + 250*((7s + 3p + w) % 5) ns and
 // is followed by a 100 ns gap; the step ends after the last gap. The JSON is
 // in microseconds rebased to the session start (the earliest timestamp, 0).
+// Nothing of the expectation is read from the trace: only the engine's view
+// of it is compared with the formula.
 // Prints one line per check and "N passed, M failed"; exit 0 when all pass.
 import fs from 'node:fs';
 import {loadEngine, makeChecks, parseArgs, parseTrace} from './viewer_common.mjs';
