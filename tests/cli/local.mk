@@ -1,12 +1,13 @@
 # CLI golden tests (STYLE rule 17, second ring).
 TESTS += tests/cli/payload_cli_test.sh tests/cli/replay_cli_test.sh \
 	tests/cli/sql_vs_stats_test.sh tests/cli/chrome_in_test.sh tests/cli/synthetic_test.sh \
-	tests/cli/capture_test.sh
+	tests/cli/capture_test.sh tests/cli/roundtrip_checkers_test.sh
 EXTRA_DIST += tests/cli/payload_cli_test.sh tests/cli/replay_cli_test.sh \
 	tests/cli/sql_vs_stats_test.sh tests/cli/synthetic_test.sh tests/cli/synthetic_check.py \
 	tests/cli/chrome_in_test.sh tests/cli/chrome_norm.py \
 	tests/data/chrome_phases.json tests/data/pytorch_trace.json \
-	tests/cli/capture_test.sh tests/cli/data/capture-all.jsonl \
+	tests/cli/capture_test.sh tests/cli/capture_fields.py \
+	tests/cli/roundtrip_checkers_test.sh tests/cli/data/capture-all.jsonl \
 	tests/cli/data/capture-all.txt tests/cli/data/capture-payloads.yaml \
 	tests/cli/data/capture-payloads.txt \
 	tests/cli/golden/check-shipped.out \
@@ -14,3 +15,4 @@ EXTRA_DIST += tests/cli/payload_cli_test.sh tests/cli/replay_cli_test.sh \
 	tests/cli/golden/decode-json.out \
 	tests/cli/golden/decode-text.out \
 	tests/cli/golden/decode-predefined.out
+EXTRA_DIST += tests/cli/payload_golden_check.py

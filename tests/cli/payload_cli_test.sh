@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
-# CLI golden tests of nvtxw-payload: outputs are compared byte for byte with
-# tests/cli/golden/<case>.out, exit codes and error messages are checked.
-# NVTXW_UPDATE_GOLDEN=1 rewrites the golden files instead (review the diff).
+# CLI golden tests of nvtxw-payload. Each golden output is first checked by
+# tests/cli/payload_golden_check.py, which recomputes from the inputs alone
+# (PyYAML and struct, not nvtxw) what it must say, then compared byte for byte
+# with tests/cli/golden/<case>.out; the "mutant-*" cases show that check
+# refusing a good output changed in one place. Exit codes and error messages
+# are checked too. NVTXW_UPDATE_GOLDEN=1 rewrites each golden file whose
+# output passes the check and then FAILS by design: review the diff, then run
+# again without the variable. Needs python3 with PyYAML (else cases fail).
 # Prints "N passed, M failed" and exits non-zero on any failure.
 set -u
 src=${top_srcdir:-.}
 tool=${top_builddir:-.}/tools/payload/nvtxw-payload
 golden=$src/tests/cli/golden
+checker=$src/tests/cli/payload_golden_check.py
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 passed=0
@@ -15,18 +21,46 @@ failed=0
 pass() { passed=$((passed + 1)); echo "PASS: $1"; }
 fail() { failed=$((failed + 1)); echo "FAIL: $1"; }
 
-# golden_case NAME ARGS...: exit 0 and stdout equal to golden/NAME.out.
+# golden_case NAME KIND INPUT... -- ARGS...: `nvtxw-payload ARGS` exits 0,
+# its stdout passes `payload_golden_check.py KIND OUT INPUT...` and equals
+# golden/NAME.out (update mode: rewrites it and fails).
 golden_case() {
-    local name=$1
+    local name=$1 kind=$2 check
+    local inputs=()
+    shift 2
+    while [ "$1" != -- ]; do
+        inputs+=("$1")
+        shift
+    done
     shift
     if ! "$tool" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"; then
         fail "$name: exit status $? ($(cat "$tmp/$name.err"))"
+    elif ! check=$(python3 "$checker" "$kind" "$tmp/$name.out" "${inputs[@]}" 2>&1); then
+        fail "$name: $check"
     elif [ "${NVTXW_UPDATE_GOLDEN:-0}" = 1 ]; then
-        cp "$tmp/$name.out" "$golden/$name.out" && pass "$name (golden updated)"
+        cp "$tmp/$name.out" "$golden/$name.out" &&
+            fail "rewrote $golden/$name.out: review the diff, then run again without NVTXW_UPDATE_GOLDEN"
     elif diff -u "$golden/$name.out" "$tmp/$name.out"; then
         pass "$name"
     else
         fail "$name: output differs from $golden/$name.out"
+    fi
+}
+
+# mutant_case NAME KIND SED WORDS INPUT...: golden_case NAME's output,
+# changed by the sed expression SED, is refused by the check with WORDS.
+mutant_case() {
+    local name=$1 kind=$2 expr=$3 words=$4 check
+    shift 4
+    sed -e "$expr" "$tmp/$name.out" >"$tmp/$name.mutant"
+    if cmp -s "$tmp/$name.out" "$tmp/$name.mutant"; then
+        fail "mutant-$name: '$expr' changed nothing"
+    elif check=$(python3 "$checker" "$kind" "$tmp/$name.mutant" "$@" 2>&1); then
+        fail "mutant-$name: the check passed a changed output"
+    elif [[ "$check" != *"$words"* ]]; then
+        fail "mutant-$name: the check said: $check"
+    else
+        pass "mutant-$name"
     fi
 }
 
@@ -53,15 +87,33 @@ helpers=$src/schemas/nvtxw-helpers.yaml
 counters=$src/schemas/nvtxw-counters.yaml
 event="gpu_op=hex:$ex/kernel-launch.hex double=hex:$ex/occupancy.hex"
 
-golden_case check-shipped check "$helpers" "$counters" "$ex/kernel.yaml"
-golden_case dump-example dump "$ex/kernel.yaml"
+hexes=("$ex/kernel.yaml" "$ex/kernel-launch.hex" "$ex/occupancy.hex")
+
+golden_case check-shipped check "$helpers" "$counters" "$ex/kernel.yaml" -- \
+    check "$helpers" "$counters" "$ex/kernel.yaml"
+golden_case dump-example dump "$ex/kernel.yaml" -- dump "$ex/kernel.yaml"
 # shellcheck disable=SC2086
-golden_case decode-json decode -S "$ex/kernel.yaml" $event
+golden_case decode-json decode-json "${hexes[@]}" -- decode -S "$ex/kernel.yaml" $event
 # shellcheck disable=SC2086
-golden_case decode-text decode -f text -S "$ex/kernel.yaml" $event
+golden_case decode-text decode-text "${hexes[@]}" -- decode -f text -S "$ex/kernel.yaml" $event
 printf 'abc' >"$tmp/abc.bin"
 printf '\001\000\000\000\376\377\377\377' >"$tmp/ints.bin"
-golden_case decode-predefined decode -f text cstring_utf8="$tmp/abc.bin" int32="$tmp/ints.bin"
+golden_case decode-predefined decode-predefined "$tmp/abc.bin" "$tmp/ints.bin" -- \
+    decode -f text cstring_utf8="$tmp/abc.bin" int32="$tmp/ints.bin"
+
+mutant_case check-shipped check '1s/3 entries/4 entries/' \
+    "FAIL check: line 1: want 'schema 4294967296 \"\": static, 16 bytes, align 8, 3 entries'" \
+    "$helpers" "$counters" "$ex/kernel.yaml"
+mutant_case dump-example dump 's/value: 2}/value: 3}/' \
+    "FAIL dump: loads to other data than $ex/kernel.yaml" "$ex/kernel.yaml"
+mutant_case decode-json decode-json 's/"size":70,/"size":71,/' \
+    "FAIL decode-json: line 1: want '{\"count\":2,\"payloads\":[{\"index\":0,\"schemaId\":4294967298,\"size\":70," \
+    "${hexes[@]}"
+mutant_case decode-text decode-text 's/end=1012500/end=1012501/' \
+    "FAIL decode-text: line 1: want '[0] gpu_op: start=1000000, end=1012500," "${hexes[@]}"
+mutant_case decode-predefined decode-predefined 's/-2]/-3]/' \
+    "FAIL decode-predefined: line 2: want '[1] INT32: <field_0>=[1, -2]', got '[1] INT32: <field_0>=[1, -3]'" \
+    "$tmp/abc.bin" "$tmp/ints.bin"
 
 # Dumping the dump reproduces it (load -> dump -> load -> dump is stable).
 "$tool" dump "$ex/kernel.yaml" >"$tmp/d1.yaml" 2>&1 && "$tool" dump "$tmp/d1.yaml" >"$tmp/d2.yaml" 2>&1

@@ -17,7 +17,13 @@
  *   - bad input: unwritable Output, existing Output without Overwrite;
  *   - throughput: MB/s of JSON for NVTXW_CHROME_BENCH_RANGES push/pop ranges
  *     (default 200000; 1000000 for the DESIGN figure), printed to the log.
- * NVTXW_UPDATE_GOLDEN=1 rewrites the golden file; review the diff by eye.
+ * The golden session is also checked event by event (golden_events: ph,
+ * name, cat, ts, dur, pid, tid, id, cname, args of every event, written
+ * from the calls that make it) before the byte comparison;
+ * test_golden_events_catch_mutation shows that check reports a changed
+ * event. NVTXW_UPDATE_GOLDEN=1 rewrites the golden file when the output
+ * passes that check and then FAILS by design; review the diff, then run
+ * again without the variable.
  */
 #define _GNU_SOURCE
 #include <check.h>
@@ -247,6 +253,9 @@ static void golden_ranges(const nvtxwEventWriter_t* w, nvtxStringHandle_t comput
     OK(nvtxwRangePopWrite(w, t + 19000));
 }
 
+/* The unnamed counter's ID, which names its "C" events. */
+static uint64_t golden_float_counter;
+
 /* Custom schemas, counters and a role-less event on the worker stream. */
 static void golden_custom(const nvtxwEventWriter_t* w, nvtxDomainHandle_t domain) {
     const int64_t t = 1000000000;
@@ -265,6 +274,7 @@ static void golden_custom(const nvtxwEventWriter_t* w, nvtxDomainHandle_t domain
     OK(T->EventWrite(w->stream, &payload, 1));
     OK(nvtxwCounterInt64Register(T, domain, "queue depth", NULL, &ints));
     OK(nvtxwCounterFloat64Register(T, domain, "", NULL, &floats));
+    golden_float_counter = floats;
     OK(nvtxwCounterRegister(T, domain, "memory", gauge_schema(domain), NULL, &group));
     OK(nvtxwCounterInt64Write(T, w->stream, t + 3000, ints, 5));
     OK(nvtxwCounterInt64Write(T, w->stream, t + 4000, ints, -1));
@@ -289,6 +299,168 @@ static void write_golden_session(const char* file) {
     OK(T->SessionEnd(session));
 }
 
+/* ---- The golden session, event by event ---------------------------------- */
+
+/* Prints every event of a Chrome JSON file as one line
+ * "ph|name|cat|ts|dur|pid|tid|id|s|cname|args" ("-" for an absent key;
+ * name and args as compact ASCII JSON, ts and dur with 3 decimals), sorted,
+ * then "otherData|GENERATOR|SESSION|BASE". A key outside that list fails. */
+static const char events_script[] =
+    "import json,sys\n"
+    "d=json.load(open(sys.argv[1],encoding='utf-8'))\n"
+    "K=['ph','name','cat','ts','dur','pid','tid','id','s','cname','args']\n"
+    "def show(e,k):\n"
+    "  if k not in e: return '-'\n"
+    "  if k in ('ts','dur'): return '%.3f'%e[k]\n"
+    "  if k in ('name','args'): return json.dumps(e[k],separators=(',',':'))\n"
+    "  return str(e[k])\n"
+    "lines=[]\n"
+    "for e in d['traceEvents']:\n"
+    "  assert set(e)<=set(K), ('unexpected key',e)\n"
+    "  lines.append('|'.join(show(e,k) for k in K))\n"
+    "for l in sorted(lines): print(l)\n"
+    "o=d['otherData']\n"
+    "print('otherData|%s|%s|%d'%(o['generator'],json.dumps(o['session']),o['timestampBase_ns']))\n";
+
+typedef struct chrome_event {
+    const char* ph;
+    const char* name; /* as json.dumps prints it: quoted, ASCII escapes */
+    const char* cat;  /* NULL: none, and so for id, s, cname, args */
+    int64_t at, dur;  /* ns after t (-1: no ts); dur -1: none */
+    int pid, tid;
+    const char *id, *s, *cname, *args;
+} chrome_event;
+
+static int compare_lines(const void* a, const void* b) {
+    return strcmp(*(char* const*)a, *(char* const*)b);
+}
+
+/* The events write_golden_session must produce, written from its calls
+ * (docs/chrome-json.md): pid 1 is the session and the worker (scope ""),
+ * pid 2 the scope "/node0/process 7" of main; tids are open order + 1. cat
+ * is the category's name, its number when unregistered (3), else the
+ * domain's name "app". Push/pop ranges are X (the split ones at the pop),
+ * start/end b/e with the range ID, whole ones with the synthetic ID
+ * 0x8000000000000000 | tid << 32 | n. cname: 0xFF00FF00 (0,255,0) is
+ * nearest good (0,125,0: 130^2 = 16900; next rail_load 13,168,97:
+ * 17147); 0xFFB40000, 0xFFFFFF00, 0xFF7EC894 are exactly terrible, yellow,
+ * thread_state_running. The message "tab\there \"q\" \\ \x01 bad\xff" is
+ * JSON-escaped with 0x01 as \u0001 and the invalid 0xFF as \ufffd; "solve
+ * \xc3\xa9" is U+00E9. The job's timestamps, message and color are
+ * consumed, its other fields are args; note has no message: its schema
+ * name. The gauge's label (a string) is no counter value; the no-value
+ * sample writes nothing. ts are rebased to the smallest timestamp, note's
+ * t + 500. */
+static void golden_expected(char* out, size_t size) {
+    char counter[64];
+    const chrome_event events[] = {
+        {"M", "\"process_name\"", NULL, -1, -1, 1, 0, NULL, NULL, NULL,
+         "{\"name\":\"golden \\\"session\\\"\"}"},
+        {"M", "\"process_sort_index\"", NULL, -1, -1, 1, 0, NULL, NULL, NULL, "{\"sort_index\":1}"},
+        {"M", "\"process_name\"", NULL, -1, -1, 2, 0, NULL, NULL, NULL,
+         "{\"name\":\"/node0/process 7\"}"},
+        {"M", "\"process_sort_index\"", NULL, -1, -1, 2, 0, NULL, NULL, NULL, "{\"sort_index\":2}"},
+        {"M", "\"thread_name\"", NULL, -1, -1, 2, 1, NULL, NULL, NULL, "{\"name\":\"main\"}"},
+        {"M", "\"thread_sort_index\"", NULL, -1, -1, 2, 1, NULL, NULL, NULL, "{\"sort_index\":0}"},
+        {"M", "\"thread_name\"", NULL, -1, -1, 1, 2, NULL, NULL, NULL, "{\"name\":\"worker\"}"},
+        {"M", "\"thread_sort_index\"", NULL, -1, -1, 1, 2, NULL, NULL, NULL, "{\"sort_index\":1}"},
+        /* golden_ranges, on main */
+        {"X", "\"init\"", "io", 1000, 4500, 2, 1, NULL, NULL, "good", NULL},
+        {"X", "\"compute\"", "math", 6000, 3000, 2, 1, NULL, NULL, NULL, NULL},
+        {"X", "\"outer\"", "app", 10000, 2000, 2, 1, NULL, NULL, NULL, NULL},
+        {"X", "\"compute\"", "io", 10500, 500, 2, 1, NULL, NULL, "terrible", NULL},
+        {"b", "\"download\"", "io", 13000, -1, 2, 1, "0x7", NULL, NULL, NULL},
+        {"b", "\"compute\"", "app", 13500, -1, 2, 1, "0x8", NULL, NULL, NULL},
+        {"e", "\"download\"", "io", 14000, -1, 2, 1, "0x7", NULL, NULL, NULL},
+        {"e", "\"compute\"", "app", 15000, -1, 2, 1, "0x8", NULL, NULL, NULL},
+        {"b", "\"upload\"", "app", 16000, -1, 2, 1, "0x8000000100000000", NULL, NULL, NULL},
+        {"e", "\"upload\"", "app", 17000, -1, 2, 1, "0x8000000100000000", NULL, NULL, NULL},
+        {"b", "\"compute\"", "app", 16500, -1, 2, 1, "0x8000000100000001", NULL, NULL, NULL},
+        {"e", "\"compute\"", "app", 16750, -1, 2, 1, "0x8000000100000001", NULL, NULL, NULL},
+        {"i", "\"tab\\there \\\"q\\\" \\\\ \\u0001 bad\\ufffd\"", "app", 18000, -1, 2, 1, NULL, "t",
+         "yellow", NULL},
+        {"i", "\"compute\"", "3", 18001, -1, 2, 1, NULL, "t", NULL, NULL},
+        {"i", "\"(unmatched pop)\"", "app", 19000, -1, 2, 1, NULL, "t", NULL, NULL},
+        /* golden_custom, on worker */
+        {"X", "\"solve \\u00e9\"", "app", 2000, 999, 1, 2, NULL, NULL, "thread_state_running",
+         "{\"rank\":-3,\"load\":0.25,\"dims\":[1,2,3]}"},
+        {"i", "\"note\"", "app", 500, -1, 1, 2, NULL, "t", NULL, "{\"code\":42}"},
+        {"C", "\"queue depth\"", NULL, 3000, -1, 1, 2, NULL, NULL, NULL, "{\"value\":5}"},
+        {"C", "\"queue depth\"", NULL, 4000, -1, 1, 2, NULL, NULL, NULL, "{\"value\":-1}"},
+        {"C", counter, NULL, 3000, -1, 1, 2, NULL, NULL, NULL, "{\"value\":1.5}"},
+        {"C", "\"memory\"", NULL, 3500, -1, 1, 2, NULL, NULL, NULL,
+         "{\"bytes\":4096,\"ratio\":0.5}"},
+    };
+    enum { N = sizeof events / sizeof events[0] };
+    char lines[N][256];
+    char* sorted[N];
+    int64_t base = INT64_MAX;
+    size_t i;
+    snprintf(counter, sizeof counter, "\"counter %" PRIu64 "\"", golden_float_counter);
+    for (i = 0; i < N; i++)
+        if (events[i].at >= 0 && events[i].at < base)
+            base = events[i].at;
+    for (i = 0; i < N; i++) {
+        const chrome_event* e = &events[i];
+        char ts[32] = "-", dur[32] = "-";
+        if (e->at >= 0)
+            snprintf(ts, sizeof ts, "%" PRId64 ".%03" PRId64, (e->at - base) / 1000,
+                     (e->at - base) % 1000);
+        if (e->dur >= 0)
+            snprintf(dur, sizeof dur, "%" PRId64 ".%03" PRId64, e->dur / 1000, e->dur % 1000);
+        snprintf(lines[i], sizeof lines[i], "%s|%s|%s|%s|%s|%d|%d|%s|%s|%s|%s", e->ph, e->name,
+                 e->cat ? e->cat : "-", ts, dur, e->pid, e->tid, e->id ? e->id : "-",
+                 e->s ? e->s : "-", e->cname ? e->cname : "-", e->args ? e->args : "-");
+        sorted[i] = lines[i];
+    }
+    qsort(sorted, N, sizeof sorted[0], compare_lines);
+    out[0] = '\0';
+    for (i = 0; i < N; i++)
+        snprintf(out + strlen(out), size - strlen(out), "%s\n", sorted[i]);
+    snprintf(out + strlen(out), size - strlen(out),
+             "otherData|nvtxw|\"golden \\\"session\\\"\"|%" PRId64 "\n", 1000000000 + base);
+}
+
+/* NULL when the events of `path` are golden_expected's; else a message
+ * naming the first line (in sorted order) that differs. */
+static const char* golden_events_mismatch(const char* path) {
+    static char message[1024];
+    char want[16384], got[16384], script[PATH_MAX + 32], command[2 * PATH_MAX + 64];
+    const char *w = want, *g = got;
+    FILE* file;
+    int status, line = 1;
+    golden_expected(want, sizeof want);
+    snprintf(script, sizeof script, "%s/events.py", dir);
+    file = fopen(script, "w");
+    ck_assert_ptr_nonnull(file);
+    fputs(events_script, file);
+    fclose(file);
+    snprintf(command, sizeof command, "python3 '%s' '%s' 2>&1", script, path);
+    file = popen(command, "r");
+    ck_assert_msg(file != NULL, "cannot run python3");
+    got[fread(got, 1, sizeof got - 1, file)] = '\0';
+    status = pclose(file);
+    if (status != 0) {
+        snprintf(message, sizeof message, "python3 failed on %s (installed?): %.900s", path, got);
+        return message;
+    }
+    while (*w != '\0' || *g != '\0') {
+        size_t wl = strcspn(w, "\n"), gl = strcspn(g, "\n");
+        if (wl != gl || memcmp(w, g, wl) != 0) {
+            snprintf(message, sizeof message,
+                     "event line %d differs from the calls: want \"%.*s\", got \"%.*s\"", line,
+                     (int)wl, w, (int)gl, g);
+            return message;
+        }
+        w += wl + (w[wl] == '\n');
+        g += gl + (g[gl] == '\n');
+        line++;
+    }
+    return NULL;
+}
+
+/* Compares `path` with the golden file; NVTXW_UPDATE_GOLDEN=1 rewrites the
+ * golden file instead and fails the test. */
 static void check_golden(const char* path) {
     char golden[PATH_MAX + 64];
     const char* top = getenv("top_srcdir");
@@ -301,7 +473,9 @@ static void check_golden(const char* path) {
         FILE* file = fopen(golden, "wb");
         ck_assert_ptr_nonnull(file);
         ck_assert_uint_eq(fwrite(got, 1, got_size, file), got_size);
-        fclose(file);
+        ck_assert_int_eq(fclose(file), 0);
+        ck_abort_msg("rewrote %s: review the diff, then run again without NVTXW_UPDATE_GOLDEN",
+                     golden);
     }
     want = tu_read_file_or_fail(golden, &want_size);
     ck_assert_msg(got_size == want_size && memcmp(got, want, got_size) == 0,
@@ -312,12 +486,59 @@ static void check_golden(const char* path) {
 
 START_TEST(test_golden) {
     char path[PATH_MAX], summary[4096];
+    const char* wrong;
     write_golden_session("golden.json");
     out_path(path, sizeof path, "golden.json");
     check_json(path, summary, sizeof summary);
     ck_assert_msg(strstr(summary, "events=29 X=5 B=0 E=0 b=4 e=4 i=4 C=4 M=8 s=0 f=0") != NULL,
                   "%s", summary);
+    wrong = golden_events_mismatch(path);
+    ck_assert_msg(wrong == NULL, "%s", wrong);
     check_golden(path);
+}
+END_TEST
+
+/* The event check is a check: a changed dur, cname, arg or base is reported
+ * with its line, an extra key is refused, the unchanged output passes. */
+START_TEST(test_golden_events_catch_mutation) {
+    static const struct {
+        const char *from, *to, *words;
+    } cases[] = {
+        {"\"dur\":4.500", "\"dur\":4.501",
+         "want \"X|\"init\"|io|0.500|4.500|2|1|-|-|good|-\", got \"X|\"init\"|io|0.500|4.501|2|1|"
+         "-|-|good|-\""},
+        {"\"cname\":\"yellow\"", "\"cname\":\"yellaw\"", "|yellow|-\", got "},
+        {"\"rank\":-3", "\"rank\":-4", "{\"rank\":-3,"},
+        {"\"timestampBase_ns\":1000000500", "\"timestampBase_ns\":1000000501",
+         "|1000000500\", got "},
+        {"\"s\":\"t\",\"cname\":\"yellow\"", "\"s\":\"t\",\"cnamf\":\"yellow\"", "unexpected key"},
+    };
+    char path[PATH_MAX], mutated[PATH_MAX];
+    size_t size, i;
+    char* good;
+    write_golden_session("golden.json");
+    out_path(path, sizeof path, "golden.json");
+    out_path(mutated, sizeof mutated, "mutated.json");
+    ck_assert_ptr_null(golden_events_mismatch(path));
+    good = tu_read_file_or_fail(path, &size);
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char* copy = strdup(good);
+        char* at = strstr(copy, cases[i].from);
+        const char* wrong;
+        FILE* file;
+        ck_assert_msg(at != NULL && strlen(cases[i].from) == strlen(cases[i].to), "%s",
+                      cases[i].from);
+        memcpy(at, cases[i].to, strlen(cases[i].to));
+        file = fopen(mutated, "wb");
+        ck_assert_ptr_nonnull(file);
+        fputs(copy, file);
+        fclose(file);
+        wrong = golden_events_mismatch(mutated);
+        ck_assert_msg(wrong != NULL && strstr(wrong, cases[i].words) != NULL, "%s: %s", cases[i].to,
+                      wrong ? wrong : "(passed)");
+        free(copy);
+    }
+    free(good);
 }
 END_TEST
 
@@ -554,6 +775,7 @@ int main(void) {
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_golden);
+    tcase_add_test(tc, test_golden_events_catch_mutation);
     tcase_add_test(tc, test_flows);
     tcase_add_test(tc, test_threads);
     tcase_add_test(tc, test_unwritable_output);

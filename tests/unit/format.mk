@@ -1,8 +1,10 @@
 # tests/unit/format.mk - JSON and text payload formatters (format_test.c):
-# golden files in tests/data/golden/, every JSON output checked by python3's
-# json module. Regenerate the golden files with
+# each output is checked against an expectation the test prints from its own
+# input, then against golden files in tests/data/golden/, every JSON output
+# also by python3's json module. Regenerate the golden files with
 #   NVTXW_UPDATE_GOLDEN=1 make check TESTS=tests/unit/format_test
-# and review the diff by eye.
+# which rewrites them and fails by design; review the diff, then run again
+# without the variable.
 
 check_PROGRAMS += tests/unit/format_test
 TESTS += tests/unit/format_test

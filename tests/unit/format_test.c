@@ -3,23 +3,31 @@
  * files, plus their error paths and nvtxw_write_to_file.
  *
  * Each golden case registers schemas covering one family of value kinds,
- * encodes an event's payloads, formats them both ways and compares the bytes
- * with tests/data/golden/<case>.json and <case>.txt (located through the
- * top_srcdir environment variable that tests/local.mk exports). Every JSON
- * output is also parsed by an independent parser, Python's json module (so
- * python3 must be on PATH; without it the test fails).
+ * encodes an event's payloads, formats them both ways and checks each output
+ * three times: (1) against an expectation the case assembles from its own
+ * input (expect_t: every value printed with printf from the bytes it encoded,
+ * escapes written by hand with their derivation, in the shapes nvtxw/format.h
+ * specifies), (2) byte for byte against tests/data/golden/<case>.json and
+ * <case>.txt (located through the top_srcdir environment variable that
+ * tests/local.mk exports), and, for JSON, (3) with an independent parser,
+ * Python's json module (python3 must be on PATH; without it the test fails).
+ * test_expect_catches_mutation shows that (1) reports a changed value.
  *
  * Regenerating: NVTXW_UPDATE_GOLDEN=1 make check TESTS=tests/unit/format_test
- * rewrites the golden files instead of comparing; review the diff by eye
- * before committing it.
+ * rewrites the golden files of every case whose output still matches its
+ * input-derived expectation and then FAILS by design ("rewrote FILE: review
+ * the diff, then run again without NVTXW_UPDATE_GOLDEN"), so a leaked
+ * variable can never turn the test green.
  *
  * The byte layouts assume LP64 (ADDRESS and size_t are 8 bytes).
  */
 #define _POSIX_C_SOURCE 200809L /* test_util.h */
 #include <check.h>
 #include <float.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -85,14 +93,21 @@ static void golden_update(const char* path, const capture_t* got) {
     ck_assert_int_eq(fclose(file), 0);
 }
 
-static void check_golden(const char* name, const char* ext, const capture_t* got) {
+/* Compares `got` with golden/<name>.<ext>. In update mode
+ * (NVTXW_UPDATE_GOLDEN=1) it rewrites the file instead and appends its path
+ * to `rewritten`: the caller then fails the test. */
+static void check_golden(const char* name, const char* ext, const capture_t* got, char* rewritten,
+                         size_t rewritten_size) {
     char path[4096];
     char* expected;
     size_t size = 0;
+    const char* update = getenv("NVTXW_UPDATE_GOLDEN");
 
     golden_path(path, sizeof path, name, ext);
-    if (getenv("NVTXW_UPDATE_GOLDEN") != NULL && strcmp(getenv("NVTXW_UPDATE_GOLDEN"), "1") == 0) {
+    if (update != NULL && strcmp(update, "1") == 0) {
+        size_t used = strlen(rewritten);
         golden_update(path, got);
+        snprintf(rewritten + used, rewritten_size - used, "%s%s", used > 0 ? ", " : "", path);
         return;
     }
     expected = tu_read_file_or_null(path, &size);
@@ -101,6 +116,144 @@ static void check_golden(const char* name, const char* ext, const capture_t* got
                   "%s differs; got %zu bytes:\n%.2000s", path, got->size,
                   got->data ? got->data : "");
     free(expected);
+}
+
+/* ------------------------------------------------------------------------- */
+/* Expected output written from the input                                     */
+/* ------------------------------------------------------------------------- */
+
+/* The JSON and text a case must produce, assembled from the case's own input
+ * in the shapes of nvtxw/format.h: JSON {"count":N,"payloads":[{"index":I,
+ * "schemaId":S,"size":Z,"schemaName":..,"fields":{"k":v,..}},..]}, text
+ * "[I] title: k=v, k=v\n". Values are printed by the case with printf from
+ * the values it encoded, never copied from a golden file. */
+typedef struct expect {
+    char json[4096];
+    char text[4096];
+    int fields; /* in the current payload; -1 before the first payload */
+} expect_t;
+
+static void expect_append(char* buffer, size_t size, const char* format, ...) {
+    size_t used = strlen(buffer);
+    va_list args;
+    int n;
+
+    va_start(args, format);
+    n = vsnprintf(buffer + used, size - used, format, args);
+    va_end(args);
+    ck_assert_msg(n >= 0 && (size_t)n < size - used, "expectation longer than %zu bytes", size);
+}
+
+/* printf into one of 64 rotating buffers: values for expect_field (one
+ * call uses a few; double_array one per element). */
+static const char* S(const char* format, ...) {
+    static char buffers[64][512];
+    static unsigned next;
+    char* buffer = buffers[next++ % 64];
+    va_list args;
+    int n;
+
+    va_start(args, format);
+    n = vsnprintf(buffer, sizeof buffers[0], format, args);
+    va_end(args);
+    ck_assert(n >= 0 && (size_t)n < sizeof buffers[0]);
+    return buffer;
+}
+
+static void expect_init(expect_t* e, size_t count) {
+    e->json[0] = '\0';
+    e->text[0] = '\0';
+    e->fields = -1;
+    expect_append(e->json, sizeof e->json, "{\"count\":%zu,\"payloads\":[", count);
+}
+
+static void expect_close_payload(expect_t* e) {
+    if (e->fields >= 0) {
+        expect_append(e->json, sizeof e->json, "}}");
+        expect_append(e->text, sizeof e->text, "\n");
+    }
+}
+
+/* json_name is the JSON value of "schemaName" (quoted, or null); title the
+ * text line's title. */
+static void expect_payload(expect_t* e, size_t index, uint64_t schema_id, size_t size,
+                           const char* json_name, const char* title) {
+    int first = e->fields < 0;
+
+    expect_close_payload(e);
+    expect_append(e->json, sizeof e->json,
+                  "%s{\"index\":%zu,\"schemaId\":%" PRIu64 ",\"size\":%zu,\"schemaName\":%s,"
+                  "\"fields\":{",
+                  first ? "" : ",", index, schema_id, size, json_name);
+    expect_append(e->text, sizeof e->text, "[%zu] %s:", index, title);
+    e->fields = 0;
+}
+
+#define SAME NULL /* the text value is the JSON value */
+
+static void expect_field(expect_t* e, const char* key, const char* json, const char* text) {
+    expect_append(e->json, sizeof e->json, "%s\"%s\":%s", e->fields > 0 ? "," : "", key, json);
+    expect_append(e->text, sizeof e->text, "%s %s=%s", e->fields > 0 ? "," : "", key,
+                  text != NULL ? text : json);
+    e->fields++;
+}
+
+static void expect_done(expect_t* e) {
+    expect_close_payload(e);
+    expect_append(e->json, sizeof e->json, "]}");
+}
+
+/* NULL when the `got_size` bytes at `got` are `want`; else "WHAT: byte N
+ * differs from the input: want "...", got "..."" (up to 40 bytes of each
+ * from the first difference). */
+static const char* expect_mismatch(const char* what, const char* want, const char* got,
+                                   size_t got_size) {
+    static char message[512];
+    size_t i = 0, want_size = strlen(want), want_rest, got_rest;
+
+    while (i < want_size && i < got_size && want[i] == got[i])
+        i++;
+    if (i == want_size && i == got_size)
+        return NULL;
+    want_rest = want_size - i < 40 ? want_size - i : 40;
+    got_rest = got_size - i < 40 ? got_size - i : 40;
+    snprintf(message, sizeof message,
+             "%s: byte %zu differs from the input: want \"%.*s\", got \"%.*s\"", what, i,
+             (int)want_rest, want + i, (int)got_rest, got + i);
+    return message;
+}
+
+/* A double as nvtxw/format.h prints it, found with printf: the shortest
+ * %.Ng (N <= 17) that strtod reads back to the same bits; nan/inf as words
+ * (quoted in JSON). */
+static const char* shortest(double value, int json) {
+    int precision;
+
+    if (isnan(value))
+        return json ? "\"nan\"" : "nan";
+    if (isinf(value))
+        return value > 0 ? (json ? "\"inf\"" : "inf") : (json ? "\"-inf\"" : "-inf");
+    for (precision = 1; precision <= 17; precision++) {
+        char text[32];
+        double back;
+        snprintf(text, sizeof text, "%.*g", precision, value);
+        back = strtod(text, NULL);
+        if (memcmp(&back, &value, sizeof back) == 0)
+            return S("%s", text);
+    }
+    ck_abort_msg("%.17g does not read back", value);
+    return NULL;
+}
+
+/* "[a,b,..]" (JSON) or "[a, b, ..]" (text) of `count` shortest doubles. */
+static const char* double_array(const double* values, size_t count, int json) {
+    char buffer[512] = "[";
+    size_t i;
+
+    for (i = 0; i < count; i++)
+        expect_append(buffer, sizeof buffer, "%s%s", i > 0 ? (json ? "," : ", ") : "",
+                      shortest(values[i], json));
+    return S("%s]", buffer);
 }
 
 /* Strict: UTF-8 only, no NaN/Infinity literals, nothing after the value. */
@@ -119,23 +272,33 @@ static void check_json_valid(const char* name, const capture_t* got) {
                   got->data);
 }
 
-/* Formats both ways, validates the JSON and compares with the golden files. */
+/* Formats both ways; checks both outputs against `want`, the JSON with
+ * python3, then both against the golden files (or rewrites them and fails). */
 static void run_case(const char* name, const nvtxw_schema_registry_t* registry,
                      const nvtxPayloadData_t* payloads, size_t count,
-                     const nvtxw_visit_options_t* options) {
+                     const nvtxw_visit_options_t* options, const expect_t* want) {
     capture_t json = {0};
     capture_t text = {0};
+    char rewritten[8192] = "";
+    const char* wrong;
     nvtxwResultCode_t result;
 
     result = nvtxw_payload_format_json(registry, payloads, count, options, capture_write, &json);
     ck_assert_msg(result == NVTXW_RESULT_SUCCESS, "%s (json): %s", name, nvtxw_last_error());
+    wrong = expect_mismatch(S("%s json", name), want->json, json.data, json.size);
+    ck_assert_msg(wrong == NULL, "%s", wrong);
     check_json_valid(name, &json);
-    check_golden(name, "json", &json);
     result = nvtxw_payload_format_text(registry, payloads, count, options, capture_write, &text);
     ck_assert_msg(result == NVTXW_RESULT_SUCCESS, "%s (text): %s", name, nvtxw_last_error());
-    check_golden(name, "txt", &text);
+    wrong = expect_mismatch(S("%s text", name), want->text, text.data, text.size);
+    ck_assert_msg(wrong == NULL, "%s", wrong);
+    check_golden(name, "json", &json, rewritten, sizeof rewritten);
+    check_golden(name, "txt", &text, rewritten, sizeof rewritten);
     capture_free(&json);
     capture_free(&text);
+    ck_assert_msg(rewritten[0] == '\0',
+                  "rewrote %s: review the diff, then run again without NVTXW_UPDATE_GOLDEN",
+                  rewritten);
 }
 
 /* ------------------------------------------------------------------------- */
@@ -428,27 +591,99 @@ static nvtxPayloadData_t payload(uint64_t schema_id, const void* data, size_t si
 /* Golden cases                                                               */
 /* ------------------------------------------------------------------------- */
 
+/* Every value is printed from the struct: addr and color in hex in text
+ * only (nvtxw/format.h), CHAR as its code ('A' = 65). */
+static void expect_scalars(expect_t* e, const scalars_t* s) {
+    expect_init(e, 1);
+    expect_payload(e, 0, ID_SCALARS, sizeof *s, "\"scalars\"", "scalars");
+    expect_field(e, "i8", S("%d", s->i8), SAME);
+    expect_field(e, "i16", S("%d", s->i16), SAME);
+    expect_field(e, "i32", S("%" PRId32, s->i32), SAME);
+    expect_field(e, "i64", S("%" PRId64, s->i64), SAME);
+    expect_field(e, "u8", S("%u", s->u8), SAME);
+    expect_field(e, "u16", S("%u", s->u16), SAME);
+    expect_field(e, "u32", S("%" PRIu32, s->u32), SAME);
+    expect_field(e, "u64", S("%" PRIu64, s->u64), SAME);
+    expect_field(e, "c", S("%d", s->c), SAME);
+    expect_field(e, "ll", S("%lld", s->ll), SAME);
+    expect_field(e, "sz", S("%zu", s->sz), SAME);
+    expect_field(e, "addr", S("%" PRIu64, s->addr), S("0x%016" PRIx64, s->addr));
+    expect_field(e, "color", S("%" PRIu32, s->color), S("0x%08" PRIx32, s->color));
+    expect_field(e, "category", S("%" PRIu32, s->category), SAME);
+    expect_done(e);
+}
+
+static void make_scalars(scalars_t* s) {
+    memset(s, 0, sizeof *s);
+    s->i8 = INT8_MIN;
+    s->i16 = INT16_MIN;
+    s->i32 = INT32_MIN;
+    s->i64 = INT64_MIN;
+    s->u8 = UINT8_MAX;
+    s->u16 = UINT16_MAX;
+    s->u32 = UINT32_MAX;
+    s->u64 = UINT64_MAX;
+    s->c = 'A';
+    s->ll = LLONG_MAX;
+    s->sz = 12345;
+    s->addr = 0x00007fff12345678u;
+    s->color = 0x80ff0010u;
+    s->category = 7;
+}
+
 START_TEST(test_scalars) {
     scalars_t s;
     nvtxPayloadData_t p;
+    expect_t want;
 
-    memset(&s, 0, sizeof s);
-    s.i8 = INT8_MIN;
-    s.i16 = INT16_MIN;
-    s.i32 = INT32_MIN;
-    s.i64 = INT64_MIN;
-    s.u8 = UINT8_MAX;
-    s.u16 = UINT16_MAX;
-    s.u32 = UINT32_MAX;
-    s.u64 = UINT64_MAX;
-    s.c = 'A';
-    s.ll = LLONG_MAX;
-    s.sz = 12345;
-    s.addr = 0x00007fff12345678u;
-    s.color = 0x80ff0010u;
-    s.category = 7;
+    make_scalars(&s);
+    expect_scalars(&want, &s);
     p = payload(ID_SCALARS, &s, sizeof s);
-    run_case("scalars", registry, &p, 1, NULL);
+    run_case("scalars", registry, &p, 1, NULL, &want);
+}
+END_TEST
+
+/* The expectation itself is a check: one changed digit in either output is
+ * reported at its byte, and the unchanged output passes. */
+START_TEST(test_expect_catches_mutation) {
+    scalars_t s;
+    nvtxPayloadData_t p;
+    expect_t want;
+    capture_t json = {0};
+    capture_t text = {0};
+    const char* wrong;
+    char* digit;
+
+    make_scalars(&s);
+    expect_scalars(&want, &s);
+    p = payload(ID_SCALARS, &s, sizeof s);
+    ck_assert_int_eq(nvtxw_payload_format_json(registry, &p, 1, NULL, capture_write, &json),
+                     NVTXW_RESULT_SUCCESS);
+    ck_assert_int_eq(nvtxw_payload_format_text(registry, &p, 1, NULL, capture_write, &text),
+                     NVTXW_RESULT_SUCCESS);
+    ck_assert_ptr_null(expect_mismatch("scalars json", want.json, json.data, json.size));
+    ck_assert_ptr_null(expect_mismatch("scalars text", want.text, text.data, text.size));
+
+    digit = strstr(json.data, "\"i8\":-128,") + 8; /* i8 = -127 */
+    *digit = '7';
+    wrong = expect_mismatch("scalars json", want.json, json.data, json.size);
+    ck_assert_ptr_nonnull(wrong);
+    ck_assert_str_eq(wrong, S("scalars json: byte %td differs from the input: want \"%.40s\", "
+                              "got \"%.40s\"",
+                              digit - json.data, want.json + (digit - json.data), digit));
+    ck_assert_ptr_nonnull(strstr(wrong, "want \"8,\"i16\":-32768,"));
+
+    digit = strstr(text.data, "color=0x80ff0010") + 15; /* color = 0x80ff0011 */
+    *digit = '1';
+    wrong = expect_mismatch("scalars text", want.text, text.data, text.size);
+    ck_assert_ptr_nonnull(wrong);
+    ck_assert_ptr_nonnull(strstr(wrong, "want \"0, category=7\n\", got \"1, category=7\n\""));
+    text.size--; /* a lost last byte is a difference too */
+    *digit = '0';
+    ck_assert_ptr_nonnull(strstr(expect_mismatch("scalars text", want.text, text.data, text.size),
+                                 "want \"\n\", got \"\""));
+    capture_free(&json);
+    capture_free(&text);
 }
 END_TEST
 
@@ -457,8 +692,17 @@ START_TEST(test_floats) {
                   {NAN, INFINITY, -INFINITY, -0.0, 0.0, 1e300, 5e-324, 0.1, 1.0 / 3.0,
                    2.2250738585072014e-308, DBL_MAX, 123456789.0}};
     nvtxPayloadData_t p = payload(ID_FLOATS, &f, sizeof f);
+    /* The floats widen exactly to double, printed as doubles: 0.1f is
+     * 0.100000001490116119384765625, so "0.10000000149011612". */
+    double widened[4] = {f.f[0], f.f[1], f.f[2], f.f[3]};
+    expect_t want;
 
-    run_case("floats", registry, &p, 1, NULL);
+    expect_init(&want, 1);
+    expect_payload(&want, 0, ID_FLOATS, sizeof f, "\"floats\"", "floats");
+    expect_field(&want, "f", double_array(widened, 4, 1), double_array(widened, 4, 0));
+    expect_field(&want, "d", double_array(f.d, 12, 1), double_array(f.d, 12, 0));
+    expect_done(&want);
+    run_case("floats", registry, &p, 1, NULL, &want);
 }
 END_TEST
 
@@ -472,16 +716,55 @@ START_TEST(test_strings) {
                    {'h', 0xE9, 0xD83D, 0xDE00, '!', 0, 0, 0},
                    {'x', 0xD800, 'y', 0}};
     nvtxPayloadData_t p = payload(ID_STRINGS, &s, sizeof s);
+    expect_t want;
 
-    run_case("strings", registry, &p, 1, NULL);
+    /* Escapes by hand (nvtxw/format.h): " and \ as \" \\ in both; \t \n \r
+     * as such in both; 0x01 0x1f as \u0001 \u001f in JSON, \x01 \x1f in
+     * text; DEL copied in JSON, \x7f in text. Valid UTF-8 is copied. The
+     * invalid bytes FF, FE, C0 80 (overlong), ED A0 80 (a surrogate) are 7
+     * maximal ill-formed subparts of one byte each: 7 x U+FFFD (EF BF BD).
+     * UTF-16 'h' E9 D83D+DE00 '!' is "h" C3 A9 F0 9F 98 80 "!" (U+1F600);
+     * the lone D800 is one U+FFFD. */
+    const char* fffd = "\xef\xbf\xbd";
+    const char* invalid = S("\"ab%s%s%s%s%s%s%sz\"", fffd, fffd, fffd, fffd, fffd, fffd, fffd);
+
+    expect_init(&want, 1);
+    expect_payload(&want, 0, ID_STRINGS, sizeof s, "\"odd \\\"name\\\"\\n\\\\\"",
+                   "odd \\\"name\\\"\\n\\\\");
+    expect_field(&want, "quotes", "\"say \\\"hi\\\" \\\\o/\"", SAME);
+    expect_field(&want, "tab\\there \\\"key\\\"", "\"a\\tb\\nc\\r\\u0001\\u001f\x7f|\"",
+                 "\"a\\tb\\nc\\r\\x01\\x1f\\x7f|\"");
+    expect_field(&want, "utf8", S("\"%s\"", s.utf8), SAME);
+    expect_field(&want, "invalid", invalid, SAME);
+    expect_field(&want, "empty", "\"\"", SAME);
+    expect_field(&want, "utf16", "\"h\xc3\xa9\xf0\x9f\x98\x80!\"", SAME);
+    expect_field(&want, "bad_utf16", S("\"x%sy\"", fffd), SAME);
+    expect_done(&want);
+    run_case("strings", registry, &p, 1, NULL, &want);
 }
 END_TEST
 
 START_TEST(test_enums) {
     enums_t e = {2, 9, 5, 0, {0x00, 0x01, 0xab, 0xcd, 0xff}, 0x7f};
     nvtxPayloadData_t p = payload(ID_ENUMS, &e, sizeof e);
+    expect_t want;
 
-    run_case("enums", registry, &p, 1, NULL);
+    /* color 2 is GREEN; 9 matches no enumerator, so the number; perm 5 =
+     * R (1) | X (4); perm 0 sets no flag, so the number; bytes as hex in
+     * memory order. */
+    expect_init(&want, 1);
+    expect_payload(&want, 0, ID_ENUMS, sizeof e, "\"enums\"", "enums");
+    expect_field(&want, "color_known", "\"GREEN\"", "GREEN");
+    expect_field(&want, "color_unknown", S("%" PRIu32, e.color_unknown), SAME);
+    expect_field(&want, "perm_flags", "\"R|X\"", "R|X");
+    expect_field(&want, "perm_zero", S("%u", e.perm_zero), SAME);
+    expect_field(
+        &want, "bytes",
+        S("\"0x%02x%02x%02x%02x%02x\"", e.bytes[0], e.bytes[1], e.bytes[2], e.bytes[3], e.bytes[4]),
+        S("0x%02x%02x%02x%02x%02x", e.bytes[0], e.bytes[1], e.bytes[2], e.bytes[3], e.bytes[4]));
+    expect_field(&want, "byte", S("\"0x%02x\"", e.byte), S("0x%02x", e.byte));
+    expect_done(&want);
+    run_case("enums", registry, &p, 1, NULL, &want);
 }
 END_TEST
 
@@ -490,23 +773,68 @@ static const char* resolve(void* ctx, uint64_t handle) {
     return handle == 1 ? "registered \"one\"\n" : NULL;
 }
 
-START_TEST(test_handles) {
-    uint64_t handles[2] = {1, 77};
+static const uint64_t handles[2] = {1, 77};
+
+/* Handle 1 resolves to resolve()'s text (escaped: \" and \n), 77 does not. */
+START_TEST(test_handles_resolved) {
     nvtxPayloadData_t p = payload(ID_HANDLES, handles, sizeof handles);
     nvtxw_visit_options_t options = {0};
+    expect_t want;
 
     options.struct_size = sizeof options;
     options.resolve_string = resolve;
-    run_case("handles_resolved", registry, &p, 1, &options);
-    run_case("handles_unresolved", registry, &p, 1, NULL);
+    expect_init(&want, 1);
+    expect_payload(&want, 0, ID_HANDLES, sizeof handles, "\"handles\"", "handles");
+    expect_field(&want, "known", "\"registered \\\"one\\\"\\n\"", SAME);
+    expect_field(&want, "unknown", S("{\"handle\":%" PRIu64 "}", handles[1]),
+                 S("<handle:%" PRIu64 ">", handles[1]));
+    expect_done(&want);
+    run_case("handles_resolved", registry, &p, 1, &options, &want);
+}
+END_TEST
+
+START_TEST(test_handles_unresolved) {
+    nvtxPayloadData_t p = payload(ID_HANDLES, handles, sizeof handles);
+    expect_t want;
+    int i;
+
+    expect_init(&want, 1);
+    expect_payload(&want, 0, ID_HANDLES, sizeof handles, "\"handles\"", "handles");
+    for (i = 0; i < 2; i++)
+        expect_field(&want, i == 0 ? "known" : "unknown", S("{\"handle\":%" PRIu64 "}", handles[i]),
+                     S("<handle:%" PRIu64 ">", handles[i]));
+    expect_done(&want);
+    run_case("handles_unresolved", registry, &p, 1, NULL, &want);
 }
 END_TEST
 
 START_TEST(test_nested) {
     shape_t s = {"tri", {1, -1}, {{0, 0}, {4, 0}, {0, 3}}, -7, 65535, 1, 2};
     nvtxPayloadData_t p = payload(ID_SHAPE, &s, sizeof s);
+    char json[256] = "[", text[256] = "[";
+    expect_t want;
+    int i;
 
-    run_case("nested", registry, &p, 1, NULL);
+    for (i = 0; i < 3; i++) {
+        expect_append(json, sizeof json, "%s{\"x\":%d,\"y\":%d}", i > 0 ? "," : "", s.corners[i].x,
+                      s.corners[i].y);
+        expect_append(text, sizeof text, "%s{x=%d, y=%d}", i > 0 ? ", " : "", s.corners[i].x,
+                      s.corners[i].y);
+    }
+    /* The NULL and the empty name are keyed by position (3 and 4); both
+     * "dup" fields are kept. */
+    expect_init(&want, 1);
+    expect_payload(&want, 0, ID_SHAPE, sizeof s, "\"shape\"", "shape");
+    expect_field(&want, "name", S("\"%s\"", s.name), SAME);
+    expect_field(&want, "origin", S("{\"x\":%d,\"y\":%d}", s.origin.x, s.origin.y),
+                 S("{x=%d, y=%d}", s.origin.x, s.origin.y));
+    expect_field(&want, "corners", S("%s]", json), S("%s]", text));
+    expect_field(&want, "<field_3>", S("%d", s.unnamed_a), SAME);
+    expect_field(&want, "<field_4>", S("%u", s.unnamed_b), SAME);
+    expect_field(&want, "dup", S("%" PRId32, s.dup1), SAME);
+    expect_field(&want, "dup", S("%" PRId32, s.dup2), SAME);
+    expect_done(&want);
+    run_case("nested", registry, &p, 1, NULL, &want);
 }
 END_TEST
 
@@ -519,7 +847,10 @@ START_TEST(test_grid) {
     uint8_t count = 2;
     double values[2] = {0.5, -2.25};
     uint16_t zt[3] = {5, 6, 0};
+    char json[256] = "[", text[256] = "[";
     nvtxPayloadData_t p;
+    expect_t want;
+    uint32_t row, column;
 
     memset(buffer, 0, sizeof buffer);
     memcpy(buffer, dims, sizeof dims);
@@ -528,13 +859,37 @@ START_TEST(test_grid) {
     memcpy(buffer + 24, values, sizeof values);
     memcpy(buffer + 40, zt, sizeof zt);
     p = payload(ID_GRID, buffer, sizeof buffer);
-    run_case("grid", registry, &p, 1, NULL);
+    /* cells: dims[0] rows of dims[1], row-major; zt stops before its 0. */
+    for (row = 0; row < dims[0]; row++) {
+        expect_append(json, sizeof json, "%s[", row > 0 ? "," : "");
+        expect_append(text, sizeof text, "%s[", row > 0 ? ", " : "");
+        for (column = 0; column < dims[1]; column++) {
+            expect_append(json, sizeof json, "%s%d", column > 0 ? "," : "",
+                          cells[row * dims[1] + column]);
+            expect_append(text, sizeof text, "%s%d", column > 0 ? ", " : "",
+                          cells[row * dims[1] + column]);
+        }
+        expect_append(json, sizeof json, "]");
+        expect_append(text, sizeof text, "]");
+    }
+    expect_init(&want, 1);
+    expect_payload(&want, 0, ID_GRID, sizeof buffer, "\"grid\"", "grid");
+    expect_field(&want, "dims", S("[%" PRIu32 ",%" PRIu32 "]", dims[0], dims[1]),
+                 S("[%" PRIu32 ", %" PRIu32 "]", dims[0], dims[1]));
+    expect_field(&want, "cells", S("%s]", json), S("%s]", text));
+    expect_field(&want, "count", S("%u", count), SAME);
+    expect_field(&want, "values", double_array(values, count, 1), double_array(values, count, 0));
+    expect_field(&want, "zt", S("[%u,%u]", zt[0], zt[1]), S("[%u, %u]", zt[0], zt[1]));
+    expect_done(&want);
+    run_case("grid", registry, &p, 1, NULL, &want);
 }
 END_TEST
 
 START_TEST(test_union) {
     tagged_t t[3];
     nvtxPayloadData_t p[3];
+    expect_t want;
+    int i;
 
     memset(t, 0, sizeof t);
     t[0].selector = 0;
@@ -543,10 +898,22 @@ START_TEST(test_union) {
     t[1].value.d = 2.5;
     t[2].selector = 2;
     memcpy(t[2].value.s, "union", 6);
-    p[0] = payload(ID_TAGGED, &t[0], sizeof t[0]);
-    p[1] = payload(ID_TAGGED, &t[1], sizeof t[1]);
-    p[2] = payload(ID_TAGGED, &t[2], sizeof t[2]);
-    run_case("union", registry, p, 3, NULL);
+    /* The selector picks the member by position: i, d, s. */
+    expect_init(&want, 3);
+    for (i = 0; i < 3; i++) {
+        const char* json = i == 0   ? S("{\"i\":%" PRId64 "}", t[i].value.i)
+                           : i == 1 ? S("{\"d\":%s}", shortest(t[i].value.d, 1))
+                                    : S("{\"s\":\"%s\"}", t[i].value.s);
+        const char* text = i == 0   ? S("{i=%" PRId64 "}", t[i].value.i)
+                           : i == 1 ? S("{d=%s}", shortest(t[i].value.d, 0))
+                                    : S("{s=\"%s\"}", t[i].value.s);
+        p[i] = payload(ID_TAGGED, &t[i], sizeof t[i]);
+        expect_payload(&want, (size_t)i, ID_TAGGED, sizeof t[i], "\"tagged\"", "tagged");
+        expect_field(&want, "selector", S("%" PRIu32, t[i].selector), SAME);
+        expect_field(&want, "value", json, text);
+    }
+    expect_done(&want);
+    run_case("union", registry, p, 3, NULL, &want);
 }
 END_TEST
 
@@ -561,6 +928,7 @@ START_TEST(test_event) {
     double unused = 1.0;
     pointers_t ptrs = {referenced + 1, NULL};
     nvtxPayloadData_t p[8];
+    expect_t want;
 
     p[0] = payload(T(INT32), ints, sizeof ints);
     p[1] = payload(T(CSTRING_UTF8), "abc", SIZE_MAX);
@@ -570,7 +938,28 @@ START_TEST(test_event) {
     p[5] = payload(T(CSTRING_UTF16), wide, sizeof wide);
     p[6] = payload(NVTX_TYPE_PAYLOAD_SCHEMA_REFERENCED, referenced, sizeof referenced);
     p[7] = payload(ID_POINTERS, &ptrs, sizeof ptrs);
-    run_case("event", registry, p, 8, NULL);
+    /* Predefined types are titled by type name, RAW "<raw>", the unnamed
+     * schema null / "<schema_ID>". p[1]'s size SIZE_MAX is measured: "abc"
+     * and its NUL, 4. p[2] (size 0) and p[6] (REFERENCED) have no entry.
+     * "text" points 1 byte into the referenced bytes: `ointed "to"`. */
+    expect_init(&want, 8);
+    expect_payload(&want, 0, T(INT32), sizeof ints, "\"INT32\"", "INT32");
+    expect_field(&want, "<field_0>", S("[%d,%d,%d]", ints[0], ints[1], ints[2]),
+                 S("[%d, %d, %d]", ints[0], ints[1], ints[2]));
+    expect_payload(&want, 1, T(CSTRING_UTF8), 4, "\"CSTRING_UTF8\"", "CSTRING_UTF8");
+    expect_field(&want, "<field_0>", "\"abc\"", SAME);
+    expect_payload(&want, 3, NVTX_TYPE_PAYLOAD_SCHEMA_RAW, sizeof raw, "\"<raw>\"", "<raw>");
+    expect_field(&want, "<field_0>", S("\"0x%02x%02x%02x%02x\"", raw[0], raw[1], raw[2], raw[3]),
+                 S("0x%02x%02x%02x%02x", raw[0], raw[1], raw[2], raw[3]));
+    expect_payload(&want, 4, T(UINT64), sizeof big, "\"UINT64\"", "UINT64");
+    expect_field(&want, "<field_0>", S("%" PRIu64, big), SAME);
+    expect_payload(&want, 5, T(CSTRING_UTF16), sizeof wide, "\"CSTRING_UTF16\"", "CSTRING_UTF16");
+    expect_field(&want, "<field_0>", S("\"%c%c\"", wide[0], wide[1]), SAME);
+    expect_payload(&want, 7, ID_POINTERS, sizeof ptrs, "null", S("<schema_%u>", ID_POINTERS));
+    expect_field(&want, "text", "\"ointed \\\"to\\\"\"", SAME);
+    expect_field(&want, "missing", "null", SAME);
+    expect_done(&want);
+    run_case("event", registry, p, 8, NULL, &want);
 }
 END_TEST
 
@@ -757,11 +1146,13 @@ static Suite* format_suite(void) {
 
     tcase_add_checked_fixture(golden, setup, teardown);
     tcase_add_test(golden, test_scalars);
+    tcase_add_test(golden, test_expect_catches_mutation);
     tcase_add_test(golden, test_floats);
     tcase_add_test(golden, test_float_shortest);
     tcase_add_test(golden, test_strings);
     tcase_add_test(golden, test_enums);
-    tcase_add_test(golden, test_handles);
+    tcase_add_test(golden, test_handles_resolved);
+    tcase_add_test(golden, test_handles_unresolved);
     tcase_add_test(golden, test_nested);
     tcase_add_test(golden, test_grid);
     tcase_add_test(golden, test_union);

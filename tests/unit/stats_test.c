@@ -5,17 +5,27 @@
  * The golden session (write_golden) covers whole, split push/pop and split
  * start/end ranges, UTF-8 and registered-string names in the default and a
  * named domain, start and end halves on different streams, and ranges left
- * open. Its output is compared byte for byte with tests/data/golden/
+ * open. Its timestamps come from one table (golden_ranges), from which the
+ * test recomputes every summary row (instances, total, min, max, average,
+ * median, sample standard deviation, time percentage, order) and every
+ * push/pop trace row (nesting, child time, range IDs), independently of the
+ * sink. Each of the text, CSV and JSON outputs is read back by python3
+ * (normalize_script: numbers and names only, per report) and compared with
+ * that model, then byte for byte with tests/data/golden/
  * stats-golden.{txt,csv,json}; the JSON is also checked by python3's json
- * module, which recomputes the percentages, nesting and footer. Regenerate
- * the golden files with
+ * module for percentages summing to 100, nesting and footer.
+ * model_catches_mutation shows the model comparison reports a changed value.
+ * Regenerate the golden files with
  *   NVTXW_UPDATE_GOLDEN=1 make check TESTS=tests/unit/stats_test
- * and review the diff by eye. Four threads writing concurrently (each on its
- * own stream, start/end halves crossing threads) run under TSan in CI.
+ * which rewrites each file whose output agrees with the model and then FAILS
+ * by design; review the diff, then run again without the variable. Four
+ * threads writing concurrently (each on its own stream, start/end halves
+ * crossing threads) run under TSan in CI.
  */
 #define _GNU_SOURCE
 #include <check.h>
 #include <limits.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -53,7 +63,8 @@ static void check_golden(const char* got, const char* ext) {
         ck_assert_ptr_nonnull(f);
         ck_assert_uint_eq(fwrite(got, 1, strlen(got), f), strlen(got));
         ck_assert_int_eq(fclose(f), 0);
-        return;
+        ck_abort_msg("rewrote %s: review the diff, then run again without NVTXW_UPDATE_GOLDEN",
+                     path);
     }
     expected = tu_read_file_or_fail(path, NULL);
     ck_assert_msg(strcmp(expected, got) == 0, "%s differs; got:\n%s", path, got);
@@ -113,11 +124,58 @@ static nvtxwEventAttributes_t reg(nvtxDomainHandle_t domain, const char* text) {
 
 #define OK(call) ck_assert_int_eq((call), NVTXW_RESULT_SUCCESS)
 
-/* Stream "main" (default domain): outer [0,1000] holding inner 300 and
- * inner 400 (which holds leaf 100); work 100, 300, 200 (odd median 200);
- * a push left open. Stream "io" (domain net): send 500 and recv 600 as
- * registered strings; a pop and an end without partners. start/end "async"
- * halves cross the two streams both ways; start 99 never ends. */
+/* Every range the golden session completes, in start order within each
+ * style: the timestamps write_golden feeds and the source of the model. */
+typedef struct golden_range {
+    int startend;       /* 0: push/pop, 1: start/end */
+    const char* name;   /* as printed: a name in domain "net" reads "net:NAME" */
+    const char* stream; /* push/pop ranges: the stream of both halves */
+    int64_t begin, end;
+} golden_range;
+
+enum {
+    R_OUTER,
+    R_INNER1,
+    R_INNER2,
+    R_LEAF,
+    R_WORK1,
+    R_WORK2,
+    R_WORK3,
+    R_SEND,
+    R_RECV,
+    R_ASYNC,
+    R_NET_ASYNC,
+    R_COUNT
+};
+
+static const golden_range golden_ranges[R_COUNT] = {
+    [R_OUTER] = {0, "outer", "main", 0, 1000},
+    [R_INNER1] = {0, "inner", "main", 100, 400},
+    [R_INNER2] = {0, "inner", "main", 500, 900},
+    [R_LEAF] = {0, "leaf", "main", 550, 650},
+    [R_WORK1] = {0, "work", "main", 2000, 2100},
+    [R_WORK2] = {0, "work", "main", 2200, 2500},
+    [R_WORK3] = {0, "work", "main", 2600, 2800},
+    [R_SEND] = {0, "net:send", "io", 3000, 3500},
+    [R_RECV] = {1, "net:recv", NULL, 3000, 3600},
+    [R_ASYNC] = {1, "async", NULL, 4000, 4700},         /* start on main, end on io */
+    [R_NET_ASYNC] = {1, "net:async", NULL, 5000, 5100}, /* start on io, end on main */
+};
+
+#define B(r) golden_ranges[r].begin
+#define E(r) golden_ranges[r].end
+
+/* What stays unmatched (the footer), one call each below: the push
+ * "dangling", the start "never", the pop on io's empty stack, the end of
+ * range ID 1234 that never started; no ID is reused, no event is
+ * incomplete. */
+static const int golden_unclosed[6] = {1, 1, 1, 1, 0, 0};
+
+/* Stream "main" (default domain): outer holding inner 1 and inner 2
+ * (which holds leaf); work x3 (odd median); a push left open. Stream "io"
+ * (domain net): send and recv as registered strings; a pop and an end
+ * without partners. start/end "async" halves cross the two streams both
+ * ways; start 99 never ends. */
 static void write_golden(nvtxwSessionHandle_t session) {
     nvtxDomainHandle_t def, net;
     nvtxwEventWriter_t m, io;
@@ -125,27 +183,232 @@ static void write_golden(nvtxwSessionHandle_t session) {
     OK(nvtxwDomainRegister(T, session, "net", &net));
     OK(nvtxwEventWriterOpen(T, session, "main", def, NULL, 0, &m));
     OK(nvtxwEventWriterOpen(T, session, "io", net, NULL, 0, &io));
-    OK(nvtxwRangePushPopWriteUtf8(&m, 0, 1000, utf8("outer")));
-    OK(nvtxwRangePushWriteUtf8(&m, 100, utf8("inner")));
-    OK(nvtxwRangePopWrite(&m, 400));
-    OK(nvtxwRangePushWrite(&m, 500, reg(def, "inner")));
-    OK(nvtxwRangePushWriteUtf8(&m, 550, utf8("leaf")));
-    OK(nvtxwRangePopWrite(&m, 650));
-    OK(nvtxwRangePopWrite(&m, 900));
-    OK(nvtxwRangePushPopWriteUtf8(&m, 2000, 2100, utf8("work")));
-    OK(nvtxwRangePushPopWriteUtf8(&m, 2200, 2500, utf8("work")));
-    OK(nvtxwRangePushPopWriteUtf8(&m, 2600, 2800, utf8("work")));
-    OK(nvtxwRangePushPopWrite(&io, 3000, 3500, reg(net, "send")));
-    OK(nvtxwRangeStartEndWrite(&io, 3000, 3600, reg(net, "recv")));
-    OK(nvtxwRangeStartWriteUtf8(&m, 4000, 7, utf8("async")));
-    OK(nvtxwRangeEndWrite(&io, 4700, 7));
-    OK(nvtxwRangeEndWrite(&m, 5100, 8));
-    OK(nvtxwRangeStartWrite(&io, 5000, 8, reg(net, "async")));
+    OK(nvtxwRangePushPopWriteUtf8(&m, B(R_OUTER), E(R_OUTER), utf8("outer")));
+    OK(nvtxwRangePushWriteUtf8(&m, B(R_INNER1), utf8("inner")));
+    OK(nvtxwRangePopWrite(&m, E(R_INNER1)));
+    OK(nvtxwRangePushWrite(&m, B(R_INNER2), reg(def, "inner")));
+    OK(nvtxwRangePushWriteUtf8(&m, B(R_LEAF), utf8("leaf")));
+    OK(nvtxwRangePopWrite(&m, E(R_LEAF)));
+    OK(nvtxwRangePopWrite(&m, E(R_INNER2)));
+    OK(nvtxwRangePushPopWriteUtf8(&m, B(R_WORK1), E(R_WORK1), utf8("work")));
+    OK(nvtxwRangePushPopWriteUtf8(&m, B(R_WORK2), E(R_WORK2), utf8("work")));
+    OK(nvtxwRangePushPopWriteUtf8(&m, B(R_WORK3), E(R_WORK3), utf8("work")));
+    OK(nvtxwRangePushPopWrite(&io, B(R_SEND), E(R_SEND), reg(net, "send")));
+    OK(nvtxwRangeStartEndWrite(&io, B(R_RECV), E(R_RECV), reg(net, "recv")));
+    OK(nvtxwRangeStartWriteUtf8(&m, B(R_ASYNC), 7, utf8("async")));
+    OK(nvtxwRangeEndWrite(&io, E(R_ASYNC), 7));
+    OK(nvtxwRangeEndWrite(&m, E(R_NET_ASYNC), 8));
+    OK(nvtxwRangeStartWrite(&io, B(R_NET_ASYNC), 8, reg(net, "async")));
     OK(nvtxwRangePushWriteUtf8(&m, 6000, utf8("dangling")));
     OK(nvtxwRangeStartWriteUtf8(&m, 6100, 99, utf8("never")));
     OK(nvtxwRangePopWrite(&io, 6200));
     OK(nvtxwRangeEndWrite(&io, 6300, 1234));
     OK(T->SessionEnd(session));
+}
+
+/* ---- The model: reports recomputed from golden_ranges --------------------- */
+
+typedef struct model_row {
+    int startend;
+    const char* name;
+    int instances;
+    int64_t total, min, max, durations[R_COUNT];
+} model_row;
+
+static int64_t duration(int r) { return E(r) - B(r); }
+
+static int compare_i64(const void* a, const void* b) {
+    int64_t x = *(const int64_t*)a, y = *(const int64_t*)b;
+    return (x > y) - (x < y);
+}
+
+/* docs/stats.md: by total descending, then name, then style. */
+static int compare_rows(const void* a, const void* b) {
+    const model_row *x = a, *y = b;
+    int by_name = strcmp(x->name, y->name);
+    if (x->total != y->total)
+        return x->total > y->total ? -1 : 1;
+    return by_name != 0 ? by_name : x->startend - y->startend;
+}
+
+/* Appends the rows of one summary report: `style` -1 for nvtx_sum (every
+ * range, with a Style column), else only ranges of that style. Figures are
+ * printed with `decimals` as the format does (text 1, CSV and JSON 3). */
+static void model_summary(char* out, size_t size, const char* report, int style, int decimals) {
+    model_row rows[R_COUNT];
+    int count = 0, r, i;
+    int64_t grand = 0;
+    memset(rows, 0, sizeof rows);
+    for (r = 0; r < R_COUNT; r++) {
+        const golden_range* g = &golden_ranges[r];
+        if (style >= 0 && g->startend != style)
+            continue;
+        for (i = 0; i < count; i++)
+            if (rows[i].startend == g->startend && strcmp(rows[i].name, g->name) == 0)
+                break;
+        if (i == count) {
+            rows[count].startend = g->startend;
+            rows[count++].name = g->name;
+        }
+        rows[i].durations[rows[i].instances++] = duration(r);
+        rows[i].total += duration(r);
+        grand += duration(r);
+    }
+    for (i = 0; i < count; i++)
+        qsort(rows[i].durations, (size_t)rows[i].instances, sizeof(int64_t), compare_i64);
+    qsort(rows, (size_t)count, sizeof rows[0], compare_rows);
+    for (i = 0; i < count; i++) {
+        const model_row* x = &rows[i];
+        int n = x->instances, k;
+        double avg = (double)x->total / n, squares = 0, median;
+        median = n % 2 ? (double)x->durations[n / 2]
+                       : (x->durations[n / 2 - 1] + x->durations[n / 2]) / 2.0;
+        for (k = 0; k < n; k++)
+            squares += (x->durations[k] - avg) * (x->durations[k] - avg);
+        snprintf(out + strlen(out), size - strlen(out),
+                 "%s|%.*f|%lld|%d|%.*f|%.*f|%lld|%lld|%.*f|%s%s%s\n", report, decimals,
+                 100.0 * (double)x->total / (double)grand, (long long)x->total, n, decimals, avg,
+                 decimals, median, (long long)x->durations[0], (long long)x->durations[n - 1],
+                 decimals, n > 1 ? sqrt(squares / (n - 1)) : 0.0,
+                 style >= 0 ? "" : (x->startend ? "StartEnd" : "PushPop"), style >= 0 ? "" : "|",
+                 x->name);
+    }
+}
+
+/* The enclosing push/pop range nearest in, on the same stream, or -1. */
+static int model_parent(int r) {
+    int p, best = -1;
+    for (p = 0; p < R_COUNT; p++)
+        if (p != r && !golden_ranges[p].startend &&
+            strcmp(golden_ranges[p].stream, golden_ranges[r].stream) == 0 && B(p) <= B(r) &&
+            E(r) <= E(p) && (best < 0 || B(p) >= B(best)))
+            best = p;
+    return best;
+}
+
+/* nvtx_pushpop_trace: push/pop ranges in start order (the table's order, so
+ * range ID = index + 1), level = number of ancestors. */
+static void model_trace(char* out, size_t size) {
+    int r, c;
+    for (r = 0; r < R_COUNT; r++) {
+        int64_t child = 0;
+        int children = 0, level = 0, parent = model_parent(r), a;
+        if (golden_ranges[r].startend)
+            continue;
+        ck_assert(r == 0 || B(r - 1) <= B(r));
+        for (c = 0; c < R_COUNT; c++)
+            if (!golden_ranges[c].startend && model_parent(c) == r) {
+                child += duration(c);
+                children++;
+            }
+        for (a = parent; a >= 0; a = model_parent(a))
+            level++;
+        snprintf(out + strlen(out), size - strlen(out),
+                 "nvtx_pushpop_trace|%lld|%lld|%lld|%lld|%lld|%s|%s|%d|%d|%d|", (long long)B(r),
+                 (long long)E(r), (long long)duration(r), (long long)child,
+                 (long long)(duration(r) - child), golden_ranges[r].name, golden_ranges[r].stream,
+                 level, children, r + 1);
+        if (parent >= 0)
+            snprintf(out + strlen(out), size - strlen(out), "%d", parent + 1);
+        snprintf(out + strlen(out), size - strlen(out), "\n");
+    }
+}
+
+static void model_text(char* out, size_t size, int decimals) {
+    int i;
+    out[0] = '\0';
+    model_summary(out, size, "nvtx_sum", -1, decimals);
+    model_summary(out, size, "nvtx_pushpop_sum", 0, decimals);
+    model_summary(out, size, "nvtx_startend_sum", 1, decimals);
+    model_trace(out, size);
+    snprintf(out + strlen(out), size - strlen(out), "unclosed");
+    for (i = 0; i < 6; i++)
+        snprintf(out + strlen(out), size - strlen(out), "|%d", golden_unclosed[i]);
+    snprintf(out + strlen(out), size - strlen(out), "\n");
+}
+
+/* Reads one stats output (F = text, csv or json) and prints the figures of
+ * each row as "report|col|col|..." in the format's own printing (JSON
+ * floats with 3 decimals), the footer counts as "unclosed|...". The line
+ * shapes are docs/stats.md's; nothing is recomputed here. */
+static const char* const normalize_script =
+    "import csv,json,re,sys\n"
+    "d=sys.stdin.read()\n"
+    "S=[\"nvtx_sum\",\"nvtx_pushpop_sum\",\"nvtx_startend_sum\"]\n"
+    "TR=\"nvtx_pushpop_trace\"\n"
+    "def out(k,cells): print(\"|\".join([k]+[str(c) for c in cells]))\n"
+    "if F==\"json\":\n"
+    "  j=json.loads(d); r=j[\"reports\"]\n"
+    "  for k in S:\n"
+    "    for x in r[k]:\n"
+    "      c=[\"%.3f\"%x[\"time_pct\"],x[\"total_ns\"],x[\"instances\"],\"%.3f\"%x[\"avg_ns\"],"
+    "\"%.3f\"%x[\"med_ns\"],x[\"min_ns\"],x[\"max_ns\"],\"%.3f\"%x[\"stddev_ns\"]]\n"
+    "      out(k,c+([x[\"style\"]] if k==S[0] else [])+[x[\"range\"]])\n"
+    "  for x in r[TR]:\n"
+    "    out(TR,[x[f] for f in (\"start_ns\",\"end_ns\",\"duration_ns\",\"dur_child_ns\","
+    "\"dur_nonchild_ns\",\"name\",\"stream\",\"level\",\"num_child\",\"range_id\")]"
+    "+[\"\" if x[\"parent_id\"] is None else x[\"parent_id\"]])\n"
+    "  u=j[\"unclosed\"]; out(\"unclosed\",[u[k] for k in (\"pushpop\",\"startend\","
+    "\"unmatched_pop\",\"unmatched_end\",\"reused_range_id\",\"incomplete\")])\n"
+    "elif F==\"csv\":\n"
+    "  blocks=d.strip(\"\\n\").split(\"\\n\\n\")\n"
+    "  for k,b in zip(S+[TR,\"unclosed\"],blocks):\n"
+    "    for row in list(csv.reader(b.splitlines()))[1:]: out(k,row)\n"
+    "else:\n"
+    "  k=None; rows=False\n"
+    "  for line in d.splitlines():\n"
+    "    m=re.match(r\"\\*\\* .*\\((\\w+)\\):$\",line)\n"
+    "    if m: k=m.group(1); rows=False\n"
+    "    elif line.startswith(\"Ranges not closed\"): "
+    "out(\"unclosed\",re.findall(r\"\\d+\",line))\n"
+    "    elif line.startswith(\" ---\"): rows=True\n"
+    "    elif not line: rows=False\n"
+    "    elif rows: c=line.split(); out(k,c+[\"\"]*(k==TR and len(c)==10))\n";
+
+/* NULL when `output` (in `format`) reads back as the model; else a message
+ * naming the first line that differs. */
+static const char* model_mismatch(const char* format, const char* output) {
+    static char message[1024];
+    char want[8192], script[4096], in_path[PATH_MAX + 16], out_file[PATH_MAX + 16];
+    char command[3 * PATH_MAX + 4096];
+    const char *w, *g;
+    char* got;
+    FILE* f;
+    int status, line = 1;
+    model_text(want, sizeof want, strcmp(format, "text") == 0 ? 1 : 3);
+    snprintf(script, sizeof script, "F=\"%s\"\n%s", format, normalize_script);
+    snprintf(in_path, sizeof in_path, "%s/model.in", dir);
+    snprintf(out_file, sizeof out_file, "%s/model.out", dir);
+    f = fopen(in_path, "wb");
+    ck_assert_ptr_nonnull(f);
+    fputs(output, f);
+    fclose(f);
+    snprintf(command, sizeof command, "python3 -c '%s' < '%s' > '%s' 2>&1", script, in_path,
+             out_file);
+    f = popen(command, "r");
+    ck_assert_msg(f != NULL, "cannot run python3");
+    status = pclose(f);
+    got = tu_read_file_or_fail(out_file, NULL);
+    if (status != 0) {
+        snprintf(message, sizeof message, "%s: python3 failed (status %d; installed?): %s", format,
+                 status, got);
+        free(got);
+        return message;
+    }
+    for (w = want, g = got; *w != '\0' || *g != '\0'; line++) {
+        size_t wl = strcspn(w, "\n"), gl = strcspn(g, "\n");
+        if (wl != gl || memcmp(w, g, wl) != 0) {
+            snprintf(message, sizeof message,
+                     "%s line %d differs from the model: want \"%.*s\", got \"%.*s\"", format, line,
+                     (int)wl, w, (int)gl, g);
+            free(got);
+            return message;
+        }
+        w += wl + (w[wl] == '\n');
+        g += gl + (g[gl] == '\n');
+    }
+    free(got);
+    return NULL;
 }
 
 static char* golden_output(const char* format) {
@@ -155,6 +418,8 @@ static char* golden_output(const char* format) {
 
 START_TEST(golden_text) {
     char* got = golden_output("text");
+    const char* wrong = model_mismatch("text", got);
+    ck_assert_msg(wrong == NULL, "%s", wrong);
     check_golden(got, "txt");
     ck_assert_ptr_nonnull(strstr(got, "Ranges not closed at session end: 1 push/pop, 1 start/end; "
                                       "unmatched pops: 1, unmatched ends: 1"));
@@ -166,6 +431,8 @@ END_TEST
  * sample standard deviation (work), a single instance (leaf). */
 START_TEST(golden_csv) {
     char* got = golden_output("csv");
+    const char* wrong = model_mismatch("csv", got);
+    ck_assert_msg(wrong == NULL, "%s", wrong);
     check_golden(got, "csv");
     ck_assert_ptr_nonnull(
         strstr(got, "\n16.279,700,2,350.000,350.000,300,400,70.711,PushPop,inner\n"));
@@ -196,6 +463,8 @@ static const char* const json_script =
 
 START_TEST(golden_json) {
     char* got = golden_output("json");
+    const char* wrong = model_mismatch("json", got);
+    ck_assert_msg(wrong == NULL, "%s", wrong);
     check_golden(got, "json");
     check_python(json_script, got,
                  "outer main 0 None 2 300\n"
@@ -210,6 +479,37 @@ START_TEST(golden_json) {
                  "('unmatched_end', 1), ('unmatched_pop', 1)]\n"
                  "golden 8 outer\n");
     free(got);
+}
+END_TEST
+
+/* The model comparison is a check: one changed figure in any format is
+ * reported with its line, and each unchanged output passes. */
+START_TEST(model_catches_mutation) {
+    static const struct {
+        const char *format, *from, *to, *words;
+    } cases[] = {
+        {"csv", ",70.711,PushPop,inner\n", ",70.712,PushPop,inner\n",
+         "csv line 3 differs from the model: want \"nvtx_sum|16.279|700|2|350.000|350.000|300|"
+         "400|70.711|PushPop|inner\", got \"nvtx_sum|16.279|700|2|350.000|350.000|300|400|"
+         "70.712|PushPop|inner\""},
+        {"text", "600          3     200.0     200.0       100",
+         "600          4     200.0     200.0       100", "text line 5 differs"},
+        {"json", "\"dur_child_ns\": 100", "\"dur_child_ns\": 101", "json line 19 differs"},
+    };
+    size_t i;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char* got = golden_output(cases[i].format);
+        char* at = strstr(got, cases[i].from);
+        const char* wrong;
+        ck_assert_ptr_null(model_mismatch(cases[i].format, got));
+        ck_assert_msg(at != NULL && strlen(cases[i].from) == strlen(cases[i].to), "%s",
+                      cases[i].from);
+        memcpy(at, cases[i].to, strlen(cases[i].to));
+        wrong = model_mismatch(cases[i].format, got);
+        ck_assert_msg(wrong != NULL && strstr(wrong, cases[i].words) != NULL, "%s: %s",
+                      cases[i].format, wrong ? wrong : "(passed)");
+        free(got);
+    }
 }
 END_TEST
 
@@ -333,9 +633,11 @@ static Suite* stats_suite(void) {
     Suite* s = suite_create("stats");
     TCase* tc = tcase_create("stats");
     tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 120); /* python3 runs, slow on a loaded machine */
     tcase_add_test(tc, golden_text);
     tcase_add_test(tc, golden_csv);
     tcase_add_test(tc, golden_json);
+    tcase_add_test(tc, model_catches_mutation);
     tcase_add_test(tc, report_selection_and_empty);
     tcase_add_test(tc, bad_config);
     tcase_add_test(tc, four_threads);
