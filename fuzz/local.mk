@@ -1,7 +1,8 @@
 # libFuzzer targets: ./configure CC=clang --enable-fuzzing, then
-# `make fuzz/visit_fuzz` and run it (not part of make check). The target
-# compiles the library sources into itself so that every library function is
-# instrumented (coverage and sanitizers), and needs no libtool library.
+# `make fuzz/visit_fuzz` and run it (fuzzing is not part of make check). The
+# target compiles the library sources into itself so that every library
+# function is instrumented (coverage and sanitizers), and needs no libtool
+# library.
 EXTRA_DIST += fuzz/visit_fuzz.c fuzz/README.md
 EXTRA_DIST += fuzz/yaml_fuzz.c fuzz/yaml_fuzz.dict
 EXTRA_DIST += fuzz/registry_fuzz.c fuzz/reader_fuzz.c
@@ -46,3 +47,42 @@ fuzz_capture_fuzz_CFLAGS = $(FUZZ_CFLAGS)
 fuzz_capture_fuzz_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
 fuzz_capture_fuzz_LDADD = $(FUZZ_LDADD)
 endif
+
+# Replay in make check, in every build (plain, -Werror, sanitizers): each
+# target's LLVMFuzzerTestOneInput linked with fuzz/fuzz_replay_main.c runs
+# on fuzz/corpus/<name>/ and fuzz/reproducers/<name>/ (found through
+# $top_srcdir, exported by AM_TESTS_ENVIRONMENT). The targets use only the
+# public API, so they link the libtool library; SANITIZER_FLAGS come with
+# AM_CFLAGS. fuzz/replay_selftest.sh checks that the driver reports each
+# kind of failure, with a target that misbehaves on request.
+FUZZ_REPLAY_CPPFLAGS = $(TOOL_CPPFLAGS) -DFUZZ_REPLAY_SRCDIR='"$(abs_top_srcdir)"'
+check_PROGRAMS += fuzz/visit_replay fuzz/yaml_replay fuzz/registry_replay \
+	fuzz/reader_replay fuzz/capture_replay fuzz/replay_selftest_replay
+TESTS += fuzz/visit_replay fuzz/yaml_replay fuzz/registry_replay \
+	fuzz/reader_replay fuzz/capture_replay fuzz/replay_selftest.sh
+EXTRA_DIST += fuzz/replay_selftest.sh fuzz/make_seeds.py fuzz/corpus fuzz/reproducers
+fuzz_visit_replay_SOURCES = fuzz/fuzz_replay_main.c fuzz/visit_fuzz.c
+fuzz_visit_replay_CPPFLAGS = $(FUZZ_REPLAY_CPPFLAGS) -DFUZZ_REPLAY_NAME='"visit"'
+fuzz_visit_replay_LDADD = libnvtxw/libnvtxw.la
+fuzz_yaml_replay_SOURCES = fuzz/fuzz_replay_main.c fuzz/yaml_fuzz.c
+fuzz_yaml_replay_CPPFLAGS = $(FUZZ_REPLAY_CPPFLAGS) -DFUZZ_REPLAY_NAME='"yaml"'
+fuzz_yaml_replay_LDADD = libnvtxw/libnvtxw.la
+fuzz_registry_replay_SOURCES = fuzz/fuzz_replay_main.c fuzz/registry_fuzz.c
+fuzz_registry_replay_CPPFLAGS = $(FUZZ_REPLAY_CPPFLAGS) -DFUZZ_REPLAY_NAME='"registry"'
+fuzz_registry_replay_LDADD = libnvtxw/libnvtxw.la
+fuzz_reader_replay_SOURCES = fuzz/fuzz_replay_main.c fuzz/reader_fuzz.c
+fuzz_reader_replay_CPPFLAGS = $(FUZZ_REPLAY_CPPFLAGS) -DFUZZ_REPLAY_NAME='"reader"'
+fuzz_reader_replay_LDADD = libnvtxw/libnvtxw.la
+# The capture reader is nvtxw-replay's, compiled as that tool compiles it.
+fuzz_capture_replay_SOURCES = fuzz/fuzz_replay_main.c fuzz/capture_fuzz.c \
+	tools/replay/capture/capture_read.c tools/replay/capture/capture_maps.c \
+	tools/replay/capture/capture_lines.c tools/replay/capture/capture_regs.c \
+	tools/replay/capture/capture_payload.c tools/replay/capture/capture_replay.c
+fuzz_capture_replay_CPPFLAGS = $(FUZZ_REPLAY_CPPFLAGS) -DFUZZ_REPLAY_NAME='"capture"' \
+	-I$(top_srcdir)/tools/replay \
+	-DCAPTURE_SCHEMAS_DIR='"$(pkgdatadir)/schemas"' \
+	-DCAPTURE_SOURCE_SCHEMAS_DIR='"$(abs_top_srcdir)/schemas"'
+fuzz_capture_replay_CFLAGS = $(AM_CFLAGS) $(YAML_CFLAGS)
+fuzz_capture_replay_LDADD = libnvtxw/libnvtxw.la $(YAML_LIBS)
+fuzz_replay_selftest_replay_SOURCES = fuzz/fuzz_replay_main.c fuzz/replay_selftest_fuzz.c
+fuzz_replay_selftest_replay_CPPFLAGS = $(FUZZ_REPLAY_CPPFLAGS) -DFUZZ_REPLAY_NAME='"selftest"'
