@@ -86,7 +86,10 @@ int json_put_i64(strbuf* out, int64_t value) {
 }
 
 /* 15 significant digits suffice for most doubles; go up to 17 until the text
- * reads back equal (subnormals may need fewer, so they start at 1). */
+ * reads back equal (subnormals may need fewer, so they start at 1). An
+ * integral value keeps a ".0" ("1.0", not "1"): readers that type numbers by
+ * their text (our Chrome input: INT64 without '.', 'e' or 'E') read a double
+ * back as a double. */
 int json_put_double(strbuf* out, double value) {
     char text[FORMAT_DOUBLE_CHARS];
     int length = 0, precision;
@@ -104,6 +107,11 @@ int json_put_double(strbuf* out, double value) {
     /* A locale with a decimal comma: JSON wants '.'. */
     if ((comma = strchr(text, ',')) != NULL)
         *comma = '.';
+    if (strpbrk(text, ".e") == NULL && length + 2 < (int)sizeof text) {
+        text[length++] = '.';
+        text[length++] = '0';
+        text[length] = '\0';
+    }
     return strbuf_append(out, text, (size_t)length);
 }
 

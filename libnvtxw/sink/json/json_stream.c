@@ -9,10 +9,10 @@
  * Roles (schema flags, spec 3.4) to Trace Event Format phases:
  *   RANGE_PUSHPOP            "X" with "dur" (end - begin, 0 when negative)
  *   RANGE_PUSH / RANGE_POP   one "X" written at the pop with the push's
- *                            name, category, color and args (per-stream
- *                            stack); pushes open at StreamClose are "B"; a
- *                            pop on an empty stack is the instant
- *                            "(unmatched pop)"
+ *                            name, category, color and args, then the
+ *                            pop's args (per-stream stack); pushes open
+ *                            at StreamClose are "B"; a pop on an empty
+ *                            stack is the instant "(unmatched pop)"
  *   RANGE_STARTEND           "b" + "e" with the event's RANGE_ID, else a
  *                            synthetic ID 0x8000000000000000 | tid << 32 | n
  *   RANGE_START / RANGE_END  "b" / "e" paired by RANGE_ID; "e" repeats the
@@ -269,7 +269,25 @@ static void stack_pop(json_stream* st) {
     st->stack.length = st->stack_depth > 0 ? st->stack_ends[st->stack_depth - 1] : 0;
 }
 
-/* Split pop: the innermost push's "X" with its duration. */
+/* The pop's own args (st->args) after the push's: the push's record text
+ * ends with its "args" object when it has one (args are the last member,
+ * the only one that ends in '}'), so the pop's fields join that object,
+ * later ones winning for readers, as Trace Event Format merges E's args into
+ * B's. */
+static int append_pop_args(json_stream* st, const char* text, size_t length) {
+    if (st->args.length == 0)
+        return strbuf_append(&st->out, text, length);
+    if (length > 0 && text[length - 1] == '}')
+        return strbuf_append(&st->out, text, length - 1) || strbuf_append(&st->out, ",", 1) ||
+               strbuf_append(&st->out, st->args.data, st->args.length) ||
+               strbuf_append(&st->out, "}", 1);
+    return strbuf_append(&st->out, text, length) || strbuf_append(&st->out, ",\"args\":{", 9) ||
+           strbuf_append(&st->out, st->args.data, st->args.length) ||
+           strbuf_append(&st->out, "}", 1);
+}
+
+/* Split pop: the innermost push's "X" with its duration and the args of
+ * both. */
 static int emit_pop(json_stream* st, const char* cat) {
     int64_t push_ts, dur;
     size_t length;
@@ -278,7 +296,7 @@ static int emit_pop(json_stream* st, const char* cat) {
         return emit_instant(st, cat, "(unmatched pop)", NULL);
     text = stack_top(st, &push_ts, &length);
     dur = json_rebase(event_time(st, 2), push_ts);
-    if (strbuf_append(&st->out, text, length) || strbuf_append(&st->out, ",\"dur\":", 7) ||
+    if (append_pop_args(st, text, length) || strbuf_append(&st->out, ",\"dur\":", 7) ||
         json_put_micros(&st->out, dur < 0 ? 0 : dur) || strbuf_append(&st->out, "}", 1))
         return -1;
     stack_pop(st);
