@@ -14,22 +14,44 @@ otf2_oracle.py computes from the archive itself (--oracle: a saved
 - streams: one thread per location, named "<group>/<location> [L<id>]";
 - region ranges: per location the "X" events whose name does not start with
   the event prefix ("otf2:") equal the oracle's completed Enter/Leave pairs,
-  by count and, with the oracle's detail, by (name, begin ns, end ns), where
-  ns = ts * 1000 + otherData.timestampBase_ns; pushes left open are "B",
+  by count and, with the oracle's detail, as multisets of (name, begin ns,
+  end ns) and of (name, begin ns, end ns, args), where ns = ts * 1000 +
+  otherData.timestampBase_ns and args (the whole "args" object) must be the
+  Enter's attributes, {attribute name: value}, then the Leave's (the JSON
+  sink writes a push/pop as one "X" with the push's args followed by the
+  pop's, so a Leave's value wins over an Enter's of the same name, as a
+  JSON reader keeps the last of two equal keys); pushes left open are "B",
   pops on an empty stack "(unmatched pop)";
 - stats: per region name the push/pop summary row (nvtx_pushpop_sum, or the
   PushPop rows of nvtx_sum) has the oracle's instances, total, min and max;
   the closing table counts the same unclosed pushes and unmatched pops;
 - messages: the otf2:MpiSend/MpiIsend and otf2:MpiRecv/MpiIrecv instants pair
   up by message_id, paired ends agree, and the pairs (and the unpaired ends)
-  equal the oracle's matching, with both ends on the right stream and time;
-- metrics: per member name the "C" events' count and sum of args.value
-  (relative tolerance 1e-9);
+  equal the oracle's matching, with both ends on the right stream and time,
+  and each message is a flow: a start ("s") on its send end and an end
+  ("f") on its receive end, id = message_id;
+- metrics: per member name, the multiset of (stream, ns, args.value) of
+  the "C" events named after the member equals the oracle's samples: every
+  value of every Metric record on its recording location's stream
+  (docs/otf2-mapping.md, Metrics) at the record's time; values exactly:
+  integers as integers, doubles as the double nearest to the JSON's decimal
+  (number(): the sink prints shortest round-trip doubles, so equality is
+  exact). No other counter series. Without the oracle's detail: per member
+  count and sum (relative tolerance 1e-9);
 - tasks: otf2:ThreadTaskCreate/otf2:ThreadTaskComplete instants and
   otf2:TaskSlice "X" events on the location rows, by count and distinct
-  (team, creating_thread, generation), and each of them again on its task's
-  row (tid >= 2^32, docs/chrome-json.md "Tasks"), which the other checks
-  leave out;
+  (team, creating_thread, generation); with the detail, every slice as
+  (stream, task key, begin ns, end ns) and every create/complete instant as
+  (stream, kind, task key, ns) (task key = args team, creating_thread,
+  generation, creating_thread as recorded); each slice and instant again on
+  its task's row (tid >= 2^32, docs/chrome-json.md "Tasks", which the other
+  checks leave out), identical but for tid/pid;
+- instants (with the detail): per location the "i" events of its stream,
+  but "(unmatched pop)", equal the oracle's instant_list, every record the
+  importer writes as a mark, by (name, ns, args restricted to the archive's
+  attribute names and, for otf2:Parameter*, "parameter" and "value"), so a
+  dropped, moved or added instant, a wrong attribute or parameter value
+  fails; and no instant on other streams;
 - --stderr: the importer's stderr has the closing summary line
   "nvtxw-otf2-import: N events from L locations" with the oracle's N and L,
   and no "skipped K <Kind> events" line.
@@ -45,6 +67,8 @@ so stream open order (which may differ with --threads) does not matter.
 
 Prints one line per check ("ok - ..." or "not ok - ... expected X got Y")
 and "N checks, M failed"; exits 1 when a check failed or none ran.
+tests/otf2/checker_test.sh shows each content check failing on a
+deliberately wrong JSON (tests/otf2/mutate_json.py).
 """
 import argparse
 import csv
@@ -86,6 +110,34 @@ def clip(value, limit=300):
     return text if len(text) <= limit else text[:limit] + "..."
 
 
+def number(value):
+    """A JSON or oracle number for exact comparison: integral values as
+    Python ints (exact at any size), others as the double nearest to the
+    JSON's decimal text (float(Decimal) rounds correctly), so a double the
+    JSON writer printed with round-trip precision equals the oracle's double
+    exactly and one printed with fewer digits does not. The JSON sink writes
+    NaN and infinities as the strings "nan", "inf", "-inf"."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, Decimal)):
+        return value
+    if isinstance(value, float) and not math.isfinite(value):
+        return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
+    if isinstance(value, Decimal) and not value.is_finite():
+        return "nan" if value.is_nan() else ("inf" if value > 0 else "-inf")
+    if value == int(value):
+        return int(value)
+    return float(value)
+
+
+def canonical_args(args):
+    """A hashable, order-free text of an args object, numbers by number();
+    no args and empty args are the same."""
+    if not args:
+        return "{}"
+    if not isinstance(args, dict):
+        return json.dumps(args)
+    return json.dumps({k: number(v) for k, v in args.items()}, sort_keys=True, default=str)
+
+
 def multiset_diff(expected, got, limit=3):
     """Short description of how two Counters differ."""
     missing = list((expected - got).elements())[:limit]
@@ -123,6 +175,10 @@ class Trace:
 
     def ns(self, micros):
         return int(Decimal(micros) * 1000) + self.base
+
+    def end_ns(self, e):
+        """End of an "X" event: ns(ts) + dur in ns."""
+        return self.ns(e["ts"]) + int(Decimal(e.get("dur", 0)) * 1000)
 
     def stream(self, e):
         return self.threads.get((e.get("pid"), e.get("tid")))
@@ -225,12 +281,18 @@ class ImportCheck:
             got = by_stream.pop(loc["stream"], [])
             self.c.equal("L%s region ranges: count" % ref, loc["ranges"], len(got))
             if self.detail:
-                want = Counter(tuple(r) for r in loc["range_list"])
-                have = Counter((e["name"], self.t.ns(e["ts"]),
-                                self.t.ns(e["ts"]) + int(Decimal(e.get("dur", 0)) * 1000))
-                               for e in got)
+                want_rows = [(r[0], r[1], r[2], canonical_args(dict(r[3], **r[4])))
+                             for r in loc["range_list"]]
+                have_rows = [(e["name"], self.t.ns(e["ts"]), self.t.end_ns(e),
+                              canonical_args(e.get("args"))) for e in got]
+                want = Counter(r[:3] for r in want_rows)
+                have = Counter(r[:3] for r in have_rows)
                 self.c.ok("L%s region ranges: (name, begin ns, end ns)" % ref, want == have,
                           "%d ranges" % sum(want.values()), multiset_diff(want, have))
+                want, have = Counter(want_rows), Counter(have_rows)
+                self.c.ok("L%s region ranges: args = the Enter's and Leave's attributes"
+                          % ref, want == have, "%d ranges" % sum(want.values()),
+                          multiset_diff(want, have))
         stray = sum(len(v) for v in by_stream.values())
         self.c.equal("region ranges: none outside the locations' streams", 0, stray)
         pushes = sum(loc["unclosed_push"] for loc in self.o["locations"].values())
@@ -338,11 +400,29 @@ class ImportCheck:
                   want == have, "%d messages" % sum(want.values()), multiset_diff(want, have))
 
     def metrics(self):
+        """Every sample: with the oracle's detail, per member name the
+        multiset of (stream, ns, value) of the "C" events named after it
+        (args.value) equals the oracle's Metric values on the recording
+        location at the record's time, values exact (number()); else count
+        and sum."""
         series = defaultdict(list)
         for e in self.t.phase("C"):
-            series[e.get("name")].append(e.get("args", {}).get("value"))
+            series[e.get("name")].append(e)
+        want_samples = defaultdict(Counter)
+        if self.detail:
+            for ref, loc in self.o["locations"].items():
+                for name, ns, value in loc["metric_list"]:
+                    want_samples[name][(loc["stream"], ns, number(value))] += 1
         for name, want in self.o["metrics"].items():
-            values = series.pop(name, [])
+            events = series.pop(name, [])
+            if self.detail:
+                have = Counter((self.t.stream(e), self.t.ns(e["ts"]),
+                                number(e.get("args", {}).get("value"))) for e in events)
+                self.c.ok("metric %r: every sample (stream, ns, value)" % name,
+                          have == want_samples[name], "%d samples" % want["count"],
+                          multiset_diff(want_samples[name], have))
+                continue
+            values = [e.get("args", {}).get("value") for e in events]
             total = math.fsum(float(v) for v in values if v is not None)
             close = math.isclose(total, want["sum"], rel_tol=1e-9, abs_tol=1e-9)
             self.c.ok("metric %r: count and sum" % name,
@@ -359,15 +439,22 @@ class ImportCheck:
         self.c.equal("tasks: ThreadTaskCreate instants", t["create"], len(creates))
         self.c.equal("tasks: ThreadTaskComplete instants", t["complete"], len(completes))
         self.c.equal("tasks: TaskSlice ranges (one per switch)", t["slices"], len(slices))
-        on_rows = Counter((e["ts"], e["dur"], json.dumps(e.get("args"), sort_keys=True))
-                          for e in self.t.task_events
-                          if e.get("ph") == "X" and e.get("name") == self.prefix + "TaskSlice")
-        copies = Counter((e["ts"], e["dur"], json.dumps(e.get("args"), sort_keys=True))
-                         for e in slices)
-        self.c.ok("tasks: every TaskSlice again on its task's row", on_rows == copies,
-                  sum(copies.values()), multiset_diff(copies, on_rows))
+        row_key = lambda e: (e["name"], e["ts"], e.get("dur"),
+                             json.dumps(e.get("args"), sort_keys=True, default=str))
+        for ph, what, names, mine in (
+                ("X", "TaskSlice", ("TaskSlice",), slices),
+                ("i", "ThreadTaskCreate/Complete instant",
+                 ("ThreadTaskCreate", "ThreadTaskComplete"), creates + completes)):
+            names = {self.prefix + n for n in names}
+            on_rows = Counter(row_key(e) for e in self.t.task_events
+                              if e.get("ph") == ph and e.get("name") in names)
+            copies = Counter(row_key(e) for e in mine)
+            self.c.ok("tasks: every %s again on its task's row" % what, on_rows == copies,
+                      sum(copies.values()), multiset_diff(copies, on_rows))
         fields = ("team", "creating_thread", "generation")
         key = lambda e: tuple(e.get("args", {}).get(k) for k in fields)
+        if self.detail:
+            self.task_times(creates + completes, slices, key)
         distinct = {key(e) for e in creates + completes + slices}
         self.c.equal("tasks: distinct (team, creating_thread, generation)", t["distinct"],
                      len(distinct))
@@ -379,6 +466,53 @@ class ImportCheck:
                    "creating_thread as the thread's location id" if have == mapped else None)
             self.c.ok("tasks: slices per task (%s)" % (how or "neither representation"),
                       how is not None, multiset_diff(raw, have), "no match")
+
+    def task_times(self, marks, slices, key):
+        """Each slice's (stream, task key, begin ns, end ns) and each
+        create/complete instant's (stream, kind, task key, ns) equal the
+        oracle's, task keys as recorded (team, creating thread, generation)."""
+        want_slices, want_marks = Counter(), Counter()
+        for loc in self.o["locations"].values():
+            for task, begin, end in loc["slice_list"]:
+                want_slices[(loc["stream"], tuple(task), begin, end)] += 1
+            for kind, task, ns in loc["task_list"]:
+                want_marks[(loc["stream"], self.prefix + kind, tuple(task), ns)] += 1
+        have = Counter((self.t.stream(e), key(e), self.t.ns(e["ts"]), self.t.end_ns(e))
+                       for e in slices)
+        self.c.ok("tasks: every TaskSlice (stream, task, begin ns, end ns)",
+                  have == want_slices, "%d slices" % sum(want_slices.values()),
+                  multiset_diff(want_slices, have))
+        have = Counter((self.t.stream(e), e["name"], key(e), self.t.ns(e["ts"])) for e in marks)
+        self.c.ok("tasks: every ThreadTaskCreate/Complete instant (stream, kind, task, ns)",
+                  have == want_marks, "%d instants" % sum(want_marks.values()),
+                  multiset_diff(want_marks, have))
+
+    def instants(self):
+        """Per location, the "i" events of its stream (but "(unmatched
+        pop)") equal the oracle's instant_list: (name, ns, args), where args
+        are the JSON args restricted to the archive's attribute names and,
+        for otf2:Parameter*, "parameter" and "value"."""
+        attributes = set(self.o.get("attribute_names", ()))
+        parameters = {self.prefix + k for k in ("ParameterInt", "ParameterUnsignedInt",
+                                                "ParameterString")}
+        by_stream = defaultdict(Counter)
+        for e in self.t.phase("i"):
+            if e.get("name") == "(unmatched pop)":
+                continue
+            args = e.get("args", {}) if isinstance(e.get("args"), dict) else {}
+            keep = attributes | ({"parameter", "value"} if e.get("name") in parameters else set())
+            picked = {k: v for k, v in args.items() if k in keep}
+            by_stream[self.t.stream(e)][(e.get("name"), self.t.ns(e["ts"]),
+                                          canonical_args(picked))] += 1
+        for ref, loc in self.o["locations"].items():
+            want = Counter((name, ns, canonical_args(args))
+                           for name, ns, args in loc["instant_list"])
+            have = by_stream.pop(loc["stream"], Counter())
+            self.c.ok("L%s instants: (name, ns, attribute and parameter args)" % ref,
+                      want == have, "%d instants" % sum(want.values()),
+                      multiset_diff(want, have))
+        stray = sum(sum(c.values()) for c in by_stream.values())
+        self.c.equal("instants: none outside the locations' streams", 0, stray)
 
     def stderr(self, path):
         with open(path, encoding="utf-8", errors="replace") as f:
@@ -481,6 +615,8 @@ def main(argv):
     check.messages()
     check.metrics()
     check.tasks()
+    if check.detail:
+        check.instants()
     if args.stderr:
         check.stderr(args.stderr)
     return checks.summary()

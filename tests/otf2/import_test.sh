@@ -2,8 +2,10 @@
 # import_test.sh - nvtxw-otf2-import on real OTF2 archives, checked against an
 # independent oracle: tests/otf2/otf2_oracle.py reads each archive with
 # Debian's python3-otf2 and tests/otf2/check_import.py compares the import
-# with it (streams, region ranges and their stats, MPI messages, metrics,
-# tasks, the stderr summary).
+# with it (streams, region ranges with their args and their stats, MPI
+# messages and flows, every metric sample, every task slice and task instant,
+# every other instant with its attribute and parameter args, the stderr
+# summary; tests/otf2/checker_test.sh shows that those checks can fail).
 #
 # Archives: every */traces.otf2 under $NVTXW_OTF2_TEST_DATA (the shared Score-P
 # archives, see their README) and one made by

@@ -12,8 +12,12 @@ AM_TESTS_ENVIRONMENT += \
 	NVTXW_OTF2_TEST_DATA="$${NVTXW_OTF2_TEST_DATA:-$(OTF2_TEST_ARCHIVES)}"; \
 	export NVTXW_OTF2_TEST_DATA;
 
+# checker_test.sh tests check_import.py itself: each deliberately wrong JSON
+# of tests/otf2/mutate_json.py must fail its specific check (it needs only
+# the generator, not the shared archives).
 if HAVE_OTF2
-TESTS += tests/otf2/import_test.sh tests/otf2/bad_input_test.sh
+TESTS += tests/otf2/import_test.sh tests/otf2/bad_input_test.sh tests/otf2/checker_test.sh
 endif
 EXTRA_DIST += tests/otf2/otf2_oracle.py tests/otf2/check_import.py \
-	tests/otf2/import_test.sh tests/otf2/bad_input_test.sh tests/otf2/local.mk
+	tests/otf2/import_test.sh tests/otf2/bad_input_test.sh tests/otf2/local.mk \
+	tests/otf2/checker_test.sh tests/otf2/mutate_json.py

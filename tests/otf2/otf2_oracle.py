@@ -9,6 +9,7 @@ runs libotf2's global event reader after the local definitions: see "Clock
 offsets and mapping tables" below) and prints one JSON object on stdout:
 
   clock      {timer_resolution, global_offset}
+  attribute_names  [the names of the archive's Attribute definitions]
   locations  {"<location id>": {name, group, stream, declared, read, kinds,
              enter, leave, ranges, max_depth, unmatched_leave,
              mismatched_leave, unclosed_enter, unclosed_push, unmatched_pop,
@@ -26,11 +27,27 @@ comm is the communicator's global definition ID, sender and receiver are
 world ranks (null when they cannot be told), event numbers count a
 location's events from 1 (OTF2's event position).
 
---detail adds the lists check_import.py compares one by one:
-locations[*].range_list [[name, begin_ns, end_ns], ...] and slice_list
-[[[team, creating_thread, generation], begin_ns, end_ns], ...];
-messages.matched_detail [[comm, sender, receiver, tag, send bytes, send
-location, send ns, receive bytes, receive location, receive ns], ...];
+--detail adds the lists check_import.py compares one by one, per location
+(locations[*]), in the location's event order:
+- range_list [[name, begin_ns, end_ns, enter_args, leave_args], ...]:
+  every completed Enter/Leave pair; enter_args and leave_args = the Enter's
+  and the Leave's attribute lists as {attribute name: value} (values below;
+  {} without attributes);
+- slice_list [[[team, creating_thread, generation], begin_ns, end_ns], ...]:
+  every task slice, creating_thread as recorded;
+- task_list [[kind, [team, creating_thread, generation], ns], ...]: every
+  ThreadTaskCreate and ThreadTaskComplete;
+- metric_list [[member name, ns, value], ...]: every value of every Metric
+  record, on the location that recorded it, value as python3-otf2 reads it
+  (int for integer members, float for FLOAT/DOUBLE: the JSON output keeps
+  the double exactly, repr being round-trip);
+- instant_list [[name, ns, args], ...]: every record the importer writes as
+  a mark (an instant), i.e. every kind but those in NOT_INSTANTS; name is
+  "otf2:<Kind>" (CallingContextSample: its region's range name); args = the
+  record's attributes as in range_list, plus for Parameter{Int,UnsignedInt,
+  String} "parameter" (the parameter's name) and "value".
+Besides: messages.matched_detail [[comm, sender, receiver, tag, send bytes,
+send location, send ns, receive bytes, receive location, receive ns], ...];
 tasks.keys, keys_mapped, slice_keys and slice_keys_mapped (task keys with
 creating_thread as the thread's index in the team, and as that thread's
 location ID; the slice lists end with the number of slices).
@@ -61,7 +78,15 @@ Conventions (the importer's contract, docs/otf2-mapping.md):
   send with that key matches the n-th receive.
 - Task slices: a ThreadTaskSwitch on a location starts a slice of that task
   and ends the slice running there; a ThreadTaskComplete of the running task
-  ends it. slices_open counts slices still running at the location's end.
+  ends it. slices_open counts slices still running at the location's end;
+  such a slice ends at the location's last event (as the importer closes
+  it). The legacy OmpTask* records are not task events here (their
+  Create/Complete are instants).
+- Attribute and parameter values as the importer's payload fields show
+  them in the JSON (docs/otf2-mapping.md, Attributes and parameters):
+  numbers as they are, strings as their text, a region as its range name,
+  any other definition (location, group, metric, communicator, ...) as its
+  global ID.
 
 Clock offsets and mapping tables: python3-otf2 (otf2/reader.py) opens the
 definition files, reads every selected location's local definitions with
@@ -93,6 +118,17 @@ NS_PER_S = 10**9
 TASK_KINDS = ("ThreadTaskCreate", "ThreadTaskSwitch", "ThreadTaskComplete")
 PUSH_KINDS = {"Enter": "region", "ThreadTeamBegin": "team", "CallingContextEnter": "context"}
 POP_KINDS = {"Leave": "region", "ThreadTeamEnd": "team", "CallingContextLeave": "context"}
+# Records the importer writes as something else than an instant (ranges, the
+# halves of ranges, counter samples, slice boundaries) or not at all; every
+# other record kind is a mark, an "i" named "otf2:<Kind>" in the JSON
+# (docs/otf2-mapping.md, Events), but CallingContextSample, named after the
+# calling context's region.
+NOT_INSTANTS = frozenset((
+    "Enter", "Leave", "CallingContextEnter", "CallingContextLeave", "MpiCollectiveBegin",
+    "MpiCollectiveEnd", "RmaCollectiveBegin", "RmaCollectiveEnd", "ThreadTeamBegin",
+    "ThreadTeamEnd", "ThreadTaskSwitch", "OmpTaskSwitch", "Metric", "MeasurementOnOff",
+    "BufferFlush", "IoOperationBegin", "IoOperationComplete", "Unknown"))
+PARAMETER_KINDS = ("ParameterInt", "ParameterUnsignedInt", "ParameterString")
 SEND_KINDS = ("MpiSend", "MpiIsend")
 RECV_KINDS = ("MpiRecv", "MpiIrecv")
 
@@ -176,12 +212,15 @@ class LocationState:
             "cross_pops": 0,
             "nonmonotonic": [],
         }
-        self.regions = []  # Enter/Leave stack: (region, ns)
+        self.regions = []  # Enter/Leave stack: (region, ns, the Enter's attribute args)
         self.pushes = []  # all push kinds: kind
         self.last_time = None
         self.slice = None  # running task slice: (key, mapped key, begin_ns)
         self.range_list = []
         self.slice_list = []
+        self.metric_list = []
+        self.task_list = []
+        self.instant_list = []
 
 
 class Oracle:
@@ -190,6 +229,7 @@ class Oracle:
         self.clock = Clock(defs.clock_properties)
         self.ranks = Ranks(defs)
         self.detail = detail
+        self.attribute_names = {attribute.name for attribute in defs.attributes}
         self.locations = {}
         for location in defs.locations:
             self.locations[location._ref] = LocationState(location)
@@ -224,17 +264,58 @@ class Oracle:
         elif kind in SEND_KINDS or kind in RECV_KINDS:
             self.message(location, kind, event)
         elif kind == "Metric":
-            for member, value in zip(event.metric.members, event.values):
-                self.metrics[member.name].append(value)
-        elif kind in TASK_KINDS:
+            self.metric(st, event)
+        if kind in TASK_KINDS:
             self.task(st, kind, event)
+        if self.detail and kind not in NOT_INSTANTS:
+            self.instant(st, kind, event)
+
+    def args(self, event):
+        """The payload fields the importer adds for the event's attribute
+        list: {attribute name: value} (docs/otf2-mapping.md, Attributes)."""
+        attributes = event.attributes
+        if not attributes:
+            return {}
+        return {attribute.name: self.value(value) for attribute, value in attributes.items()}
+
+    def value(self, value):
+        """An attribute or parameter value as the JSON shows it: numbers as
+        they are, strings as their text, a region as its range name, a
+        reference to another definition as its global ID."""
+        if isinstance(value, (int, float, str)):
+            return value
+        if isinstance(value, otf2.definitions.Region):
+            return range_name(value, self.region_name)
+        if isinstance(value, otf2.definitions.String):
+            return value.name
+        return value._ref
+
+    def metric(self, st, event):
+        now = self.clock.ns(event.time)
+        for member, value in zip(event.metric.members, event.values):
+            self.metrics[member.name].append(value)
+            if self.detail:
+                st.metric_list.append([member.name, now, value])
+
+    def instant(self, st, kind, event):
+        if kind == "CallingContextSample":
+            name = range_name(event.calling_context.region, self.region_name)
+        else:
+            name = "otf2:" + kind
+        args = self.args(event)
+        if kind in PARAMETER_KINDS:
+            args["parameter"] = event.parameter.name
+            value = event.string if kind == "ParameterString" else event.value
+            args["value"] = self.value(value)
+        st.instant_list.append([name, self.clock.ns(event.time), args])
 
     def push(self, st, kind, event):
         st.pushes.append(PUSH_KINDS[kind])
         if kind != "Enter":
             return
         st.info["enter"] += 1
-        st.regions.append((event.region, self.clock.ns(event.time)))
+        st.regions.append((event.region, self.clock.ns(event.time),
+                           self.args(event) if self.detail else None))
         st.info["max_depth"] = max(st.info["max_depth"], len(st.regions))
 
     def pop(self, st, kind, event):
@@ -250,7 +331,7 @@ class Oracle:
         if not st.regions:
             info["unmatched_leave"] += 1
             return
-        region, begin = st.regions.pop()
+        region, begin, args = st.regions.pop()
         if event.region is not region:
             info["mismatched_leave"] += 1
         end = self.clock.ns(event.time)
@@ -267,7 +348,7 @@ class Oracle:
             row["min_ns"] = min(row["min_ns"], duration)
             row["max_ns"] = max(row["max_ns"], duration)
         if self.detail:
-            st.range_list.append([name, begin, end])
+            st.range_list.append([name, begin, end, args, self.args(event)])
 
     def message(self, location, kind, event):
         comm = event.communicator
@@ -303,6 +384,8 @@ class Oracle:
         self.task_keys[key] += 1
         self.task_keys_mapped[mapped] += 1
         now = self.clock.ns(event.time)
+        if self.detail and kind != "ThreadTaskSwitch":
+            st.task_list.append([kind, list(key), now])
         if kind == "ThreadTaskSwitch":
             self.end_slice(st, now)
             st.slice = (key, mapped, now)
@@ -324,11 +407,9 @@ class Oracle:
         for st in self.locations.values():
             st.info["unclosed_enter"] = len(st.regions)
             st.info["unclosed_push"] = len(st.pushes)
-            if st.slice is not None:
+            if st.slice is not None:  # ends at the location's last event
                 self.slices_open += 1
-                key, mapped, _ = st.slice
-                self.slice_keys[key] += 1
-                self.slice_keys_mapped[mapped] += 1
+                self.end_slice(st, self.clock.ns(st.last_time))
 
     def result(self):
         locations = {}
@@ -338,6 +419,9 @@ class Oracle:
             if self.detail:
                 info["range_list"] = st.range_list
                 info["slice_list"] = st.slice_list
+                info["metric_list"] = st.metric_list
+                info["task_list"] = st.task_list
+                info["instant_list"] = st.instant_list
             locations[str(ref)] = info
         messages = {
             "matched": rows(list(k) + [s[0]] for k, s, _ in self.matched),
@@ -368,6 +452,7 @@ class Oracle:
         return {
             "clock": {"timer_resolution": self.clock.resolution,
                       "global_offset": self.clock.offset},
+            "attribute_names": sorted(self.attribute_names),
             "locations": locations,
             "regions": dict(sorted(self.regions.items())),
             "messages": messages,
@@ -607,8 +692,8 @@ def main(argv):
         for problem in reader["differences"] + printed["differences"]:
             print("otf2_oracle.py: verify: %s" % problem, file=sys.stderr)
             status = 1
-    json.dump(result, sys.stdout, indent=args.indent, sort_keys=False)
-    sys.stdout.write("\n")
+    # one write: json.dump would write every token separately (much slower)
+    sys.stdout.write(json.dumps(result, indent=args.indent, sort_keys=False) + "\n")
     return status
 
 
