@@ -419,10 +419,12 @@ static int map_async_end(chrome_import* im, const cj_doc* doc, int64_t ts, chrom
         ct_remove(&im->async_index, im->scratch.data, im->scratch.len);
     }
     ct_remove(&im->open_ids, (const char*)&id, 8);
-    if (held_begin(im, h, doc, im->schema_end, 16, ts) != 0 || held_args(im, h, doc) != 0)
+    if (held_begin(im, h, doc, im->schema_end, 24, ts) != 0 || held_args(im, h, doc) != 0)
         return 1;
     put_u64(h->header, id);
     put_u64(h->header + 8, (uint64_t)ts);
+    put_u32(h->header + 16, h->category);
+    put_u32(h->header + 20, 0); /* padding */
     return held_push(im, t);
 }
 

@@ -90,9 +90,13 @@ static const nvtxPayloadSchemaEntry_t i_entries[] = {
 static const nvtxPayloadSchemaEntry_t start_entries[] = {
     FIELD(NVTX_PAYLOAD_ENTRY_TYPE_RANGE_ID, "rangeId"),
     TS(NVTX_PAYLOAD_ENTRY_FLAG_RANGE_BEGIN, "timestamp"), CAT_COLOR};
+/* The end carries its own category (the `cat` it matched its begin by), so an
+ * end written on another thread than its begin keeps that `cat` in the JSON
+ * sink's "e" and pairs with its "b" again when read back. */
 static const nvtxPayloadSchemaEntry_t end_entries[] = {
     FIELD(NVTX_PAYLOAD_ENTRY_TYPE_RANGE_ID, "rangeId"),
-    TS(NVTX_PAYLOAD_ENTRY_FLAG_RANGE_END, "timestamp")};
+    TS(NVTX_PAYLOAD_ENTRY_FLAG_RANGE_END, "timestamp"),
+    FIELD(NVTX_PAYLOAD_ENTRY_TYPE_CATEGORY, "category")};
 static const nvtxPayloadSchemaEntry_t message_entries[] = {
     {NVTX_PAYLOAD_ENTRY_FLAG_EVENT_MESSAGE | NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_ZERO_TERMINATED,
      NVTX_PAYLOAD_ENTRY_TYPE_CSTRING_UTF8, "name", NULL, 0, 0, NULL, NULL}};
@@ -148,7 +152,7 @@ static int register_schemas(chrome_import* im) {
                          &im->schema_i_scoped) ||
            STATIC_SCHEMA("chrome async begin", NVTX_PAYLOAD_SCHEMA_FLAG_RANGE_START, start_entries,
                          24, &im->schema_start) ||
-           STATIC_SCHEMA("chrome async end", NVTX_PAYLOAD_SCHEMA_FLAG_RANGE_END, end_entries, 16,
+           STATIC_SCHEMA("chrome async end", NVTX_PAYLOAD_SCHEMA_FLAG_RANGE_END, end_entries, 24,
                          &im->schema_end) ||
            schema(im, "name", NVTX_PAYLOAD_SCHEMA_TYPE_DYNAMIC, 0, message_entries, 1, 0,
                   &im->schema_message) ||
