@@ -8,6 +8,13 @@ AM_TESTS_ENVIRONMENT = \
 	CC='$(CC)'; export CC; CXX='$(CXX)'; export CXX; \
 	NVTX3_INCLUDE='$(NVTX3_INCLUDE)'; export NVTX3_INCLUDE; \
 	CK_DEFAULT_TIMEOUT=60; export CK_DEFAULT_TIMEOUT;
+# Whether this build has OTF2 (the importer): tests that also cover it fail
+# when it is missing from a build that should have it.
+if HAVE_OTF2
+AM_TESTS_ENVIRONMENT += NVTXW_HAVE_OTF2=yes; export NVTXW_HAVE_OTF2;
+else
+AM_TESTS_ENVIRONMENT += NVTXW_HAVE_OTF2=no; export NVTXW_HAVE_OTF2;
+endif
 
 include tests/backend/local.mk
 include tests/unit/local.mk
@@ -24,7 +31,7 @@ if !HAVE_NVTX3
 SKIPPED_CHECKS += 'tests/unit/abi_nvidia_test (our public types against NVIDIA nvtx3 headers, byte for byte): this build has no NVIDIA nvtx3 headers (none under /usr/local/cuda*/include, or --without-nvtx3); install the CUDA toolkit or pass --with-nvtx3=DIR'
 endif
 if !HAVE_OTF2
-SKIPPED_CHECKS += 'tests/otf2/import_test.sh, tests/otf2/bad_input_test.sh and the OTF2 round trips of tests/cli (nvtxw-otf2-import against the python3-otf2 oracle): this build has no OTF2 >= 2.3 (not found, or --without-otf2); install libopen-trace-format2-dev and configure --with-otf2'
+SKIPPED_CHECKS += 'tests/otf2/import_test.sh, bad_input_test.sh, checker_test.sh and the OTF2 round trips of tests/cli (nvtxw-otf2-import against the python3-otf2 oracle): this build has no OTF2 >= 2.3 (not found, or --without-otf2); install libopen-trace-format2-dev and configure --with-otf2'
 endif
 check-local:
 	@for line in $(SKIPPED_CHECKS); do echo "not run: $$line"; done
