@@ -110,20 +110,11 @@ static const char checker[] =
 
 /* Runs the checker on `path`; fails the test on any error. */
 static void check_json(const char* path, char* summary, size_t size) {
-    char script[PATH_MAX + 32], command[2 * PATH_MAX + 64];
-    FILE* file;
-    FILE* pipe;
-    snprintf(script, sizeof script, "%s/check.py", dir);
-    file = fopen(script, "w");
-    ck_assert_ptr_nonnull(file);
-    fputs(checker, file);
-    fclose(file);
-    snprintf(command, sizeof command, "python3 '%s' '%s' 2>&1", script, path);
-    pipe = popen(command, "r");
-    ck_assert_msg(pipe != NULL, "cannot run python3");
-    summary[fread(summary, 1, size - 1, pipe)] = '\0';
-    ck_assert_msg(pclose(pipe) == 0, "python3 rejected %s (is python3 installed?): %s", path,
-                  summary);
+    char* out;
+    int status = tu_run_python(dir, "check", checker, path, &out);
+    snprintf(summary, size, "%s", out);
+    free(out);
+    ck_assert_msg(status == 0, "python3 rejected %s (is python3 installed?): %s", path, summary);
     summary[strcspn(summary, "\n")] = '\0';
 }
 
@@ -425,38 +416,19 @@ static void golden_expected(char* out, size_t size) {
  * naming the first line (in sorted order) that differs. */
 static const char* golden_events_mismatch(const char* path) {
     static char message[1024];
-    char want[16384], got[16384], script[PATH_MAX + 32], command[2 * PATH_MAX + 64];
-    const char *w = want, *g = got;
-    FILE* file;
-    int status, line = 1;
-    golden_expected(want, sizeof want);
-    snprintf(script, sizeof script, "%s/events.py", dir);
-    file = fopen(script, "w");
-    ck_assert_ptr_nonnull(file);
-    fputs(events_script, file);
-    fclose(file);
-    snprintf(command, sizeof command, "python3 '%s' '%s' 2>&1", script, path);
-    file = popen(command, "r");
-    ck_assert_msg(file != NULL, "cannot run python3");
-    got[fread(got, 1, sizeof got - 1, file)] = '\0';
-    status = pclose(file);
+    char want[16384];
+    char* got;
+    int status = tu_run_python(dir, "events", events_script, path, &got);
     if (status != 0) {
         snprintf(message, sizeof message, "python3 failed on %s (installed?): %.900s", path, got);
+        free(got);
         return message;
     }
-    while (*w != '\0' || *g != '\0') {
-        size_t wl = strcspn(w, "\n"), gl = strcspn(g, "\n");
-        if (wl != gl || memcmp(w, g, wl) != 0) {
-            snprintf(message, sizeof message,
-                     "event line %d differs from the calls: want \"%.*s\", got \"%.*s\"", line,
-                     (int)wl, w, (int)gl, g);
-            return message;
-        }
-        w += wl + (w[wl] == '\n');
-        g += gl + (g[gl] == '\n');
-        line++;
-    }
-    return NULL;
+    golden_expected(want, sizeof want);
+    status =
+        tu_first_line_difference("event (against the calls)", want, got, message, sizeof message);
+    free(got);
+    return status != 0 ? message : NULL;
 }
 
 /* Compares `path` with the golden file; NVTXW_UPDATE_GOLDEN=1 rewrites the

@@ -71,28 +71,27 @@ static void check_golden(const char* got, const char* ext) {
     free(expected);
 }
 
-/* Runs `script` under python3 with `input` on stdin; its stdout must equal
+/* Writes `text` to `dir`/`name` and returns that path (static storage). */
+static const char* temp_input(const char* name, const char* text) {
+    static char path[PATH_MAX + 16];
+    FILE* f;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+/* Runs `script` under python3 with `input` on stdin; its output must equal
  * `expected`. A missing python3 fails the test. */
 static void check_python(const char* script, const char* input, const char* expected) {
-    char in_path[PATH_MAX + 16], out_file[PATH_MAX + 16], command[3 * PATH_MAX + 4096];
-    FILE* f;
+    const char* in_path = temp_input("py.in", input);
     char* got;
-    int status;
-    snprintf(in_path, sizeof in_path, "%s/py.in", dir);
-    snprintf(out_file, sizeof out_file, "%s/py.out", dir);
-    f = fopen(in_path, "wb");
-    ck_assert_ptr_nonnull(f);
-    fputs(input, f);
-    fclose(f);
-    snprintf(command, sizeof command, "python3 -c '%s' < '%s' > '%s'", script, in_path, out_file);
-    f = popen(command, "r");
-    ck_assert_msg(f != NULL, "cannot run python3");
-    status = pclose(f);
-    got = tu_read_file_or_fail(out_file, NULL);
+    int status = tu_run_python(dir, "check", script, in_path, &got);
     unlink(in_path);
-    unlink(out_file);
-    ck_assert_msg(status == 0, "python3 failed (status %d; is it installed?) on:\n%s", status,
-                  input);
+    ck_assert_msg(status == 0, "python3 failed (status %d; is it installed?) on:\n%s\n%s", status,
+                  input, got);
     ck_assert_msg(strcmp(got, expected) == 0, "python3 printed:\n%s\nexpected:\n%s", got, expected);
     free(got);
 }
@@ -292,9 +291,10 @@ static void model_trace(char* out, size_t size) {
     int r, c;
     for (r = 0; r < R_COUNT; r++) {
         int64_t child = 0;
-        int children = 0, level = 0, parent = model_parent(r), a;
+        int children = 0, level = 0, parent, a;
         if (golden_ranges[r].startend)
-            continue;
+            continue; /* not in the push/pop trace, and no stream of its own */
+        parent = model_parent(r);
         ck_assert(r == 0 || B(r - 1) <= B(r));
         for (c = 0; c < R_COUNT; c++)
             if (!golden_ranges[c].startend && model_parent(c) == r) {
@@ -369,46 +369,22 @@ static const char* const normalize_script =
  * naming the first line that differs. */
 static const char* model_mismatch(const char* format, const char* output) {
     static char message[1024];
-    char want[8192], script[4096], in_path[PATH_MAX + 16], out_file[PATH_MAX + 16];
-    char command[3 * PATH_MAX + 4096];
-    const char *w, *g;
+    char want[8192], script[4096], what[64];
     char* got;
-    FILE* f;
-    int status, line = 1;
+    int status;
     model_text(want, sizeof want, strcmp(format, "text") == 0 ? 1 : 3);
     snprintf(script, sizeof script, "F=\"%s\"\n%s", format, normalize_script);
-    snprintf(in_path, sizeof in_path, "%s/model.in", dir);
-    snprintf(out_file, sizeof out_file, "%s/model.out", dir);
-    f = fopen(in_path, "wb");
-    ck_assert_ptr_nonnull(f);
-    fputs(output, f);
-    fclose(f);
-    snprintf(command, sizeof command, "python3 -c '%s' < '%s' > '%s' 2>&1", script, in_path,
-             out_file);
-    f = popen(command, "r");
-    ck_assert_msg(f != NULL, "cannot run python3");
-    status = pclose(f);
-    got = tu_read_file_or_fail(out_file, NULL);
+    status = tu_run_python(dir, "model", script, temp_input("model.in", output), &got);
     if (status != 0) {
-        snprintf(message, sizeof message, "%s: python3 failed (status %d; installed?): %s", format,
-                 status, got);
+        snprintf(message, sizeof message, "%s: python3 failed (status %d; installed?): %.900s",
+                 format, status, got);
         free(got);
         return message;
     }
-    for (w = want, g = got; *w != '\0' || *g != '\0'; line++) {
-        size_t wl = strcspn(w, "\n"), gl = strcspn(g, "\n");
-        if (wl != gl || memcmp(w, g, wl) != 0) {
-            snprintf(message, sizeof message,
-                     "%s line %d differs from the model: want \"%.*s\", got \"%.*s\"", format, line,
-                     (int)wl, w, (int)gl, g);
-            free(got);
-            return message;
-        }
-        w += wl + (w[wl] == '\n');
-        g += gl + (g[gl] == '\n');
-    }
+    snprintf(what, sizeof what, "%s (against the model)", format);
+    status = tu_first_line_difference(what, want, got, message, sizeof message);
     free(got);
-    return NULL;
+    return status != 0 ? message : NULL;
 }
 
 static char* golden_output(const char* format) {
@@ -489,12 +465,13 @@ START_TEST(model_catches_mutation) {
         const char *format, *from, *to, *words;
     } cases[] = {
         {"csv", ",70.711,PushPop,inner\n", ",70.712,PushPop,inner\n",
-         "csv line 3 differs from the model: want \"nvtx_sum|16.279|700|2|350.000|350.000|300|"
+         "csv (against the model) line 3: want \"nvtx_sum|16.279|700|2|350.000|350.000|300|"
          "400|70.711|PushPop|inner\", got \"nvtx_sum|16.279|700|2|350.000|350.000|300|400|"
          "70.712|PushPop|inner\""},
         {"text", "600          3     200.0     200.0       100",
-         "600          4     200.0     200.0       100", "text line 5 differs"},
-        {"json", "\"dur_child_ns\": 100", "\"dur_child_ns\": 101", "json line 19 differs"},
+         "600          4     200.0     200.0       100", "text (against the model) line 5:"},
+        {"json", "\"dur_child_ns\": 100", "\"dur_child_ns\": 101",
+         "json (against the model) line 19:"},
     };
     size_t i;
     for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {

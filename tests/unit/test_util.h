@@ -170,4 +170,55 @@ static inline nvtxwSessionHandle_t tu_sink_session_or_fail(const nvtxwInterface_
     return tu_session_or_fail(t, name, config);
 }
 
+/* Runs the python3 program `script` (written to `dir`/`name`.py) with
+ * `input` (a file) as its argv[1] and as its standard input. Returns its
+ * exit status (pclose's) and its stdout and stderr together in *output
+ * (NUL-terminated, the caller frees). python3 is the tests' independent
+ * reader of our outputs (JSON, CSV, text), so a missing one fails: the
+ * status is then non-zero and the shell says why in *output. */
+static inline int tu_run_python(const char* dir, const char* name, const char* script,
+                                const char* input, char** output) {
+    char path[PATH_MAX + 64], command[3 * PATH_MAX + 256];
+    size_t length = 0, capacity = 4096;
+    char* out = malloc(capacity);
+    FILE* file;
+    ck_assert_ptr_nonnull(out);
+    snprintf(path, sizeof path, "%s/%s.py", dir, name);
+    file = fopen(path, "w");
+    ck_assert_msg(file != NULL, "cannot write %s", path);
+    fputs(script, file);
+    fclose(file);
+    snprintf(command, sizeof command, "python3 '%s' '%s' < '%s' 2>&1", path, input, input);
+    file = popen(command, "r");
+    ck_assert_msg(file != NULL, "cannot run python3");
+    for (size_t got; (got = fread(out + length, 1, capacity - length - 1, file)) > 0;) {
+        length += got;
+        if (capacity - length == 1) {
+            out = realloc(out, capacity *= 2);
+            ck_assert_ptr_nonnull(out);
+        }
+    }
+    out[length] = '\0';
+    *output = out;
+    return pclose(file);
+}
+
+/* Compares two texts line by line. Returns 0 when they are equal, else the
+ * 1-based number of the first line that differs, with "line N: want
+ * \"...\", got \"...\"" (prefixed by `what`) in `message`. */
+static inline int tu_first_line_difference(const char* what, const char* want, const char* got,
+                                           char* message, size_t size) {
+    for (int line = 1; *want != '\0' || *got != '\0'; line++) {
+        size_t wl = strcspn(want, "\n"), gl = strcspn(got, "\n");
+        if (wl != gl || memcmp(want, got, wl) != 0) {
+            snprintf(message, size, "%s line %d: want \"%.*s\", got \"%.*s\"", what, line, (int)wl,
+                     want, (int)gl, got);
+            return line;
+        }
+        want += wl + (want[wl] == '\n');
+        got += gl + (got[gl] == '\n');
+    }
+    return 0;
+}
+
 #endif /* NVTXW_TESTS_UNIT_TEST_UTIL_H */
