@@ -8,6 +8,8 @@ libnvtxw_libnvtxw_la_SOURCES += \
 	libnvtxw/common/handles.h \
 	libnvtxw/common/idmap.c \
 	libnvtxw/common/idmap.h \
+	libnvtxw/common/pubmap.c \
+	libnvtxw/common/pubmap.h \
 	libnvtxw/common/strbuf.c \
 	libnvtxw/common/strbuf.h \
 	libnvtxw/common/strset.c \

@@ -7,12 +7,16 @@
  * registries. Everything registered is copied. Handles given to the producer
  * are generational values (common/handles.h), resolved on every call.
  *
- * Threading (NVTXW contract, spec section 6): registration and lifecycle
- * calls are serialized by the caller and never overlap writes; writes to
- * distinct streams run concurrently. The write path therefore reads
- * registries without locks and touches only its own stream's state. The one
- * shared mutable value on the write path is the session's fault code, an
- * atomic.
+ * Threading (docs/threading.md; stronger than the NVTXW contract, spec
+ * section 6): writes to distinct streams run concurrently with each other
+ * and with registrations and StreamOpen. The write path takes no lock: it
+ * reads registries published as common/pubmap.h says and touches only its
+ * own stream's state; the one shared mutable value it writes is the
+ * session's fault code, an atomic. Registrations enter their domain's
+ * handle slot (so SessionEnd waits for them) and then take the session's
+ * reg_mutex, as do the lifecycle calls inside the session's slot: every
+ * sink callback but the write path runs under reg_mutex. Order: a slot,
+ * then reg_mutex; nobody waits for a slot while holding reg_mutex.
  */
 #ifndef NVTXW_CORE_INTERNAL_H
 #define NVTXW_CORE_INTERNAL_H
@@ -53,7 +57,11 @@ struct core_session {
     _Atomic nvtxwResultCode_t fault; /* non-zero: faulty, calls return this */
     _Atomic int ending;              /* SessionEnd has begun: writes are refused */
     pthread_mutex_t fault_mutex;     /* guards fault_message (rare path only) */
-    char* fault_message;             /* message saved when the fault happened */
+    /* Serializes registrations (of every domain), DomainRegister, StreamOpen
+     * and StreamClose of this session, and so every sink callback but the
+     * write path. Never taken by writes. */
+    pthread_mutex_t reg_mutex;
+    char* fault_message; /* message saved when the fault happened */
     core_domain** domains;
     size_t domain_count, domain_capacity;
     strset stream_names;     /* names of every stream opened in the session */
@@ -69,10 +77,14 @@ extern handle_table core_streams;
 
 /* Handle resolution; NULL with the error message set on failure. */
 core_domain* core_domain_get(nvtxDomainHandle_t handle, const char* call);
-/* Resolves the domain of a registration call and checks its session's fault
- * state; NULL with *status and the message set on failure. */
-core_domain* core_domain_for_call(nvtxDomainHandle_t handle, const char* call,
-                                  nvtxwResultCode_t* status);
+/* Begins a registration call: enters the domain's handle slot, waiting
+ * while another registration of that domain is inside (SessionEnd waits for
+ * the one inside in turn), refuses it when the session is ending or faulty,
+ * and takes the session's reg_mutex. NULL with *status and the message set
+ * on failure (then nothing is held). core_registration_leave undoes it. */
+core_domain* core_registration_enter(nvtxDomainHandle_t handle, const char* call,
+                                     nvtxwResultCode_t* status);
+void core_registration_leave(core_domain* domain);
 /* Enters a session (SessionEnd, StreamOpen, StreamClose, DomainRegister: one
  * thread at a time per session) or a stream (writes and StreamClose: one
  * thread at a time per stream) through its handle (common/handles.h); NULL

@@ -36,16 +36,6 @@ core_domain* core_domain_create(core_session* session, const char* name) {
     return domain;
 }
 
-/* Frees every value of a map whose values are plain allocations. */
-static void idmap_free_values(idmap* map, void (*free_value)(void*)) {
-    size_t i;
-    for (i = 0; i < map->capacity; i++) {
-        if (map->slots[i].value != NULL)
-            free_value(map->slots[i].value);
-    }
-    idmap_free(map);
-}
-
 static void scope_free(void* value) {
     core_scope* scope = value;
     nvtxw_free(scope->path);
@@ -55,17 +45,15 @@ static void scope_free(void* value) {
 static void counter_free(void* value) { core_counter_free(value); }
 
 void core_domain_destroy(core_domain* domain) {
-    size_t i;
     if (domain == NULL)
         return;
-    for (i = 0; i < domain->string_count; i++)
-        nvtxw_free(domain->strings[i]);
-    nvtxw_free(domain->strings);
-    idmap_free_values(&domain->categories, nvtxw_free);
-    idmap_free_values(&domain->scopes, scope_free);
-    idmap_free_values(&domain->counters, counter_free);
-    idmap_free_values(&domain->time_domains, nvtxw_free);
-    idmap_free_values(&domain->fast_plans, nvtxw_free);
+    /* Also frees the retired tables: no writer or registration is left. */
+    pubvec_free(&domain->strings, nvtxw_free);
+    pubmap_free(&domain->categories, nvtxw_free);
+    pubmap_free(&domain->scopes, scope_free);
+    pubmap_free(&domain->counters, counter_free);
+    pubmap_free(&domain->time_domains, nvtxw_free);
+    pubmap_free(&domain->fast_plans, nvtxw_free);
     nvtxw_schema_registry_destroy(domain->schemas);
     nvtxw_free(domain->name);
     nvtxw_free(domain);
@@ -158,6 +146,8 @@ static nvtxwResultCode_t domain_register(core_session* session, const nvtxwDomai
     return NVTXW_RESULT_SUCCESS;
 }
 
+/* The session's slot keeps other lifecycle calls out; reg_mutex keeps the
+ * registrations of its other domains away from the sink. */
 nvtxwResultCode_t core_domain_register(nvtxwSessionHandle_t handle,
                                        const nvtxwDomainAttributes_t* attr,
                                        nvtxDomainHandle_t* out) {
@@ -165,34 +155,23 @@ nvtxwResultCode_t core_domain_register(nvtxwSessionHandle_t handle,
     nvtxwResultCode_t status;
     if (session == NULL)
         return NVTXW_RESULT_INVALID_ARGUMENT;
+    pthread_mutex_lock(&session->reg_mutex);
     status = domain_register(session, attr, out);
+    pthread_mutex_unlock(&session->reg_mutex);
     core_session_leave(session);
     return status;
 }
 
-core_domain* core_domain_for_call(nvtxDomainHandle_t handle, const char* call,
-                                  nvtxwResultCode_t* status) {
-    core_domain* domain = core_domain_get(handle, call);
-    *status = NVTXW_RESULT_INVALID_ARGUMENT;
-    if (domain == NULL)
-        return NULL;
-    *status = core_session_check(domain->session);
-    return *status == NVTXW_RESULT_SUCCESS ? domain : NULL;
-}
-
-nvtxwResultCode_t core_category_register(nvtxDomainHandle_t handle, uint32_t category,
-                                         const char* name) {
+static nvtxwResultCode_t category_register(core_domain* domain, uint32_t category,
+                                           const char* name) {
     nvtxwResultCode_t status;
-    core_domain* domain = core_domain_for_call(handle, "register category", &status);
     sink* out;
     char* copy;
-    if (domain == NULL)
-        return status;
     if (category == 0 || name == NULL)
         return error_set(
             NVTXW_RESULT_INVALID_ARGUMENT, "cannot register category: %s (category=%u)",
             category == 0 ? "category 0 means \"no category\"" : "name is NULL", category);
-    if (idmap_get(&domain->categories, category) != NULL)
+    if (pubmap_get(&domain->categories, category) != NULL)
         return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
                          "cannot register category: category=%u is already named in domain "
                          "\"%s\"",
@@ -203,85 +182,97 @@ nvtxwResultCode_t core_category_register(nvtxDomainHandle_t handle, uint32_t cat
                          "cannot register category: the %s sink does "
                          "not support categories",
                          out->ops->name);
-    if ((copy = utf8_dup_repaired(name)) == NULL ||
-        idmap_put(&domain->categories, category, copy) != 0) {
-        nvtxw_free(copy);
+    /* Room first: once the sink has the category, publishing cannot fail. */
+    if (pubmap_reserve(&domain->categories, 1) != 0 || (copy = utf8_dup_repaired(name)) == NULL)
         return error_oom("a category");
+    status = out->ops->category_register(out, domain, category, copy);
+    if (status != NVTXW_RESULT_SUCCESS) {
+        nvtxw_free(copy);
+        return core_session_sink_result(domain->session, status);
     }
-    return core_session_sink_result(domain->session,
-                                    out->ops->category_register(out, domain, category, copy));
+    pubmap_put(&domain->categories, category, copy);
+    return NVTXW_RESULT_SUCCESS;
 }
 
-static nvtxwResultCode_t domain_add_string(core_domain* domain, const char* string,
-                                           uint64_t* handle) {
+nvtxwResultCode_t core_category_register(nvtxDomainHandle_t handle, uint32_t category,
+                                         const char* name) {
+    nvtxwResultCode_t status;
+    core_domain* domain = core_registration_enter(handle, "register category", &status);
+    if (domain == NULL)
+        return status;
+    status = category_register(domain, category, name);
+    core_registration_leave(domain);
+    return status;
+}
+
+/* The sink sees the string before writers can: it is published (and its
+ * handle returned) only when the sink took it, so a refused string was
+ * never visible. */
+static nvtxwResultCode_t string_register(core_domain* domain, const char* string,
+                                         nvtxStringHandle_t* out) {
+    sink* sink_out = domain->session->out;
+    nvtxwResultCode_t status = NVTXW_RESULT_SUCCESS;
+    size_t index = domain->string_count;
+    uint64_t handle = (uint64_t)domain->serial << 32 | (index + 1);
     char* copy;
-    if (domain->string_count == UINT32_MAX - 1)
+    if (string == NULL || out == NULL)
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT, "cannot register string: %s is NULL",
+                         string == NULL ? "string" : "stringHandleOut");
+    if (index == UINT32_MAX - 1)
         return error_set(NVTXW_RESULT_FAILED, "cannot register string: domain \"%s\" is full",
                          domain->name);
-    if (domain->string_count == domain->string_capacity) {
-        size_t capacity = domain->string_capacity ? domain->string_capacity * 2 : 64;
-        char** grown = nvtxw_reallocarray(domain->strings, capacity, sizeof *domain->strings);
-        if (grown == NULL)
-            return error_oom("the string table");
-        domain->strings = grown;
-        domain->string_capacity = capacity;
-    }
+    if (pubvec_reserve(&domain->strings, index) != 0)
+        return error_oom("the string table");
     if ((copy = nvtxw_strdup(string)) == NULL)
         return error_oom("a registered string");
-    domain->strings[domain->string_count++] = copy;
-    *handle = (uint64_t)domain->serial << 32 | domain->string_count;
+    if (sink_out->ops->string_register != NULL)
+        status = sink_out->ops->string_register(sink_out, domain, handle, copy);
+    if (status != NVTXW_RESULT_SUCCESS) {
+        nvtxw_free(copy);
+        return core_session_sink_result(domain->session, status);
+    }
+    pubvec_set(&domain->strings, index, copy); /* reserved: cannot fail */
+    domain->string_count++;
+    *out = (nvtxStringHandle_t)(uintptr_t)handle;
     return NVTXW_RESULT_SUCCESS;
 }
 
 nvtxwResultCode_t core_string_register(nvtxDomainHandle_t handle_in, const char* string,
                                        nvtxStringHandle_t* out) {
     nvtxwResultCode_t status;
-    core_domain* domain = core_domain_for_call(handle_in, "register string", &status);
-    sink* sink_out;
-    uint64_t handle = 0;
+    core_domain* domain = core_registration_enter(handle_in, "register string", &status);
     if (domain == NULL)
         return status;
-    if (string == NULL || out == NULL)
-        return error_set(NVTXW_RESULT_INVALID_ARGUMENT, "cannot register string: %s is NULL",
-                         string == NULL ? "string" : "stringHandleOut");
-    sink_out = domain->session->out;
-    if ((status = domain_add_string(domain, string, &handle)) != NVTXW_RESULT_SUCCESS)
-        return status;
-    if (sink_out->ops->string_register != NULL) {
-        status = sink_out->ops->string_register(sink_out, domain, handle,
-                                                domain->strings[domain->string_count - 1]);
-        if (status != NVTXW_RESULT_SUCCESS) {
-            nvtxw_free(domain->strings[--domain->string_count]);
-            return core_session_sink_result(domain->session, status);
-        }
-    }
-    *out = (nvtxStringHandle_t)(uintptr_t)handle;
-    return NVTXW_RESULT_SUCCESS;
+    status = string_register(domain, string, out);
+    core_registration_leave(domain);
+    return status;
 }
 
+/* Lock-free: strings are published in a pubvec (common/pubmap.h). */
 const char* core_domain_string(const core_domain* domain, uint64_t handle) {
     uint64_t index = handle & UINT32_MAX;
-    if ((handle >> 32) != domain->serial || index == 0 || index > domain->string_count)
+    if ((handle >> 32) != domain->serial || index == 0)
         return NULL;
-    return domain->strings[index - 1];
+    return pubvec_get(&domain->strings, (size_t)(index - 1));
 }
 
 const char* core_domain_category(const core_domain* domain, uint64_t category) {
-    return idmap_get(&domain->categories, category);
+    return pubmap_get(&domain->categories, category);
 }
 
 const core_scope* core_domain_scope(const core_domain* domain, uint64_t scope_id) {
     if (scope_id == NVTX_SCOPE_NONE || scope_id == NVTX_SCOPE_ROOT)
         return NULL;
-    return idmap_get(&domain->scopes, scope_id);
+    return pubmap_get(&domain->scopes, scope_id);
 }
 
 const core_counter* core_domain_counter(const core_domain* domain, uint64_t id) {
-    return idmap_get(&domain->counters, id);
+    return pubmap_get(&domain->counters, id);
 }
 
 int core_domain_scope_known(const core_domain* domain, uint64_t id) {
-    return id == NVTX_SCOPE_NONE || id == NVTX_SCOPE_ROOT || idmap_get(&domain->scopes, id) != NULL;
+    return id == NVTX_SCOPE_NONE || id == NVTX_SCOPE_ROOT ||
+           pubmap_get(&domain->scopes, id) != NULL;
 }
 
 /* Predefined NVTX_TIMESTAMP_TYPE_* values (spec 3.7). */
@@ -293,5 +284,5 @@ static int timestamp_type_known(uint64_t id) {
 int core_domain_time_domain_known(const core_domain* domain, uint64_t id) {
     if (id < NVTX_TIME_DOMAIN_ID_STATIC_START)
         return timestamp_type_known(id);
-    return idmap_get(&domain->time_domains, id) != NULL;
+    return pubmap_get(&domain->time_domains, id) != NULL;
 }

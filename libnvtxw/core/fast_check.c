@@ -94,11 +94,12 @@ nvtxwResultCode_t core_fast_plan_add(core_domain* domain, const nvtxw_schema_t* 
     if (!schema_fast(schema, &plan))
         return NVTXW_RESULT_SUCCESS; /* no plan: the full walk applies */
     copy = nvtxw_malloc(sizeof *copy);
-    if (copy == NULL || idmap_put(&domain->fast_plans, nvtxw_schema_id(schema), copy) != 0) {
+    if (copy != NULL)
+        *copy = plan; /* filled before it is published: writers read it lock-free */
+    if (copy == NULL || pubmap_put(&domain->fast_plans, nvtxw_schema_id(schema), copy) != 0) {
         nvtxw_free(copy);
         return error_oom("a payload plan");
     }
-    *copy = plan;
     return NVTXW_RESULT_SUCCESS;
 }
 
@@ -127,7 +128,7 @@ static const core_fast_plan* stream_fast_plan(core_stream* stream, uint64_t sche
         if (stream->plan_cache[i].schema_id == schema_id)
             return stream->plan_cache[i].plan; /* NULL: known to have none */
     }
-    plan = idmap_get(&stream->domain->fast_plans, schema_id);
+    plan = pubmap_get(&stream->domain->fast_plans, schema_id);
     /* a schema registered later than a failed lookup of its ID only takes
      * the full walk: slower, still right */
     i = stream->plan_cache_next++ & (CORE_PLAN_CACHE - 1);

@@ -120,6 +120,39 @@ core_domain* core_domain_get(nvtxDomainHandle_t handle, const char* call) {
     return domain;
 }
 
+core_domain* core_registration_enter(nvtxDomainHandle_t handle, const char* call,
+                                     nvtxwResultCode_t* status) {
+    void* object = NULL;
+    core_domain* domain;
+    handle_status entered = handle_enter_wait(&core_domains, (uint64_t)(uintptr_t)handle, &object);
+    *status = NVTXW_RESULT_INVALID_ARGUMENT;
+    if (entered != HANDLE_ENTERED) {
+        handle_fail(entered, (uint64_t)(uintptr_t)handle, "domain", call);
+        return NULL;
+    }
+    domain = object;
+    /* SessionEnd sets `ending` before it waits for the domain slots: a
+     * registration that entered first is waited for, one that sees the flag
+     * leaves at once (either way nothing is touched after the free). */
+    if (atomic_load_explicit(&domain->session->ending, memory_order_acquire))
+        *status = error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                            "cannot %s: domain \"%s\" is closing: its session is ending", call,
+                            domain->name);
+    else
+        *status = core_session_check(domain->session);
+    if (*status != NVTXW_RESULT_SUCCESS) {
+        handle_leave(&core_domains, domain->handle);
+        return NULL;
+    }
+    pthread_mutex_lock(&domain->session->reg_mutex);
+    return domain;
+}
+
+void core_registration_leave(core_domain* domain) {
+    pthread_mutex_unlock(&domain->session->reg_mutex);
+    handle_leave(&core_domains, domain->handle);
+}
+
 core_stream* core_stream_enter(nvtxwStreamHandle_t handle, const char* call) {
     void* stream = NULL;
     handle_status status = handle_enter(&core_streams, (uint64_t)(uintptr_t)handle, &stream);

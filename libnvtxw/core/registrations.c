@@ -2,6 +2,12 @@
  * core/registrations.c - ResourceRegister, ScopeRegister, SchemaRegister,
  * EnumRegister, CounterRegister and TimeDomainRegister.
  *
+ * Each call enters its domain (core_registration_enter: SessionEnd waits
+ * for it, other registrations of the session wait on reg_mutex) and then
+ * runs its *_register body; the body publishes the copy in the domain's
+ * registry (common/pubmap.h) so writers on other threads may look it up
+ * the moment its ID is returned.
+ *
  * ID rules (spec 1.5, 3.5): a static ID lies in [STATIC_START,
  * DYNAMIC_START) and is unique in the domain; without one the core hands out
  * dynamic IDs from DYNAMIC_START upward, and the out pointer must be given.
@@ -19,7 +25,7 @@
 #include "payload/semantics.h"
 
 /* Static-or-dynamic ID choice shared by scopes, counters and time domains. */
-static nvtxwResultCode_t pick_id(const char* call, const idmap* taken, uint64_t requested,
+static nvtxwResultCode_t pick_id(const char* call, const pubmap* taken, uint64_t requested,
                                  const uint64_t* out, uint64_t* next_dynamic, uint64_t* id) {
     if (requested == 0) {
         if (out == NULL)
@@ -32,7 +38,7 @@ static nvtxwResultCode_t pick_id(const char* call, const idmap* taken, uint64_t 
         return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
                          "cannot %s: static ID %llu is outside [16777216, 4294967296)", call,
                          (unsigned long long)requested);
-    if (idmap_get(taken, requested) != NULL)
+    if (pubmap_get(taken, requested) != NULL)
         return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
                          "cannot %s: static ID %llu is already registered in this domain", call,
                          (unsigned long long)requested);
@@ -76,14 +82,11 @@ static nvtxwResultCode_t resource_message(const core_domain* domain,
     }
 }
 
-nvtxwResultCode_t core_resource_register(nvtxDomainHandle_t handle,
-                                         const nvtxResourceAttributes_t* attr_in) {
+static nvtxwResultCode_t resource_register(core_domain* domain,
+                                           const nvtxResourceAttributes_t* attr_in) {
     const nvtxw_resource_attributes_t* attr = (const nvtxw_resource_attributes_t*)attr_in;
     nvtxwResultCode_t status;
-    core_domain* domain = core_domain_for_call(handle, "register resource", &status);
     core_resource resource;
-    if (domain == NULL)
-        return status;
     if (attr == NULL || struct_size_problem(attr->size, sizeof *attr) != NULL)
         return error_set(NVTXW_RESULT_INVALID_ARGUMENT, "cannot register resource: %s%s",
                          attr == NULL ? "attr is NULL" : "attr->size ",
@@ -98,6 +101,17 @@ nvtxwResultCode_t core_resource_register(nvtxDomainHandle_t handle,
                          "cannot register resource: the %s sink does not support resources",
                          domain->session->out->ops->name);
     return SINK_CALL(domain, resource_register, domain, &resource);
+}
+
+nvtxwResultCode_t core_resource_register(nvtxDomainHandle_t handle,
+                                         const nvtxResourceAttributes_t* attr) {
+    nvtxwResultCode_t status;
+    core_domain* domain = core_registration_enter(handle, "register resource", &status);
+    if (domain == NULL)
+        return status;
+    status = resource_register(domain, attr);
+    core_registration_leave(domain);
+    return status;
 }
 
 /* ---- Scopes -------------------------------------------------------------- */
@@ -126,42 +140,50 @@ static nvtxwResultCode_t scope_check(const core_domain* domain, const nvtxScopeA
     return NVTXW_RESULT_SUCCESS;
 }
 
-nvtxwResultCode_t core_scope_register(nvtxDomainHandle_t handle, const nvtxScopeAttr_t* attr,
-                                      uint64_t* out) {
+static nvtxwResultCode_t scope_register(core_domain* domain, const nvtxScopeAttr_t* attr,
+                                        uint64_t* out) {
     nvtxwResultCode_t status;
-    core_domain* domain = core_domain_for_call(handle, "register scope", &status);
     core_scope* scope;
     uint64_t id = 0;
-    if (domain == NULL)
-        return status;
     if ((status = scope_check(domain, attr)) != NVTXW_RESULT_SUCCESS ||
         (status = pick_id("register scope", &domain->scopes, attr->scopeId, out,
                           &domain->next_scope_id, &id)) != NVTXW_RESULT_SUCCESS)
         return status;
     scope = nvtxw_calloc(1, sizeof *scope);
+    if (scope != NULL) {
+        scope->id = id;
+        scope->parent = attr->parentScope;
+    }
+    /* Filled before it is published: writers may read it at once. */
     if (scope == NULL || (scope->path = utf8_dup_repaired(attr->path ? attr->path : "")) == NULL ||
-        idmap_put(&domain->scopes, id, scope) != 0) {
+        pubmap_put(&domain->scopes, id, scope) != 0) {
         if (scope != NULL)
             nvtxw_free(scope->path);
         nvtxw_free(scope);
         return error_oom("a scope");
     }
-    scope->id = id;
-    scope->parent = attr->parentScope;
     if (out != NULL)
         *out = id;
     return SINK_CALL(domain, scope_register, domain, id, scope->parent, scope->path);
 }
 
-/* ---- Schemas and enums ---------------------------------------------------- */
-
-nvtxwResultCode_t core_schema_register(nvtxDomainHandle_t handle,
-                                       const nvtxPayloadSchemaAttr_t* attr, uint64_t* out) {
+nvtxwResultCode_t core_scope_register(nvtxDomainHandle_t handle, const nvtxScopeAttr_t* attr,
+                                      uint64_t* out) {
     nvtxwResultCode_t status;
-    core_domain* domain = core_domain_for_call(handle, "register schema", &status);
-    uint64_t id = 0;
+    core_domain* domain = core_registration_enter(handle, "register scope", &status);
     if (domain == NULL)
         return status;
+    status = scope_register(domain, attr, out);
+    core_registration_leave(domain);
+    return status;
+}
+
+/* ---- Schemas and enums ---------------------------------------------------- */
+
+static nvtxwResultCode_t schema_register(core_domain* domain, const nvtxPayloadSchemaAttr_t* attr,
+                                         uint64_t* out) {
+    nvtxwResultCode_t status;
+    uint64_t id = 0;
     if (attr != NULL && out == NULL &&
         !(attr->fieldMask & NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_SCHEMA_ID))
         return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
@@ -177,13 +199,21 @@ nvtxwResultCode_t core_schema_register(nvtxDomainHandle_t handle,
                      nvtxw_schema_registry_find_schema(domain->schemas, id));
 }
 
-nvtxwResultCode_t core_enum_register(nvtxDomainHandle_t handle, const nvtxPayloadEnumAttr_t* attr,
-                                     uint64_t* out) {
+nvtxwResultCode_t core_schema_register(nvtxDomainHandle_t handle,
+                                       const nvtxPayloadSchemaAttr_t* attr, uint64_t* out) {
     nvtxwResultCode_t status;
-    core_domain* domain = core_domain_for_call(handle, "register enum", &status);
-    uint64_t id = 0;
+    core_domain* domain = core_registration_enter(handle, "register schema", &status);
     if (domain == NULL)
         return status;
+    status = schema_register(domain, attr, out);
+    core_registration_leave(domain);
+    return status;
+}
+
+static nvtxwResultCode_t enum_register(core_domain* domain, const nvtxPayloadEnumAttr_t* attr,
+                                       uint64_t* out) {
+    nvtxwResultCode_t status;
+    uint64_t id = 0;
     if (attr != NULL && out == NULL && !(attr->fieldMask & NVTX_PAYLOAD_ENUM_ATTR_FIELD_SCHEMA_ID))
         return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
                          "cannot register enum: no static ID given and enumIdOut is NULL");
@@ -194,6 +224,17 @@ nvtxwResultCode_t core_enum_register(nvtxDomainHandle_t handle, const nvtxPayloa
         *out = id;
     return SINK_CALL(domain, enum_register, domain,
                      nvtxw_schema_registry_find_enum(domain->schemas, id));
+}
+
+nvtxwResultCode_t core_enum_register(nvtxDomainHandle_t handle, const nvtxPayloadEnumAttr_t* attr,
+                                     uint64_t* out) {
+    nvtxwResultCode_t status;
+    core_domain* domain = core_registration_enter(handle, "register enum", &status);
+    if (domain == NULL)
+        return status;
+    status = enum_register(domain, attr, out);
+    core_registration_leave(domain);
+    return status;
 }
 
 /* ---- Counters -------------------------------------------------------------- */
@@ -270,22 +311,19 @@ static nvtxwResultCode_t counter_copy(const nvtxCounterAttr_t* attr, uint64_t id
     return NVTXW_RESULT_SUCCESS;
 }
 
-nvtxwResultCode_t core_counter_register(nvtxDomainHandle_t handle, const nvtxCounterAttr_t* attr,
-                                        uint64_t* out) {
+static nvtxwResultCode_t counter_register(core_domain* domain, const nvtxCounterAttr_t* attr,
+                                          uint64_t* out) {
     nvtxwResultCode_t status;
-    core_domain* domain = core_domain_for_call(handle, "register counter", &status);
     core_counter* counter = NULL;
     size_t sample_size = 0;
     uint64_t id = 0;
-    if (domain == NULL)
-        return status;
     if ((status = counter_check(domain, attr, &sample_size)) != NVTXW_RESULT_SUCCESS ||
         (status = pick_id("register counter", &domain->counters, attr->counterId, out,
                           &domain->next_counter_id, &id)) != NVTXW_RESULT_SUCCESS)
         return status;
     if ((status = counter_copy(attr, id, sample_size, &counter)) != NVTXW_RESULT_SUCCESS)
         return status;
-    if (idmap_put(&domain->counters, id, counter) != 0) {
+    if (pubmap_put(&domain->counters, id, counter) != 0) {
         core_counter_free(counter);
         return error_oom("a counter");
     }
@@ -294,16 +332,24 @@ nvtxwResultCode_t core_counter_register(nvtxDomainHandle_t handle, const nvtxCou
     return SINK_CALL(domain, counter_register, domain, counter);
 }
 
-/* ---- Time domains ---------------------------------------------------------- */
-
-nvtxwResultCode_t core_time_domain_register(nvtxDomainHandle_t handle,
-                                            const nvtxTimeDomainAttr_t* attr, uint64_t* out) {
+nvtxwResultCode_t core_counter_register(nvtxDomainHandle_t handle, const nvtxCounterAttr_t* attr,
+                                        uint64_t* out) {
     nvtxwResultCode_t status;
-    core_domain* domain = core_domain_for_call(handle, "register time domain", &status);
-    nvtxTimeDomainAttr_t* copy;
-    uint64_t id = 0;
+    core_domain* domain = core_registration_enter(handle, "register counter", &status);
     if (domain == NULL)
         return status;
+    status = counter_register(domain, attr, out);
+    core_registration_leave(domain);
+    return status;
+}
+
+/* ---- Time domains ---------------------------------------------------------- */
+
+static nvtxwResultCode_t time_domain_register(core_domain* domain, const nvtxTimeDomainAttr_t* attr,
+                                              uint64_t* out) {
+    nvtxwResultCode_t status;
+    nvtxTimeDomainAttr_t* copy;
+    uint64_t id = 0;
     if (attr == NULL)
         return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
                          "cannot register time domain: attr is NULL");
@@ -317,13 +363,27 @@ nvtxwResultCode_t core_time_domain_register(nvtxDomainHandle_t handle,
     if (status != NVTXW_RESULT_SUCCESS)
         return status;
     copy = nvtxw_malloc(sizeof *copy);
-    if (copy == NULL || idmap_put(&domain->time_domains, id, copy) != 0) {
+    if (copy != NULL) {
+        *copy = *attr;
+        copy->timeDomainId = id;
+    }
+    /* Filled before it is published: writers may read it at once. */
+    if (copy == NULL || pubmap_put(&domain->time_domains, id, copy) != 0) {
         nvtxw_free(copy);
         return error_oom("a time domain");
     }
-    *copy = *attr;
-    copy->timeDomainId = id;
     if (out != NULL)
         *out = id;
     return SINK_CALL(domain, time_domain_register, domain, copy);
+}
+
+nvtxwResultCode_t core_time_domain_register(nvtxDomainHandle_t handle,
+                                            const nvtxTimeDomainAttr_t* attr, uint64_t* out) {
+    nvtxwResultCode_t status;
+    core_domain* domain = core_registration_enter(handle, "register time domain", &status);
+    if (domain == NULL)
+        return status;
+    status = time_domain_register(domain, attr, out);
+    core_registration_leave(domain);
+    return status;
 }

@@ -156,6 +156,7 @@ static void session_free(core_session* session) {
     nvtxw_free(session->fault_message);
     nvtxw_free(session->name);
     pthread_mutex_destroy(&session->fault_mutex);
+    pthread_mutex_destroy(&session->reg_mutex);
     nvtxw_free(session);
 }
 
@@ -184,6 +185,7 @@ nvtxwResultCode_t core_session_begin(const nvtxwSessionAttributes_t* attr,
     if (session == NULL)
         return error_oom("a session");
     pthread_mutex_init(&session->fault_mutex, NULL);
+    pthread_mutex_init(&session->reg_mutex, NULL);
     session->name = utf8_dup_repaired(attr->name ? attr->name : "");
     status = session->name ? session_parse_config(session, attr->configString)
                            : error_oom("the session name");
@@ -202,10 +204,26 @@ nvtxwResultCode_t core_session_begin(const nvtxwSessionAttributes_t* attr,
     return NVTXW_RESULT_SUCCESS;
 }
 
+/* Waits for the registration in progress on each domain (they hold the
+ * domain's slot) and releases the domains: later registrations find a
+ * stale handle, earlier ones saw `ending` or are done. */
+static void session_release_domains(core_session* session) {
+    size_t i;
+    for (i = 0; i < session->domain_count; i++) {
+        void* entered;
+        handle_status taken =
+            handle_enter_wait(&core_domains, session->domains[i]->handle, &entered);
+        assert(taken == HANDLE_ENTERED && entered == session->domains[i]);
+        (void)taken;
+        handle_release(&core_domains, session->domains[i]->handle);
+    }
+}
+
 /* SessionEnd holds the session's handle (no other lifecycle call of the
- * session runs), turns away new writes (`ending`) and waits for the writes
- * in progress on each stream before releasing it; writes that start after
- * that find a stale handle. */
+ * session runs), turns away new writes and registrations (`ending`) and
+ * waits for the writes in progress on each stream and the registration in
+ * progress on each domain before releasing it; calls that start after that
+ * find a stale handle. */
 nvtxwResultCode_t core_session_end(nvtxwSessionHandle_t handle) {
     core_session* session = core_session_enter(handle, "end session");
     nvtxwResultCode_t status, fault;
@@ -213,6 +231,9 @@ nvtxwResultCode_t core_session_end(nvtxwSessionHandle_t handle) {
     if (session == NULL)
         return NVTXW_RESULT_INVALID_ARGUMENT;
     atomic_store_explicit(&session->ending, 1, memory_order_release);
+    /* Registrations first: once they are done no sink callback but the
+     * write path can run, and that one is waited for per stream below. */
+    session_release_domains(session);
     /* Streams still open end with the session (spec 1.3). */
     for (i = 0; i < session->stream_count; i++) {
         core_stream* stream = session->streams[i];
@@ -225,8 +246,6 @@ nvtxwResultCode_t core_session_end(nvtxwSessionHandle_t handle) {
             core_session_sink_result(
                 session, session->out->ops->stream_close(session->out, stream, stream->sink_state));
     }
-    for (i = 0; i < session->domain_count; i++)
-        handle_release(&core_domains, session->domains[i]->handle);
     handle_release(&core_sessions, session->handle);
     fault = atomic_load(&session->fault);
     status = session->out->ops->destroy(session->out, fault != NVTXW_RESULT_SUCCESS);

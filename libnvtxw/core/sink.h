@@ -9,10 +9,17 @@
  * sink must then discard whatever it buffered for that event and return the
  * error, so a rejected event leaves no trace.
  *
- * Threading: registration and lifecycle callbacks are serialized by the
- * caller (NVTXW contract). Write callbacks for distinct streams run
- * concurrently and must touch only their stream's state (`stream_state`) and
- * immutable registrations: no shared lock on the write path.
+ * Threading (docs/threading.md): registration and lifecycle callbacks
+ * (everything but the write path) are called one at a time per session,
+ * under the core's registration mutex, but may run while other threads
+ * write. Write callbacks for distinct streams run concurrently with each
+ * other and with registration callbacks, and take no lock per event: they
+ * touch their stream's state (`stream_state`), registrations made before
+ * the write (read through the core's lookups below, which are lock-free),
+ * and per-registration state of their own only when it is published the
+ * way common/pubmap.h publishes (grow by copy, release store, acquire load,
+ * retire the old table until the session ends) or guarded by a lock the
+ * sink takes on a rare path.
  *
  * Errors: a callback returns NVTXW_RESULT_* and sets the message with
  * error_set(). A failure other than INVALID_ARGUMENT or NOT_SUPPORTED makes
@@ -26,6 +33,7 @@
 #include <stdint.h>
 
 #include "common/idmap.h"
+#include "common/pubmap.h"
 #include "nvtxw/abi.h"
 #include "nvtxw/payload.h"
 
@@ -38,8 +46,8 @@ typedef struct core_stream core_stream;
  * the core. The fields above the "core's own" line are a sink's to read; they
  * are set when the domain is registered or the stream opened and do not
  * change until the session ends or the stream closes. A domain's registries
- * are read through the functions below, never through its maps: they are
- * complete for every write (NVTXW: registrations never overlap writes).
+ * are read through the functions below, never through its maps: they hold
+ * every registration that returned before the write began (common/pubmap.h).
  */
 
 /* One registered scope; `path` as registered (ABI spec 2.10 escapes). */
@@ -60,13 +68,14 @@ struct core_domain {
     core_session* session;
     uint64_t handle;
     uint32_t serial; /* process-unique; high half of this domain's string handles */
-    char** strings;  /* registered strings; handle = serial << 32 | index + 1 */
-    size_t string_count, string_capacity;
-    idmap categories;   /* category -> char* name */
-    idmap scopes;       /* scope ID -> core_scope* */
-    idmap counters;     /* counter ID -> core_counter* (owned copies) */
-    idmap time_domains; /* time domain ID -> nvtxTimeDomainAttr_t* */
-    idmap fast_plans;   /* schema ID -> core_fast_plan* (core/fast_check.c) */
+    /* Registries: written under the session's reg_mutex, read lock-free. */
+    pubvec strings;      /* index -> char*; handle = serial << 32 | index + 1 */
+    size_t string_count; /* strings registered (the writer's side) */
+    pubmap categories;   /* category -> char* name */
+    pubmap scopes;       /* scope ID -> core_scope* */
+    pubmap counters;     /* counter ID -> core_counter* (owned copies) */
+    pubmap time_domains; /* time domain ID -> nvtxTimeDomainAttr_t* */
+    pubmap fast_plans;   /* schema ID -> core_fast_plan* (core/fast_check.c) */
     uint64_t next_scope_id, next_counter_id, next_time_domain_id; /* dynamic IDs */
 };
 

@@ -178,7 +178,11 @@ nvtxwResultCode_t core_stream_open(nvtxwSessionHandle_t handle, const nvtxwStrea
     nvtxwResultCode_t status;
     if (session == NULL)
         return NVTXW_RESULT_INVALID_ARGUMENT;
+    /* reg_mutex: the sink's stream_open (and a default domain's
+     * domain_register) never overlap a registration's sink callback. */
+    pthread_mutex_lock(&session->reg_mutex);
     status = stream_open(session, attr, out);
+    pthread_mutex_unlock(&session->reg_mutex);
     core_session_leave(session);
     return status;
 }
@@ -200,9 +204,11 @@ nvtxwResultCode_t core_stream_close(nvtxwStreamHandle_t handle) {
         return NVTXW_RESULT_INVALID_ARGUMENT;
     }
     handle_release(&core_streams, stream->handle);
+    pthread_mutex_lock(&session->reg_mutex);
     if (session->out->ops->stream_close != NULL)
         status = session->out->ops->stream_close(session->out, stream, stream->sink_state);
     session_remove_stream(session, stream);
+    pthread_mutex_unlock(&session->reg_mutex);
     core_stream_free(stream);
     status = core_session_sink_result(session, status);
     core_session_leave(session);

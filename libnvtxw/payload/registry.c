@@ -1,15 +1,17 @@
 /*
  * payload/registry.c - per-domain registry of payload schemas and enums.
  *
- * Registrations live in an array in registration order; an open-addressing
- * hash table maps IDs to that array so the visitor's per-event lookups are
- * O(1). Schema and enum IDs share one namespace (spec 3.5): static IDs in
- * [1<<24, 1<<32) are the caller's, dynamic ones are handed out from 1<<32
- * upward. Everything the caller passes is deep-copied (spec conformance 39):
- * names, descriptions, entries and semantics chains. Of the semantics chain
- * the known extensions (scope, time, counters) are copied by their struct
- * size; unknown extensions are dropped because their layout, and thus what a
- * copy must include, is unknown.
+ * Registrations live in an array in registration order; a hash map from
+ * IDs to the same items makes the visitor's per-event lookups O(1). Both
+ * are published tables (common/pubmap.h): lookups, count and at may run on
+ * any thread while one thread at a time adds (the core's registration
+ * mutex), so writers decode payloads while schemas are being registered.
+ * An item is complete (its schema finalized) before it is published. Schema and enum IDs share one
+ * namespace (spec 3.5): static IDs in [1<<24, 1<<32) are the caller's, dynamic ones are handed out
+ * from 1<<32 upward. Everything the caller passes is deep-copied (spec conformance 39): names,
+ * descriptions, entries and semantics chains. Of the semantics chain the known extensions (scope,
+ * time, counters) are copied by their struct size; unknown extensions are dropped because their
+ * layout, and thus what a copy must include, is unknown.
  */
 #include "config.h"
 
@@ -19,6 +21,7 @@
 
 #include "common/alloc.h"
 #include "common/error_internal.h"
+#include "common/pubmap.h"
 #include "common/utf8.h"
 #include "payload/registry_internal.h"
 #include "payload/semantics.h"
@@ -30,79 +33,45 @@ typedef struct registry_item {
 } registry_item_t;
 
 struct nvtxw_schema_registry {
-    registry_item_t* items; /* registration order */
-    size_t count;
-    size_t capacity;
-    size_t* slots;     /* hash table of item index + 1; 0 = empty */
-    size_t slot_count; /* power of two, kept at most half full */
+    pubvec items;         /* registration order: index -> registry_item_t* */
+    pubmap by_id;         /* ID -> registry_item_t* */
+    _Atomic size_t count; /* items published; release after each one */
     uint64_t next_dynamic;
 };
 
-static size_t hash_id(uint64_t id) {
-    id ^= id >> 33;
-    id *= 0xff51afd7ed558ccdULL;
-    id ^= id >> 33;
-    id *= 0xc4ceb9fe1a85ec53ULL;
-    id ^= id >> 33;
-    return (size_t)id;
-}
-
 static const registry_item_t* registry_lookup(const nvtxw_schema_registry_t* registry,
                                               uint64_t id) {
-    size_t mask;
-    size_t pos;
-    if (registry == NULL || registry->slot_count == 0)
-        return NULL;
-    mask = registry->slot_count - 1;
-    for (pos = hash_id(id) & mask; registry->slots[pos] != 0; pos = (pos + 1) & mask) {
-        const registry_item_t* item = &registry->items[registry->slots[pos] - 1];
-        if (item->id == id)
-            return item;
-    }
-    return NULL;
+    return registry ? pubmap_get(&registry->by_id, id) : NULL;
 }
 
-static void hash_insert(size_t* slots, size_t slot_count, uint64_t id, size_t index) {
-    size_t mask = slot_count - 1;
-    size_t pos = hash_id(id) & mask;
-    while (slots[pos] != 0)
-        pos = (pos + 1) & mask;
-    slots[pos] = index + 1;
+/* Number of published items. Acquire: pairs with registry_commit's release,
+ * so every item below the count is visible (the cast only drops const). */
+static size_t registry_published(const nvtxw_schema_registry_t* registry) {
+    return atomic_load_explicit((_Atomic size_t*)&registry->count, memory_order_acquire);
 }
 
-/* Makes room for one more registration so that committing cannot fail. */
-static nvtxwResultCode_t registry_reserve(nvtxw_schema_registry_t* registry) {
-    if (registry->count == registry->capacity) {
-        size_t capacity = registry->capacity ? registry->capacity * 2 : 16;
-        registry_item_t* items = nvtxw_reallocarray(registry->items, capacity, sizeof *items);
-        if (items == NULL)
-            return error_oom("the schema registry");
-        registry->items = items;
-        registry->capacity = capacity;
-    }
-    if ((registry->count + 1) * 2 > registry->slot_count) {
-        size_t slot_count = registry->slot_count ? registry->slot_count * 2 : 32;
-        size_t* slots = nvtxw_calloc(slot_count, sizeof *slots);
-        size_t i;
-        if (slots == NULL)
-            return error_oom("the schema registry");
-        for (i = 0; i < registry->count; i++)
-            hash_insert(slots, slot_count, registry->items[i].id, i);
-        nvtxw_free(registry->slots);
-        registry->slots = slots;
-        registry->slot_count = slot_count;
-    }
+/* Makes room for one more registration so that committing cannot fail;
+ * *item receives its (empty) item. */
+static nvtxwResultCode_t registry_reserve(nvtxw_schema_registry_t* registry,
+                                          registry_item_t** item) {
+    size_t count = atomic_load_explicit(&registry->count, memory_order_relaxed);
+    if (pubvec_reserve(&registry->items, count) != 0 || pubmap_reserve(&registry->by_id, 1) != 0 ||
+        (*item = nvtxw_calloc(1, sizeof **item)) == NULL)
+        return error_oom("the schema registry");
     return NVTXW_RESULT_SUCCESS;
 }
 
-static void registry_commit(nvtxw_schema_registry_t* registry, uint64_t id, nvtxw_schema_t* schema,
-                            nvtxw_enum_t* enumeration) {
-    registry_item_t* item = &registry->items[registry->count];
+/* Publishes a complete registration: in the order array, in the ID map,
+ * then the count (release). Cannot fail after registry_reserve. */
+static void registry_commit(nvtxw_schema_registry_t* registry, registry_item_t* item, uint64_t id,
+                            nvtxw_schema_t* schema, nvtxw_enum_t* enumeration) {
+    size_t count = atomic_load_explicit(&registry->count, memory_order_relaxed);
     item->id = id;
     item->schema = schema;
     item->enumeration = enumeration;
-    hash_insert(registry->slots, registry->slot_count, id, registry->count);
-    registry->count++;
+    pubvec_set(&registry->items, count, item);
+    pubmap_put(&registry->by_id, id, item);
+    atomic_store_explicit(&registry->count, count + 1, memory_order_release);
 }
 
 nvtxw_schema_registry_t* nvtxw_schema_registry_create(void) {
@@ -144,15 +113,17 @@ static void enum_free(nvtxw_enum_t* enumeration) {
 }
 
 void nvtxw_schema_registry_destroy(nvtxw_schema_registry_t* registry) {
-    size_t i;
+    size_t i, count;
     if (registry == NULL)
         return;
-    for (i = 0; i < registry->count; i++) {
-        schema_free(registry->items[i].schema);
-        enum_free(registry->items[i].enumeration);
+    count = atomic_load_explicit(&registry->count, memory_order_relaxed);
+    for (i = 0; i < count; i++) {
+        registry_item_t* item = pubvec_get(&registry->items, i);
+        schema_free(item->schema);
+        enum_free(item->enumeration);
     }
-    nvtxw_free(registry->items);
-    nvtxw_free(registry->slots);
+    pubvec_free(&registry->items, nvtxw_free);
+    pubmap_free(&registry->by_id, NULL);
     nvtxw_free(registry);
 }
 
@@ -287,6 +258,7 @@ nvtxwResultCode_t nvtxw_schema_registry_add_schema(nvtxw_schema_registry_t* regi
                                                    uint64_t* id_out) {
     nvtxwResultCode_t status;
     nvtxw_schema_t* schema = NULL;
+    registry_item_t* item = NULL;
     int has_static;
     uint64_t id = 0;
 
@@ -300,7 +272,7 @@ nvtxwResultCode_t nvtxw_schema_registry_add_schema(nvtxw_schema_registry_t* regi
     status = registry_pick_id(registry, has_static, attr->schemaId, id_out, "schema", &id);
     if (status != NVTXW_RESULT_SUCCESS)
         goto error;
-    status = registry_reserve(registry);
+    status = registry_reserve(registry, &item);
     if (status != NVTXW_RESULT_SUCCESS)
         goto error;
     schema = nvtxw_calloc(1, sizeof *schema);
@@ -323,11 +295,12 @@ nvtxwResultCode_t nvtxw_schema_registry_add_schema(nvtxw_schema_registry_t* regi
     status = finalize_schema(registry, schema);
     if (status != NVTXW_RESULT_SUCCESS)
         goto error;
-    registry_commit(registry, id, schema, NULL);
+    registry_commit(registry, item, id, schema, NULL);
     registry_publish_id(registry, has_static, id, id_out);
     return NVTXW_RESULT_SUCCESS;
 error:
     schema_free(schema);
+    nvtxw_free(item);
     return status;
 }
 
@@ -416,6 +389,7 @@ nvtxwResultCode_t nvtxw_schema_registry_add_enum(nvtxw_schema_registry_t* regist
                                                  uint64_t* id_out) {
     nvtxwResultCode_t status;
     nvtxw_enum_t* enumeration = NULL;
+    registry_item_t* item = NULL;
     int has_static;
     uint64_t id = 0;
 
@@ -429,7 +403,7 @@ nvtxwResultCode_t nvtxw_schema_registry_add_enum(nvtxw_schema_registry_t* regist
     status = registry_pick_id(registry, has_static, attr->schemaId, id_out, "enum", &id);
     if (status != NVTXW_RESULT_SUCCESS)
         goto error;
-    status = registry_reserve(registry);
+    status = registry_reserve(registry, &item);
     if (status != NVTXW_RESULT_SUCCESS)
         goto error;
     enumeration = nvtxw_calloc(1, sizeof *enumeration);
@@ -445,11 +419,12 @@ nvtxwResultCode_t nvtxw_schema_registry_add_enum(nvtxw_schema_registry_t* regist
     status = enum_copy(enumeration, attr);
     if (status != NVTXW_RESULT_SUCCESS)
         goto error;
-    registry_commit(registry, id, NULL, enumeration);
+    registry_commit(registry, item, id, NULL, enumeration);
     registry_publish_id(registry, has_static, id, id_out);
     return NVTXW_RESULT_SUCCESS;
 error:
     enum_free(enumeration);
+    nvtxw_free(item);
     return status;
 }
 
@@ -466,13 +441,14 @@ const nvtxw_enum_t* nvtxw_schema_registry_find_enum(const nvtxw_schema_registry_
 }
 
 size_t nvtxw_schema_registry_count(const nvtxw_schema_registry_t* registry) {
-    return registry ? registry->count : 0;
+    return registry ? registry_published(registry) : 0;
 }
 
 void nvtxw_schema_registry_at(const nvtxw_schema_registry_t* registry, size_t index,
                               const nvtxw_schema_t** schema_out, const nvtxw_enum_t** enum_out) {
-    const registry_item_t* item =
-        (registry != NULL && index < registry->count) ? &registry->items[index] : NULL;
+    const registry_item_t* item = (registry != NULL && index < registry_published(registry))
+                                      ? pubvec_get(&registry->items, index)
+                                      : NULL;
     if (schema_out != NULL)
         *schema_out = item ? item->schema : NULL;
     if (enum_out != NULL)

@@ -44,3 +44,12 @@ TESTS += tests/unit/capture_sink_test
 tests_unit_capture_sink_test_SOURCES = tests/unit/capture_sink_test.c
 tests_unit_capture_sink_test_CFLAGS = $(TEST_CFLAGS) -pthread
 tests_unit_capture_sink_test_LDADD = $(TEST_LIBS) -lpthread
+
+# register_race_test: registrations and StreamOpen while other threads write,
+# registrations racing SessionEnd (report read back, text, null; also under
+# ASan and TSan; docs/threading.md).
+check_PROGRAMS += tests/unit/register_race_test
+TESTS += tests/unit/register_race_test
+tests_unit_register_race_test_SOURCES = tests/unit/register_race_test.c
+tests_unit_register_race_test_CFLAGS = $(TEST_CFLAGS) -pthread
+tests_unit_register_race_test_LDADD = $(TEST_LIBS) -lpthread

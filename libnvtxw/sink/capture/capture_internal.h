@@ -20,6 +20,7 @@
 #include <pthread.h>
 
 #include "common/idmap.h"
+#include "common/pubmap.h"
 #include "common/strbuf.h"
 #include "core/sink.h"
 
@@ -31,7 +32,10 @@ typedef struct capture_sink {
     char* path;
     pthread_mutex_t lock; /* around write(2) of whole lines */
     strbuf line;          /* registration lines (serialized calls only) */
-    idmap forms;          /* (domain index << 48) + schema ID -> CAPTURE_FORM_* (as a pointer) */
+    /* (domain index << 48) + schema ID -> CAPTURE_FORM_* (as a pointer):
+     * added by schema registrations while writers read it without a lock
+     * (common/pubmap.h). */
+    pubmap forms;
 } capture_sink;
 
 typedef struct capture_stream {

@@ -102,7 +102,7 @@ static nvtxwResultCode_t capture_destroy(sink* s, int faulty) {
                            strerror(errno));
     pthread_mutex_destroy(&cs->lock);
     strbuf_free(&cs->line);
-    idmap_free(&cs->forms);
+    pubmap_free(&cs->forms, NULL);
     nvtxw_free(cs->path);
     nvtxw_free(cs);
     return status;
@@ -159,7 +159,7 @@ static nvtxwResultCode_t capture_schema(sink* s, const core_domain* domain,
     capture_sink* cs = (capture_sink*)s;
     uint64_t id = nvtxw_schema_id(schema);
     intptr_t form = capture_schema_form(domain->schemas, id);
-    if (idmap_put(&cs->forms, form_key(domain, id), (void*)form) != 0)
+    if (pubmap_put(&cs->forms, form_key(domain, id), (void*)form) != 0)
         return error_oom("the capture sink's schema table");
     return emit(cs, begin(cs, domain, "schema") ||
                         capture_json_schema(&cs->line, domain->schemas, schema) ||

@@ -141,7 +141,7 @@ static int payload_form(const capture_stream* st, const nvtxPayloadData_t* p) {
     }
     if (p->schemaId == NVTX_TYPE_PAYLOAD_SCHEMA_RAW)
         return CAPTURE_FORM_HEX;
-    form = idmap_get(&st->sink->forms, ((uint64_t)st->stream->domain->index << 48) + p->schemaId);
+    form = pubmap_get(&st->sink->forms, ((uint64_t)st->stream->domain->index << 48) + p->schemaId);
     return form ? (int)(intptr_t)form : CAPTURE_FORM_NONE;
 }
 

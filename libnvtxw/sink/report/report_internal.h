@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "common/idmap.h"
+#include "common/pubmap.h"
 #include "common/strbuf.h"
 #include "core/sink.h"
 #include "format/container.h"
@@ -55,8 +56,9 @@ enum { PAYLOAD_RAW = 0, PAYLOAD_TS_RELATIVE = 1, PAYLOAD_INTERNED = 2, PAYLOAD_O
 
 #define PLAN_MAX_TIMESTAMPS 8
 
-/* How payloads of one schema are stored; computed at registration, read-only
- * afterwards (so the write path reads it without locks). */
+/* How payloads of one schema are stored; computed at registration, published
+ * complete and read-only afterwards (so the write path reads it without
+ * locks). */
 typedef struct payload_plan {
     uint8_t encoding;     /* PAYLOAD_RAW, PAYLOAD_TS_RELATIVE or PAYLOAD_INTERNED */
     uint8_t has_pointers; /* entries (or nested ones) hold POINTERs */
@@ -75,8 +77,9 @@ typedef struct report_sink {
     strbuf reg;
     uint32_t reg_records;
     _Atomic int reg_pending; /* reg holds records not yet written */
-    idmap* plans;            /* per domain index: schema ID -> payload_plan* */
-    size_t plan_domains;
+    /* Domain index -> pubmap* of schema ID -> payload_plan*: registrations
+     * add, the write path reads without a lock (report_plan.c). */
+    pubvec plans;
 } report_sink;
 
 /* One interned string of a chunk's dictionary. */

@@ -1,8 +1,9 @@
 /*
  * sink/report/report_plan.c - per-schema payload plans of the report sink:
  * how payloads of a schema are stored (docs/report-records.md, payload
- * encodings). Plans are made when a schema is registered (a serialized call)
- * and only read afterwards, so the write path needs no lock.
+ * encodings). Plans are made when a schema is registered (under the core's
+ * registration mutex), complete before they are published, and only read
+ * afterwards; the write path finds them without a lock (plans_of).
  *
  *   interned      DYNAMIC schema whose only entry is a zero-terminated UTF-8
  *                 (or locale) string held inline: the event helpers' message
@@ -88,48 +89,45 @@ static void plan_make(const core_domain* domain, const nvtxw_schema_t* schema, p
         plan_timestamps(schema, &attr, plan);
 }
 
-/* The plan map of a domain, growing the per-domain array as domains appear. */
-static idmap* plans_of(report_sink* rs, uint32_t domain_index) {
-    if (domain_index >= rs->plan_domains) {
-        size_t count = (size_t)domain_index + 1, i;
-        idmap* grown = nvtxw_reallocarray(rs->plans, count, sizeof *grown);
-        if (grown == NULL)
-            return NULL;
-        for (i = rs->plan_domains; i < count; i++)
-            grown[i] = (idmap){NULL, 0, 0};
-        rs->plans = grown;
-        rs->plan_domains = count;
+/* The plan map of a domain (made when its first schema is registered).
+ * The per-domain maps are published in a pubvec and the plans in pubmaps
+ * (common/pubmap.h): registrations add to them while writers look plans up
+ * without a lock. */
+static pubmap* plans_of(report_sink* rs, uint32_t domain_index) {
+    pubmap* map = pubvec_get(&rs->plans, domain_index);
+    if (map != NULL)
+        return map;
+    map = nvtxw_calloc(1, sizeof *map);
+    if (map == NULL || pubvec_set(&rs->plans, domain_index, map) != 0) {
+        nvtxw_free(map);
+        return NULL;
     }
-    return &rs->plans[domain_index];
+    return map;
 }
 
 nvtxwResultCode_t report_plan_schema(report_sink* rs, const core_domain* domain,
                                      const nvtxw_schema_t* schema) {
-    idmap* map = plans_of(rs, domain->index);
+    pubmap* map = plans_of(rs, domain->index);
     payload_plan* plan = nvtxw_calloc(1, sizeof *plan);
-    if (map == NULL || plan == NULL || idmap_put(map, nvtxw_schema_id(schema), plan) != 0) {
+    if (plan != NULL)
+        plan_make(domain, schema, plan); /* complete before it is published */
+    if (map == NULL || plan == NULL || pubmap_put(map, nvtxw_schema_id(schema), plan) != 0) {
         nvtxw_free(plan);
         return error_oom("a payload plan");
     }
-    plan_make(domain, schema, plan);
     return NVTXW_RESULT_SUCCESS;
 }
 
+/* Lock-free (write path). */
 const payload_plan* report_plan_find(const report_sink* rs, uint32_t domain_index,
                                      uint64_t schema_id) {
-    if (domain_index >= rs->plan_domains)
-        return NULL;
-    return idmap_get(&rs->plans[domain_index], schema_id);
+    const pubmap* map = pubvec_get(&rs->plans, domain_index);
+    return map ? pubmap_get(map, schema_id) : NULL;
 }
 
-void report_plans_free(report_sink* rs) {
-    size_t d, i;
-    for (d = 0; d < rs->plan_domains; d++) {
-        for (i = 0; i < rs->plans[d].capacity; i++)
-            nvtxw_free(rs->plans[d].slots[i].value);
-        idmap_free(&rs->plans[d]);
-    }
-    nvtxw_free(rs->plans);
-    rs->plans = NULL;
-    rs->plan_domains = 0;
+static void plan_map_free(void* map) {
+    pubmap_free(map, nvtxw_free);
+    nvtxw_free(map);
 }
+
+void report_plans_free(report_sink* rs) { pubvec_free(&rs->plans, plan_map_free); }

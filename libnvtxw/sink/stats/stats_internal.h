@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "common/idmap.h"
+#include "common/pubmap.h"
 #include "common/strbuf.h"
 #include "core/sink.h"
 
@@ -134,11 +135,13 @@ struct stats_sink {
     size_t row_count, row_capacity;
     stats_map starts, ends; /* halves not matched within their own stream */
     uint64_t unclosed_pushes, unmatched_pops, lost_ranges, incomplete;
-    /* Task scopes: task_scope_maps[domain index] maps a scope ID to its
-     * stats_task_scope (owned by task_scopes[ordinal]); filled by scope
-     * registrations, read by the write path (never concurrently, spec 6). */
-    idmap* task_scope_maps;
-    size_t task_scope_map_count;
+    /* Task scopes: task_scope_maps maps a domain index to a pubmap* from a
+     * scope ID to its stats_task_scope (owned by task_scopes[ordinal]);
+     * filled by scope registrations, read by the write path at the same
+     * time, without a lock (published as common/pubmap.h says).
+     * task_scopes itself is read only under the registration mutex and at
+     * the end. */
+    pubvec task_scope_maps;
     stats_task_scope** task_scopes;
     size_t task_scope_count, task_scope_capacity;
     idmap tasks;          /* merged: ordinal + 1 -> stats_task* (owned) */

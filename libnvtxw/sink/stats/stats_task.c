@@ -5,10 +5,9 @@
  *
  * A task scope is one whose path's last node is `task[KEY]` (ABI spec 2.10:
  * '/' separates nodes, '\' escapes '/', '[', ']'); registrations record it
- * (serialized calls). A task event is an event whose first SCOPE_ID entry
- * names a task scope (event_info.scope):
- *   whole range (RANGE_PUSHPOP, RANGE_STARTEND) with begin and end
- *       a slice: running time, first start, last end; the name of the
+ * (under the core's registration mutex, while writers may look it up). A task event is an event
+ * whose first SCOPE_ID entry names a task scope (event_info.scope): whole range (RANGE_PUSHPOP,
+ * RANGE_STARTEND) with begin and end a slice: running time, first start, last end; the name of the
  *       task's earliest slice names the task
  *   mark (or no role) with top-level fields state = resumed (6) and
  *   suspended_at != 0
@@ -34,9 +33,23 @@
 
 /* ---- Task scopes (registration) ------------------------------------------- */
 
+/* The scope map of a domain, made with its first task scope. */
+static pubmap* scope_map_of(stats_sink* ss, uint32_t domain_index) {
+    pubmap* map = pubvec_get(&ss->task_scope_maps, domain_index);
+    if (map != NULL)
+        return map;
+    map = nvtxw_calloc(1, sizeof *map);
+    if (map == NULL || pubvec_set(&ss->task_scope_maps, domain_index, map) != 0) {
+        nvtxw_free(map);
+        return NULL;
+    }
+    return map;
+}
+
+/* The scope is complete before pubmap_put publishes it to the writers. */
 static int add_scope(stats_sink* ss, const core_domain* domain, uint64_t id, char* key) {
     stats_task_scope* scope = NULL;
-    idmap* map;
+    pubmap* map;
     if (ss->task_scope_count == ss->task_scope_capacity) {
         size_t capacity = ss->task_scope_capacity ? ss->task_scope_capacity * 2 : 64;
         stats_task_scope** all = nvtxw_reallocarray(ss->task_scopes, capacity, sizeof *all);
@@ -45,14 +58,15 @@ static int add_scope(stats_sink* ss, const core_domain* domain, uint64_t id, cha
         ss->task_scopes = all;
         ss->task_scope_capacity = capacity;
     }
-    map = task_scope_domain_map(&ss->task_scope_maps, &ss->task_scope_map_count, domain->index);
-    if (map == NULL || (scope = nvtxw_calloc(1, sizeof *scope)) == NULL ||
-        idmap_put(map, id, scope) != 0) {
+    map = scope_map_of(ss, domain->index);
+    if (map == NULL || (scope = nvtxw_calloc(1, sizeof *scope)) == NULL)
+        return -1;
+    scope->ordinal = ss->task_scope_count;
+    scope->key = key;
+    if (pubmap_put(map, id, scope) != 0) {
         nvtxw_free(scope);
         return -1;
     }
-    scope->ordinal = ss->task_scope_count;
-    scope->key = key;
     ss->task_scopes[ss->task_scope_count++] = scope;
     return 0;
 }
@@ -68,11 +82,16 @@ nvtxwResultCode_t stats_task_scope_register(sink* s, const core_domain* domain, 
     return found == 0 ? NVTXW_RESULT_SUCCESS : error_oom("a stats task scope");
 }
 
+/* Lock-free (write path). */
 const stats_task_scope* stats_task_scope_find(const stats_sink* ss, const core_domain* domain,
                                               uint64_t id) {
-    if (domain->index >= ss->task_scope_map_count)
-        return NULL;
-    return idmap_get(&ss->task_scope_maps[domain->index], id);
+    const pubmap* map = pubvec_get(&ss->task_scope_maps, domain->index);
+    return map ? pubmap_get(map, id) : NULL;
+}
+
+static void scope_map_free(void* map) {
+    pubmap_free(map, NULL); /* the scopes are task_scopes' */
+    nvtxw_free(map);
 }
 
 void stats_task_scopes_free(stats_sink* ss) {
@@ -81,10 +100,8 @@ void stats_task_scopes_free(stats_sink* ss) {
         nvtxw_free(ss->task_scopes[i]->key);
         nvtxw_free(ss->task_scopes[i]);
     }
-    for (i = 0; i < ss->task_scope_map_count; i++)
-        idmap_free(&ss->task_scope_maps[i]);
+    pubvec_free(&ss->task_scope_maps, scope_map_free);
     nvtxw_free(ss->task_scopes);
-    nvtxw_free(ss->task_scope_maps);
 }
 
 /* ---- Accumulators --------------------------------------------------------------- */

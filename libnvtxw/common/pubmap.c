@@ -1,0 +1,200 @@
+/*
+ * common/pubmap.c - lock-free readable registries (see pubmap.h for the
+ * publishing and retiring rules).
+ */
+#include "common/pubmap.h"
+
+#include "common/alloc.h"
+
+typedef struct pubmap_slot {
+    uint64_t id;          /* written before value, never changed after */
+    _Atomic(void*) value; /* NULL = empty; published with release */
+} pubmap_slot;
+
+struct pubmap_table {
+    size_t capacity;       /* a power of two */
+    pubmap_table* retired; /* the table this one replaced, freed with the map */
+    pubmap_slot slots[];
+};
+
+struct pubvec_table {
+    size_t capacity;
+    pubvec_table* retired;
+    _Atomic(void*) items[];
+};
+
+/* splitmix64 finalizer: IDs are often sequential, this spreads them. */
+static size_t pubmap_hash(uint64_t id) {
+    id ^= id >> 30;
+    id *= UINT64_C(0xbf58476d1ce4e5b9);
+    id ^= id >> 27;
+    id *= UINT64_C(0x94d049bb133111eb);
+    id ^= id >> 31;
+    return (size_t)id;
+}
+
+/* Readers take the table with acquire: it pairs with the release that
+ * published it, so its copied slots are visible. The casts drop const only
+ * to load: C11's atomic_load takes a non-const pointer. */
+static pubmap_table* map_table(const pubmap* map, memory_order order) {
+    return atomic_load_explicit((_Atomic(pubmap_table*)*)&map->table, order);
+}
+
+void* pubmap_get(const pubmap* map, uint64_t id) {
+    pubmap_table* table = map_table(map, memory_order_acquire);
+    size_t mask, i;
+    void* value;
+    if (table == NULL)
+        return NULL;
+    mask = table->capacity - 1;
+    /* acquire on each value: its ID, written before, is then visible */
+    for (i = pubmap_hash(id) & mask;
+         (value = atomic_load_explicit(&table->slots[i].value, memory_order_acquire)) != NULL;
+         i = (i + 1) & mask) {
+        if (table->slots[i].id == id)
+            return value;
+    }
+    return NULL;
+}
+
+/* The writer's probe: the slot of `id`, or the empty slot it would take. */
+static pubmap_slot* map_find(pubmap_table* table, uint64_t id) {
+    size_t mask = table->capacity - 1, i = pubmap_hash(id) & mask;
+    while (atomic_load_explicit(&table->slots[i].value, memory_order_relaxed) != NULL &&
+           table->slots[i].id != id)
+        i = (i + 1) & mask;
+    return &table->slots[i];
+}
+
+/* Copies into a table of `capacity` slots and publishes it; the old one is
+ * retired (linked from the new one), since readers may still hold it. */
+static int map_grow(pubmap* map, size_t capacity) {
+    pubmap_table* old = map_table(map, memory_order_relaxed);
+    pubmap_table* table;
+    size_t i;
+    if (capacity > (SIZE_MAX - sizeof *table) / sizeof table->slots[0] / 2)
+        return -1;
+    table = nvtxw_calloc(1, sizeof *table + capacity * sizeof table->slots[0]);
+    if (table == NULL)
+        return -1;
+    table->capacity = capacity;
+    table->retired = old;
+    for (i = 0; old != NULL && i < old->capacity; i++) {
+        void* value = atomic_load_explicit(&old->slots[i].value, memory_order_relaxed);
+        pubmap_slot* slot;
+        if (value == NULL)
+            continue;
+        slot = map_find(table, old->slots[i].id);
+        slot->id = old->slots[i].id;
+        atomic_store_explicit(&slot->value, value, memory_order_relaxed);
+    }
+    atomic_store_explicit(&map->table, table, memory_order_release);
+    return 0;
+}
+
+int pubmap_reserve(pubmap* map, size_t extra) {
+    pubmap_table* table = map_table(map, memory_order_relaxed);
+    size_t capacity = table ? table->capacity : 16;
+    if (extra > SIZE_MAX / 2 - map->count)
+        return -1;
+    while ((map->count + extra) * 2 > capacity) {
+        if (capacity > SIZE_MAX / 4)
+            return -1;
+        capacity *= 2;
+    }
+    return table != NULL && capacity == table->capacity ? 0 : map_grow(map, capacity);
+}
+
+int pubmap_put(pubmap* map, uint64_t id, void* value) {
+    pubmap_slot* slot;
+    if (pubmap_reserve(map, 1) != 0)
+        return -1;
+    slot = map_find(map_table(map, memory_order_relaxed), id);
+    slot->id = id;
+    /* release: a reader that sees the value sees the ID and the value's
+     * contents */
+    atomic_store_explicit(&slot->value, value, memory_order_release);
+    map->count++;
+    return 0;
+}
+
+size_t pubmap_count(const pubmap* map) { return map->count; }
+
+void pubmap_free(pubmap* map, void (*free_value)(void*)) {
+    pubmap_table* table = map_table(map, memory_order_relaxed);
+    size_t i;
+    for (i = 0; free_value != NULL && table != NULL && i < table->capacity; i++) {
+        void* value = atomic_load_explicit(&table->slots[i].value, memory_order_relaxed);
+        if (value != NULL)
+            free_value(value);
+    }
+    while (table != NULL) {
+        pubmap_table* retired = table->retired;
+        nvtxw_free(table);
+        table = retired;
+    }
+    atomic_store_explicit(&map->table, NULL, memory_order_relaxed);
+    map->count = 0;
+}
+
+/* ---- pubvec ----------------------------------------------------------------- */
+
+static pubvec_table* vec_table(const pubvec* vec, memory_order order) {
+    return atomic_load_explicit((_Atomic(pubvec_table*)*)&vec->table, order);
+}
+
+void* pubvec_get(const pubvec* vec, size_t index) {
+    pubvec_table* table = vec_table(vec, memory_order_acquire);
+    if (table == NULL || index >= table->capacity)
+        return NULL;
+    return atomic_load_explicit(&table->items[index], memory_order_acquire);
+}
+
+int pubvec_reserve(pubvec* vec, size_t index) {
+    pubvec_table* old = vec_table(vec, memory_order_relaxed);
+    pubvec_table* table;
+    size_t capacity = old ? old->capacity : 16, i;
+    if (old != NULL && index < old->capacity)
+        return 0;
+    while (capacity <= index) {
+        if (capacity > (SIZE_MAX - sizeof *table) / sizeof table->items[0] / 2)
+            return -1;
+        capacity *= 2;
+    }
+    table = nvtxw_calloc(1, sizeof *table + capacity * sizeof table->items[0]);
+    if (table == NULL)
+        return -1;
+    table->capacity = capacity;
+    table->retired = old;
+    for (i = 0; old != NULL && i < old->capacity; i++)
+        atomic_store_explicit(&table->items[i],
+                              atomic_load_explicit(&old->items[i], memory_order_relaxed),
+                              memory_order_relaxed);
+    /* release: readers that take the new table see the copies */
+    atomic_store_explicit(&vec->table, table, memory_order_release);
+    return 0;
+}
+
+int pubvec_set(pubvec* vec, size_t index, void* value) {
+    if (pubvec_reserve(vec, index) != 0)
+        return -1;
+    atomic_store_explicit(&vec_table(vec, memory_order_relaxed)->items[index], value,
+                          memory_order_release);
+    return 0;
+}
+
+void pubvec_free(pubvec* vec, void (*free_value)(void*)) {
+    pubvec_table* table = vec_table(vec, memory_order_relaxed);
+    size_t i;
+    for (i = 0; free_value != NULL && table != NULL && i < table->capacity; i++) {
+        void* value = atomic_load_explicit(&table->items[i], memory_order_relaxed);
+        if (value != NULL)
+            free_value(value);
+    }
+    while (table != NULL) {
+        pubvec_table* retired = table->retired;
+        nvtxw_free(table);
+        table = retired;
+    }
+    atomic_store_explicit(&vec->table, NULL, memory_order_relaxed);
+}
