@@ -16,6 +16,11 @@
  *     there once, in its domain, under the ID or handle its call returned,
  *     and the IDs are distinct. The same run into Sink=text (each writer's
  *     string counted in the text) and Sink=null (every call succeeded).
+ *   - task rows: WRITERS threads write slices of their own task while a
+ *     registrar registers TASK_REGS more task scopes (the JSON and stats
+ *     sinks' per-domain task maps grow under the writers' lookups); every
+ *     slice is on its task's row (Sink=json) or in its task's row of
+ *     task_sum (Sink=stats), and every task got its row.
  *   - registrations racing SessionEnd: each is either done (and in the
  *     report) or refused with "its session is ending" or "not a domain of
  *     an open session"; none crashes.
@@ -34,12 +39,15 @@
 #include "nvtxw/error.h"
 #include "nvtxw/helpers.h"
 #include "nvtxw/reader.h"
+#include "nvtxw/tasks.h"
 #include "test_util.h"
 
 #define WRITERS 4
-#define WRITES 1500 /* per writer: a mark, a range and a schema event each */
-#define REGS 600    /* per registrar: a string, a category, a scope, a schema each */
-#define OPENS 24    /* streams the opener opens, writes and closes */
+#define WRITES 1500   /* per writer: a mark, a range and a schema event each */
+#define REGS 600      /* per registrar: a string, a category, a scope, a schema each */
+#define OPENS 24      /* streams the opener opens, writes and closes */
+#define SLICES 1000   /* per writer, of its own task */
+#define TASK_REGS 800 /* task scopes registered while the slices are written */
 
 static const nvtxwInterface_t* T;
 static char dir[PATH_MAX];
@@ -507,6 +515,125 @@ START_TEST(registrations_during_writes_null) {
 }
 END_TEST
 
+/* ---- Task rows while task scopes are registered ---------------------------------- */
+
+typedef struct task_writer {
+    nvtxwStreamHandle_t stream;
+    const nvtxw_task_ids_t* ids;
+    uint64_t task;
+    _Atomic int* go;
+    nvtxwResultCode_t failed;
+} task_writer;
+
+typedef struct task_registrar {
+    nvtxDomainHandle_t domain;
+    _Atomic int* go;
+    int done;
+    char failure[512];
+} task_registrar;
+
+static void* task_writer_main(void* p) {
+    task_writer* w = p;
+    int i;
+    while (!atomic_load(w->go))
+        sched_yield();
+    for (i = 0; i < SLICES && w->failed == NVTXW_RESULT_SUCCESS; i++)
+        w->failed = nvtxw_task_slice_write(T, w->stream, w->ids, w->task, 0, 10 * i, 10 * i + 5, 0);
+    return NULL;
+}
+
+static void* task_registrar_main(void* p) {
+    task_registrar* r = p;
+    uint64_t scope;
+    while (!atomic_load(r->go))
+        sched_yield();
+    for (; r->done < TASK_REGS; r->done++)
+        if (nvtxw_task_scope_register_id(T, r->domain, NVTX_SCOPE_NONE, 1000 + r->done, 0,
+                                         &scope) != 0) {
+            snprintf(r->failure, sizeof r->failure, "task %d: %s", r->done, nvtxw_last_error());
+            break;
+        }
+    return NULL;
+}
+
+/* Runs the writers (tasks "0" .. "WRITERS-1", one stream each) and the
+ * registrar (tasks "1000" ...) into `sink`, then ends the session. */
+static void task_race(const char* sink, const char* output) {
+    static nvtxw_task_ids_t ids;
+    task_writer writers[WRITERS];
+    task_registrar registrar;
+    pthread_t threads[WRITERS + 1];
+    nvtxDomainHandle_t domain;
+    _Atomic int go = 0;
+    nvtxwSessionHandle_t session = tu_sink_session_or_fail(T, sink, dir, output);
+    int i;
+    ck_assert_int_eq(nvtxwDomainRegister(T, session, "main", &domain), 0);
+    ids.struct_size = sizeof ids;
+    ck_assert_msg(nvtxw_task_schemas_register(T, domain, &ids) == 0, "%s", nvtxw_last_error());
+    for (i = 0; i < WRITERS; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "worker-%d", i);
+        writers[i] = (task_writer){.ids = &ids, .go = &go};
+        ck_assert_int_eq(nvtxwStreamOpen(T, session, name, domain, name, 0, &writers[i].stream), 0);
+        ck_assert_int_eq(
+            nvtxw_task_scope_register_id(T, domain, NVTX_SCOPE_NONE, i, 0, &writers[i].task), 0);
+        ck_assert_int_eq(pthread_create(&threads[i], NULL, task_writer_main, &writers[i]), 0);
+    }
+    registrar = (task_registrar){.domain = domain, .go = &go};
+    ck_assert_int_eq(pthread_create(&threads[WRITERS], NULL, task_registrar_main, &registrar), 0);
+    atomic_store(&go, 1);
+    for (i = 0; i <= WRITERS; i++)
+        pthread_join(threads[i], NULL);
+    for (i = 0; i < WRITERS; i++)
+        ck_assert_msg(writers[i].failed == 0, "writer %d: %s", i, nvtxw_last_error());
+    ck_assert_msg(registrar.failure[0] == '\0', "%s", registrar.failure);
+    ck_assert_msg(T->SessionEnd(session) == 0, "%s", nvtxw_last_error());
+}
+
+/* Every slice twice (worker row and task row, docs/chrome-json.md "Tasks"),
+ * and one task row per registered task. */
+START_TEST(task_rows_during_registrations_json) {
+    char path[PATH_MAX + 32], needle[64];
+    char* json;
+    int i;
+    task_race("json", "tasks.json");
+    report_path(path, sizeof path, "tasks.json");
+    json = tu_read_file_or_null(path, NULL);
+    ck_assert_ptr_nonnull(json);
+    ck_assert_int_eq(count_of(json, "\"ph\":\"X\""), 2 * WRITERS * SLICES);
+    for (i = 0; i < WRITERS; i++) {
+        snprintf(needle, sizeof needle, "\"name\":\"task %d\"", i);
+        ck_assert_int_eq(count_of(json, needle), 1);
+    }
+    snprintf(needle, sizeof needle, "\"name\":\"task %d\"", 1000 + TASK_REGS - 1);
+    ck_assert_int_eq(count_of(json, needle), 1);
+    ck_assert_int_eq(count_of(json, "\"name\":\"task "), WRITERS + TASK_REGS);
+    free(json);
+}
+END_TEST
+
+/* task_sum (docs/stats.md): each writer's task with SLICES slices of 5 ns,
+ * no suspension, from 0 to 10 * (SLICES - 1) + 5; the tasks registered
+ * during the writes have no slice, so no row. */
+START_TEST(task_rows_during_registrations_stats) {
+    char path[PATH_MAX + 32], needle[64];
+    char* text;
+    task_race("stats|StatsFormat=csv|StatsReports=task_sum", "tasks.csv");
+    report_path(path, sizeof path, "tasks.csv");
+    text = tu_read_file_or_null(path, NULL);
+    ck_assert_ptr_nonnull(text);
+    for (int i = 0; i < WRITERS; i++) {
+        snprintf(needle, sizeof needle, "\n%d,%d,0,0,0,%d,%d,", 5 * SLICES, SLICES,
+                 10 * (SLICES - 1) + 5, i);
+        ck_assert_msg(count_of(text, needle) == 1, "%s in:\n%.2000s", needle + 1, text);
+    }
+    /* a row without slices would have empty First Start and Last End */
+    ck_assert_msg(count_of(text, "\n5000,") == WRITERS && count_of(text, ",,,") == 0, "%.2000s",
+                  text);
+    free(text);
+}
+END_TEST
+
 /* ---- Registrations racing SessionEnd ------------------------------------------ */
 
 typedef struct ender_arg {
@@ -604,6 +731,8 @@ int main(void) {
     tcase_add_test(tc, registrations_during_writes_report);
     tcase_add_test(tc, registrations_during_writes_text);
     tcase_add_test(tc, registrations_during_writes_null);
+    tcase_add_test(tc, task_rows_during_registrations_json);
+    tcase_add_test(tc, task_rows_during_registrations_stats);
     tcase_add_test(tc, registrations_racing_session_end);
     suite_add_tcase(suite, tc);
     return tu_run_suite(suite);

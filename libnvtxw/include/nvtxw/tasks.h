@@ -141,7 +141,7 @@ typedef struct nvtxw_worker_sleep_payload {
     nvtxStringHandle_t reason; /* "no work", "backoff", ...; 0 = none */
 } nvtxw_worker_sleep_payload_t;
 
-/* ---- Registration (serialized, never during writes) ------------------- */
+/* ---- Registration (may run while other streams are written: docs/threading.md) */
 
 /*
  * Registers the enum and the five schemas of schemas/tasks.yaml in `domain`

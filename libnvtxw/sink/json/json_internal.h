@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "common/idmap.h"
+#include "common/pubmap.h"
 #include "common/strbuf.h"
 #include "core/sink.h"
 
@@ -51,11 +52,11 @@ typedef struct json_sink {
     idmap process_hashes;    /* FNV-1a of a path -> its pid (as a pointer value) */
     _Atomic int64_t base_ns; /* CHROME_BASE_UNSET until the first timestamp */
     int64_t min_rel;         /* smallest rebased ts of closed streams (<= 0) */
-    /* Task rows: task_maps[domain index] maps a task scope ID to its
-     * json_task (owned). Filled by scope registrations only, read by the
-     * write path (registrations never overlap writes: NVTXW spec 6). */
-    idmap* task_maps;
-    size_t task_map_count;
+    /* Task rows: task_maps[domain index] is a pubmap from a task scope ID
+     * to its json_task (both owned). Filled by scope registrations (under
+     * the core's registration mutex), read without a lock by the write
+     * path while registrations go on (common/pubmap.h). */
+    pubvec task_maps;
     uint64_t task_count;
 } json_sink;
 

@@ -37,15 +37,19 @@ int task_scope_key(const char* path, strbuf* key) {
     return 0;
 }
 
-idmap* task_scope_domain_map(idmap** maps, size_t* count, uint32_t index) {
-    if (index >= *count) {
-        size_t grown = (size_t)index + 1;
-        idmap* all = nvtxw_reallocarray(*maps, grown, sizeof *all);
-        if (all == NULL)
-            return NULL;
-        memset(all + *count, 0, (grown - *count) * sizeof *all);
-        *maps = all;
-        *count = grown;
+pubmap* task_scope_domain_map(pubvec* maps, uint32_t index) {
+    pubmap* map = pubvec_get(maps, index);
+    if (map != NULL)
+        return map;
+    map = nvtxw_calloc(1, sizeof *map);
+    if (map == NULL || pubvec_set(maps, index, map) != 0) {
+        nvtxw_free(map);
+        return NULL;
     }
-    return &(*maps)[index];
+    return map;
+}
+
+void task_scope_domain_map_free(pubmap* map, void (*free_value)(void*)) {
+    pubmap_free(map, free_value);
+    nvtxw_free(map);
 }

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "common/idmap.h"
+#include "common/pubmap.h"
 #include "common/strbuf.h"
 
 /* Start of a scope path's last node: after the last '/' not escaped by
@@ -21,8 +21,14 @@ const char* task_scope_last_node(const char* path);
  * is not a task's; -1 out of memory. */
 int task_scope_key(const char* path, strbuf* key);
 
-/* The map at `index` of the array *maps of *count maps, grown (zeroed maps)
- * to cover it; NULL out of memory. Registration calls only. */
-idmap* task_scope_domain_map(idmap** maps, size_t* count, uint32_t index);
+/* The map of domain `index` in `maps` (a pubvec of pubmap*), made empty
+ * with the domain's first task scope; NULL out of memory. Registrations
+ * only (serialized by the core); the write path reads `maps` with
+ * pubvec_get and pubmap_get, without a lock (common/pubmap.h). */
+pubmap* task_scope_domain_map(pubvec* maps, uint32_t index);
+
+/* Frees one map made by task_scope_domain_map and, with free_value (not
+ * NULL), its values; for pubvec_free. */
+void task_scope_domain_map_free(pubmap* map, void (*free_value)(void*));
 
 #endif /* NVTXW_SINK_SHARED_TASK_SCOPE_H */

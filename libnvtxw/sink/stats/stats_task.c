@@ -5,9 +5,11 @@
  *
  * A task scope is one whose path's last node is `task[KEY]` (ABI spec 2.10:
  * '/' separates nodes, '\' escapes '/', '[', ']'); registrations record it
- * (under the core's registration mutex, while writers may look it up). A task event is an event
- * whose first SCOPE_ID entry names a task scope (event_info.scope): whole range (RANGE_PUSHPOP,
- * RANGE_STARTEND) with begin and end a slice: running time, first start, last end; the name of the
+ * (under the core's registration mutex, while writers may look it up). A
+ * task event is an event whose first SCOPE_ID entry names a task scope
+ * (event_info.scope):
+ *   whole range (RANGE_PUSHPOP, RANGE_STARTEND) with begin and end
+ *       a slice: running time, first start, last end; the name of the
  *       task's earliest slice names the task
  *   mark (or no role) with top-level fields state = resumed (6) and
  *   suspended_at != 0
@@ -33,19 +35,6 @@
 
 /* ---- Task scopes (registration) ------------------------------------------- */
 
-/* The scope map of a domain, made with its first task scope. */
-static pubmap* scope_map_of(stats_sink* ss, uint32_t domain_index) {
-    pubmap* map = pubvec_get(&ss->task_scope_maps, domain_index);
-    if (map != NULL)
-        return map;
-    map = nvtxw_calloc(1, sizeof *map);
-    if (map == NULL || pubvec_set(&ss->task_scope_maps, domain_index, map) != 0) {
-        nvtxw_free(map);
-        return NULL;
-    }
-    return map;
-}
-
 /* The scope is complete before pubmap_put publishes it to the writers. */
 static int add_scope(stats_sink* ss, const core_domain* domain, uint64_t id, char* key) {
     stats_task_scope* scope = NULL;
@@ -58,7 +47,7 @@ static int add_scope(stats_sink* ss, const core_domain* domain, uint64_t id, cha
         ss->task_scopes = all;
         ss->task_scope_capacity = capacity;
     }
-    map = scope_map_of(ss, domain->index);
+    map = task_scope_domain_map(&ss->task_scope_maps, domain->index);
     if (map == NULL || (scope = nvtxw_calloc(1, sizeof *scope)) == NULL)
         return -1;
     scope->ordinal = ss->task_scope_count;
@@ -90,8 +79,7 @@ const stats_task_scope* stats_task_scope_find(const stats_sink* ss, const core_d
 }
 
 static void scope_map_free(void* map) {
-    pubmap_free(map, NULL); /* the scopes are task_scopes' */
-    nvtxw_free(map);
+    task_scope_domain_map_free(map, NULL); /* the scopes are task_scopes' */
 }
 
 void stats_task_scopes_free(stats_sink* ss) {
