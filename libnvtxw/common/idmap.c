@@ -5,16 +5,6 @@
 
 #include "common/alloc.h"
 
-/* splitmix64 finalizer: IDs are often sequential, this spreads them. */
-static size_t idmap_hash(uint64_t id) {
-    id ^= id >> 30;
-    id *= UINT64_C(0xbf58476d1ce4e5b9);
-    id ^= id >> 27;
-    id *= UINT64_C(0x94d049bb133111eb);
-    id ^= id >> 31;
-    return (size_t)id;
-}
-
 void idmap_free(idmap* map) {
     nvtxw_free(map->slots);
     map->slots = NULL;

@@ -5,6 +5,7 @@
 #include "common/pubmap.h"
 
 #include "common/alloc.h"
+#include "common/idmap.h"
 
 typedef struct pubmap_slot {
     uint64_t id;          /* written before value, never changed after */
@@ -23,16 +24,6 @@ struct pubvec_table {
     _Atomic(void*) items[];
 };
 
-/* splitmix64 finalizer: IDs are often sequential, this spreads them. */
-static size_t pubmap_hash(uint64_t id) {
-    id ^= id >> 30;
-    id *= UINT64_C(0xbf58476d1ce4e5b9);
-    id ^= id >> 27;
-    id *= UINT64_C(0x94d049bb133111eb);
-    id ^= id >> 31;
-    return (size_t)id;
-}
-
 /* Readers take the table with acquire: it pairs with the release that
  * published it, so its copied slots are visible. The casts drop const only
  * to load: C11's atomic_load takes a non-const pointer. */
@@ -48,7 +39,7 @@ void* pubmap_get(const pubmap* map, uint64_t id) {
         return NULL;
     mask = table->capacity - 1;
     /* acquire on each value: its ID, written before, is then visible */
-    for (i = pubmap_hash(id) & mask;
+    for (i = idmap_hash(id) & mask;
          (value = atomic_load_explicit(&table->slots[i].value, memory_order_acquire)) != NULL;
          i = (i + 1) & mask) {
         if (table->slots[i].id == id)
@@ -59,7 +50,7 @@ void* pubmap_get(const pubmap* map, uint64_t id) {
 
 /* The writer's probe: the slot of `id`, or the empty slot it would take. */
 static pubmap_slot* map_find(pubmap_table* table, uint64_t id) {
-    size_t mask = table->capacity - 1, i = pubmap_hash(id) & mask;
+    size_t mask = table->capacity - 1, i = idmap_hash(id) & mask;
     while (atomic_load_explicit(&table->slots[i].value, memory_order_relaxed) != NULL &&
            table->slots[i].id != id)
         i = (i + 1) & mask;
