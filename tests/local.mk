@@ -41,12 +41,16 @@ check-local:
 # from the npm registry into tests/viewer/engine of the build directory), then
 # the task model's view of the synthetic `tasks` workload in that engine
 # (tests/viewer/tasks_viewer_test.sh).
+# `make check-viewer` runs only the viewer checks (after a make check that
+# already passed, as scripts/test does).
 check-long: check
+	$(MAKE) $(AM_MAKEFLAGS) check-viewer
+check-viewer: all
 	top_srcdir='$(top_srcdir)' top_builddir='$(top_builddir)' \
 	  bash '$(top_srcdir)/tests/viewer/viewer_test.sh'
 	top_srcdir='$(top_srcdir)' top_builddir='$(top_builddir)' \
 	  bash '$(top_srcdir)/tests/viewer/tasks_viewer_test.sh'
-.PHONY: check-long
+.PHONY: check-long check-viewer
 EXTRA_DIST += tests/testlib.sh
 EXTRA_DIST += tests/viewer/viewer_test.sh tests/viewer/check_trace.mjs tests/viewer/check_flows.mjs \
 	tests/viewer/package.json tests/viewer/package-lock.json \
