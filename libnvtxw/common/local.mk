@@ -16,4 +16,5 @@ libnvtxw_libnvtxw_la_SOURCES += \
 	libnvtxw/common/strset.h \
 	libnvtxw/common/struct_size.h \
 	libnvtxw/common/utf8.c \
-	libnvtxw/common/utf8.h
+	libnvtxw/common/utf8.h \
+	libnvtxw/common/varint.h

@@ -63,11 +63,11 @@ struct core_domain {
     char* name;     /* "" for the default domain */
     uint32_t index; /* order of registration in the session, from 0 */
     nvtxw_schema_registry_t* schemas;
+    uint32_t serial; /* process-unique; high half of this domain's string handles */
 
     /* The core's own. */
     core_session* session;
     uint64_t handle;
-    uint32_t serial; /* process-unique; high half of this domain's string handles */
     /* Registries: written under the session's reg_mutex, read lock-free. */
     pubvec strings;      /* index -> char*; handle = serial << 32 | index + 1 */
     size_t string_count; /* strings registered (the writer's side) */

@@ -48,7 +48,7 @@
 
 /* Format version written by this library. The major version changes only
  * for incompatible changes; readers refuse files with a newer major. */
-#define CONTAINER_VERSION_MAJOR 1
+#define CONTAINER_VERSION_MAJOR 2
 #define CONTAINER_VERSION_MINOR 0
 
 /* Largest uncompressed chunk (writers refuse more, readers treat a larger

@@ -3,7 +3,6 @@
 # many threads and read back with crash recovery. Internal: nothing exported.
 libnvtxw_libnvtxw_la_SOURCES += \
 	libnvtxw/format/container.h \
-	libnvtxw/format/varint.h \
 	libnvtxw/format/container_layout.h \
 	libnvtxw/format/container_layout.c \
 	libnvtxw/format/container_io.c \

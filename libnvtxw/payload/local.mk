@@ -17,3 +17,4 @@ libnvtxw_libnvtxw_la_SOURCES += \
 	libnvtxw/payload/format_text.c
 libnvtxw_libnvtxw_la_SOURCES += libnvtxw/payload/registry_restore.c libnvtxw/payload/registry_restore.h
 libnvtxw_libnvtxw_la_SOURCES += libnvtxw/payload/remap.c libnvtxw/payload/remap.h
+libnvtxw_libnvtxw_la_SOURCES += libnvtxw/payload/field_codec.c libnvtxw/payload/field_codec.h

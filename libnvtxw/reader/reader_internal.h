@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/idmap.h"
 #include "format/container.h"
 #include "nvtxw/error.h"
 #include "nvtxw/reader.h"
@@ -60,7 +61,17 @@ typedef struct reader_domain {
     nvtxw_schema_registry_t* registry;
     char** strings;
     size_t string_count, string_capacity;
+    uint32_t serial; /* high half of the writer's string handles (format 2) */
+    idmap plans;     /* schema ID -> reader_plan* (reader_records.c), made on first use */
 } reader_domain;
+
+/* How payloads of one schema are decoded: the encoding a compact record
+ * implies for it (0 = none) and its fields plan. */
+typedef struct reader_plan reader_plan;
+void reader_plans_free(reader_domain* domain);
+
+/* Schema references of compact records: the writer's per-chunk table. */
+#define READER_SREF_MAX 32
 
 typedef struct reader_stream_info {
     uint64_t domain;
@@ -86,6 +97,11 @@ typedef struct reader_stream_cursor {
     int64_t chunk_first; /* the chunk's first_ts: order key before has_now */
     reader_dict_entry* dict;
     size_t dict_count, dict_capacity;
+    struct {
+        uint64_t schema_id;
+        const reader_plan* plan; /* NULL for predefined string schemas */
+    } srefs[READER_SREF_MAX];
+    uint32_t sref_count;
     reader_arena arena; /* the pending record's memory */
     nvtxw_record_t head;
     int64_t key;
@@ -105,6 +121,7 @@ struct nvtxw_reader {
     container_reader_t* container;
     char* path;
     int order;
+    unsigned major; /* report format major version of the file */
     /* session record */
     int has_session;
     char* session_name;

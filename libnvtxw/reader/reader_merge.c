@@ -55,6 +55,7 @@ static int load_next_chunk(nvtxw_reader_t* reader, reader_stream_cursor* cur,
             cur->has_now = 0;
             cur->chunk_first = chunk->meta.first_ts;
             cur->dict_count = 0;
+            cur->sref_count = 0;
             cur->record_number = 0;
             return 1;
         }

@@ -164,6 +164,7 @@ static nvtxwResultCode_t reader_load(nvtxw_reader_t* reader, unsigned container_
     reader->container = container_reader_open(reader->path, container_flags);
     if (reader->container == NULL)
         return NVTXW_RESULT_FAILED;
+    reader->major = container_reader_file_info(reader->container)->major;
     status = copy_container_damage(reader);
     if (status == NVTXW_RESULT_SUCCESS)
         status = collect_registration_chunks(reader);
@@ -220,6 +221,7 @@ void nvtxw_reader_close(nvtxw_reader_t* reader) {
             nvtxw_free(reader->domains[i].strings[k]);
         nvtxw_free(reader->domains[i].strings);
         nvtxw_free(reader->domains[i].name);
+        reader_plans_free(&reader->domains[i]);
         nvtxw_schema_registry_destroy(reader->domains[i].registry);
     }
     for (i = 0; i < reader->stream_count; i++) {

@@ -11,12 +11,16 @@
  *   0x22 no value       svar dt, uvar counterId, u8 reason
  *   0x23 sync points    uvar src, uvar dst, uvar n, n x (svar src, svar dst)
  *   0x24 conversion     uvar src, uvar dst, f64 slope, svar tsSrc, svar tsDst
+ *   0x25 compact event  svar dt, uvar n, n x (sref, body in the schema's
+ *                       implied encoding)                   (format 2)
+ *   0x26 int64 sample   svar dt, uvar counterId, svar value (format 2)
  *   0x7F extension      uvar subkind, bytes body            (skipped)
  *   payload := uvar schemaId, u8 encoding, then by encoding
  *     0 raw             bytes data
  *     1 ts-relative     bytes data (TIMESTAMP slots hold value - event time)
  *     2 interned        uvar index [bytes data when index == dictionary size]
  *     3 with origin     uvar origin, bytes data
+ *     4 fields          the schema's entries one by one (payload/field_codec.h)
  *
  * Payload and sample bytes are copied into the stream's arena, so that they
  * are aligned for any type (the chunk buffer packs them at odd offsets);
@@ -27,6 +31,7 @@
 #include <string.h>
 
 #include "common/alloc.h"
+#include "payload/field_codec.h"
 #include "payload/registry_internal.h"
 #include "reader/reader_internal.h"
 
@@ -125,6 +130,136 @@ static int interned(reader_stream_cursor* cur, nvtxPayloadData_t* p) {
     return aligned_copy(cur, data, p->size, &p->payload);
 }
 
+/* ---- Plans (format 2) ---------------------------------------------------- */
+
+struct reader_plan {
+    uint8_t encoding; /* implied by a compact record: 4 fields, 2 interned, 0 none */
+    field_plan fields;
+};
+
+void reader_plans_free(reader_domain* domain) {
+    size_t i;
+    for (i = 0; i < domain->plans.capacity; i++)
+        if (domain->plans.slots != NULL && domain->plans.slots[i].value != NULL)
+            nvtxw_free(domain->plans.slots[i].value);
+    idmap_free(&domain->plans);
+}
+
+/* The plan of a registered schema of the stream's domain, made on first
+ * use; NULL with c->problem set when the schema is unknown. */
+static const reader_plan* plan_of(nvtxw_reader_t* reader, reader_stream_cursor* cur,
+                                  uint64_t schema_id) {
+    reader_domain* d = &reader->domains[reader->streams[cur->stream].domain];
+    reader_plan* plan = idmap_get(&d->plans, schema_id);
+    const nvtxw_schema_t* schema;
+    if (plan != NULL)
+        return plan;
+    schema = nvtxw_schema_registry_find_schema(d->registry, schema_id);
+    if (schema == NULL)
+        return reader_fail(&cur->cur, "payload of an unregistered schema"), NULL;
+    plan = nvtxw_calloc(1, sizeof *plan);
+    if (plan == NULL)
+        return reader_fail(&cur->cur, "out of memory"), NULL;
+    if (field_plan_make(schema, &plan->fields))
+        plan->encoding = 4;
+    else if (field_schema_is_inline_string(schema))
+        plan->encoding = 2;
+    if (idmap_put(&d->plans, schema_id, plan) != 0) {
+        nvtxw_free(plan);
+        return reader_fail(&cur->cur, "out of memory"), NULL;
+    }
+    return plan;
+}
+
+/* A fields-encoded payload decoded into the arena. */
+static int fields_payload(nvtxw_reader_t* reader, reader_stream_cursor* cur, const reader_plan* plan,
+                          int64_t ts, nvtxPayloadData_t* p) {
+    reader_cursor* c = &cur->cur;
+    uint32_t serial = reader->domains[reader->streams[cur->stream].domain].serial;
+    uint8_t* out;
+    const char* problem = NULL;
+    if (plan->encoding != 4)
+        return reader_fail(c, "fields payload of a schema without a fields layout");
+    out = reader_arena_alloc(&cur->arena, plan->fields.static_size);
+    if (out == NULL)
+        return reader_fail(c, "out of memory");
+    if (field_decode(&plan->fields, &c->p, c->end, ts, serial, out, &problem) != 0)
+        return reader_fail(c, problem);
+    p->payload = out;
+    p->size = plan->fields.static_size;
+    return 0;
+}
+
+/* A schema reference of a compact record (docs/report-records.md). */
+static int get_sref(nvtxw_reader_t* reader, reader_stream_cursor* cur, uint64_t* schema_id,
+                    const reader_plan** plan) {
+    reader_cursor* c = &cur->cur;
+    uint64_t ref;
+    if (reader_get_bounded(c, cur->sref_count + 1u, "schema reference beyond the chunk's table",
+                           &ref) != 0)
+        return -1;
+    if (ref >= 1 && ref <= cur->sref_count) {
+        *schema_id = cur->srefs[ref - 1].schema_id;
+        *plan = cur->srefs[ref - 1].plan;
+        return 0;
+    }
+    if (ref != 0 && cur->sref_count == READER_SREF_MAX)
+        return reader_fail(c, "schema reference table overflows");
+    if (reader_get_uvar(c, schema_id) != 0)
+        return -1;
+    *plan = NULL;
+    if (*schema_id >= NVTX_PAYLOAD_SCHEMA_ID_STATIC_START &&
+        (*plan = plan_of(reader, cur, *schema_id)) == NULL)
+        return -1;
+    if (ref != 0) {
+        cur->srefs[cur->sref_count].schema_id = *schema_id;
+        cur->srefs[cur->sref_count].plan = *plan;
+        cur->sref_count++;
+    }
+    return 0;
+}
+
+static int is_string_type(uint64_t id) {
+    return id >= NVTX_PAYLOAD_ENTRY_TYPE_CSTRING && id <= NVTX_PAYLOAD_ENTRY_TYPE_CSTRING_UTF32;
+}
+
+/* 0x25: timestamped, no scope, every payload in its schema's implied
+ * encoding (predefined C strings and inline-string schemas interned,
+ * fields-layout schemas as fields). */
+static int compact_event_record(nvtxw_reader_t* reader, reader_stream_cursor* cur,
+                                nvtxw_record_t* rec) {
+    reader_cursor* c = &cur->cur;
+    nvtxPayloadData_t* payloads;
+    uint64_t n, k;
+    int64_t dt;
+    if (reader_get_svar(c, &dt) != 0 ||
+        reader_get_bounded(c, reader_left(c) / 2, "payload count exceeds the chunk", &n) != 0)
+        return -1;
+    rec->kind = NVTXW_RECORD_EVENT;
+    rec->has_timestamp = 1;
+    rec->timestamp = advance_time(cur, dt);
+    payloads = reader_arena_alloc(&cur->arena, (size_t)n * sizeof *payloads);
+    if (payloads == NULL && n != 0)
+        return reader_fail(c, "out of memory");
+    for (k = 0; k < n; k++) {
+        nvtxPayloadData_t* p = &payloads[k];
+        const reader_plan* plan;
+        if (get_sref(reader, cur, &p->schemaId, &plan) != 0)
+            return -1;
+        if (is_string_type(p->schemaId) || (plan != NULL && plan->encoding == 2)) {
+            if (interned(cur, p) != 0)
+                return -1;
+        } else if (plan == NULL || plan->encoding != 4) {
+            return reader_fail(c, "compact event payload of a schema with no implied encoding");
+        } else if (fields_payload(reader, cur, plan, rec->timestamp, p) != 0) {
+            return -1;
+        }
+    }
+    rec->u.event.payloads = payloads;
+    rec->u.event.count = (size_t)n;
+    return 0;
+}
+
 /* One payload; *origin_count counts encoding-3 payloads. */
 static int get_payload(nvtxw_reader_t* reader, reader_stream_cursor* cur, nvtxw_record_t* rec,
                        size_t k, nvtxPayloadData_t* p, uint64_t* origins, size_t* origin_count) {
@@ -135,6 +270,10 @@ static int get_payload(nvtxw_reader_t* reader, reader_stream_cursor* cur, nvtxw_
         return -1;
     if (encoding == 2)
         return interned(cur, p);
+    if (encoding == 4 && reader->major >= 2) {
+        const reader_plan* plan = plan_of(reader, cur, p->schemaId);
+        return plan == NULL ? -1 : fields_payload(reader, cur, plan, rec->timestamp, p);
+    }
     if (encoding == 3) {
         if (reader_get_uvar(c, &origins[k]) != 0)
             return -1;
@@ -183,6 +322,26 @@ static int event_record(nvtxw_reader_t* reader, reader_stream_cursor* cur, nvtxw
     rec->u.event.payloads = payloads;
     rec->u.event.count = (size_t)n;
     rec->u.event.origins = origin_count ? origins : NULL;
+    return 0;
+}
+
+/* 0x26: an 8-byte integer sample stored as svar. */
+static int int_sample_record(reader_stream_cursor* cur, nvtxw_record_t* rec) {
+    reader_cursor* c = &cur->cur;
+    int64_t dt, value;
+    void* data;
+    if (reader_get_svar(c, &dt) || reader_get_uvar(c, &rec->u.counter_sample.counter_id) ||
+        reader_get_svar(c, &value))
+        return -1;
+    data = reader_arena_alloc(&cur->arena, 8);
+    if (data == NULL)
+        return reader_fail(c, "out of memory");
+    memcpy(data, &value, 8);
+    rec->kind = NVTXW_RECORD_COUNTER_SAMPLE;
+    rec->has_timestamp = 1;
+    rec->timestamp = advance_time(cur, dt);
+    rec->u.counter_sample.data = data;
+    rec->u.counter_sample.size = 8;
     return 0;
 }
 
@@ -251,6 +410,12 @@ static int decode_body(nvtxw_reader_t* reader, reader_stream_cursor* cur, uint8_
         return sync_record(cur, rec);
     case NVTXW_RECORD_CONVERSION_FACTOR:
         return conversion_record(cur, rec);
+    case 0x25:
+        return reader->major >= 2 ? compact_event_record(reader, cur, rec)
+                                  : reader_fail(&cur->cur, "unknown record kind");
+    case 0x26:
+        return reader->major >= 2 ? int_sample_record(cur, rec)
+                                  : reader_fail(&cur->cur, "unknown record kind");
     case 0x7F:
         return (reader_get_uvar(&cur->cur, &subkind) || reader_get_bytes(&cur->cur, &body, &size))
                    ? -1

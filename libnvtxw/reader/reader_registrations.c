@@ -256,7 +256,10 @@ static int session_record(nvtxw_reader_t* reader, reader_cursor* c, nvtxw_record
 static int domain_record(nvtxw_reader_t* reader, reader_cursor* c, nvtxw_record_t* rec,
                          reader_arena* a, int apply) {
     const char* name;
-    if (reader_get_str(c, a, &name) != 0)
+    uint64_t serial = 0;
+    if (reader_get_str(c, a, &name) != 0 ||
+        (reader->major >= 2 &&
+         reader_get_bounded(c, UINT32_MAX, "domain handle serial exceeds 32 bits", &serial) != 0))
         return -1;
     if (apply) {
         reader_domain* d;
@@ -270,6 +273,7 @@ static int domain_record(nvtxw_reader_t* reader, reader_cursor* c, nvtxw_record_
         }
         d = &reader->domains[reader->domain_count];
         memset(d, 0, sizeof *d);
+        d->serial = (uint32_t)serial;
         d->name = nvtxw_strdup(name);
         d->registry = nvtxw_schema_registry_create();
         if (d->name == NULL || d->registry == NULL) {

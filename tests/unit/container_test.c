@@ -485,11 +485,11 @@ START_TEST(future_major_refused) {
     size_t size, hs;
     write_file(path, 1, 2);
     data = slurp(path, &size);
-    container_put_u16(data + 8, 2);
+    container_put_u16(data + 8, 3);
     spit(path, data, size);
     ck_assert_ptr_null(container_reader_open(path, 0));
-    ck_assert_ptr_nonnull(strstr(nvtxw_last_error(), "report format 2.x is newer than this reader "
-                                                     "(1.x); upgrade nvtxw"));
+    ck_assert_ptr_nonnull(strstr(nvtxw_last_error(), "report format 3.x is newer than this reader "
+                                                     "(2.x); upgrade nvtxw"));
     /* A newer minor, with header flags this reader does not know, reads. */
     container_put_u16(data + 8, CONTAINER_VERSION_MAJOR);
     container_put_u16(data + 10, CONTAINER_VERSION_MINOR + 7);

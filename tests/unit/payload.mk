@@ -11,3 +11,11 @@ tests_unit_visit_test_LDADD = $(TEST_LIBS)
 tests_unit_malformed_test_SOURCES = tests/unit/malformed_test.c tests/unit/visit_recorder.h
 tests_unit_malformed_test_CFLAGS = $(TEST_CFLAGS)
 tests_unit_malformed_test_LDADD = $(TEST_LIBS)
+# The "fields" payload encoding of report format 2 (payload/field_codec.h).
+# Its functions are hidden in libnvtxw, so the test compiles field_codec.c
+# itself; schemas come from libnvtxw's public registry.
+check_PROGRAMS += tests/unit/field_codec_test
+TESTS += tests/unit/field_codec_test
+tests_unit_field_codec_test_SOURCES = tests/unit/field_codec_test.c libnvtxw/payload/field_codec.c
+tests_unit_field_codec_test_CFLAGS = $(TEST_CFLAGS)
+tests_unit_field_codec_test_LDADD = $(TEST_LIBS)

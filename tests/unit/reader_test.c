@@ -137,13 +137,18 @@ static void counter_and_clock(enc_buf* b) {
     enc_uvar(b, 1);
 }
 
+/* A domain record (format 2: name, then the writer's string handle serial). */
+static void enc_domain(enc_buf* b, const char* name) {
+    enc_record(b, 0x02);
+    enc_str(b, name);
+    enc_uvar(b, 0);
+}
+
 /* The 17 records of the first registration chunk. */
 static void registrations(enc_buf* b, const uint8_t* abi) {
     enc_session(b, "sess", "Sink=report", abi);
-    enc_record(b, 0x02);
-    enc_str(b, "");
-    enc_record(b, 0x02);
-    enc_str(b, "app");
+    enc_domain(b, "");
+    enc_domain(b, "app");
     enc_record(b, 0x03);
     enc_uvar(b, 1);
     enc_uvar(b, 7);
@@ -594,10 +599,8 @@ END_TEST
  * (and enum), one stream per `streams`. */
 static void small_registrations(report* r, int streams) {
     enc_session(&r->b, "small", "", NULL);
-    enc_record(&r->b, 0x02);
-    enc_str(&r->b, "");
-    enc_record(&r->b, 0x02);
-    enc_str(&r->b, "app");
+    enc_domain(&r->b, "");
+    enc_domain(&r->b, "app");
     schemas(&r->b);
     for (int s = 0; s < streams; s++)
         enc_stream_open(&r->b, 1, s ? "t1" : "t0", 0, 0);
@@ -680,8 +683,7 @@ START_TEST(malformed_registrations) {
     regs_chunk(&r);
     enc_schema(&r.b, 1, "bad", NVTX_PAYLOAD_SCHEMA_TYPE_STATIC, 0, S_ID, 1); /* 0 entries ok, */
     enc_entry(&r.b, 0, 999, "unknown-type", 0, 0); /* but an unknown entry type */
-    enc_record(&r.b, 0x02);
-    enc_str(&r.b, "also lost");
+    enc_domain(&r.b, "also lost");
     regs_chunk(&r);
     report_end(&r);
     reader = open_ok(path, NVTXW_READER_ORDER_STREAM);
@@ -766,7 +768,7 @@ END_TEST
 START_TEST(newer_major_refused) {
     nvtxw_reader_t* reader = NULL;
     int fd;
-    uint16_t major = 2;
+    uint16_t major = CONTAINER_VERSION_MAJOR + 1;
     build_full(path, NULL);
     fd = open(path, O_WRONLY);
     ck_assert(fd >= 0 && pwrite(fd, &major, 2, 8) == 2);

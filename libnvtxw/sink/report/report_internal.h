@@ -21,7 +21,8 @@
 #include "common/strbuf.h"
 #include "core/sink.h"
 #include "format/container.h"
-#include "format/varint.h"
+#include "payload/field_codec.h"
+#include "common/varint.h"
 
 /* Container chunk kinds (docs/report-records.md). */
 #define REPORT_CHUNK_REGISTRATIONS 1u
@@ -48,11 +49,25 @@ enum {
     REC_COUNTER_SAMPLE = 0x21,
     REC_COUNTER_NO_VALUE = 0x22,
     REC_SYNC_POINTS = 0x23,
-    REC_CONVERSION = 0x24
+    REC_CONVERSION = 0x24,
+    REC_EVENT_COMPACT = 0x25,
+    REC_COUNTER_SAMPLE_INT = 0x26
 };
 
 /* Payload encodings. */
-enum { PAYLOAD_RAW = 0, PAYLOAD_TS_RELATIVE = 1, PAYLOAD_INTERNED = 2, PAYLOAD_ORIGIN = 3 };
+enum {
+    PAYLOAD_RAW = 0,
+    PAYLOAD_TS_RELATIVE = 1,
+    PAYLOAD_INTERNED = 2,
+    PAYLOAD_ORIGIN = 3,
+    PAYLOAD_FIELDS = 4
+};
+
+/* Schema references of compact event records: distinct schemas a chunk
+ * numbers (later ones are written by ID). */
+#define REPORT_SREF_MAX 32
+/* Interned strings remembered by the producer's pointer (direct-mapped). */
+#define REPORT_INTERN_CACHE 64
 
 #define PLAN_MAX_TIMESTAMPS 8
 
@@ -60,10 +75,13 @@ enum { PAYLOAD_RAW = 0, PAYLOAD_TS_RELATIVE = 1, PAYLOAD_INTERNED = 2, PAYLOAD_O
  * complete and read-only afterwards (so the write path reads it without
  * locks). */
 typedef struct payload_plan {
-    uint8_t encoding;     /* PAYLOAD_RAW, PAYLOAD_TS_RELATIVE or PAYLOAD_INTERNED */
+    uint8_t encoding;     /* PAYLOAD_RAW, _TS_RELATIVE, _INTERNED or _FIELDS */
+    uint8_t fallback;     /* with _FIELDS: the encoding of a payload it cannot store */
     uint8_t has_pointers; /* entries (or nested ones) hold POINTERs */
+    uint8_t has_handles;  /* the fields plan stores string handles */
     uint8_t ts_count;
     uint32_t ts_offsets[PLAN_MAX_TIMESTAMPS]; /* 8-byte TIMESTAMP slots */
+    field_plan fields;                        /* with _FIELDS */
 } payload_plan;
 
 typedef struct report_sink {
@@ -101,6 +119,17 @@ typedef struct report_stream {
     intern_entry* interned;
     size_t intern_count, intern_capacity;
     strbuf dict_data;
+    /* Schema references of this chunk's compact records (reset with it). */
+    uint64_t srefs[REPORT_SREF_MAX];
+    uint32_t sref_count;
+    /* Dictionary entries by the producer's pointer; `chunk_epoch` tells
+     * this chunk's entries from older ones. */
+    struct {
+        const void* data;
+        uint32_t size, index, epoch;
+    } intern_cache[REPORT_INTERN_CACHE];
+    uint32_t chunk_epoch;
+    uint32_t serial; /* the stream's domain's string handle serial */
     /* Last plans looked up (the write path's few schemas), round robin. */
     struct {
         uint64_t schema_id;

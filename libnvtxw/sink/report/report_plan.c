@@ -7,8 +7,11 @@
  *
  *   interned      DYNAMIC schema whose only entry is a zero-terminated UTF-8
  *                 (or locale) string held inline: the event helpers' message
- *   ts-relative   STATIC schema with TIMESTAMP entries that are plain 8-byte
- *                 integers at fixed offsets (up to PLAN_MAX_TIMESTAMPS)
+ *   fields        STATIC schema of inline entries (payload/field_codec.h):
+ *                 stored entry by entry, integers as varints
+ *   ts-relative   other STATIC schemas with TIMESTAMP entries that are plain
+ *                 8-byte integers at fixed offsets (up to PLAN_MAX_TIMESTAMPS),
+ *                 and the fallback of `fields` for a payload it cannot store
  *   raw           everything else
  * and `has_pointers` when an entry, or an entry of a nested schema, is a
  * POINTER: such events store every payload with its origin address.
@@ -20,16 +23,6 @@
 #include "sink/report/report_internal.h"
 
 #define PLAN_MAX_NESTING 32
-
-static int entry_is_interned_string(const nvtxPayloadSchemaEntry_t* e) {
-    return (e->type == NVTX_PAYLOAD_ENTRY_TYPE_CSTRING_UTF8 ||
-            e->type == NVTX_PAYLOAD_ENTRY_TYPE_CSTRING) &&
-           NVTXW_PAYLOAD_ENTRY_ARRAY_KIND(e->flags) ==
-               NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_ZERO_TERMINATED &&
-           (e->flags & (NVTX_PAYLOAD_ENTRY_FLAG_POINTER | NVTX_PAYLOAD_ENTRY_FLAG_OFFSET_FROM_BASE |
-                        NVTX_PAYLOAD_ENTRY_FLAG_OFFSET_FROM_HERE)) == 0 &&
-           e->arrayOrUnionDetail == 0;
-}
 
 static int entry_is_timestamp_slot(const nvtxPayloadSchemaEntry_t* e) {
     uint64_t size = nvtxw_entry_type_size(e->type);
@@ -77,16 +70,28 @@ static void plan_timestamps(const nvtxw_schema_t* schema, const nvtxPayloadSchem
         plan->encoding = PAYLOAD_TS_RELATIVE;
 }
 
+/* The fields encoding; `fallback` keeps what plan_timestamps chose. */
+static void plan_fields(const nvtxw_schema_t* schema, payload_plan* plan) {
+    uint32_t i;
+    if (!field_plan_make(schema, &plan->fields))
+        return;
+    plan->fallback = plan->encoding;
+    plan->encoding = PAYLOAD_FIELDS;
+    for (i = 0; i < plan->fields.op_count; i++)
+        plan->has_handles |= plan->fields.ops[i].kind == FIELD_HANDLE;
+}
+
 static void plan_make(const core_domain* domain, const nvtxw_schema_t* schema, payload_plan* plan) {
     nvtxPayloadSchemaAttr_t attr;
     nvtxw_schema_get_attr(schema, &attr);
     plan->encoding = PAYLOAD_RAW;
     plan->has_pointers = (uint8_t)schema_has_pointers(domain->schemas, schema, 0);
-    if (attr.type == NVTX_PAYLOAD_SCHEMA_TYPE_DYNAMIC && attr.numEntries == 1 &&
-        entry_is_interned_string(&attr.entries[0]))
+    if (field_schema_is_inline_string(schema))
         plan->encoding = PAYLOAD_INTERNED;
-    else if (attr.type == NVTX_PAYLOAD_SCHEMA_TYPE_STATIC && !plan->has_pointers)
+    else if (attr.type == NVTX_PAYLOAD_SCHEMA_TYPE_STATIC && !plan->has_pointers) {
         plan_timestamps(schema, &attr, plan);
+        plan_fields(schema, plan);
+    }
 }
 
 /* The plan map of a domain (made when its first schema is registered).

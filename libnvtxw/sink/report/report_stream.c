@@ -28,6 +28,8 @@ static void stream_reset_chunk(report_stream* st) {
     idmap_free(&st->intern_index);
     st->intern_count = 0;
     strbuf_clear(&st->dict_data);
+    st->sref_count = 0;
+    st->chunk_epoch++; /* the pointer cache's entries are the old chunk's */
 }
 
 /* Compresses and writes the buffered records as one chunk. */
@@ -66,12 +68,31 @@ static void stream_note_ts(report_stream* st, int64_t ts) {
     st->has_ts = 1;
 }
 
-/* Ends a record built from `start` (build_status 0): notes its timestamp
+/* Dictionary state a failed record rolls back (report-records.md: the
+ * reader's dictionary grows only with the records it reads). */
+typedef struct chunk_mark {
+    size_t length, intern_count, dict_length;
+    uint32_t sref_count;
+} chunk_mark;
+
+static chunk_mark stream_mark(const report_stream* st) {
+    chunk_mark m = {st->chunk.length, st->intern_count, st->dict_data.length, st->sref_count};
+    return m;
+}
+
+static void stream_rewind(report_stream* st, const chunk_mark* m) {
+    st->chunk.length = m->length;
+    st->intern_count = m->intern_count;
+    st->dict_data.length = m->dict_length;
+    st->sref_count = m->sref_count;
+}
+
+/* Ends a record built from `mark` (build_status 0): notes its timestamp
  * (when it has one) and flushes a full chunk. A failed build is undone. */
-static nvtxwResultCode_t stream_end_record(report_stream* st, int build_status, size_t start,
-                                           int has_ts, int64_t ts) {
+static nvtxwResultCode_t stream_end_record(report_stream* st, int build_status,
+                                           const chunk_mark* mark, int has_ts, int64_t ts) {
     if (build_status != 0) {
-        st->chunk.length = start;
+        stream_rewind(st, mark);
         return error_oom("a report record");
     }
     if (has_ts)
@@ -92,6 +113,8 @@ nvtxwResultCode_t report_stream_open(sink* s, const core_stream* stream, void** 
         return error_oom("a report stream");
     st->rs = rs;
     st->stream = stream;
+    st->serial = stream->domain->serial;
+    st->chunk_epoch = 1; /* the zeroed pointer cache holds no entry of it */
     st->encoder = container_encoder_create(rs->writer, rs->compression);
     status = st->encoder ? report_stream_record(rs, stream, 1) : NVTXW_RESULT_FAILED;
     if (status != NVTXW_RESULT_SUCCESS) {
@@ -121,7 +144,9 @@ nvtxwResultCode_t report_stream_close(sink* s, const core_stream* stream, void* 
 /*
  * An event record is encoded in one pass through a cursor into space
  * reserved up front (the record's exact upper bound), so the hot path does
- * no per-field capacity checks.
+ * no per-field capacity checks. Everything that could make a payload take
+ * another encoding is decided before the first byte is written
+ * (event_layout_make), so a record is never rewritten.
  */
 
 static uint8_t* put_uvar(uint8_t* p, uint64_t value) { return p + varint_put(p, value); }
@@ -133,39 +158,75 @@ static uint8_t* put_bytes(uint8_t* p, const void* data, size_t size) {
     return p + size;
 }
 
+/* Slot of the pointer cache for a producer's string. */
+static unsigned intern_slot(const void* data, size_t size) {
+    uintptr_t a = (uintptr_t)data;
+    return (unsigned)((a >> 3) ^ (a >> 11) ^ size) & (REPORT_INTERN_CACHE - 1);
+}
+
+/* The entry `index` of this chunk holds exactly these bytes. */
+static int intern_matches(const report_stream* st, uint64_t index, const void* data, size_t size) {
+    const intern_entry* entry = &st->interned[index];
+    return index < st->intern_count && entry->length == size &&
+           memcmp(st->dict_data.data + entry->offset, data, size) == 0;
+}
+
 /* Index of `data` in the chunk's dictionary. A new string is added with
  * the next index and *is_new set (the record then carries its bytes, and the
- * reader appends it the same way). Returns -1 when out of memory. */
+ * reader appends it the same way). Producers pass the same pointer for the
+ * same name, so a pointer cache answers most lookups with one comparison of
+ * the bytes and no hashing. Returns -1 when out of memory. */
 static int intern_index(report_stream* st, const void* data, size_t size, uint64_t* index,
                         int* is_new) {
-    uint64_t hash = XXH3_64bits(data, size);
-    uintptr_t found = (uintptr_t)idmap_get(&st->intern_index, hash);
+    unsigned slot = intern_slot(data, size);
+    uint64_t hash;
+    uintptr_t found;
     intern_entry* entry;
-    if (found != 0) {
-        entry = &st->interned[found - 1];
-        if (entry->length == size && memcmp(st->dict_data.data + entry->offset, data, size) == 0)
-            return *is_new = 0, *index = found - 1, 0;
-    }
-    *is_new = 1;
-    if (st->intern_count == st->intern_capacity) {
-        size_t capacity = st->intern_capacity ? st->intern_capacity * 2 : 64;
-        intern_entry* grown = nvtxw_reallocarray(st->interned, capacity, sizeof *grown);
-        if (grown == NULL)
+    if (st->intern_cache[slot].data == data && st->intern_cache[slot].size == size &&
+        st->intern_cache[slot].epoch == st->chunk_epoch &&
+        intern_matches(st, st->intern_cache[slot].index, data, size))
+        return *is_new = 0, *index = st->intern_cache[slot].index, 0;
+    hash = XXH3_64bits(data, size);
+    found = (uintptr_t)idmap_get(&st->intern_index, hash);
+    if (found != 0 && intern_matches(st, found - 1, data, size)) {
+        *is_new = 0;
+        *index = found - 1;
+    } else {
+        if (st->intern_count == st->intern_capacity) {
+            size_t capacity = st->intern_capacity ? st->intern_capacity * 2 : 64;
+            intern_entry* grown = nvtxw_reallocarray(st->interned, capacity, sizeof *grown);
+            if (grown == NULL)
+                return -1;
+            st->interned = grown;
+            st->intern_capacity = capacity;
+        }
+        entry = &st->interned[st->intern_count];
+        entry->hash = hash;
+        entry->offset = (uint32_t)st->dict_data.length;
+        entry->length = (uint32_t)size;
+        if (strbuf_append(&st->dict_data, data, size) != 0)
             return -1;
-        st->interned = grown;
-        st->intern_capacity = capacity;
+        *is_new = 1;
+        *index = st->intern_count++;
+        /* On a hash collision the older entry keeps the index slot. */
+        if ((found == 0 || found - 1 >= st->intern_count - 1) &&
+            idmap_put(&st->intern_index, hash, (void*)(uintptr_t)st->intern_count) != 0)
+            return -1;
     }
-    entry = &st->interned[st->intern_count];
-    entry->hash = hash;
-    entry->offset = (uint32_t)st->dict_data.length;
-    entry->length = (uint32_t)size;
-    if (strbuf_append(&st->dict_data, data, size) != 0)
-        return -1;
-    *index = st->intern_count++;
-    /* On a hash collision the older entry keeps the index slot. */
-    if (found == 0 && idmap_put(&st->intern_index, hash, (void*)(uintptr_t)st->intern_count) != 0)
-        return -1;
+    st->intern_cache[slot].data = data;
+    st->intern_cache[slot].size = (uint32_t)size;
+    st->intern_cache[slot].index = (uint32_t)*index;
+    st->intern_cache[slot].epoch = st->chunk_epoch;
     return 0;
+}
+
+static uint8_t* put_interned(report_stream* st, uint8_t* p, const void* data, size_t size) {
+    uint64_t index;
+    int is_new;
+    if (intern_index(st, data, size, &index, &is_new) != 0)
+        return NULL;
+    p = put_uvar(p, index);
+    return is_new ? put_bytes(p, data, size) : p;
 }
 
 /* Payload bytes with TIMESTAMP slots stored relative to `event_ts`. */
@@ -191,30 +252,50 @@ static int is_predefined_string(uint64_t schema_id) {
            schema_id <= NVTX_PAYLOAD_ENTRY_TYPE_CSTRING_UTF32;
 }
 
-/* One payload; NULL when out of memory (dictionary growth). */
-static uint8_t* put_payload(report_stream* st, uint8_t* p, const nvtxPayloadData_t* payload,
-                            size_t size, const payload_plan* plan, int with_origin,
-                            int64_t event_ts) {
-    uint64_t index;
-    int is_new;
-    p = put_uvar(p, payload->schemaId);
-    if (with_origin) {
-        *p++ = PAYLOAD_ORIGIN;
-        return put_bytes(put_uvar(p, (uintptr_t)payload->payload), payload->payload, size);
+/* Every handle the fields plan stores can be restored from its low half. */
+static int handles_restorable(const report_stream* st, const field_plan* plan, const uint8_t* data) {
+    uint32_t i;
+    for (i = 0; i < plan->op_count; i++) {
+        uint64_t v;
+        if (plan->ops[i].kind != FIELD_HANDLE)
+            continue;
+        memcpy(&v, data + plan->ops[i].offset, 8);
+        if (v != 0 && ((v >> 32) != st->serial || (v & 0xFFFFFFFFu) == 0))
+            return 0;
     }
-    if (is_predefined_string(payload->schemaId) || (plan && plan->encoding == PAYLOAD_INTERNED)) {
-        *p++ = PAYLOAD_INTERNED;
-        if (intern_index(st, payload->payload, size, &index, &is_new) != 0)
-            return NULL;
-        p = put_uvar(p, index);
-        return is_new ? put_bytes(p, payload->payload, size) : p;
-    }
-    if (plan && plan->encoding == PAYLOAD_TS_RELATIVE) {
-        *p++ = PAYLOAD_TS_RELATIVE;
+    return 1;
+}
+
+/* The encoding one payload gets (PAYLOAD_ORIGIN decided per event). */
+static uint8_t payload_encoding(const report_stream* st, const nvtxPayloadData_t* payload,
+                                size_t size, const payload_plan* plan) {
+    if (is_predefined_string(payload->schemaId))
+        return PAYLOAD_INTERNED;
+    if (plan == NULL)
+        return PAYLOAD_RAW;
+    if (plan->encoding == PAYLOAD_FIELDS &&
+        (size != plan->fields.static_size ||
+         (plan->has_handles && !handles_restorable(st, &plan->fields, payload->payload))))
+        return plan->fallback;
+    return plan->encoding;
+}
+
+/* The body of one payload in `encoding`; NULL when out of memory. */
+static uint8_t* put_payload_body(report_stream* st, uint8_t* p, const nvtxPayloadData_t* payload,
+                                 size_t size, const payload_plan* plan, uint8_t encoding,
+                                 int64_t event_ts) {
+    switch (encoding) {
+    case PAYLOAD_INTERNED:
+        return put_interned(st, p, payload->payload, size);
+    case PAYLOAD_FIELDS:
+        return field_encode(&plan->fields, payload->payload, event_ts, st->serial, p);
+    case PAYLOAD_TS_RELATIVE:
         return put_ts_relative(p, plan, payload->payload, size, event_ts);
+    case PAYLOAD_ORIGIN:
+        return put_bytes(put_uvar(p, (uintptr_t)payload->payload), payload->payload, size);
+    default:
+        return put_bytes(p, payload->payload, size);
     }
-    *p++ = PAYLOAD_RAW;
-    return put_bytes(p, payload->payload, size);
 }
 
 /* The plan of a registered schema, through the stream's small cache. */
@@ -234,56 +315,117 @@ static const payload_plan* stream_plan(report_stream* st, uint64_t schema_id) {
     return plan;
 }
 
+/* A schema reference of a compact record: its index + 1 in the chunk's
+ * table, or a new entry (table size + 1) or 0, each followed by the ID. */
+static uint8_t* put_sref(report_stream* st, uint8_t* p, uint64_t schema_id) {
+    uint32_t i;
+    for (i = 0; i < st->sref_count; i++)
+        if (st->srefs[i] == schema_id)
+            return put_uvar(p, i + 1);
+    if (st->sref_count == REPORT_SREF_MAX)
+        return put_uvar(put_uvar(p, 0), schema_id);
+    st->srefs[st->sref_count++] = schema_id;
+    return put_uvar(put_uvar(p, st->sref_count), schema_id);
+}
+
 /* ---- Records ------------------------------------------------------------ */
 
 #define EVENT_MAX_PAYLOADS 64
 
-/* What an event record needs: plans, payload sizes, its size bound. */
+/* What an event record needs: plans, payload sizes and encodings, its size
+ * bound, and whether it fits the compact form. */
 typedef struct event_layout {
     const payload_plan* plans[EVENT_MAX_PAYLOADS];
     size_t sizes[EVENT_MAX_PAYLOADS];
+    uint8_t encodings[EVENT_MAX_PAYLOADS];
     size_t stored; /* payloads of non-zero size */
     size_t bound;  /* bytes the record can take at most */
-    int with_origin;
+    int compact;   /* REC_EVENT_COMPACT: timestamp, no scope, implied encodings */
 } event_layout;
 
-static int event_layout_make(report_stream* st, const core_event* event, event_layout* l) {
+/* Encodings a compact record implies (the reader derives the same). */
+static int compact_encoding(uint8_t encoding) {
+    return encoding == PAYLOAD_FIELDS || encoding == PAYLOAD_INTERNED;
+}
+
+static int event_layout_make(report_stream* st, const core_event* event,
+                             const core_event_facts* facts, event_layout* l) {
     size_t i;
+    int with_origin = 0;
     l->stored = 0;
     l->bound = 4 + 3 * VARINT_MAX_BYTES;
-    l->with_origin = 0;
     for (i = 0; i < event->count; i++) {
         uint64_t id = event->payloads[i].schemaId;
         l->plans[i] = id >= NVTX_PAYLOAD_SCHEMA_ID_STATIC_START ? stream_plan(st, id) : NULL;
-        l->with_origin |= l->plans[i] != NULL && l->plans[i]->has_pointers;
+        with_origin |= l->plans[i] != NULL && l->plans[i]->has_pointers;
         l->sizes[i] = event->payloads[i].size ? core_payload_bytes(&event->payloads[i]) : 0;
         l->stored += l->sizes[i] != 0;
         if (l->sizes[i] > SIZE_MAX / 4 - l->bound)
             return -1;
-        l->bound += 1 + 4 * VARINT_MAX_BYTES + l->sizes[i];
+        /* a fields encoding can exceed the raw size: at most plan->bound */
+        l->bound += 1 + 4 * VARINT_MAX_BYTES + l->sizes[i] +
+                    (l->plans[i] != NULL ? l->plans[i]->fields.bound : 0);
+    }
+    l->compact = facts->has_timestamp && event->scope_id == 0 && !with_origin;
+    for (i = 0; i < event->count; i++) {
+        if (l->sizes[i] == 0)
+            continue;
+        l->encodings[i] = with_origin ? PAYLOAD_ORIGIN
+                                      : payload_encoding(st, &event->payloads[i], l->sizes[i],
+                                                         l->plans[i]);
+        l->compact &= compact_encoding(l->encodings[i]);
     }
     return 0;
 }
 
-static int put_event(report_stream* st, const core_event* event, const core_event_facts* facts) {
-    event_layout l;
-    uint8_t* p;
+/* 0x25: svar dt, uvar n, n x (sref, body in the schema's implied encoding). */
+static uint8_t* put_compact_event(report_stream* st, uint8_t* p, const core_event* event,
+                                  const core_event_facts* facts, const event_layout* l) {
     size_t i;
+    *p++ = REC_EVENT_COMPACT;
+    p = put_uvar(p, varint_zigzag(stream_delta(st, facts->timestamp)));
+    p = put_uvar(p, l->stored);
+    for (i = 0; p != NULL && i < event->count; i++) {
+        if (l->sizes[i] == 0)
+            continue;
+        p = put_sref(st, p, event->payloads[i].schemaId);
+        p = put_payload_body(st, p, &event->payloads[i], l->sizes[i], l->plans[i],
+                             l->encodings[i], facts->timestamp);
+    }
+    return p;
+}
+
+/* 0x20: svar dt, u8 flags, [uvar scope], uvar n, n x (uvar schemaId, u8
+ * encoding, body). */
+static uint8_t* put_full_event(report_stream* st, uint8_t* p, const core_event* event,
+                               const core_event_facts* facts, const event_layout* l) {
     unsigned flags = (facts->has_timestamp ? 1u : 0u) | (event->scope_id ? 2u : 0u);
-    if (event_layout_make(st, event, &l) != 0 || strbuf_reserve(&st->chunk, l.bound) != 0)
-        return -1;
-    p = (uint8_t*)st->chunk.data + st->chunk.length;
+    size_t i;
     *p++ = REC_EVENT;
     p = put_uvar(p, varint_zigzag(facts->has_timestamp ? stream_delta(st, facts->timestamp) : 0));
     *p++ = (uint8_t)flags;
     if (event->scope_id)
         p = put_uvar(p, event->scope_id);
-    p = put_uvar(p, l.stored);
+    p = put_uvar(p, l->stored);
     for (i = 0; p != NULL && i < event->count; i++) {
-        if (l.sizes[i] != 0)
-            p = put_payload(st, p, &event->payloads[i], l.sizes[i], l.plans[i], l.with_origin,
-                            facts->timestamp);
+        if (l->sizes[i] == 0)
+            continue;
+        p = put_uvar(p, event->payloads[i].schemaId);
+        *p++ = l->encodings[i];
+        p = put_payload_body(st, p, &event->payloads[i], l->sizes[i], l->plans[i],
+                             l->encodings[i], facts->timestamp);
     }
+    return p;
+}
+
+static int put_event(report_stream* st, const core_event* event, const core_event_facts* facts) {
+    event_layout l;
+    uint8_t* p;
+    if (event_layout_make(st, event, facts, &l) != 0 || strbuf_reserve(&st->chunk, l.bound) != 0)
+        return -1;
+    p = (uint8_t*)st->chunk.data + st->chunk.length;
+    p = l.compact ? put_compact_event(st, p, event, facts, &l)
+                  : put_full_event(st, p, event, facts, &l);
     if (p == NULL)
         return -1;
     st->chunk.length = (size_t)(p - (uint8_t*)st->chunk.data);
@@ -295,7 +437,7 @@ nvtxwResultCode_t report_event_write(void* state, const core_event* event) {
     report_stream* st = state;
     core_event_facts facts;
     nvtxwResultCode_t status;
-    size_t start = st->chunk.length;
+    chunk_mark mark = stream_mark(st);
     if (event->count > EVENT_MAX_PAYLOADS)
         return error_set(NVTXW_RESULT_NOT_SUPPORTED,
                          "cannot write event on stream \"%s\": %zu payloads, the report sink "
@@ -304,47 +446,67 @@ nvtxwResultCode_t report_event_write(void* state, const core_event* event) {
     status = core_event_visit(event, NULL, NULL, 0, &facts);
     if (status != NVTXW_RESULT_SUCCESS)
         return status;
-    return stream_end_record(st, put_event(st, event, &facts), start, facts.has_timestamp,
+    return stream_end_record(st, put_event(st, event, &facts), &mark, facts.has_timestamp,
                              facts.timestamp);
+}
+
+/* Integer counter types whose 8-byte samples are stored as svar (0x26). */
+static int counter_is_int64(const core_counter* counter, size_t size) {
+    uint64_t t = counter->schema_id;
+    return size == 8 && (t == NVTX_PAYLOAD_ENTRY_TYPE_INT64 || t == NVTX_PAYLOAD_ENTRY_TYPE_UINT64 ||
+                         t == NVTX_PAYLOAD_ENTRY_TYPE_LONGLONG ||
+                         t == NVTX_PAYLOAD_ENTRY_TYPE_ULONGLONG ||
+                         (nvtxw_entry_type_size(t) == 8 && (t == NVTX_PAYLOAD_ENTRY_TYPE_LONG ||
+                                                           t == NVTX_PAYLOAD_ENTRY_TYPE_ULONG ||
+                                                           t == NVTX_PAYLOAD_ENTRY_TYPE_SIZE)));
 }
 
 nvtxwResultCode_t report_counter_write(void* state, int64_t timestamp, const core_counter* counter,
                                        const void* data, size_t size) {
     report_stream* st = state;
     strbuf* b = &st->chunk;
-    size_t start = b->length;
-    int build = rec_u8(b, REC_COUNTER_SAMPLE) || rec_svar(b, stream_delta(st, timestamp)) ||
+    chunk_mark mark = stream_mark(st);
+    int build;
+    if (counter_is_int64(counter, size)) {
+        int64_t value;
+        memcpy(&value, data, 8);
+        build = rec_u8(b, REC_COUNTER_SAMPLE_INT) || rec_svar(b, stream_delta(st, timestamp)) ||
+                rec_uvar(b, counter->id) || rec_svar(b, value);
+    } else {
+        build = rec_u8(b, REC_COUNTER_SAMPLE) || rec_svar(b, stream_delta(st, timestamp)) ||
                 rec_uvar(b, counter->id) || rec_bytes(b, data, size);
-    return stream_end_record(st, build, start, 1, timestamp);
+    }
+    return stream_end_record(st, build, &mark, 1, timestamp);
 }
 
 nvtxwResultCode_t report_counter_no_value_write(void* state, int64_t timestamp,
                                                 const core_counter* counter, uint8_t reason) {
     report_stream* st = state;
     strbuf* b = &st->chunk;
-    size_t start = b->length;
+    chunk_mark mark = stream_mark(st);
     int build = rec_u8(b, REC_COUNTER_NO_VALUE) || rec_svar(b, stream_delta(st, timestamp)) ||
                 rec_uvar(b, counter->id) || rec_u8(b, reason);
-    return stream_end_record(st, build, start, 1, timestamp);
+    return stream_end_record(st, build, &mark, 1, timestamp);
 }
 
 nvtxwResultCode_t report_sync_points_write(void* state, uint64_t src, uint64_t dst,
                                            const nvtxSyncPoint_t* points, size_t count) {
     report_stream* st = state;
     strbuf* b = &st->chunk;
-    size_t start = b->length, i;
+    chunk_mark mark = stream_mark(st);
+    size_t i;
     int build =
         rec_u8(b, REC_SYNC_POINTS) || rec_uvar(b, src) || rec_uvar(b, dst) || rec_uvar(b, count);
     for (i = 0; build == 0 && i < count; i++)
         build = rec_svar(b, points[i].src) || rec_svar(b, points[i].dst);
-    return stream_end_record(st, build, start, 0, 0);
+    return stream_end_record(st, build, &mark, 0, 0);
 }
 
 nvtxwResultCode_t report_conversion_factor_write(void* state, uint64_t src, uint64_t dst,
                                                  double slope, int64_t ts_src, int64_t ts_dst) {
     report_stream* st = state;
     strbuf* b = &st->chunk;
-    size_t start = b->length;
+    chunk_mark mark = stream_mark(st);
     uint64_t bits;
     uint8_t le[8];
     int i, build;
@@ -353,5 +515,5 @@ nvtxwResultCode_t report_conversion_factor_write(void* state, uint64_t src, uint
         le[i] = (uint8_t)(bits >> (8 * i));
     build = rec_u8(b, REC_CONVERSION) || rec_uvar(b, src) || rec_uvar(b, dst) ||
             strbuf_append(b, (const char*)le, 8) || rec_svar(b, ts_src) || rec_svar(b, ts_dst);
-    return stream_end_record(st, build, start, 0, 0);
+    return stream_end_record(st, build, &mark, 0, 0);
 }

@@ -1,11 +1,11 @@
 /*
- * format/varint.h - the primitive encodings of report records
+ * common/varint.h - the primitive encodings of report records
  * (docs/report-records.md): unsigned LEB128 (`uvar`), zigzag signed
  * (`svar`), and bounds-checked decoding. Shared by the report sink (writer)
  * and the reader, header-only.
  */
-#ifndef NVTXW_FORMAT_VARINT_H
-#define NVTXW_FORMAT_VARINT_H
+#ifndef NVTXW_COMMON_VARINT_H
+#define NVTXW_COMMON_VARINT_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -55,4 +55,4 @@ static inline int varint_get(const uint8_t** pos, const uint8_t* end, uint64_t* 
     return 0;
 }
 
-#endif /* NVTXW_FORMAT_VARINT_H */
+#endif /* NVTXW_COMMON_VARINT_H */

@@ -1,0 +1,292 @@
+/*
+ * payload/field_codec.c - plans of the "fields" payload encoding
+ * (field_codec.h) and the encoder and decoder that follow them.
+ *
+ * Plans are made from the finalized layout (registry_internal.h), so they
+ * depend only on the schema as registered: the writer and every reader make
+ * the same plan. Changing what a plan contains changes the report format;
+ * docs/report-records.md states the rules this file implements.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "common/varint.h"
+#include "payload/field_codec.h"
+#include "payload/registry_internal.h"
+
+/* Fixed-size integer arrays longer than this (and arrays of 1-byte
+ * integers) are stored raw. */
+#define FIELD_MAX_ARRAY 16
+#define FIELD_MAX_NESTING 8
+
+typedef struct plan_builder {
+    field_plan* plan;
+    uint32_t end; /* first byte after the last operation */
+    int failed;
+} plan_builder;
+
+static void add_op(plan_builder* b, uint8_t kind, size_t offset, size_t size) {
+    field_plan* plan = b->plan;
+    field_op* last = plan->op_count ? &plan->ops[plan->op_count - 1] : NULL;
+    if (b->failed)
+        return;
+    /* Operations must follow each other without overlap (entries of a
+     * STATIC schema are laid out in order; explicit offsets could differ). */
+    if (offset < b->end || size == 0 || offset > UINT32_MAX - size) {
+        b->failed = 1;
+        return;
+    }
+    if (kind == FIELD_RAW && last != NULL && last->kind == FIELD_RAW &&
+        last->offset + last->size == offset) {
+        last->size += (uint32_t)size;
+    } else if (plan->op_count == FIELD_MAX_OPS) {
+        b->failed = 1;
+        return;
+    } else {
+        plan->ops[plan->op_count].kind = kind;
+        plan->ops[plan->op_count].offset = (uint32_t)offset;
+        plan->ops[plan->op_count].size = (uint32_t)size;
+        plan->op_count++;
+    }
+    b->end = (uint32_t)(offset + size);
+}
+
+static int integer_size(size_t size) { return size == 1 || size == 2 || size == 4 || size == 8; }
+
+/* The operation of one scalar element, FIELD_RAW when it is not an integer. */
+static uint8_t scalar_kind(const nvtxPayloadSchemaEntry_t* e, const finalized_entry_t* fe) {
+    if (!integer_size(fe->element_size))
+        return FIELD_RAW;
+    if (fe->kind == ENTRY_KIND_ENUM)
+        return FIELD_UVAR;
+    if (fe->kind != ENTRY_KIND_PREDEFINED)
+        return FIELD_RAW;
+    switch (fe->info->category) {
+    case ENTRY_CAT_HANDLE:
+        return fe->element_size == 8 ? FIELD_HANDLE : FIELD_RAW;
+    case ENTRY_CAT_SIGNED:
+    case ENTRY_CAT_UNSIGNED:
+        if (fe->element_size == 8 && (e->flags & NVTXW_PAYLOAD_ENTRY_FLAG_SEMANTIC_MASK) ==
+                                         NVTX_PAYLOAD_ENTRY_FLAG_TIMESTAMP)
+            return FIELD_TS;
+        return fe->info->category == ENTRY_CAT_SIGNED ? FIELD_SVAR : FIELD_UVAR;
+    case ENTRY_CAT_SELECTOR:
+        return FIELD_UVAR;
+    default:
+        return FIELD_RAW;
+    }
+}
+
+static void plan_schema(plan_builder* b, const nvtxw_schema_t* schema, size_t base,
+                        unsigned depth);
+
+static void plan_entry(plan_builder* b, const nvtxw_schema_t* schema, size_t i, size_t base,
+                       unsigned depth) {
+    const nvtxPayloadSchemaEntry_t* e = &schema->entries[i];
+    const finalized_entry_t* fe = &schema->fin[i];
+    size_t offset = base + fe->offset, count, k;
+    uint8_t kind;
+    if (fe->form != ENTRY_FORM_INLINE || fe->runtime || fe->offset == SIZE_MAX ||
+        (fe->array != 0 && fe->array != NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_FIXED_SIZE &&
+         fe->kind != ENTRY_KIND_STRING)) {
+        b->failed = 1;
+        return;
+    }
+    if (fe->inline_size == 0)
+        return;
+    count = fe->element_size ? fe->inline_size / fe->element_size : 0;
+    if (fe->kind == ENTRY_KIND_NESTED && fe->nested->attr.type == NVTX_PAYLOAD_SCHEMA_TYPE_STATIC &&
+        count <= FIELD_MAX_ARRAY) {
+        for (k = 0; k < count && !b->failed; k++)
+            plan_schema(b, fe->nested, offset + k * fe->element_size, depth + 1);
+        return;
+    }
+    kind = fe->kind == ENTRY_KIND_STRING ? FIELD_RAW : scalar_kind(e, fe);
+    /* arrays of bytes (char buffers) gain nothing from varints */
+    if (kind == FIELD_RAW || count > FIELD_MAX_ARRAY || (count > 1 && fe->element_size == 1) ||
+        count * fe->element_size != fe->inline_size) {
+        add_op(b, FIELD_RAW, offset, fe->inline_size);
+        return;
+    }
+    for (k = 0; k < count; k++)
+        add_op(b, kind, offset + k * fe->element_size, fe->element_size);
+}
+
+static void plan_schema(plan_builder* b, const nvtxw_schema_t* schema, size_t base,
+                        unsigned depth) {
+    size_t i;
+    if (depth > FIELD_MAX_NESTING || schema->variable ||
+        schema->attr.type != NVTX_PAYLOAD_SCHEMA_TYPE_STATIC) {
+        b->failed = 1;
+        return;
+    }
+    for (i = 0; i < schema->attr.numEntries && !b->failed; i++)
+        plan_entry(b, schema, i, base, depth);
+}
+
+int field_plan_make(const nvtxw_schema_t* schema, field_plan* plan) {
+    plan_builder b = {plan, 0, 0};
+    uint64_t bound = 0;
+    uint32_t i;
+    memset(plan, 0, sizeof *plan);
+    if (schema->static_size == 0 || schema->static_size > UINT32_MAX / 2)
+        return 0;
+    plan_schema(&b, schema, 0, 0);
+    if (b.failed || b.end > schema->static_size)
+        return 0;
+    plan->static_size = (uint32_t)schema->static_size;
+    for (i = 0; i < plan->op_count; i++)
+        bound += plan->ops[i].kind == FIELD_RAW ? plan->ops[i].size : VARINT_MAX_BYTES;
+    plan->bound = (uint32_t)bound;
+    return 1;
+}
+
+int field_schema_is_inline_string(const nvtxw_schema_t* schema) {
+    const nvtxPayloadSchemaEntry_t* e;
+    if (schema->attr.type != NVTX_PAYLOAD_SCHEMA_TYPE_DYNAMIC || schema->attr.numEntries != 1)
+        return 0;
+    e = &schema->entries[0];
+    return (e->type == NVTX_PAYLOAD_ENTRY_TYPE_CSTRING_UTF8 ||
+            e->type == NVTX_PAYLOAD_ENTRY_TYPE_CSTRING) &&
+           NVTXW_PAYLOAD_ENTRY_ARRAY_KIND(e->flags) ==
+               NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_ZERO_TERMINATED &&
+           (e->flags & (NVTX_PAYLOAD_ENTRY_FLAG_POINTER | NVTX_PAYLOAD_ENTRY_FLAG_OFFSET_FROM_BASE |
+                        NVTX_PAYLOAD_ENTRY_FLAG_OFFSET_FROM_HERE)) == 0 &&
+           e->arrayOrUnionDetail == 0;
+}
+
+/* ---- Encoding ----------------------------------------------------------- */
+
+/* The integer at `p` of `size` bytes, sign-extended when `is_signed`. */
+static uint64_t load_int(const uint8_t* p, uint32_t size, int is_signed) {
+    switch (size) {
+    case 1:
+        return is_signed ? (uint64_t)(int64_t)(int8_t)p[0] : p[0];
+    case 2: {
+        uint16_t v;
+        memcpy(&v, p, 2);
+        return is_signed ? (uint64_t)(int64_t)(int16_t)v : v;
+    }
+    case 4: {
+        uint32_t v;
+        memcpy(&v, p, 4);
+        return is_signed ? (uint64_t)(int64_t)(int32_t)v : v;
+    }
+    default: {
+        uint64_t v;
+        memcpy(&v, p, 8);
+        return v;
+    }
+    }
+}
+
+static void store_int(uint8_t* p, uint32_t size, uint64_t value) {
+    uint8_t b1 = (uint8_t)value;
+    uint16_t b2 = (uint16_t)value;
+    uint32_t b4 = (uint32_t)value;
+    switch (size) {
+    case 1:
+        memcpy(p, &b1, 1);
+        break;
+    case 2:
+        memcpy(p, &b2, 2);
+        break;
+    case 4:
+        memcpy(p, &b4, 4);
+        break;
+    default:
+        memcpy(p, &value, 8);
+        break;
+    }
+}
+
+uint8_t* field_encode(const field_plan* plan, const uint8_t* payload, int64_t event_ts,
+                      uint32_t serial, uint8_t* out) {
+    uint32_t i;
+    for (i = 0; i < plan->op_count; i++) {
+        const field_op* op = &plan->ops[i];
+        const uint8_t* at = payload + op->offset;
+        uint64_t v;
+        switch (op->kind) {
+        case FIELD_UVAR:
+            out += varint_put(out, load_int(at, op->size, 0));
+            break;
+        case FIELD_SVAR:
+            out += varint_put(out, varint_zigzag((int64_t)load_int(at, op->size, 1)));
+            break;
+        case FIELD_TS:
+            v = load_int(at, 8, 0) - (uint64_t)event_ts;
+            out += varint_put(out, varint_zigzag((int64_t)v));
+            break;
+        case FIELD_HANDLE:
+            v = load_int(at, 8, 0);
+            if (v != 0 && ((v >> 32) != serial || (v & 0xFFFFFFFFu) == 0))
+                return NULL; /* not a handle of this domain: cannot be restored */
+            out += varint_put(out, v & 0xFFFFFFFFu);
+            break;
+        default:
+            memcpy(out, at, op->size);
+            out += op->size;
+            break;
+        }
+    }
+    return out;
+}
+
+/* ---- Decoding ----------------------------------------------------------- */
+
+static int fits_unsigned(uint64_t v, uint32_t size) {
+    return size >= 8 || v < ((uint64_t)1 << (8 * size));
+}
+
+static int fits_signed(int64_t v, uint32_t size) {
+    int64_t limit;
+    if (size >= 8)
+        return 1;
+    limit = (int64_t)1 << (8 * size - 1);
+    return v >= -limit && v < limit;
+}
+
+int field_decode(const field_plan* plan, const uint8_t** in, const uint8_t* end, int64_t event_ts,
+                 uint32_t serial, uint8_t* out, const char** problem) {
+    const uint8_t* p = *in;
+    uint32_t i;
+    memset(out, 0, plan->static_size);
+    for (i = 0; i < plan->op_count; i++) {
+        const field_op* op = &plan->ops[i];
+        uint64_t v;
+        if (op->kind == FIELD_RAW) {
+            if ((size_t)(end - p) < op->size)
+                return *problem = "record ends inside a payload field", -1;
+            memcpy(out + op->offset, p, op->size);
+            p += op->size;
+            continue;
+        }
+        if (varint_get(&p, end, &v) != 0)
+            return *problem = "bad varint in a payload field", -1;
+        switch (op->kind) {
+        case FIELD_UVAR:
+            if (!fits_unsigned(v, op->size))
+                return *problem = "payload field value exceeds its type", -1;
+            break;
+        case FIELD_SVAR:
+            if (!fits_signed(varint_unzigzag(v), op->size))
+                return *problem = "payload field value exceeds its type", -1;
+            v = (uint64_t)varint_unzigzag(v);
+            break;
+        case FIELD_TS:
+            v = (uint64_t)varint_unzigzag(v) + (uint64_t)event_ts;
+            break;
+        default: /* FIELD_HANDLE */
+            if (v > 0xFFFFFFFFu)
+                return *problem = "string handle index exceeds 32 bits", -1;
+            if (v != 0)
+                v |= (uint64_t)serial << 32;
+            break;
+        }
+        store_int(out + op->offset, op->size, v);
+    }
+    *in = p;
+    return 0;
+}

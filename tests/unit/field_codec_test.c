@@ -1,0 +1,278 @@
+/*
+ * tests/unit/field_codec_test.c - the "fields" payload encoding of report
+ * format 2 (payload/field_codec.h, docs/report-records.md): which schemas get
+ * a layout, the fields each entry becomes (compared with a C struct),
+ * encode -> decode returns every covered byte (extreme values, timestamps
+ * on both sides of the event time, handles, floats, nested structs, arrays)
+ * with padding zeroed, and the decoder refuses truncated bytes, values too
+ * wide for their field and handle indices beyond 32 bits.
+ */
+#define _POSIX_C_SOURCE 200809L /* test_util.h */
+#include <check.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "nvtxw/payload.h"
+#include "payload/field_codec.h"
+#include "test_util.h"
+
+#define E(type, name)                                                                              \
+    { 0, NVTX_PAYLOAD_ENTRY_TYPE_##type, name, NULL, 0, 0, NULL, NULL }
+#define E_FLAGS(flags, type, name)                                                                 \
+    { flags, NVTX_PAYLOAD_ENTRY_TYPE_##type, name, NULL, 0, 0, NULL, NULL }
+#define E_ARRAY(type, name, n)                                                                     \
+    { NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_FIXED_SIZE, NVTX_PAYLOAD_ENTRY_TYPE_##type, name, NULL, n, 0,  \
+      NULL, NULL }
+#define SERIAL 7u
+
+typedef struct inner {
+    uint16_t a;
+    int8_t b; /* one byte of padding follows */
+} inner;
+
+typedef struct everything {
+    uint8_t u8;
+    int16_t i16;
+    uint32_t u32;
+    int64_t i64;
+    int64_t begin; /* TIMESTAMP */
+    uint64_t end;  /* TIMESTAMP */
+    uint64_t name; /* registered string handle */
+    float f;
+    double d;
+    int32_t arr[3];
+    inner nested;
+    char text[5];
+} everything;
+
+static nvtxw_schema_registry_t* registry;
+static uint64_t inner_id, everything_id;
+
+static uint64_t add(const nvtxPayloadSchemaEntry_t* entries, size_t n, uint64_t type) {
+    nvtxPayloadSchemaAttr_t a;
+    uint64_t id = 0;
+    memset(&a, 0, sizeof a);
+    a.fieldMask = NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_TYPE | NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_ENTRIES |
+                  NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_NUM_ENTRIES;
+    a.type = type;
+    a.entries = entries;
+    a.numEntries = n;
+    ck_assert_msg(nvtxw_schema_registry_add_schema(registry, &a, &id) == NVTXW_RESULT_SUCCESS, "%s",
+                  nvtxw_last_error());
+    return id;
+}
+
+static void setup(void) {
+    static nvtxPayloadSchemaEntry_t inner_entries[] = {E(UINT16, "a"), E(INT8, "b")};
+    static nvtxPayloadSchemaEntry_t entries[] = {
+        E(UINT8, "u8"),
+        E(INT16, "i16"),
+        E(UINT32, "u32"),
+        E(INT64, "i64"),
+        E_FLAGS(NVTX_PAYLOAD_ENTRY_FLAG_TIMESTAMP, INT64, "begin"),
+        E_FLAGS(NVTX_PAYLOAD_ENTRY_FLAG_TIMESTAMP, UINT64, "end"),
+        E(NVTX_REGISTERED_STRING_HANDLE, "name"),
+        E(FLOAT, "f"),
+        E(DOUBLE, "d"),
+        E_ARRAY(INT32, "arr", 3),
+        {0, 0, "nested", NULL, 0, 0, NULL, NULL},
+        {NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_FIXED_SIZE, NVTX_PAYLOAD_ENTRY_TYPE_CHAR, "text", NULL, 5, 0,
+         NULL, NULL},
+    };
+    registry = nvtxw_schema_registry_create();
+    inner_id = add(inner_entries, 2, NVTX_PAYLOAD_SCHEMA_TYPE_STATIC);
+    entries[10].type = inner_id;
+    everything_id = add(entries, sizeof entries / sizeof entries[0], NVTX_PAYLOAD_SCHEMA_TYPE_STATIC);
+}
+
+static void teardown(void) { nvtxw_schema_registry_destroy(registry); }
+
+static const nvtxw_schema_t* find(uint64_t id) {
+    return nvtxw_schema_registry_find_schema(registry, id);
+}
+
+/* A payload with every byte (padding too) set, then the fields. */
+static everything sample(int64_t event_ts) {
+    everything v;
+    memset(&v, 0xA5, sizeof v);
+    v.u8 = 255;
+    v.i16 = INT16_MIN;
+    v.u32 = UINT32_MAX;
+    v.i64 = INT64_MIN;
+    v.begin = event_ts;
+    v.end = (uint64_t)event_ts - 5; /* before the event time: a negative delta */
+    v.name = (uint64_t)SERIAL << 32 | 42;
+    v.f = -1.5f;
+    v.d = 6.02214076e23;
+    v.arr[0] = -1, v.arr[1] = 0, v.arr[2] = INT32_MAX;
+    v.nested.a = 65535, v.nested.b = -128;
+    memcpy(v.text, "abcd", 5);
+    return v;
+}
+
+START_TEST(layout_follows_the_struct) {
+    field_plan plan;
+    ck_assert_int_eq(field_plan_make(find(everything_id), &plan), 1);
+    ck_assert_uint_eq(plan.static_size, sizeof(everything));
+    /* u8 i16 u32 i64 begin end name, f and d raw (padding between), 3 ints,
+     * a b, text raw */
+    ck_assert_uint_eq(plan.op_count, 7 + 2 + 3 + 2 + 1);
+    ck_assert_uint_eq(plan.ops[0].kind, FIELD_UVAR);
+    ck_assert_uint_eq(plan.ops[1].kind, FIELD_SVAR);
+    ck_assert_uint_eq(plan.ops[1].offset, offsetof(everything, i16));
+    ck_assert_uint_eq(plan.ops[4].kind, FIELD_TS);
+    ck_assert_uint_eq(plan.ops[5].kind, FIELD_TS);
+    ck_assert_uint_eq(plan.ops[6].kind, FIELD_HANDLE);
+    ck_assert_uint_eq(plan.ops[7].kind, FIELD_RAW);
+    ck_assert_uint_eq(plan.ops[7].offset, offsetof(everything, f));
+    ck_assert_uint_eq(plan.ops[7].size, sizeof(float));
+    ck_assert_uint_eq(plan.ops[8].offset, offsetof(everything, d));
+    ck_assert_uint_eq(plan.ops[11].kind, FIELD_SVAR);
+    ck_assert_uint_eq(plan.ops[11].offset, offsetof(everything, arr) + 8);
+    ck_assert_uint_eq(plan.ops[12].offset, offsetof(everything, nested));
+    ck_assert_uint_eq(plan.ops[12].kind, FIELD_UVAR);
+    ck_assert_uint_eq(plan.ops[13].kind, FIELD_SVAR);
+    ck_assert_uint_eq(plan.ops[14].kind, FIELD_RAW);
+    ck_assert_uint_eq(plan.ops[14].size, 5);
+}
+END_TEST
+
+START_TEST(round_trip_restores_every_field) {
+    static const int64_t times[] = {0, 1, -1, INT64_MAX, INT64_MIN, 259200000000000};
+    field_plan plan;
+    ck_assert_int_eq(field_plan_make(find(everything_id), &plan), 1);
+    for (size_t t = 0; t < sizeof times / sizeof times[0]; t++) {
+        everything in = sample(times[t]), out, want = in;
+        uint8_t buf[512];
+        const uint8_t* p = buf;
+        const char* problem = NULL;
+        uint8_t* end = field_encode(&plan, (const uint8_t*)&in, times[t], SERIAL, buf);
+        ck_assert_ptr_nonnull(end);
+        ck_assert_uint_le((size_t)(end - buf), plan.bound);
+        /* the event time itself costs one byte, whatever its value */
+        ck_assert_int_eq(field_decode(&plan, &p, end, times[t], SERIAL, (uint8_t*)&out, &problem),
+                         0);
+        ck_assert_ptr_eq(p, end);
+        /* padding reads back as zero: compare against the zero-padded struct */
+        memset(&want, 0, sizeof want);
+        want.u8 = in.u8, want.i16 = in.i16, want.u32 = in.u32, want.i64 = in.i64;
+        want.begin = in.begin, want.end = in.end, want.name = in.name, want.f = in.f;
+        want.d = in.d;
+        memcpy(want.arr, in.arr, sizeof in.arr);
+        want.nested.a = in.nested.a, want.nested.b = in.nested.b;
+        memcpy(want.text, in.text, sizeof in.text);
+        ck_assert_mem_eq(&out, &want, sizeof want);
+    }
+}
+END_TEST
+
+START_TEST(small_values_are_small) {
+    everything in;
+    field_plan plan;
+    uint8_t buf[512];
+    memset(&in, 0, sizeof in);
+    in.begin = 1000;
+    in.end = 1003;
+    in.name = (uint64_t)SERIAL << 32 | 3;
+    ck_assert_int_eq(field_plan_make(find(everything_id), &plan), 1);
+    /* 12 one-byte varints (u8..name, arr x3, a, b) + 12 raw float bytes + 5 text bytes */
+    ck_assert_uint_eq(
+        (size_t)(field_encode(&plan, (const uint8_t*)&in, 1000, SERIAL, buf) - buf),
+        12 + 12 + 5);
+}
+END_TEST
+
+START_TEST(foreign_handle_refused) {
+    everything in = sample(0);
+    field_plan plan;
+    uint8_t buf[512];
+    ck_assert_int_eq(field_plan_make(find(everything_id), &plan), 1);
+    in.name = (uint64_t)(SERIAL + 1) << 32 | 42; /* another domain's */
+    ck_assert_ptr_null(field_encode(&plan, (const uint8_t*)&in, 0, SERIAL, buf));
+    in.name = (uint64_t)SERIAL << 32; /* index 0 is not a handle */
+    ck_assert_ptr_null(field_encode(&plan, (const uint8_t*)&in, 0, SERIAL, buf));
+    in.name = 0; /* none */
+    ck_assert_ptr_nonnull(field_encode(&plan, (const uint8_t*)&in, 0, SERIAL, buf));
+}
+END_TEST
+
+START_TEST(decoder_refuses_bad_bytes) {
+    everything in = sample(77), out;
+    field_plan plan;
+    uint8_t buf[512];
+    const uint8_t* p;
+    const char* problem;
+    size_t n, cut;
+    ck_assert_int_eq(field_plan_make(find(everything_id), &plan), 1);
+    n = (size_t)(field_encode(&plan, (const uint8_t*)&in, 77, SERIAL, buf) - buf);
+    for (cut = 0; cut < n; cut++) {
+        p = buf;
+        problem = NULL;
+        ck_assert_int_eq(field_decode(&plan, &p, buf + cut, 77, SERIAL, (uint8_t*)&out, &problem),
+                         -1);
+        ck_assert_ptr_nonnull(problem);
+    }
+    /* u8 field holding 256 */
+    buf[0] = 0x80, buf[1] = 0x02;
+    p = buf, problem = NULL;
+    ck_assert_int_eq(field_decode(&plan, &p, buf + n, 77, SERIAL, (uint8_t*)&out, &problem), -1);
+    ck_assert_str_eq(problem, "payload field value exceeds its type");
+}
+END_TEST
+
+START_TEST(handle_index_beyond_32_bits_refused) {
+    static nvtxPayloadSchemaEntry_t entries[] = {E(NVTX_REGISTERED_STRING_HANDLE, "h")};
+    uint8_t buf[16] = {0x80, 0x80, 0x80, 0x80, 0x10}; /* 2^32 */
+    uint64_t out;
+    const uint8_t* p = buf;
+    const char* problem = NULL;
+    field_plan plan;
+    ck_assert_int_eq(field_plan_make(find(add(entries, 1, NVTX_PAYLOAD_SCHEMA_TYPE_STATIC)), &plan),
+                     1);
+    ck_assert_int_eq(field_decode(&plan, &p, buf + 5, 0, SERIAL, (uint8_t*)&out, &problem), -1);
+    ck_assert_str_eq(problem, "string handle index exceeds 32 bits");
+}
+END_TEST
+
+START_TEST(ineligible_schemas) {
+    static nvtxPayloadSchemaEntry_t pointer[] = {
+        E_FLAGS(NVTX_PAYLOAD_ENTRY_FLAG_POINTER, INT32, "p")};
+    static nvtxPayloadSchemaEntry_t string[] = {
+        {NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_ZERO_TERMINATED, NVTX_PAYLOAD_ENTRY_TYPE_CSTRING_UTF8, "s",
+         NULL, 0, 0, NULL, NULL}};
+    static nvtxPayloadSchemaEntry_t many[FIELD_MAX_OPS + 1];
+    field_plan plan;
+    for (size_t i = 0; i < FIELD_MAX_OPS + 1; i++) {
+        many[i].type = NVTX_PAYLOAD_ENTRY_TYPE_INT32;
+        many[i].name = "x";
+    }
+    ck_assert_int_eq(field_plan_make(find(add(pointer, 1, NVTX_PAYLOAD_SCHEMA_TYPE_STATIC)), &plan),
+                     0);
+    ck_assert_int_eq(field_plan_make(find(add(string, 1, NVTX_PAYLOAD_SCHEMA_TYPE_DYNAMIC)), &plan),
+                     0);
+    ck_assert_int_eq(field_schema_is_inline_string(
+                         find(add(string, 1, NVTX_PAYLOAD_SCHEMA_TYPE_DYNAMIC))),
+                     1);
+    ck_assert_int_eq(
+        field_plan_make(find(add(many, FIELD_MAX_OPS + 1, NVTX_PAYLOAD_SCHEMA_TYPE_STATIC)), &plan),
+        0);
+    ck_assert_int_eq(
+        field_plan_make(find(add(many, FIELD_MAX_OPS, NVTX_PAYLOAD_SCHEMA_TYPE_STATIC)), &plan), 1);
+}
+END_TEST
+
+int main(void) {
+    Suite* s = suite_create("field_codec");
+    TCase* tc = tcase_create("core");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, layout_follows_the_struct);
+    tcase_add_test(tc, round_trip_restores_every_field);
+    tcase_add_test(tc, small_values_are_small);
+    tcase_add_test(tc, foreign_handle_refused);
+    tcase_add_test(tc, decoder_refuses_bad_bytes);
+    tcase_add_test(tc, handle_index_beyond_32_bits_refused);
+    tcase_add_test(tc, ineligible_schemas);
+    suite_add_tcase(s, tc);
+    return tu_run_suite(s);
+}
