@@ -8,7 +8,8 @@ EXTRA_DIST += bench/write_bench.c bench/README.md bench/otf2_import_bench.sh \
 EXTRA_DIST += bench/chrome_in_bench.sh bench/chrome_trace_gen.py
 EXTRA_PROGRAMS = bench/write_bench bench/otf2_count
 CLEANFILES += bench/write_bench$(EXEEXT) bench/otf2_count$(EXEEXT)
-bench_write_bench_SOURCES = bench/write_bench.c
+bench_write_bench_SOURCES = bench/write_bench.c bench/write_bench.h \
+	bench/write_bench_nvtxw.c bench/write_bench_otf2.c
 bench_write_bench_CFLAGS = $(AM_CFLAGS) $(OTF2_CFLAGS)
 bench_write_bench_LDADD = libnvtxw/libnvtxw.la $(OTF2_LIBS)
 

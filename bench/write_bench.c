@@ -1,32 +1,45 @@
 /*
- * bench/write_bench.c - the write-path targets of DESIGN.md section 7,
- * measured in one run on one machine and printed as ratios against
- * baselines measured in the same run (absolute rates mean nothing across
- * machines; ratios do). Never part of `make check`: it prints, never fails
- * on a missed target. Exit 1 only when a measurement itself cannot be made.
+ * bench/write_bench.c - the write and read targets of DESIGN.md section 7
+ * (issue 12), measured in one run on one machine and printed as ratios
+ * against baselines measured in the same run (absolute rates mean nothing
+ * across machines; ratios do). Never part of `make check`: it prints OK or
+ * MISSED, never fails on a missed target. Exit 1 only when a measurement
+ * itself cannot be made (an API call fails, or what is read back is not
+ * what was written).
  *
- * The workload: N push/pop ranges (the unit of every rate, for both
- * writers), names drawn from ~50 realistic region names, monotonic
- * nanosecond timestamps with log-uniform gaps from a seeded PRNG, nested up
- * to depth 4. It is generated once into memory before any timing, so the
- * timed loops only replay it.
+ * The workload: N push/pop ranges, names drawn from 50 realistic region
+ * names, monotonic nanosecond timestamps with log-uniform gaps from a
+ * seeded PRNG, nested up to depth 4. From it: the profiler trace (the same
+ * operations with a mark as every 8th and a counter sample as every 16th
+ * event), two halves for 2 threads and 8 streams for the merged read, each
+ * from its own seed. All are generated before any timing, so the timed
+ * loops only replay them.
  *
- * Measurements (each run 3 times, interleaved, best kept):
- *   write   helpers (nvtxwRangePushPopWriteUtf8) into Sink=report,
- *           Compression=3, versus OTF2's writer with the same events
- *           (Enter + Leave per range); both timed from open to close;
- *   scaling 2 threads on 2 streams of one session (N/2 ranges each) versus
- *           1 thread writing N;
- *   size    the finished .nvtxw versus the OTF2 archive and versus a compact
- *           Chrome Trace Event JSON of the same ranges;
- *   null    Sink=null (validation only), as a reference.
+ * Measurements (each REPEATS times, interleaved, best kept; bench/README.md
+ * describes every printed line):
+ *   write-reg   nvtxwRangePushPopWrite (registered strings), Sink=report,
+ *               default compression, vs OTF2's writer (Enter + Leave);
+ *   write-utf8  the same with nvtxwRangePushPopWriteUtf8, vs OTF2;
+ *   profiler    split push/pop, marks and int64 counter samples, vs OTF2
+ *               Enter/Leave, ParameterString and Metric;
+ *   scaling     2 threads on 2 streams (N/2 each) vs 1 thread (write-reg);
+ *   null        Sink=null (write-reg workload) vs OTF2's writer;
+ *   bytes       the write-reg report vs the OTF2 archive and a compact
+ *               Chrome JSON;
+ *   read        the write-reg report through the reader, every payload
+ *               visited, vs OTF2's reader on the archive;
+ *   merge       an 8-stream report read in time order vs OTF2's global
+ *               event reader on an 8-location archive;
+ *   time        per range, all on the writer's thread (CompressionThreads=0):
+ *               Sink=null; Sink=report at Compression=-7 minus that; the
+ *               default level minus that; and what the default run (with
+ *               its compression thread) leaves on the writer's thread.
  */
 #define _XOPEN_SOURCE 700
 
 #include <errno.h>
 #include <ftw.h>
 #include <inttypes.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,56 +48,44 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <otf2/otf2.h>
+#include "write_bench.h"
 
-#include "nvtxw/nvtxw.h"
-
-#define MAX_DEPTH 4
 #define REPEATS 3
-#define MAX_THREADS 2
+/* The cheapest report setting: the library has no "store uncompressed"
+ * option (docs/config.md: Compression is a zstd level, -7 to 22). */
+#define FAST_COMPRESSION "-7"
 
 /* Region names as they appear in HPC and ML traces; the mix of short and
  * long names matters for the JSON and OTF2 sizes. */
-static const char* const NAMES[] = {"MPI_Allreduce",     "MPI_Isend",
-                                    "MPI_Irecv",         "MPI_Waitall",
-                                    "MPI_Barrier",       "MPI_Bcast",
-                                    "MPI_Alltoall",      "compute_fluxes",
-                                    "update_velocity",   "apply_boundary",
-                                    "halo_exchange",     "pack_halo",
-                                    "unpack_halo",       "timestep",
-                                    "solver_iteration",  "cg_solve",
-                                    "preconditioner",    "spmv",
-                                    "dot_product",       "axpy",
-                                    "assemble_matrix",   "compute_residual",
-                                    "check_convergence", "write_checkpoint",
-                                    "read_input",        "forward",
-                                    "backward",          "optimizer_step",
-                                    "allreduce_grads",   "data_loader_next",
-                                    "h2d_copy",          "d2h_copy",
-                                    "kernel_launch",     "cudaMemcpyAsync",
-                                    "cudaStreamSync",    "attention",
-                                    "layer_norm",        "matmul",
-                                    "softmax",           "embedding_lookup",
-                                    "loss_compute",      "fft_forward",
-                                    "fft_inverse",       "particle_push",
-                                    "neighbor_search",   "force_compute",
-                                    "integrate",         "rebalance",
-                                    "io_flush",          "init_mesh"};
-#define NAME_COUNT (sizeof NAMES / sizeof NAMES[0])
+const char* const NAMES[] = {"MPI_Allreduce",     "MPI_Isend",
+                             "MPI_Irecv",         "MPI_Waitall",
+                             "MPI_Barrier",       "MPI_Bcast",
+                             "MPI_Alltoall",      "compute_fluxes",
+                             "update_velocity",   "apply_boundary",
+                             "halo_exchange",     "pack_halo",
+                             "unpack_halo",       "timestep",
+                             "solver_iteration",  "cg_solve",
+                             "preconditioner",    "spmv",
+                             "dot_product",       "axpy",
+                             "assemble_matrix",   "compute_residual",
+                             "check_convergence", "write_checkpoint",
+                             "read_input",        "forward",
+                             "backward",          "optimizer_step",
+                             "allreduce_grads",   "data_loader_next",
+                             "h2d_copy",          "d2h_copy",
+                             "kernel_launch",     "cudaMemcpyAsync",
+                             "cudaStreamSync",    "attention",
+                             "layer_norm",        "matmul",
+                             "softmax",           "embedding_lookup",
+                             "loss_compute",      "fft_forward",
+                             "fft_inverse",       "particle_push",
+                             "neighbor_search",   "force_compute",
+                             "integrate",         "rebalance",
+                             "io_flush",          "init_mesh"};
+#define NAMES_LENGTH (sizeof NAMES / sizeof NAMES[0])
+const uint32_t NAME_COUNT = NAMES_LENGTH;
+uint32_t name_length[NAMES_LENGTH];
 
-/* One trace operation: enter region `name`, or leave (name < 0). */
-typedef struct op {
-    int64_t ts;
-    int32_t name;
-} op;
-
-typedef struct trace {
-    op* ops;
-    size_t count;
-    uint64_t ranges;
-} trace;
-
-static uint32_t name_length[NAME_COUNT];
 static char temp_dir[4096]; /* removed on every exit path once set */
 
 /* ---- Errors and files ---------------------------------------------------- */
@@ -94,13 +95,13 @@ static int remove_entry(const char* path, const struct stat* st, int type, struc
     return remove(path);
 }
 
-static void remove_tree(const char* path) {
+void remove_tree(const char* path) {
     struct stat st;
     if (lstat(path, &st) == 0)
         nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-static _Noreturn void fail(const char* format, ...) {
+_Noreturn void fail(const char* format, ...) {
     va_list args;
     fputs("write_bench: error: ", stderr);
     va_start(args, format);
@@ -112,7 +113,7 @@ static _Noreturn void fail(const char* format, ...) {
     exit(1);
 }
 
-static void* xmalloc(size_t size) {
+void* xmalloc(size_t size) {
     void* p = malloc(size);
     if (p == NULL)
         fail("cannot allocate %zu bytes", size);
@@ -136,7 +137,7 @@ static uint64_t tree_bytes(const char* path) {
     return tree_bytes_total;
 }
 
-static double now(void) {
+double now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
@@ -161,233 +162,65 @@ static int64_t next_gap(uint64_t* rng) {
 
 /* A random walk over nesting depth 0..MAX_DEPTH; always ends at depth 0. */
 static trace trace_make(uint64_t ranges, uint64_t seed) {
-    trace tr = {xmalloc(2 * ranges * sizeof(op)), 0, ranges};
+    trace tr = {xmalloc(2 * ranges * sizeof(op)), 0, ranges, 0, 0};
     uint64_t rng = seed, pushed = 0;
     int64_t ts = INT64_C(259200000000000); /* 3 days of uptime, as a CLOCK_MONOTONIC value */
     int depth = 0;
     while (pushed < ranges || depth > 0) {
         uint64_t r = splitmix64(&rng);
         int push = pushed < ranges && (depth == 0 || (depth < MAX_DEPTH && (r & 1) != 0));
+        op* o = &tr.ops[tr.count++];
         ts += next_gap(&rng);
-        tr.ops[tr.count].ts = ts;
-        tr.ops[tr.count].name = push ? (int32_t)((r >> 1) % NAME_COUNT) : -1;
-        tr.count++;
+        o->ts = ts;
+        o->value = 0;
+        o->name = push ? (int32_t)((r >> 1) % NAME_COUNT) : -1;
+        o->kind = push ? OP_ENTER : OP_LEAVE;
         depth += push ? 1 : -1;
         pushed += (uint64_t)push;
     }
     return tr;
 }
 
-/* ---- nvtxw --------------------------------------------------------------- */
-
-static const nvtxwInterface_t* iface;
-
-typedef struct worker {
-    nvtxwEventWriter_t writer;
-    const trace* tr;
-    char error[512]; /* "" on success; copied here because errors are thread-local */
-} worker;
-
-/* Ranges are written when they end (as a tracer learns them), one call each. */
-static nvtxwResultCode_t replay_nvtxw(const nvtxwEventWriter_t* writer, const trace* tr) {
-    int64_t begin[MAX_DEPTH];
-    int32_t name[MAX_DEPTH];
-    int depth = 0;
+/* The profiler trace: `tr`'s operations with an instant as every 8th event,
+ * halfway between its neighbours in time: a counter sample as every 16th
+ * (a random walk around 1 GiB, like a heap gauge), a mark otherwise (a
+ * random name). */
+static trace profile_make(const trace* tr, uint64_t seed) {
+    trace pt = {xmalloc((tr->count + tr->count / 7 + 2) * sizeof(op)), 0, tr->ranges, 0, 0};
+    uint64_t rng = seed;
+    int64_t prev = tr->ops[0].ts, gauge = INT64_C(1) << 30;
     for (size_t i = 0; i < tr->count; i++) {
-        const op* o = &tr->ops[i];
-        nvtxwEventAttributesUtf8_t attr = {0, 0, 0, NULL};
-        nvtxwResultCode_t result;
-        if (o->name >= 0) {
-            begin[depth] = o->ts;
-            name[depth++] = o->name;
-            continue;
+        if ((pt.count + 1) % 8 == 0) {
+            uint64_t r = splitmix64(&rng);
+            op* o = &pt.ops[pt.count++];
+            o->ts = prev + (tr->ops[i].ts - prev) / 2;
+            o->name = (int32_t)(r % NAME_COUNT);
+            o->kind = pt.count % 16 == 0 ? OP_SAMPLE : OP_MARK;
+            gauge += (int64_t)(r >> 44) - (INT64_C(1) << 19);
+            o->value = o->kind == OP_SAMPLE ? gauge : 0;
+            *(o->kind == OP_SAMPLE ? &pt.samples : &pt.marks) += 1;
         }
-        depth--;
-        attr.message = NAMES[name[depth]];
-        attr.messageLength = name_length[name[depth]];
-        result = nvtxwRangePushPopWriteUtf8(writer, begin[depth], o->ts, attr);
-        if (result != NVTXW_RESULT_SUCCESS)
-            return result;
+        pt.ops[pt.count++] = tr->ops[i];
+        prev = tr->ops[i].ts;
     }
-    return NVTXW_RESULT_SUCCESS;
+    return pt;
 }
 
-static void* worker_main(void* arg) {
-    worker* w = arg;
-    nvtxwResultCode_t result = replay_nvtxw(&w->writer, w->tr);
-    if (result != NVTXW_RESULT_SUCCESS)
-        snprintf(w->error, sizeof w->error, "write failed (%d): %s", (int)result,
-                 nvtxw_last_error());
-    return NULL;
+/* Modulo 2^64, as the readers' sums. */
+static uint64_t ts_sum(const trace* traces, int count) {
+    uint64_t sum = 0;
+    for (int t = 0; t < count; t++)
+        for (size_t i = 0; i < traces[t].count; i++)
+            sum += (uint64_t)traces[t].ops[i].ts;
+    return sum;
 }
 
-static void check_nvtxw(nvtxwResultCode_t result, const char* what) {
-    if (result != NVTXW_RESULT_SUCCESS)
-        fail("%s failed (%d): %s", what, (int)result, nvtxw_last_error());
-}
-
-/* One helper writer per stream; the schemas are registered once per domain,
- * as helpers.h recommends for several streams. */
-static void open_writers(nvtxwSessionHandle_t session, worker* workers, int count) {
-    nvtxDomainHandle_t domain = NULL;
-    nvtxwEventHelperSchemaIds_t ids;
-    check_nvtxw(nvtxwDomainRegister(iface, session, "bench", &domain), "DomainRegister");
-    check_nvtxw(nvtxwEventSchemasRegister(iface, domain, NVTXW_EVENT_HELPER_SCHEMA_ALL, &ids),
-                "nvtxwEventSchemasRegister");
-    for (int i = 0; i < count; i++) {
-        nvtxwStreamHandle_t stream = NULL;
-        char name[32];
-        snprintf(name, sizeof name, "thread-%d", i);
-        check_nvtxw(
-            nvtxwStreamOpen(iface, session, name, domain, NULL, NVTX_TIME_DOMAIN_ID_NONE, &stream),
-            "nvtxwStreamOpen");
-        check_nvtxw(nvtxwEventWriterInit(&workers[i].writer, iface, stream, &ids),
-                    "nvtxwEventWriterInit");
-    }
-}
-
-static void run_workers(worker* workers, int count) {
-    pthread_t threads[MAX_THREADS];
-    for (int i = 0; i < count; i++)
-        if (pthread_create(&threads[i], NULL, worker_main, &workers[i]) != 0)
-            fail("cannot create a thread");
-    for (int i = 0; i < count; i++)
-        pthread_join(threads[i], NULL);
-    for (int i = 0; i < count; i++)
-        if (workers[i].error[0] != '\0')
-            fail("thread %d: %s", i, workers[i].error);
-}
-
-/* One session, one stream and thread per trace; returns the seconds from
- * SessionBegin to SessionEnd (the report is complete and renamed then). */
-static double run_nvtxw(const char* config, const trace* traces, int count) {
-    nvtxwSessionAttributes_t attr;
-    nvtxwSessionHandle_t session = NULL;
-    worker workers[MAX_THREADS];
-    double start = now();
-    memset(workers, 0, sizeof workers);
-    nvtxwSessionAttributesInit(&attr);
-    attr.name = "write_bench";
-    attr.configString = config;
-    check_nvtxw(iface->SessionBegin(&attr, &session), "SessionBegin");
-    open_writers(session, workers, count);
-    for (int i = 0; i < count; i++)
-        workers[i].tr = &traces[i];
-    run_workers(workers, count);
-    for (int i = 0; i < count; i++)
-        check_nvtxw(iface->StreamClose(workers[i].writer.stream), "StreamClose");
-    check_nvtxw(iface->SessionEnd(session), "SessionEnd");
-    return now() - start;
-}
-
-/* ---- OTF2 ---------------------------------------------------------------- */
-
-static void check_otf2(OTF2_ErrorCode code, const char* what) {
-    if (code != OTF2_SUCCESS)
-        fail("%s failed: %s: %s", what, OTF2_Error_GetName(code), OTF2_Error_GetDescription(code));
-}
-
-static OTF2_FlushType pre_flush(void* user, OTF2_FileType type, OTF2_LocationRef location,
-                                void* caller, bool final) {
-    (void)user, (void)type, (void)location, (void)caller, (void) final;
-    return OTF2_FLUSH;
-}
-
-/* No post-flush callback: OTF2 then writes no BufferFlush records, so the
- * archive holds exactly the workload's events. */
-static OTF2_FlushCallbacks flush_callbacks = {pre_flush, NULL};
-
-static void replay_otf2(OTF2_EvtWriter* writer, const trace* tr) {
-    OTF2_RegionRef stack[MAX_DEPTH];
-    int depth = 0;
-    for (size_t i = 0; i < tr->count; i++) {
-        const op* o = &tr->ops[i];
-        OTF2_ErrorCode code;
-        if (o->name >= 0) {
-            stack[depth++] = (OTF2_RegionRef)o->name;
-            code = OTF2_EvtWriter_Enter(writer, NULL, (OTF2_TimeStamp)o->ts, stack[depth - 1]);
-        } else {
-            code = OTF2_EvtWriter_Leave(writer, NULL, (OTF2_TimeStamp)o->ts, stack[--depth]);
-        }
-        if (code != OTF2_SUCCESS)
-            check_otf2(code, "OTF2_EvtWriter_Enter/Leave");
-    }
-}
-
-/* String 0 is "", 1..NAME_COUNT the region names, then the system tree's. */
-static void write_definitions(OTF2_GlobalDefWriter* defs, const trace* tr) {
-    const OTF2_StringRef machine = NAME_COUNT + 1, process = NAME_COUNT + 2,
-                         thread = NAME_COUNT + 3;
-    uint64_t first = (uint64_t)tr->ops[0].ts, last = (uint64_t)tr->ops[tr->count - 1].ts;
-    check_otf2(OTF2_GlobalDefWriter_WriteClockProperties(defs, 1000000000, first, last - first,
-                                                         OTF2_UNDEFINED_TIMESTAMP),
-               "WriteClockProperties");
-    check_otf2(OTF2_GlobalDefWriter_WriteString(defs, 0, ""), "WriteString");
-    for (uint32_t i = 0; i < NAME_COUNT; i++)
-        check_otf2(OTF2_GlobalDefWriter_WriteString(defs, i + 1, NAMES[i]), "WriteString");
-    check_otf2(OTF2_GlobalDefWriter_WriteString(defs, machine, "node0"), "WriteString");
-    check_otf2(OTF2_GlobalDefWriter_WriteString(defs, process, "process 0"), "WriteString");
-    check_otf2(OTF2_GlobalDefWriter_WriteString(defs, thread, "thread 0"), "WriteString");
-    for (uint32_t i = 0; i < NAME_COUNT; i++)
-        check_otf2(OTF2_GlobalDefWriter_WriteRegion(defs, i, i + 1, i + 1, 0,
-                                                    OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER,
-                                                    OTF2_REGION_FLAG_NONE, 0, 0, 0),
-                   "WriteRegion");
-    check_otf2(OTF2_GlobalDefWriter_WriteSystemTreeNode(defs, 0, machine, machine,
-                                                        OTF2_UNDEFINED_SYSTEM_TREE_NODE),
-               "WriteSystemTreeNode");
-    check_otf2(OTF2_GlobalDefWriter_WriteLocationGroup(defs, 0, process,
-                                                       OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
-                                                       OTF2_UNDEFINED_LOCATION_GROUP),
-               "WriteLocationGroup");
-    check_otf2(OTF2_GlobalDefWriter_WriteLocation(defs, 0, thread, OTF2_LOCATION_TYPE_CPU_THREAD,
-                                                  2 * tr->ranges, 0),
-               "WriteLocation");
-}
-
-/* Events of location 0, then its (empty) local definitions, as a serial
- * OTF2 producer closes them. */
-static void write_location(OTF2_Archive* archive, const trace* tr) {
-    OTF2_EvtWriter* events;
-    OTF2_DefWriter* local;
-    check_otf2(OTF2_Archive_OpenEvtFiles(archive), "OTF2_Archive_OpenEvtFiles");
-    events = OTF2_Archive_GetEvtWriter(archive, 0);
-    if (events == NULL)
-        fail("OTF2_Archive_GetEvtWriter failed");
-    replay_otf2(events, tr);
-    check_otf2(OTF2_Archive_CloseEvtWriter(archive, events), "OTF2_Archive_CloseEvtWriter");
-    check_otf2(OTF2_Archive_CloseEvtFiles(archive), "OTF2_Archive_CloseEvtFiles");
-    check_otf2(OTF2_Archive_OpenDefFiles(archive), "OTF2_Archive_OpenDefFiles");
-    local = OTF2_Archive_GetDefWriter(archive, 0);
-    if (local == NULL)
-        fail("OTF2_Archive_GetDefWriter failed");
-    check_otf2(OTF2_Archive_CloseDefWriter(archive, local), "OTF2_Archive_CloseDefWriter");
-    check_otf2(OTF2_Archive_CloseDefFiles(archive), "OTF2_Archive_CloseDefFiles");
-}
-
-/* A complete archive "trace" in directory `path` (created fresh); returns
- * the seconds from OTF2_Archive_Open to OTF2_Archive_Close. */
-static double run_otf2(const char* path, const trace* tr) {
-    OTF2_Archive* archive;
-    OTF2_GlobalDefWriter* defs;
-    double start;
-    remove_tree(path);
-    start = now();
-    archive = OTF2_Archive_Open(path, "trace", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
-                                OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
-    if (archive == NULL)
-        fail("OTF2_Archive_Open(\"%s\") failed", path);
-    check_otf2(OTF2_Archive_SetFlushCallbacks(archive, &flush_callbacks, NULL),
-               "OTF2_Archive_SetFlushCallbacks");
-    check_otf2(OTF2_Archive_SetSerialCollectiveCallbacks(archive),
-               "OTF2_Archive_SetSerialCollectiveCallbacks");
-    write_location(archive, tr);
-    defs = OTF2_Archive_GetGlobalDefWriter(archive);
-    if (defs == NULL)
-        fail("OTF2_Archive_GetGlobalDefWriter failed");
-    write_definitions(defs, tr);
-    check_otf2(OTF2_Archive_Close(archive), "OTF2_Archive_Close");
-    return now() - start;
+static uint64_t region_sum(const trace* tr) {
+    uint64_t sum = 0;
+    for (size_t i = 0; i < tr->count; i++)
+        if (tr->ops[i].kind == OP_ENTER)
+            sum += 2 * (uint64_t)tr->ops[i].name; /* Enter and Leave */
+    return sum;
 }
 
 /* ---- Chrome Trace Event JSON --------------------------------------------- */
@@ -410,7 +243,7 @@ static void write_chrome(const char* path, const trace* tr) {
     fputs("{\"traceEvents\":[", out);
     for (size_t i = 0; i < tr->count; i++) {
         const op* o = &tr->ops[i];
-        if (o->name >= 0) {
+        if (o->kind == OP_ENTER) {
             begin[depth] = o->ts;
             name[depth++] = o->name;
             continue;
@@ -429,20 +262,190 @@ static void write_chrome(const char* path, const trace* tr) {
         fail("cannot write \"%s\"", path);
 }
 
-/* ---- Report -------------------------------------------------------------- */
+/* ---- Measurements -------------------------------------------------------- */
+
+/* The runs of one repetition, in the order they run. */
+enum {
+    R_REG,        /* nvtxw report, registered strings, 1 thread */
+    R_OTF2,       /* OTF2 writer, the range trace */
+    R_UTF8,       /* nvtxw report, UTF-8 messages */
+    R_PROFILE,    /* nvtxw report, the profiler trace */
+    R_OTF2_PROF,  /* OTF2 writer, the profiler trace */
+    R_TWO,        /* nvtxw report, 2 threads on 2 streams */
+    R_NULL,       /* nvtxw Sink=null */
+    R_FAST,       /* nvtxw report, Compression=FAST_COMPRESSION, CompressionThreads=0 */
+    R_SYNC,       /* nvtxw report, default level, CompressionThreads=0 */
+    R_READ,       /* nvtxw reader, the R_REG report */
+    R_OTF2_READ,  /* OTF2 reader, the R_OTF2 archive */
+    R_MERGE,      /* nvtxw reader, 8 streams, time order */
+    R_OTF2_MERGE, /* OTF2 global event reader, 8 locations */
+    RUN_KINDS
+};
+
+typedef struct workloads {
+    trace full, profile, halves[2], merge[MERGE_STREAMS];
+} workloads;
 
 typedef struct results {
-    double write[REPEATS], otf2[REPEATS], two[REPEATS], null[REPEATS];
-    uint64_t nvtxw_bytes, otf2_bytes, json_bytes;
+    double seconds[RUN_KINDS][REPEATS];
+    uint64_t nvtxw_bytes, otf2_bytes, json_bytes, merge_events;
 } results;
 
-static double best(const double* seconds) {
-    double b = seconds[0];
+typedef struct paths {
+    char reg[4200], utf8[4200], profile[4200], two[4200], fast[4200], merge[4200];
+    char otf2[4200], otf2_profile[4200], otf2_merge[4200];
+} paths;
+
+static double best(const results* r, int kind) {
+    double b = r->seconds[kind][0];
     for (int i = 1; i < REPEATS; i++)
-        if (seconds[i] < b)
-            b = seconds[i];
+        if (r->seconds[kind][i] < b)
+            b = r->seconds[kind][i];
     return b;
 }
+
+static void print_run(const char* what, int run, uint64_t units, const char* unit, double seconds) {
+    printf("run %d  %-34s %7.3f s  %6.2f M %s/s\n", run + 1, what, seconds, units / seconds / 1e6,
+           unit);
+    fflush(stdout);
+}
+
+static const char* report_config_with(char* buf, size_t size, const char* output,
+                                      const char* compression, const char* extra) {
+    if ((size_t)snprintf(buf, size, "Sink=report|Output=%s|Overwrite=yes%s%s%s", output,
+                         compression != NULL ? "|Compression=" : "",
+                         compression != NULL ? compression : "", extra) >= size)
+        fail("config string too long for \"%s\"", output);
+    return buf;
+}
+
+static const char* report_config(char* buf, size_t size, const char* output,
+                                 const char* compression) {
+    return report_config_with(buf, size, output, compression, "");
+}
+
+/* What the readers return must be what was written: every event, every
+ * timestamp, in time order when merged. */
+static void check_reads(const workloads* w, const nv_read_result* nv, const otf2_read_result* ot,
+                        const nv_read_result* nvm, const otf2_read_result* otm) {
+    uint64_t n = w->full.ranges, merge_ops = 0, sum = ts_sum(&w->full, 1);
+    uint64_t merge_sum = ts_sum(w->merge, MERGE_STREAMS), regions = region_sum(&w->full);
+    for (int i = 0; i < MERGE_STREAMS; i++)
+        merge_ops += w->merge[i].count;
+    if (nv->events != n || nv->signed_sum != sum)
+        fail("report read back: %" PRIu64 " events, timestamp sum %" PRIu64 ", expected %" PRIu64
+             " and %" PRIu64,
+             nv->events, nv->signed_sum, n, sum);
+    if (ot->events != 2 * n || ot->time_sum != sum || ot->region_sum != regions)
+        fail("OTF2 archive read back: %" PRIu64 " events, timestamp sum %" PRIu64
+             ", region sum %" PRIu64 ", expected %" PRIu64 ", %" PRIu64 " and %" PRIu64,
+             ot->events, ot->time_sum, ot->region_sum, 2 * n, sum, regions);
+    if (nvm->events != merge_ops || !nvm->in_time_order || nvm->signed_sum != merge_sum)
+        fail("merged report read back: %" PRIu64 " events%s, timestamp sum %" PRIu64
+             ", expected %" PRIu64 " in time order and %" PRIu64,
+             nvm->events, nvm->in_time_order ? "" : " out of time order", nvm->signed_sum,
+             merge_ops, merge_sum);
+    if (otm->events != merge_ops || !otm->in_time_order || otm->time_sum != merge_sum)
+        fail("merged OTF2 read back: %" PRIu64 " events%s, timestamp sum %" PRIu64
+             ", expected %" PRIu64 " in time order and %" PRIu64,
+             otm->events, otm->in_time_order ? "" : " out of time order", otm->time_sum, merge_ops,
+             merge_sum);
+}
+
+static void measure_writes(const workloads* w, const paths* p, const char* level, int i,
+                           results* r) {
+    char config[8500];
+    uint64_t n = w->full.ranges, events = w->profile.count;
+    double* s;
+    s = &r->seconds[R_REG][i];
+    *s = nv_write(report_config(config, sizeof config, p->reg, level), NV_REG, &w->full, 1, 1);
+    print_run("nvtxw report reg-string, 1 thread", i, n, "ranges", *s);
+    s = &r->seconds[R_OTF2][i];
+    *s = otf2_write(p->otf2, &w->full, 1);
+    print_run("otf2 write", i, n, "ranges", *s);
+    s = &r->seconds[R_UTF8][i];
+    *s = nv_write(report_config(config, sizeof config, p->utf8, level), NV_UTF8, &w->full, 1, 1);
+    print_run("nvtxw report utf8", i, n, "ranges", *s);
+    s = &r->seconds[R_PROFILE][i];
+    *s = nv_write(report_config(config, sizeof config, p->profile, level), NV_SPLIT, &w->profile, 1,
+                  1);
+    print_run("nvtxw report profiler", i, events, "events", *s);
+    s = &r->seconds[R_OTF2_PROF][i];
+    *s = otf2_write(p->otf2_profile, &w->profile, 1);
+    print_run("otf2 write profiler", i, events, "events", *s);
+    s = &r->seconds[R_TWO][i];
+    *s = nv_write(report_config(config, sizeof config, p->two, level), NV_REG, w->halves, 2, 1);
+    print_run("nvtxw report reg-string, 2 threads", i, n, "ranges", *s);
+    s = &r->seconds[R_NULL][i];
+    *s = nv_write("Sink=null", NV_REG, &w->full, 1, 1);
+    print_run("nvtxw null", i, n, "ranges", *s);
+    s = &r->seconds[R_FAST][i];
+    *s = nv_write(report_config_with(config, sizeof config, p->fast, FAST_COMPRESSION,
+                                     "|CompressionThreads=0"),
+                  NV_REG, &w->full, 1, 1);
+    print_run("nvtxw report Compression=" FAST_COMPRESSION ", no thread", i, n, "ranges", *s);
+    s = &r->seconds[R_SYNC][i];
+    *s = nv_write(
+        report_config_with(config, sizeof config, p->fast, level, "|CompressionThreads=0"),
+        NV_REG, &w->full, 1, 1);
+    print_run("nvtxw report, no compression thread", i, n, "ranges", *s);
+}
+
+static void measure_reads(const workloads* w, const paths* p, int i, results* r) {
+    nv_read_result nv, nvm;
+    otf2_read_result ot, otm;
+    uint64_t n = w->full.ranges;
+    double* s;
+    s = &r->seconds[R_READ][i];
+    *s = nv_read(p->reg, 0, &nv);
+    print_run("nvtxw read reg-string report", i, n, "ranges", *s);
+    s = &r->seconds[R_OTF2_READ][i];
+    *s = otf2_read(p->otf2, 0, &ot);
+    print_run("otf2 read", i, n, "ranges", *s);
+    s = &r->seconds[R_MERGE][i];
+    *s = nv_read(p->merge, 1, &nvm);
+    print_run("nvtxw read 8 streams, time order", i, r->merge_events, "events", *s);
+    s = &r->seconds[R_OTF2_MERGE][i];
+    *s = otf2_read(p->otf2_merge, 1, &otm);
+    print_run("otf2 read 8 locations, time order", i, r->merge_events, "events", *s);
+    check_reads(w, &nv, &ot, &nvm, &otm);
+}
+
+static void make_paths(paths* p) {
+#define PATH(member, name) snprintf(p->member, sizeof p->member, "%s/" name, temp_dir)
+    PATH(reg, "reg.nvtxw");
+    PATH(utf8, "utf8.nvtxw");
+    PATH(profile, "profile.nvtxw");
+    PATH(two, "two.nvtxw");
+    PATH(fast, "fast.nvtxw");
+    PATH(merge, "merge.nvtxw");
+    PATH(otf2, "otf2");
+    PATH(otf2_profile, "otf2-profile");
+    PATH(otf2_merge, "otf2-merge");
+#undef PATH
+}
+
+/* Interleaves the measurements so a change of machine load hits them all.
+ * The merge inputs are written once, untimed. */
+static void measure(const workloads* w, const char* level, results* r) {
+    paths p;
+    char config[8500];
+    make_paths(&p);
+    r->merge_events = 0;
+    for (int i = 0; i < MERGE_STREAMS; i++)
+        r->merge_events += w->merge[i].count;
+    nv_write(report_config(config, sizeof config, p.merge, level), NV_SPLIT, w->merge,
+             MERGE_STREAMS, 0);
+    otf2_write(p.otf2_merge, w->merge, MERGE_STREAMS);
+    for (int i = 0; i < REPEATS; i++) {
+        measure_writes(w, &p, level, i, r);
+        measure_reads(w, &p, i, r);
+    }
+    r->nvtxw_bytes = tree_bytes(p.reg);
+    r->otf2_bytes = tree_bytes(p.otf2);
+}
+
+/* ---- Report -------------------------------------------------------------- */
 
 static void print_loadavg(const char* when) {
     char line[128] = "unavailable";
@@ -459,28 +462,46 @@ static void print_loadavg(const char* when) {
 
 static const char* verdict(int ok) { return ok ? "OK" : "MISSED"; }
 
-static void print_table(const results* r, uint64_t n) {
-    double write = n / best(r->write) / 1e6, otf2 = n / best(r->otf2) / 1e6;
-    double two = n / best(r->two) / 1e6, null = n / best(r->null) / 1e6;
+/* One "A vs B" line: rates in M units/s and their ratio against a target. */
+static void print_ratio(const char* line, const char* a, double rate_a, const char* b,
+                        double rate_b, const char* unit, double target) {
+    double ratio = rate_a / rate_b;
+    printf("%-10s %s %6.2f M %s/s  %s %6.2f M %s/s  ratio %5.2fx (target >= %.1fx) %s\n", line, a,
+           rate_a, unit, b, rate_b, unit, ratio, target, verdict(ratio >= target));
+}
+
+static void print_table(const results* r, const workloads* w) {
+    double n = (double)w->full.ranges, events = (double)w->profile.count;
+    double reg = n / best(r, R_REG) / 1e6, otf2 = n / best(r, R_OTF2) / 1e6;
     double vs_otf2 = (double)r->nvtxw_bytes / (double)r->otf2_bytes;
     double json_factor = (double)r->json_bytes / (double)r->nvtxw_bytes;
-    printf("\n%" PRIu64 " ranges, best of %d runs, rates in M ranges/s, sizes in MB (1e6 B)\n", n,
-           REPEATS);
-    printf("write    nvtxw %6.2f M ranges/s  otf2 %6.2f M ranges/s  ratio %5.2fx "
-           "(target >= 2.0x) %s\n",
-           write, otf2, write / otf2, verdict(write / otf2 >= 2.0));
-    printf("scaling  1 thread %6.2f M ranges/s  2 threads %6.2f M ranges/s  ratio %5.2fx "
-           "(target >= 1.8x) %s\n",
-           write, two, two / write, verdict(two / write >= 1.8));
-    printf("size     nvtxw %8.2f MB  otf2 %8.2f MB  ratio %5.3fx (target <= 0.5x) %s\n",
-           r->nvtxw_bytes / 1e6, r->otf2_bytes / 1e6, vs_otf2, verdict(vs_otf2 <= 0.5));
-    printf("size     nvtxw %8.2f MB  chrome json %8.2f MB  ratio 1/%.1f (target <= 1/20) %s\n",
+    double read = n / best(r, R_READ) / 1e6, otf2_read = n / best(r, R_OTF2_READ) / 1e6;
+    double core = best(r, R_NULL) / n * 1e9, fast = best(r, R_FAST) / n * 1e9;
+    double sync = best(r, R_SYNC) / n * 1e9;
+    printf("\n%" PRIu64 " ranges (profiler %" PRIu64 " events, merge %" PRIu64
+           " events), best of %d runs, rates in M/s, sizes in MB (1e6 B)\n",
+           w->full.ranges, (uint64_t)w->profile.count, r->merge_events, REPEATS);
+    print_ratio("write-reg", "nvtxw", reg, "otf2", otf2, "ranges", 2.0);
+    print_ratio("write-utf8", "nvtxw", n / best(r, R_UTF8) / 1e6, "otf2", otf2, "ranges", 1.5);
+    print_ratio("profiler", "nvtxw", events / best(r, R_PROFILE) / 1e6, "otf2",
+                events / best(r, R_OTF2_PROF) / 1e6, "events", 2.0);
+    print_ratio("scaling", "2 threads", n / best(r, R_TWO) / 1e6, "1 thread", reg, "ranges", 1.8);
+    print_ratio("null", "nvtxw Sink=null", n / best(r, R_NULL) / 1e6, "otf2", otf2, "ranges", 4.0);
+    printf("bytes      nvtxw %8.2f MB  otf2 %8.2f MB  ratio %5.3fx (target <= 0.25x) %s\n",
+           r->nvtxw_bytes / 1e6, r->otf2_bytes / 1e6, vs_otf2, verdict(vs_otf2 <= 0.25));
+    printf("bytes      nvtxw %8.2f MB  chrome json %8.2f MB  ratio 1/%.1f (target <= 1/20) %s\n",
            r->nvtxw_bytes / 1e6, r->json_bytes / 1e6, json_factor, verdict(json_factor >= 20.0));
-    printf("null     nvtxw Sink=null %6.2f M ranges/s (reference: validation only; report "
-           "sink runs at %.2fx of it)\n",
-           null, write / null);
-    printf("bytes    %.2f B/range in .nvtxw, %.2f in OTF2, %.2f in JSON\n",
-           (double)r->nvtxw_bytes / n, (double)r->otf2_bytes / n, (double)r->json_bytes / n);
+    printf("bytes      per range: %.2f B in .nvtxw, %.2f B in OTF2, %.2f B in JSON\n",
+           r->nvtxw_bytes / n, r->otf2_bytes / n, r->json_bytes / n);
+    printf("read       nvtxw %6.2f M ranges/s (%.2f M records/s)  otf2 %6.2f M ranges/s "
+           "(%.2f M events/s)  ratio %5.2fx (target >= 2.0x) %s\n",
+           read, read, otf2_read, 2 * otf2_read, read / otf2_read,
+           verdict(read / otf2_read >= 2.0));
+    print_ratio("merge", "nvtxw 8 streams", r->merge_events / best(r, R_MERGE) / 1e6,
+                "otf2 8 locations", r->merge_events / best(r, R_OTF2_MERGE) / 1e6, "events", 1.0);
+    printf("time       core %.1f ns  encode+write %.1f ns  compress %.1f ns  (per range, "
+           "CompressionThreads=0); default run %.1f ns per range on the writer's thread\n",
+           core, fast - core, sync - fast, best(r, R_REG) / n * 1e9);
 }
 
 /* ---- Driver -------------------------------------------------------------- */
@@ -489,30 +510,40 @@ typedef struct options {
     uint64_t ranges;
     uint64_t seed;
     const char* dir;
+    const char* level; /* -c: NULL = the library's default compression */
     int keep;
 } options;
 
 static void usage(FILE* out) {
-    fputs("usage: write_bench [-n RANGES] [-s SEED] [-d DIR] [-k]\n"
+    fputs("usage: write_bench [-n RANGES] [-s SEED] [-d DIR] [-c LEVEL] [-k]\n"
           "  -n RANGES  ranges per measurement (default 5000000)\n"
           "  -s SEED    workload PRNG seed (default 42)\n"
           "  -d DIR     parent of the temporary directory (default $TMPDIR or /tmp)\n"
+          "  -c LEVEL   report runs add |Compression=LEVEL (default: the library's default)\n"
           "  -k         keep the outputs (last run of each) for inspection\n",
           out);
 }
 
+static _Noreturn void bad_value(int c, const char* value) {
+    fprintf(stderr, "write_bench: error: bad value \"%s\" for -%c\n", value, c);
+    exit(2);
+}
+
 static options parse_options(int argc, char** argv) {
-    options opt = {5000000, 42, getenv("TMPDIR"), 0};
+    options opt = {5000000, 42, getenv("TMPDIR"), NULL, 0};
     int c;
-    while ((c = getopt(argc, argv, "n:s:d:kh")) != -1) {
+    while ((c = getopt(argc, argv, "n:s:d:c:kh")) != -1) {
         char* end = NULL;
         if (c == 'n' || c == 's') {
             uint64_t v = strtoull(optarg, &end, 10);
-            if (end == optarg || *end != '\0' || (c == 'n' && v < 2)) {
-                fprintf(stderr, "write_bench: error: bad value \"%s\" for -%c\n", optarg, c);
-                exit(2);
-            }
+            if (end == optarg || *end != '\0' || (c == 'n' && v < 2 * MERGE_STREAMS))
+                bad_value(c, optarg);
             *(c == 'n' ? &opt.ranges : &opt.seed) = v;
+        } else if (c == 'c') {
+            (void)strtol(optarg, &end, 10);
+            if (end == optarg || *end != '\0')
+                bad_value(c, optarg);
+            opt.level = optarg;
         } else if (c == 'd') {
             opt.dir = optarg;
         } else if (c == 'k') {
@@ -522,18 +553,19 @@ static options parse_options(int argc, char** argv) {
             exit(c == 'h' ? 0 : 2);
         }
     }
+    if (optind != argc) {
+        usage(stderr);
+        exit(2);
+    }
     if (opt.dir == NULL || opt.dir[0] == '\0')
         opt.dir = "/tmp";
     return opt;
 }
 
 static void setup(const options* opt) {
-    const void* table = NULL;
-    for (size_t i = 0; i < NAME_COUNT; i++)
+    for (size_t i = 0; i < NAMES_LENGTH; i++)
         name_length[i] = (uint32_t)strlen(NAMES[i]);
-    if (nvtxwGetInterface(NVTXW_INTERFACE_VERSION, &table) != NVTXW_RESULT_SUCCESS)
-        fail("nvtxwGetInterface failed: %s", nvtxw_last_error());
-    iface = table;
+    nv_setup();
     if ((size_t)snprintf(temp_dir, sizeof temp_dir, "%s/write_bench.XXXXXX", opt->dir) >=
         sizeof temp_dir)
         fail("directory name too long: \"%s\"", opt->dir);
@@ -546,61 +578,53 @@ static void setup(const options* opt) {
     }
 }
 
-static void print_run(const char* what, int run, uint64_t ranges, double seconds) {
-    printf("run %d  %-28s %7.3f s  %6.2f M ranges/s\n", run + 1, what, seconds,
-           ranges / seconds / 1e6);
-    fflush(stdout);
+/* Seeds: the range trace `seed` (as before issue 12, so old figures stay
+ * comparable), the halves seed+1 and seed+2, the profiler's instants
+ * seed+3, the merge streams seed+4 on. */
+static void make_workloads(const options* opt, workloads* w) {
+    uint64_t n = opt->ranges, per_stream = n / MERGE_STREAMS;
+    w->full = trace_make(n, opt->seed);
+    w->halves[0] = trace_make(n / 2, opt->seed + 1);
+    w->halves[1] = trace_make(n - n / 2, opt->seed + 2);
+    w->profile = profile_make(&w->full, opt->seed + 3);
+    for (int i = 0; i < MERGE_STREAMS; i++)
+        w->merge[i] =
+            trace_make(i + 1 < MERGE_STREAMS ? per_stream : n - per_stream * (MERGE_STREAMS - 1),
+                       opt->seed + 4 + (uint64_t)i);
 }
 
-/* Interleaves the measurements so a change of machine load hits them all. */
-static void measure(const trace* full, const trace* halves, results* r) {
-    char report[4200], report2[4200], otf2[4200], config[8500], config2[8500];
-    snprintf(report, sizeof report, "%s/bench.nvtxw", temp_dir);
-    snprintf(report2, sizeof report2, "%s/bench2.nvtxw", temp_dir);
-    snprintf(otf2, sizeof otf2, "%s/otf2", temp_dir);
-    snprintf(config, sizeof config, "Sink=report|Output=%s|Overwrite=yes|Compression=3", report);
-    snprintf(config2, sizeof config2, "Sink=report|Output=%s|Overwrite=yes|Compression=3", report2);
-    for (int i = 0; i < REPEATS; i++) {
-        r->write[i] = run_nvtxw(config, full, 1);
-        print_run("nvtxw report, 1 thread", i, full->ranges, r->write[i]);
-        r->otf2[i] = run_otf2(otf2, full);
-        print_run("otf2", i, full->ranges, r->otf2[i]);
-        r->two[i] = run_nvtxw(config2, halves, 2);
-        print_run("nvtxw report, 2 threads", i, full->ranges, r->two[i]);
-        r->null[i] = run_nvtxw("Sink=null", full, 1);
-        print_run("nvtxw null, 1 thread", i, full->ranges, r->null[i]);
-    }
-    r->nvtxw_bytes = tree_bytes(report);
-    r->otf2_bytes = tree_bytes(otf2);
+static void free_workloads(workloads* w) {
+    free(w->full.ops), free(w->profile.ops), free(w->halves[0].ops), free(w->halves[1].ops);
+    for (int i = 0; i < MERGE_STREAMS; i++)
+        free(w->merge[i].ops);
 }
 
 int main(int argc, char** argv) {
     options opt = parse_options(argc, argv);
-    trace full, halves[2];
-    results r;
+    static workloads w;
+    static results r;
     char json[4200];
     double start = now();
     setup(&opt);
     print_loadavg("at start");
-    full = trace_make(opt.ranges, opt.seed);
-    halves[0] = trace_make(opt.ranges / 2, opt.seed + 1);
-    halves[1] = trace_make(opt.ranges - opt.ranges / 2, opt.seed + 2);
-    printf("workload %" PRIu64 " ranges, %zu names, depth <= %d, %.3f s of trace time, "
-           "seed %" PRIu64 "\n",
-           full.ranges, NAME_COUNT, MAX_DEPTH, (full.ops[full.count - 1].ts - full.ops[0].ts) / 1e9,
-           opt.seed);
-    measure(&full, halves, &r);
+    make_workloads(&opt, &w);
+    printf("workload %" PRIu64 " ranges, %u names, depth <= %d, %.3f s of trace time, "
+           "seed %" PRIu64 ", report compression %s\n",
+           w.full.ranges, NAME_COUNT, MAX_DEPTH,
+           (w.full.ops[w.full.count - 1].ts - w.full.ops[0].ts) / 1e9, opt.seed,
+           opt.level != NULL ? opt.level : "default");
+    measure(&w, opt.level, &r);
     snprintf(json, sizeof json, "%s/bench.json", temp_dir);
-    write_chrome(json, &full);
+    write_chrome(json, &w.full);
     r.json_bytes = tree_bytes(json);
     print_loadavg("at end");
-    print_table(&r, opt.ranges);
-    printf("total    %.1f s\n", now() - start);
+    print_table(&r, &w);
+    printf("total      %.1f s\n", now() - start);
     if (opt.keep)
-        printf("kept     %s\n", temp_dir);
+        printf("kept       %s\n", temp_dir);
     else
         remove_tree(temp_dir);
-    free(full.ops), free(halves[0].ops), free(halves[1].ops);
-    nvtxwFinalize();
+    free_workloads(&w);
+    nv_finalize();
     return 0;
 }

@@ -34,7 +34,7 @@
 #include "nvtxw/payload.h"
 
 /* Number of config keys the core knows (core/session.c). */
-#define CORE_CONFIG_KEYS 6
+#define CORE_CONFIG_KEYS 7
 
 /* A schema whose payloads validate by size alone (core/fast_check.c). */
 #define CORE_FAST_MAX_HANDLES 4

@@ -2,7 +2,7 @@
  * core/session.c - SessionBegin / SessionEnd, the config string, and the
  * faulty-session state.
  *
- * Config keys (docs/config.md): Sink, Output, Overwrite, Compression,
+ * Config keys (docs/config.md): Sink, Output, Overwrite, Compression, CompressionThreads,
  * Backend, BackendConfig (sinks may read more keys from config->raw). The
  * grammar is the reference loader's (spec 5.4): first occurrence of a key
  * wins, unknown keys are ignored, bad values of known keys are errors.
@@ -31,11 +31,12 @@ enum {
     KEY_COMPRESSION,
     KEY_BACKEND,
     KEY_BACKEND_CONFIG,
+    KEY_COMPRESSION_THREADS,
     KEY_COUNT
 };
 _Static_assert(KEY_COUNT == CORE_CONFIG_KEYS, "core_session.config_values size");
-static const char* const config_keys[KEY_COUNT] = {"Sink",        "Output",  "Overwrite",
-                                                   "Compression", "Backend", "BackendConfig"};
+static const char* const config_keys[KEY_COUNT] = {
+    "Sink", "Output", "Overwrite", "Compression", "Backend", "BackendConfig", "CompressionThreads"};
 
 typedef struct config_state {
     char* values[KEY_COUNT]; /* first value of each key, copied */
@@ -93,6 +94,22 @@ static nvtxwResultCode_t parse_compression(const char* text, int* out) {
     return NVTXW_RESULT_SUCCESS;
 }
 
+/* 0 .. CORE_MAX_COMPRESSION_THREADS threads. */
+static nvtxwResultCode_t parse_threads(const char* text, int* out) {
+    char* end;
+    long count;
+    errno = 0;
+    count = strtol(text, &end, 10);
+    if (errno != 0 || end == text || *end != '\0' || count < 0 ||
+        count > CORE_MAX_COMPRESSION_THREADS)
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                         "cannot begin session: CompressionThreads=\"%s\" is not a number from 0 "
+                         "to %d",
+                         text, CORE_MAX_COMPRESSION_THREADS);
+    *out = (int)count;
+    return NVTXW_RESULT_SUCCESS;
+}
+
 /* Applies the parsed values to session->config; takes ownership of them. */
 static nvtxwResultCode_t config_apply(core_session* session, config_state* state) {
     core_config* config = &session->config;
@@ -103,7 +120,11 @@ static nvtxwResultCode_t config_apply(core_session* session, config_state* state
     config->backend_config = state->values[KEY_BACKEND_CONFIG];
     config->output = state->values[KEY_OUTPUT];
     config->overwrite = 0;
-    config->compression = 3;
+    config->compression = CORE_DEFAULT_COMPRESSION;
+    config->compression_threads = -1;
+    if (state->values[KEY_COMPRESSION_THREADS] != NULL &&
+        parse_threads(state->values[KEY_COMPRESSION_THREADS], &config->compression_threads) != 0)
+        return NVTXW_RESULT_INVALID_ARGUMENT;
     if (state->values[KEY_OVERWRITE] != NULL &&
         parse_bool(state->values[KEY_OVERWRITE], &config->overwrite) != 0)
         return error_set(NVTXW_RESULT_INVALID_ARGUMENT,

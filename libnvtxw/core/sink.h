@@ -111,6 +111,10 @@ const char* core_domain_category(const core_domain* domain, uint64_t category);
 /* A registered scope of this domain, or NULL (also for NONE and ROOT). */
 const core_scope* core_domain_scope(const core_domain* domain, uint64_t scope_id);
 
+/* Defaults and limits of the report sink's keys (docs/config.md). */
+#define CORE_DEFAULT_COMPRESSION 1
+#define CORE_MAX_COMPRESSION_THREADS 64
+
 /* Session options parsed from the config string (docs/config.md). */
 typedef struct core_config {
     const char* raw;    /* the config string as given ("" when NULL) */
@@ -118,6 +122,7 @@ typedef struct core_config {
     const char* output; /* output path; NULL = derived from the session name */
     int overwrite;      /* replace an existing output */
     int compression;    /* zstd level for the report sink */
+    int compression_threads; /* report sink's compression threads; -1 = default */
     /* Backend=: the library Sink=backend forwards to; BackendConfig=: the
      * first line of that library's config string. NULL when absent. */
     const char* backend;

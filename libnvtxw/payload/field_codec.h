@@ -40,6 +40,7 @@ typedef struct field_op {
     uint32_t offset;
     uint32_t size; /* bytes: 1, 2, 4 or 8 for integers; any for FIELD_RAW */
     uint8_t kind;
+    uint8_t code; /* kind and size in one (field_codec.c): one dispatch per field */
 } field_op;
 
 typedef struct field_plan {

@@ -10,7 +10,8 @@ libnvtxw_libnvtxw_la_SOURCES += libnvtxw/sink/null/null_sink.c
 libnvtxw_libnvtxw_la_SOURCES += \
 	libnvtxw/sink/report/report_sink.c libnvtxw/sink/report/report_internal.h \
 	libnvtxw/sink/report/report_plan.c libnvtxw/sink/report/report_regs.c \
-	libnvtxw/sink/report/report_stream.c
+	libnvtxw/sink/report/report_stream.c \
+	libnvtxw/sink/report/report_async.c
 libnvtxw_libnvtxw_la_SOURCES += \
 	libnvtxw/sink/text/text_sink.c libnvtxw/sink/text/text_internal.h \
 	libnvtxw/sink/text/text_stream.c

@@ -5,7 +5,8 @@
  * encode -> decode returns every covered byte (extreme values, timestamps
  * on both sides of the event time, handles, floats, nested structs, arrays)
  * with padding zeroed, and the decoder refuses truncated bytes, values too
- * wide for their field and handle indices beyond 32 bits.
+ * wide for their field and handle indices beyond 32 bits; varint_put
+ * against the plain LEB128 loop for every bit length.
  */
 #define _POSIX_C_SOURCE 200809L /* test_util.h */
 #include <check.h>
@@ -13,6 +14,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "common/varint.h"
 #include "nvtxw/payload.h"
 #include "payload/field_codec.h"
 #include "test_util.h"
@@ -262,6 +264,37 @@ START_TEST(ineligible_schemas) {
 }
 END_TEST
 
+/* The reference LEB128 encoder: the loop the spec describes. */
+static size_t leb128(uint8_t* out, uint64_t value) {
+    size_t n = 0;
+    do {
+        out[n] = (uint8_t)(value & 0x7F);
+        value >>= 7;
+        if (value != 0)
+            out[n] |= 0x80;
+        n++;
+    } while (value != 0);
+    return n;
+}
+
+START_TEST(varint_every_length) {
+    for (unsigned bits = 0; bits <= 64; bits++) {
+        static const uint64_t offsets[] = {0, 1, 0x55, 0x7F};
+        for (size_t k = 0; k < 4; k++) {
+            uint64_t top = bits == 0 ? 0 : bits == 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
+            uint64_t value = top ^ offsets[k], back = 0;
+            uint8_t got[VARINT_MAX_BYTES + 8], want[VARINT_MAX_BYTES];
+            size_t n = varint_put(got, value), m = leb128(want, value);
+            const uint8_t* p = got;
+            ck_assert_uint_eq(n, m);
+            ck_assert_mem_eq(got, want, n);
+            ck_assert_int_eq(varint_get(&p, got + n, &back), 0);
+            ck_assert_uint_eq(back, value);
+        }
+    }
+}
+END_TEST
+
 int main(void) {
     Suite* s = suite_create("field_codec");
     TCase* tc = tcase_create("core");
@@ -273,6 +306,7 @@ int main(void) {
     tcase_add_test(tc, decoder_refuses_bad_bytes);
     tcase_add_test(tc, handle_index_beyond_32_bits_refused);
     tcase_add_test(tc, ineligible_schemas);
+    tcase_add_test(tc, varint_every_length);
     suite_add_tcase(s, tc);
     return tu_run_suite(s);
 }

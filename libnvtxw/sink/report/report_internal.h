@@ -30,6 +30,11 @@
 
 /* Raw bytes a stream buffers before it compresses and writes a chunk. */
 #define REPORT_CHUNK_TARGET (256u * 1024u)
+/* Chunks of one stream queued for its compression thread at most. */
+#define REPORT_ASYNC_DEPTH 2
+
+typedef struct report_compressor report_compressor; /* report_async.c */
+typedef struct report_job report_job;
 
 /* Record kinds. */
 enum {
@@ -66,6 +71,8 @@ enum {
 /* Schema references of compact event records: distinct schemas a chunk
  * numbers (later ones are written by ID). */
 #define REPORT_SREF_MAX 32
+/* Payloads of the event shape a stream remembers (report_stream.c). */
+#define REPORT_AGAIN_MAX 2
 /* Interned strings remembered by the producer's pointer (direct-mapped). */
 #define REPORT_INTERN_CACHE 64
 
@@ -98,6 +105,10 @@ typedef struct report_sink {
     /* Domain index -> pubmap* of schema ID -> payload_plan*: registrations
      * add, the write path reads without a lock (report_plan.c). */
     pubvec plans;
+    /* Compression threads (report_async.c); none: streams compress on
+     * their writers' threads. */
+    report_compressor* compressors;
+    int compressor_count;
 } report_sink;
 
 /* One interned string of a chunk's dictionary. */
@@ -130,6 +141,23 @@ typedef struct report_stream {
     } intern_cache[REPORT_INTERN_CACHE];
     uint32_t chunk_epoch;
     uint32_t serial; /* the stream's domain's string handle serial */
+    /* The last event's shape when it was a compact record of at most
+     * REPORT_AGAIN_MAX payloads (report_stream.c, put_event_again). */
+    struct {
+        uint64_t schema_id;
+        const payload_plan* plan; /* with PAYLOAD_FIELDS */
+        uint32_t sref;
+        uint8_t encoding; /* PAYLOAD_FIELDS or PAYLOAD_INTERNED */
+    } again[REPORT_AGAIN_MAX];
+    uint32_t again_count; /* 0: none */
+    /* Compression thread of this stream (NULL: on the writer's thread) and,
+     * under its mutex, the chunks in flight, spare buffers and the first
+     * write error of a queued chunk. */
+    report_compressor* comp;
+    unsigned in_flight;
+    report_job* spare;
+    nvtxwResultCode_t async_status;
+    char async_message[512];
     /* Last plans looked up (the write path's few schemas), round robin. */
     struct {
         uint64_t schema_id;
@@ -204,6 +232,18 @@ nvtxwResultCode_t report_plan_schema(report_sink* rs, const core_domain* domain,
 const payload_plan* report_plan_find(const report_sink* rs, uint32_t domain_index,
                                      uint64_t schema_id);
 void report_plans_free(report_sink* rs);
+
+/* Compression threads (report_async.c). Start makes up to `count` threads
+ * (fewer if the system refuses more); stop joins them after their queues
+ * are written. Submit hands st->chunk over (st->chunk becomes an empty
+ * buffer) and may wait for room; drain waits until every chunk of the
+ * stream is written; both return the first write error of its chunks. */
+void report_compressors_start(report_sink* rs, int count);
+void report_compressors_stop(report_sink* rs);
+report_compressor* report_compressor_for(report_sink* rs, uint64_t stream_index);
+nvtxwResultCode_t report_async_submit(report_stream* st, const container_chunk_meta* meta);
+nvtxwResultCode_t report_async_drain(report_stream* st);
+void report_async_free_spares(report_stream* st);
 
 /* Stream side (report_stream.c). */
 nvtxwResultCode_t report_stream_open(sink* s, const core_stream* stream, void** state);

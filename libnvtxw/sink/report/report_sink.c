@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <unistd.h>
 #include <wchar.h>
 
 #include "common/alloc.h"
@@ -112,6 +113,16 @@ static void report_free(report_sink* rs) {
     nvtxw_free(rs);
 }
 
+/* CompressionThreads, by default one when a second CPU is online: a
+ * producer thread and zstd then run side by side (bench/README.md). */
+static int compression_threads(const core_config* config) {
+    long cpus;
+    if (config->compression_threads >= 0)
+        return config->compression_threads;
+    cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    return cpus >= 2 ? 1 : 0;
+}
+
 static nvtxwResultCode_t report_create(const core_config* config, const char* session_name,
                                        sink** out) {
     report_sink* rs = nvtxw_calloc(1, sizeof *rs);
@@ -129,6 +140,8 @@ static nvtxwResultCode_t report_create(const core_config* config, const char* se
         start = report_reg_begin(rs, REC_SESSION);
         status = report_reg_finish(rs, session_record(rs, session_name, config), start);
     }
+    if (status == NVTXW_RESULT_SUCCESS)
+        report_compressors_start(rs, compression_threads(config));
     if (status != NVTXW_RESULT_SUCCESS) {
         if (rs->reg_encoder != NULL)
             container_encoder_destroy(rs->reg_encoder);
@@ -143,7 +156,9 @@ static nvtxwResultCode_t report_create(const core_config* config, const char* se
 
 static nvtxwResultCode_t report_destroy(sink* s, int faulty) {
     report_sink* rs = (report_sink*)s;
-    nvtxwResultCode_t status = faulty ? NVTXW_RESULT_FAILED : report_flush_registrations(rs);
+    nvtxwResultCode_t status;
+    report_compressors_stop(rs); /* every stream is closed: their queues are empty */
+    status = faulty ? NVTXW_RESULT_FAILED : report_flush_registrations(rs);
     container_encoder_destroy(rs->reg_encoder);
     if (status == NVTXW_RESULT_SUCCESS)
         status = container_writer_finish(rs->writer);

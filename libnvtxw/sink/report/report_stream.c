@@ -29,7 +29,8 @@ static void stream_reset_chunk(report_stream* st) {
     st->intern_count = 0;
     strbuf_clear(&st->dict_data);
     st->sref_count = 0;
-    st->chunk_epoch++; /* the pointer cache's entries are the old chunk's */
+    st->again_count = 0; /* its schema references were the old chunk's */
+    st->chunk_epoch++;    /* the pointer cache's entries are the old chunk's */
 }
 
 /* Compresses and writes the buffered records as one chunk. */
@@ -48,7 +49,8 @@ static nvtxwResultCode_t stream_flush(report_stream* st) {
     meta.stream_id = st->stream->index;
     meta.first_ts = st->min_ts;
     meta.last_ts = st->max_ts;
-    status = container_write_chunk(st->encoder, &meta, st->chunk.data, st->chunk.length);
+    status = st->comp ? report_async_submit(st, &meta)
+                      : container_write_chunk(st->encoder, &meta, st->chunk.data, st->chunk.length);
     stream_reset_chunk(st);
     return status;
 }
@@ -114,6 +116,7 @@ nvtxwResultCode_t report_stream_open(sink* s, const core_stream* stream, void** 
     st->rs = rs;
     st->stream = stream;
     st->serial = stream->domain->serial;
+    st->comp = report_compressor_for(rs, stream->index);
     st->chunk_epoch = 1; /* the zeroed pointer cache holds no entry of it */
     st->encoder = container_encoder_create(rs->writer, rs->compression);
     status = st->encoder ? report_stream_record(rs, stream, 1) : NVTXW_RESULT_FAILED;
@@ -129,7 +132,11 @@ nvtxwResultCode_t report_stream_open(sink* s, const core_stream* stream, void** 
 
 nvtxwResultCode_t report_stream_close(sink* s, const core_stream* stream, void* state) {
     report_stream* st = state;
-    nvtxwResultCode_t status = stream_flush(st), closed;
+    nvtxwResultCode_t status = stream_flush(st), drained, closed;
+    drained = st->comp ? report_async_drain(st) : NVTXW_RESULT_SUCCESS;
+    if (status == NVTXW_RESULT_SUCCESS)
+        status = drained;
+    report_async_free_spares(st);
     container_encoder_destroy(st->encoder);
     closed = report_stream_record((report_sink*)s, stream, 0);
     strbuf_free(&st->chunk);
@@ -418,6 +425,34 @@ static uint8_t* put_full_event(report_stream* st, uint8_t* p, const core_event* 
     return p;
 }
 
+/* The chunk's reference of a schema it already numbered, 0 if none. */
+static uint32_t sref_known(const report_stream* st, uint64_t schema_id) {
+    uint32_t i;
+    for (i = 0; i < st->sref_count; i++)
+        if (st->srefs[i] == schema_id)
+            return i + 1;
+    return 0;
+}
+
+/* Remembers a compact record's shape (its schemas, their plans and
+ * references), for put_event_again. */
+static void remember_event(report_stream* st, const core_event* event, const event_layout* l) {
+    size_t i;
+    st->again_count = 0;
+    if (!l->compact || event->count > REPORT_AGAIN_MAX)
+        return;
+    for (i = 0; i < event->count; i++) {
+        uint64_t id = event->payloads[i].schemaId;
+        if (l->sizes[i] == 0 || (l->encodings[i] == PAYLOAD_FIELDS && l->plans[i] == NULL) ||
+            (st->again[i].sref = sref_known(st, id)) == 0)
+            return;
+        st->again[i].schema_id = id;
+        st->again[i].plan = l->plans[i];
+        st->again[i].encoding = l->encodings[i];
+    }
+    st->again_count = (uint32_t)event->count;
+}
+
 static int put_event(report_stream* st, const core_event* event, const core_event_facts* facts) {
     event_layout l;
     uint8_t* p;
@@ -430,7 +465,74 @@ static int put_event(report_stream* st, const core_event* event, const core_even
         return -1;
     st->chunk.length = (size_t)(p - (uint8_t*)st->chunk.data);
     st->chunk.data[st->chunk.length] = '\0';
+    remember_event(st, event, &l);
     return 0;
+}
+
+/* Non-zero when the event has the remembered shape; *bound is then its
+ * record's size bound. */
+static int again_matches(const report_stream* st, const core_event* event,
+                         const core_event_facts* facts, size_t* bound) {
+    size_t i;
+    if (st->again_count == 0 || event->count != st->again_count || !facts->has_timestamp ||
+        event->scope_id != 0)
+        return 0;
+    *bound = 4 * VARINT_MAX_BYTES;
+    for (i = 0; i < event->count; i++) {
+        const nvtxPayloadData_t* payload = &event->payloads[i];
+        if (payload->schemaId != st->again[i].schema_id || payload->size == 0 ||
+            payload->size == SIZE_MAX)
+            return 0;
+        if (st->again[i].encoding == PAYLOAD_FIELDS) {
+            if (payload->size != st->again[i].plan->fields.static_size)
+                return 0;
+            *bound += st->again[i].plan->fields.bound + VARINT_MAX_BYTES;
+        } else {
+            if (payload->size > SIZE_MAX / 4)
+                return 0;
+            *bound += payload->size + 3 * VARINT_MAX_BYTES;
+        }
+    }
+    return 1;
+}
+
+/* Most events repeat the previous one's shape: the same schemas (one or
+ * two payloads, e.g. a helper's header and message), a timestamp, no
+ * scope. Such an event is written as put_event would (a compact record,
+ * its schemas by the chunk's references) without looking anything up
+ * again. Returns 1 when written, 0 when the event needs put_event (nothing
+ * was written), -1 when out of memory (the caller rewinds the chunk). */
+static int put_event_again(report_stream* st, const core_event* event,
+                           const core_event_facts* facts) {
+    size_t bound, i;
+    uint8_t* p;
+    if (!again_matches(st, event, facts, &bound))
+        return 0;
+    /* A handle of another domain would need another encoding, and the
+     * check must come before an interned string grows the dictionary. */
+    for (i = 0; i < event->count; i++)
+        if (st->again[i].encoding == PAYLOAD_FIELDS && st->again[i].plan->has_handles &&
+            !handles_restorable(st, &st->again[i].plan->fields, event->payloads[i].payload))
+            return 0;
+    if (st->chunk.capacity - st->chunk.length <= bound && strbuf_reserve(&st->chunk, bound) != 0)
+        return -1;
+    p = (uint8_t*)st->chunk.data + st->chunk.length;
+    *p++ = REC_EVENT_COMPACT;
+    p = put_uvar(p, varint_zigzag(stream_delta(st, facts->timestamp)));
+    *p++ = (uint8_t)event->count;
+    for (i = 0; p != NULL && i < event->count; i++) {
+        const nvtxPayloadData_t* payload = &event->payloads[i];
+        p = put_uvar(p, st->again[i].sref);
+        p = st->again[i].encoding == PAYLOAD_FIELDS
+                ? field_encode(&st->again[i].plan->fields, payload->payload, facts->timestamp,
+                               st->serial, p)
+                : put_interned(st, p, payload->payload, payload->size);
+    }
+    if (p == NULL)
+        return -1; /* the dictionary could not grow */
+    st->chunk.length = (size_t)(p - (uint8_t*)st->chunk.data);
+    st->chunk.data[st->chunk.length] = '\0';
+    return 1;
 }
 
 nvtxwResultCode_t report_event_write(void* state, const core_event* event) {
@@ -438,6 +540,7 @@ nvtxwResultCode_t report_event_write(void* state, const core_event* event) {
     core_event_facts facts;
     nvtxwResultCode_t status;
     chunk_mark mark = stream_mark(st);
+    int again;
     if (event->count > EVENT_MAX_PAYLOADS)
         return error_set(NVTXW_RESULT_NOT_SUPPORTED,
                          "cannot write event on stream \"%s\": %zu payloads, the report sink "
@@ -446,7 +549,10 @@ nvtxwResultCode_t report_event_write(void* state, const core_event* event) {
     status = core_event_visit(event, NULL, NULL, 0, &facts);
     if (status != NVTXW_RESULT_SUCCESS)
         return status;
-    return stream_end_record(st, put_event(st, event, &facts), &mark, facts.has_timestamp,
+    again = put_event_again(st, event, &facts);
+    if (again == 0)
+        again = put_event(st, event, &facts) == 0 ? 1 : -1;
+    return stream_end_record(st, again == 1 ? 0 : -1, &mark, facts.has_timestamp,
                              facts.timestamp);
 }
 
