@@ -454,6 +454,23 @@ START_TEST(session_bad_compression) {
 }
 END_TEST
 
+START_TEST(session_bad_compression_threads) {
+    nvtxwSessionHandle_t s = NULL;
+    static const char* const bad[] = {"-1", "65", "two", "1x"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char config[64], quoted[64];
+        snprintf(config, sizeof config, "Sink=null|CompressionThreads=%s", bad[i]);
+        snprintf(quoted, sizeof quoted, "CompressionThreads=\"%s\" is not a number", bad[i]);
+        ck_assert_fails(begin("s", config, &s), NVTXW_RESULT_INVALID_ARGUMENT, quoted);
+        ck_assert_ptr_null(s);
+    }
+    ck_assert_ok(begin("s", "Sink=null|CompressionThreads=0", &s));
+    ck_assert_ok(T->SessionEnd(s));
+    ck_assert_ok(begin("s", "Sink=null|CompressionThreads=64", &s));
+    ck_assert_ok(T->SessionEnd(s));
+}
+END_TEST
+
 START_TEST(session_bad_overwrite) {
     nvtxwSessionHandle_t s = NULL;
     ck_assert_fails(begin("s", "Sink=null|Overwrite=maybe", &s), NVTXW_RESULT_INVALID_ARGUMENT,
@@ -1837,6 +1854,7 @@ static void add_interface_session(Suite* suite) {
     tcase_add_test(tc, session_struct_size);
     tcase_add_test(tc, session_unknown_sink);
     tcase_add_test(tc, session_bad_compression);
+    tcase_add_test(tc, session_bad_compression_threads);
     tcase_add_test(tc, session_bad_overwrite);
     tcase_add_test(tc, session_first_key_wins);
     tcase_add_test(tc, session_text_output_minimal);

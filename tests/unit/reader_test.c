@@ -671,6 +671,143 @@ START_TEST(malformed_records_skipped) {
 }
 END_TEST
 
+/* Format 2's compact records (docs/report-records.md): 0x25 events with
+ * schema references and fields payloads, 0x26 int64 samples, encoding 4 in
+ * a 0x20 event; and each way they can be malformed. */
+typedef struct ev_fields {
+    int64_t ts;
+    uint32_t color;
+    uint32_t pad;
+    uint64_t msg;
+} ev_fields;
+
+/* A compact "ev" event; `with_id` for a new (or an unnumbered) reference. */
+static void compact_ev(enc_buf* b, int64_t dt, uint64_t sref, int with_id, uint64_t color,
+                       uint64_t msg) {
+    enc_record(b, 0x25);
+    enc_svar(b, dt);
+    enc_uvar(b, 1);
+    enc_uvar(b, sref);
+    if (with_id)
+        enc_uvar(b, EV_ID);
+    enc_svar(b, 0); /* ts - event time */
+    enc_uvar(b, color);
+    enc_uvar(b, msg);
+}
+
+static ev_fields ev_of(const nvtxw_record_t* rec) {
+    ev_fields v;
+    ck_assert_int_eq(rec->kind, NVTXW_RECORD_EVENT);
+    ck_assert_uint_eq(rec->u.event.count, 1);
+    ck_assert_uint_eq(rec->u.event.payloads[0].schemaId, EV_ID);
+    ck_assert_uint_eq(rec->u.event.payloads[0].size, sizeof v);
+    memcpy(&v, rec->u.event.payloads[0].payload, sizeof v);
+    return v;
+}
+
+START_TEST(compact_records) {
+    report r;
+    nvtxw_reader_t* reader;
+    const nvtxw_record_t* rec;
+    ev_fields v;
+    int64_t sample;
+    report_begin(&r, path);
+    enc_session(&r.b, "compact", "", NULL);
+    enc_domain(&r.b, "");
+    enc_record(&r.b, 0x02); /* domain 1 with handle serial 3 */
+    enc_str(&r.b, "app");
+    enc_uvar(&r.b, 3);
+    schemas(&r.b);
+    enc_stream_open(&r.b, 1, "t0", 0, 0);
+    regs_chunk(&r);
+    compact_ev(&r.b, 100, 1, 1, 2, 7); /* numbers EV_ID as reference 1 */
+    compact_ev(&r.b, 5, 1, 0, 0, 0);   /* reference 1 */
+    enc_chunk(r.enc, ENC_KIND_EVENTS, 0, 100, 105, &r.b);
+    compact_ev(&r.b, 200, 1, 1, 1, 0); /* a new chunk numbers from 1 again */
+    enc_record(&r.b, 0x25);         /* reference 1, existing */
+    enc_svar(&r.b, 5);
+    enc_uvar(&r.b, 1);
+    enc_uvar(&r.b, 1);
+    enc_svar(&r.b, -3); /* ts 3 before the event */
+    enc_uvar(&r.b, 0xFFFFFFFFu);
+    enc_uvar(&r.b, 0);
+    enc_record(&r.b, 0x26); /* int64 sample */
+    enc_svar(&r.b, 1);
+    enc_uvar(&r.b, C_ID);
+    enc_svar(&r.b, -42);
+    enc_event(&r.b, 1, 1, 0, 0, 1); /* encoding 4 in a full event record */
+    enc_uvar(&r.b, EV_ID);
+    enc_u8(&r.b, 4);
+    enc_svar(&r.b, 0);
+    enc_uvar(&r.b, 1);
+    enc_uvar(&r.b, 2);
+    enc_chunk(r.enc, ENC_KIND_EVENTS, 0, 200, 207, &r.b);
+    compact_ev(&r.b, 300, 2, 1, 0, 0); /* reference 2 with an empty table: beyond it */
+    enc_chunk(r.enc, ENC_KIND_EVENTS, 0, 300, 300, &r.b);
+    enc_record(&r.b, 0x25); /* a compact payload of a POINTER schema */
+    enc_svar(&r.b, 400);
+    enc_uvar(&r.b, 1);
+    enc_uvar(&r.b, 0);
+    enc_uvar(&r.b, PTR_ID);
+    enc_chunk(r.enc, ENC_KIND_EVENTS, 0, 400, 400, &r.b);
+    compact_ev(&r.b, 500, 1, 1, (uint64_t)1 << 33, 0); /* a 4-byte enum holding 2^33 */
+    enc_chunk(r.enc, ENC_KIND_EVENTS, 0, 500, 500, &r.b);
+    enc_record(&r.b, 0x25); /* an unregistered schema */
+    enc_svar(&r.b, 600);
+    enc_uvar(&r.b, 1);
+    enc_uvar(&r.b, 1);
+    enc_uvar(&r.b, EV_ID + 100);
+    enc_chunk(r.enc, ENC_KIND_EVENTS, 0, 600, 600, &r.b);
+    compact_ev(&r.b, 700, 1, 1, 0, (uint64_t)1 << 32); /* a handle index of 33 bits */
+    enc_chunk(r.enc, ENC_KIND_EVENTS, 0, 700, 700, &r.b);
+    report_end(&r);
+
+    reader = open_ok(path, NVTXW_READER_ORDER_STREAM);
+    while ((rec = next(reader)) != NULL && rec->kind != NVTXW_RECORD_EVENT)
+        ;
+    ck_assert_ptr_nonnull(rec);
+    v = ev_of(rec);
+    ck_assert_int_eq(rec->timestamp, 100);
+    ck_assert_int_eq(v.ts, 100);
+    ck_assert_uint_eq(v.color, 2);
+    ck_assert_uint_eq(v.pad, 0);
+    ck_assert_uint_eq(v.msg, (uint64_t)3 << 32 | 7); /* the serial restored */
+    rec = next(reader);
+    ck_assert_ptr_nonnull(rec); /* the second compact event of chunk 1 */
+    v = ev_of(rec);
+    ck_assert_int_eq(rec->timestamp, 105);
+    ck_assert_uint_eq(v.msg, 0);
+    rec = next(reader);
+    v = ev_of(rec);
+    ck_assert_int_eq(rec->timestamp, 200);
+    ck_assert_uint_eq(v.color, 1);
+    rec = next(reader);
+    v = ev_of(rec);
+    ck_assert_int_eq(rec->timestamp, 205);
+    ck_assert_int_eq(v.ts, 202);
+    ck_assert_uint_eq(v.color, 0xFFFFFFFFu);
+    rec = next(reader);
+    ck_assert_int_eq(rec->kind, NVTXW_RECORD_COUNTER_SAMPLE);
+    ck_assert_int_eq(rec->timestamp, 206);
+    ck_assert_uint_eq(rec->u.counter_sample.counter_id, C_ID);
+    ck_assert_uint_eq(rec->u.counter_sample.size, 8);
+    memcpy(&sample, rec->u.counter_sample.data, 8);
+    ck_assert_int_eq(sample, -42);
+    rec = next(reader);
+    v = ev_of(rec);
+    ck_assert_int_eq(rec->timestamp, 207);
+    ck_assert_uint_eq(v.msg, (uint64_t)3 << 32 | 2);
+    ck_assert_uint_eq(count_rest(reader), 0);
+    ck_assert(damage_mentions(reader, "schema reference beyond the chunk's table"));
+    ck_assert(damage_mentions(reader, "compact event payload of a schema with no implied encoding"));
+    ck_assert(damage_mentions(reader, "payload field value exceeds its type"));
+    ck_assert(damage_mentions(reader, "payload of an unregistered schema"));
+    ck_assert(damage_mentions(reader, "string handle index exceeds 32 bits"));
+    ck_assert_uint_eq(nvtxw_reader_damage_count(reader), 5);
+    nvtxw_reader_close(reader);
+}
+END_TEST
+
 START_TEST(malformed_registrations) {
     report r;
     nvtxw_reader_t* reader;
@@ -1007,6 +1144,7 @@ int main(void) {
     tcase_add_test(tc, truncated_reports);
     tcase_add_test(tc, malformed_records_skipped);
     tcase_add_test(tc, malformed_registrations);
+    tcase_add_test(tc, compact_records);
     tcase_add_test(tc, interned_dictionary);
     tcase_add_test(tc, delta_timestamps);
     tcase_add_test(tc, newer_major_refused);

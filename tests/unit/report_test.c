@@ -30,6 +30,8 @@
 #define THREADS 8
 
 static const nvtxwInterface_t* T;
+/* Appended to every session's config: the compression-thread variants. */
+static const char* extra_config = "";
 static char temp_dir[] = "/tmp/nvtxw-report-XXXXXX";
 
 typedef struct writer_arg {
@@ -67,7 +69,7 @@ static nvtxwSessionHandle_t begin_report(const char* path, nvtxDomainHandle_t* d
     nvtxwSessionAttributes_t attr;
     nvtxwSessionHandle_t session;
     char config[4300];
-    snprintf(config, sizeof config, "Sink=report|Output=%s|Overwrite=yes", path);
+    snprintf(config, sizeof config, "Sink=report|Output=%s|Overwrite=yes%s", path, extra_config);
     nvtxwSessionAttributesInit(&attr);
     attr.name = "report-test";
     attr.configString = config;
@@ -114,7 +116,28 @@ static nvtxw_reader_t* open_reader(const char* path, int order) {
     return reader;
 }
 
-START_TEST(threads_write_streams_concurrently) {
+static void threads_write_streams(void);
+
+START_TEST(threads_write_streams_concurrently) { threads_write_streams(); }
+END_TEST
+
+/* The writers' threads compress (the path of 1-CPU machines). */
+START_TEST(threads_write_streams_without_compression_threads) {
+    extra_config = "|CompressionThreads=0";
+    threads_write_streams();
+    extra_config = "";
+}
+END_TEST
+
+/* More compression threads than the default: 8 streams dealt out to 3. */
+START_TEST(threads_write_streams_with_three_compression_threads) {
+    extra_config = "|CompressionThreads=3";
+    threads_write_streams();
+    extra_config = "";
+}
+END_TEST
+
+static void threads_write_streams(void) {
     writer_arg args[THREADS];
     pthread_t threads[THREADS];
     nvtxwEventHelperSchemaIds_t ids;
@@ -152,7 +175,6 @@ START_TEST(threads_write_streams_concurrently) {
         ck_assert_int_eq(next[i], EVENTS_PER_THREAD);
     nvtxw_reader_close(reader);
 }
-END_TEST
 
 START_TEST(time_order_merges_streams) {
     nvtxwEventHelperSchemaIds_t ids;
@@ -263,6 +285,8 @@ int main(void) {
     }
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, threads_write_streams_concurrently);
+    tcase_add_test(tc, threads_write_streams_without_compression_threads);
+    tcase_add_test(tc, threads_write_streams_with_three_compression_threads);
     tcase_add_test(tc, time_order_merges_streams);
     tcase_add_test(tc, killed_writer_leaves_readable_report);
     suite_add_tcase(suite, tc);
