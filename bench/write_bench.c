@@ -22,7 +22,8 @@
  *   write-utf8  the same with nvtxwRangePushPopWriteUtf8, vs OTF2;
  *   profiler    split push/pop, marks and int64 counter samples, vs OTF2
  *               Enter/Leave, ParameterString and Metric;
- *   scaling     2 threads on 2 streams (N/2 each) vs 1 thread (write-reg);
+ *   scaling     2 threads on 2 streams (N/2 each) vs 1 thread (write-reg),
+ *               both with CompressionThreads=0;
  *   null        Sink=null (write-reg workload) vs OTF2's writer;
  *   bytes       the write-reg report vs the OTF2 archive and a compact
  *               Chrome JSON;
@@ -271,11 +272,12 @@ enum {
     R_UTF8,       /* nvtxw report, UTF-8 messages */
     R_PROFILE,    /* nvtxw report, the profiler trace */
     R_OTF2_PROF,  /* OTF2 writer, the profiler trace */
-    R_TWO,        /* nvtxw report, 2 threads on 2 streams */
+    R_TWO,        /* nvtxw report, 2 threads on 2 streams, CompressionThreads=0 */
     R_NULL,       /* nvtxw Sink=null */
     R_FAST,       /* nvtxw report, Compression=FAST_COMPRESSION, CompressionThreads=0 */
     R_SYNC,       /* nvtxw report, default level, CompressionThreads=0 */
-    R_READ,       /* nvtxw reader, the R_REG report */
+    R_READ,       /* nvtxw reader, the R_REG report, payloads as structs */
+    R_READ_VISIT, /* the same through the generic payload visitor */
     R_OTF2_READ,  /* OTF2 reader, the R_OTF2 archive */
     R_MERGE,      /* nvtxw reader, 8 streams, time order */
     R_OTF2_MERGE, /* OTF2 global event reader, 8 locations */
@@ -374,8 +376,10 @@ static void measure_writes(const workloads* w, const paths* p, const char* level
     *s = otf2_write(p->otf2_profile, &w->profile, 1);
     print_run("otf2 write profiler", i, events, "events", *s);
     s = &r->seconds[R_TWO][i];
-    *s = nv_write(report_config(config, sizeof config, p->two, level), NV_REG, w->halves, 2, 1);
-    print_run("nvtxw report reg-string, 2 threads", i, n, "ranges", *s);
+    *s = nv_write(
+        report_config_with(config, sizeof config, p->two, level, "|CompressionThreads=0"), NV_REG,
+        w->halves, 2, 1);
+    print_run("nvtxw report 2 threads, no compression thread", i, n, "ranges", *s);
     s = &r->seconds[R_NULL][i];
     *s = nv_write("Sink=null", NV_REG, &w->full, 1, 1);
     print_run("nvtxw null", i, n, "ranges", *s);
@@ -392,23 +396,32 @@ static void measure_writes(const workloads* w, const paths* p, const char* level
 }
 
 static void measure_reads(const workloads* w, const paths* p, int i, results* r) {
-    nv_read_result nv, nvm;
+    nv_read_result nv, nvv, nvm;
     otf2_read_result ot, otm;
     uint64_t n = w->full.ranges;
     double* s;
     s = &r->seconds[R_READ][i];
-    *s = nv_read(p->reg, 0, &nv);
+    *s = nv_read(p->reg, 0, 0, &nv);
     print_run("nvtxw read reg-string report", i, n, "ranges", *s);
+    s = &r->seconds[R_READ_VISIT][i];
+    *s = nv_read(p->reg, 0, 1, &nvv);
+    print_run("nvtxw read and visit", i, n, "ranges", *s);
     s = &r->seconds[R_OTF2_READ][i];
     *s = otf2_read(p->otf2, 0, &ot);
     print_run("otf2 read", i, n, "ranges", *s);
     s = &r->seconds[R_MERGE][i];
-    *s = nv_read(p->merge, 1, &nvm);
+    *s = nv_read(p->merge, 1, 0, &nvm);
     print_run("nvtxw read 8 streams, time order", i, r->merge_events, "events", *s);
     s = &r->seconds[R_OTF2_MERGE][i];
     *s = otf2_read(p->otf2_merge, 1, &otm);
     print_run("otf2 read 8 locations, time order", i, r->merge_events, "events", *s);
     check_reads(w, &nv, &ot, &nvm, &otm);
+    if (nvv.events != nv.events || nvv.signed_sum != nv.signed_sum ||
+        nvv.unsigned_sum != nv.unsigned_sum)
+        fail("visited read back: %" PRIu64 " events, sums %" PRIu64 " and %" PRIu64
+             ", the struct read %" PRIu64 ", %" PRIu64 " and %" PRIu64,
+             nvv.events, nvv.signed_sum, nvv.unsigned_sum, nv.events, nv.signed_sum,
+             nv.unsigned_sum);
 }
 
 static void make_paths(paths* p) {
@@ -485,7 +498,10 @@ static void print_table(const results* r, const workloads* w) {
     print_ratio("write-utf8", "nvtxw", n / best(r, R_UTF8) / 1e6, "otf2", otf2, "ranges", 1.5);
     print_ratio("profiler", "nvtxw", events / best(r, R_PROFILE) / 1e6, "otf2",
                 events / best(r, R_OTF2_PROF) / 1e6, "events", 2.0);
-    print_ratio("scaling", "2 threads", n / best(r, R_TWO) / 1e6, "1 thread", reg, "ranges", 1.8);
+    /* Both without compression threads: on 2 cores the default's extra
+     * thread would take the second core the second writer needs. */
+    print_ratio("scaling", "2 threads", n / best(r, R_TWO) / 1e6, "1 thread",
+                n / best(r, R_SYNC) / 1e6, "ranges", 1.8);
     print_ratio("null", "nvtxw Sink=null", n / best(r, R_NULL) / 1e6, "otf2", otf2, "ranges", 4.0);
     printf("bytes      nvtxw %8.2f MB  otf2 %8.2f MB  ratio %5.3fx (target <= 0.25x) %s\n",
            r->nvtxw_bytes / 1e6, r->otf2_bytes / 1e6, vs_otf2, verdict(vs_otf2 <= 0.25));
@@ -497,6 +513,8 @@ static void print_table(const results* r, const workloads* w) {
            "(%.2f M events/s)  ratio %5.2fx (target >= 2.0x) %s\n",
            read, read, otf2_read, 2 * otf2_read, read / otf2_read,
            verdict(read / otf2_read >= 2.0));
+    print_ratio("read+visit", "nvtxw", n / best(r, R_READ_VISIT) / 1e6, "otf2", otf2_read,
+                "ranges", 2.0);
     print_ratio("merge", "nvtxw 8 streams", r->merge_events / best(r, R_MERGE) / 1e6,
                 "otf2 8 locations", r->merge_events / best(r, R_OTF2_MERGE) / 1e6, "events", 1.0);
     printf("time       core %.1f ns  encode+write %.1f ns  compress %.1f ns  (per range, "

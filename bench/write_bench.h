@@ -75,9 +75,12 @@ typedef struct nv_read_result {
 } nv_read_result;
 
 /* Reads every record of the report (merged: the reader's time order) and
- * visits every event's payload; returns the seconds from nvtxw_reader_open
- * to nvtxw_reader_close. */
-double nv_read(const char* path, int merged, nv_read_result* out);
+ * every event's payload: with `visit`, through the generic payload visitor
+ * (nvtxw_reader_visit_event: what a schema-agnostic consumer does); without,
+ * as the helper structs the payload bytes are (what a consumer that knows
+ * its schemas does: the timestamps are read from the decoded bytes).
+ * Returns the seconds from nvtxw_reader_open to nvtxw_reader_close. */
+double nv_read(const char* path, int merged, int visit, nv_read_result* out);
 
 /* ---- write_bench_otf2.c -------------------------------------------------- */
 

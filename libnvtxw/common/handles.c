@@ -7,9 +7,6 @@
 
 #include <sched.h>
 
-/* Low 32 bits of a handle: kind << HANDLE_KIND_SHIFT | (slot + 1). */
-#define HANDLE_KIND_SHIFT 24
-#define HANDLE_SLOT_MASK ((1u << HANDLE_KIND_SHIFT) - 1)
 
 _Static_assert((uint64_t)HANDLE_MAX_BLOCKS* HANDLE_BLOCK_SLOTS < HANDLE_SLOT_MASK,
                "slot numbers must not reach the kind bits");
@@ -20,34 +17,19 @@ static uint64_t handle_make(const handle_table* table, uint32_t generation, uint
            ((uint64_t)slot + 1);
 }
 
-uint32_t handle_kind(uint64_t handle) { return (uint32_t)handle >> HANDLE_KIND_SHIFT; }
 
 /* The slot of index `slot`, or NULL when its block does not exist. */
-static handle_slot* slot_at(handle_table* table, uint32_t slot) {
-    handle_slot* block;
-    if (slot / HANDLE_BLOCK_SLOTS >= HANDLE_MAX_BLOCKS)
-        return NULL;
-    block = atomic_load_explicit(&table->blocks[slot / HANDLE_BLOCK_SLOTS], memory_order_acquire);
-    return block ? &block[slot % HANDLE_BLOCK_SLOTS] : NULL;
-}
 
 /* The slot a value of this table's kind names, or NULL (0, another kind, a
  * generation of 0, a slot never handed out). */
-static handle_slot* slot_of(handle_table* table, uint64_t handle) {
-    uint32_t low = (uint32_t)handle;
-    if (handle_kind(handle) != table->kind || (low & HANDLE_SLOT_MASK) == 0 || handle >> 32 == 0)
-        return NULL;
-    return slot_at(table, (low & HANDLE_SLOT_MASK) - 1);
-}
 
-static uint32_t generation_of(uint64_t handle) { return (uint32_t)(handle >> 32); }
 
 /* Takes a slot from the free list or a new one (mutex held); UINT32_MAX if none. */
 static uint32_t slot_take(handle_table* table) {
     uint32_t slot;
     if (table->free_head != 0) {
         slot = table->free_head - 1;
-        table->free_head = slot_at(table, slot)->next_free;
+        table->free_head = handle_slot_at(table, slot)->next_free;
         return slot;
     }
     slot = table->used;
@@ -65,8 +47,6 @@ static uint32_t slot_take(handle_table* table) {
 }
 
 /* State words: generation << 1 | busy. */
-static uint64_t state_free(uint32_t generation) { return (uint64_t)generation << 1; }
-static uint32_t state_generation(uint64_t state) { return (uint32_t)(state >> 1); }
 
 uint64_t handle_insert(handle_table* table, void* object) {
     uint64_t handle = 0;
@@ -75,15 +55,15 @@ uint64_t handle_insert(handle_table* table, void* object) {
     pthread_mutex_lock(&table->mutex);
     slot = slot_take(table);
     if (slot != UINT32_MAX) {
-        entry = slot_at(table, slot);
-        generation = state_generation(atomic_load_explicit(&entry->state, memory_order_relaxed));
+        entry = handle_slot_at(table, slot);
+        generation = handle_state_generation(atomic_load_explicit(&entry->state, memory_order_relaxed));
         if (generation == 0) /* fresh slot; never 0: handle 0 must stay invalid */
             generation = table->first_generation;
         if (generation > table->last_generation)
             table->last_generation = generation;
         atomic_store_explicit(&entry->object, object, memory_order_relaxed);
         /* Publishes the object: whoever sees this generation sees it. */
-        atomic_store_explicit(&entry->state, state_free(generation), memory_order_release);
+        atomic_store_explicit(&entry->state, handle_state_free(generation), memory_order_release);
         handle = handle_make(table, generation, slot);
         table->live++;
     }
@@ -92,9 +72,9 @@ uint64_t handle_insert(handle_table* table, void* object) {
 }
 
 void* handle_lookup(handle_table* table, uint64_t handle) {
-    handle_slot* entry = slot_of(table, handle);
-    if (entry == NULL || state_generation(atomic_load_explicit(
-                             &entry->state, memory_order_acquire)) != generation_of(handle))
+    handle_slot* entry = handle_slot_of(table, handle);
+    if (entry == NULL || handle_state_generation(atomic_load_explicit(
+                             &entry->state, memory_order_acquire)) != handle_generation_of(handle))
         return NULL;
     return atomic_load_explicit(&entry->object, memory_order_relaxed);
 }
@@ -106,23 +86,6 @@ handle_status handle_failure(const handle_table* table, uint64_t handle) {
     return known && kind != table->kind ? HANDLE_WRONG_KIND : HANDLE_STALE;
 }
 
-handle_status handle_enter(handle_table* table, uint64_t handle, void** object) {
-    handle_slot* entry = slot_of(table, handle);
-    uint64_t expected = state_free(generation_of(handle));
-    if (entry == NULL)
-        return handle_failure(table, handle);
-    /* A stale handle fails the swap and writes nothing. */
-    if (!atomic_compare_exchange_strong_explicit(&entry->state, &expected, expected | 1,
-                                                 memory_order_acquire, memory_order_relaxed))
-        return state_generation(expected) == generation_of(handle) ? HANDLE_BUSY : HANDLE_STALE;
-    *object = atomic_load_explicit(&entry->object, memory_order_relaxed);
-    if (*object == NULL) { /* a free slot's next generation, guessed */
-        atomic_store_explicit(&entry->state, state_free(generation_of(handle)),
-                              memory_order_release);
-        return HANDLE_STALE;
-    }
-    return HANDLE_ENTERED;
-}
 
 handle_status handle_enter_wait(handle_table* table, uint64_t handle, void** object) {
     handle_status status;
@@ -131,33 +94,25 @@ handle_status handle_enter_wait(handle_table* table, uint64_t handle, void** obj
     return status;
 }
 
-void handle_leave(handle_table* table, uint64_t handle) {
-    handle_slot* entry = slot_of(table, handle);
-    /* Only the thread inside leaves, and nobody else changes the state
-     * while it is inside: a store is enough. */
-    if (entry != NULL)
-        atomic_store_explicit(&entry->state, state_free(generation_of(handle)),
-                              memory_order_release);
-}
 
 void handle_release(handle_table* table, uint64_t handle) {
-    uint32_t generation = generation_of(handle);
+    uint32_t generation = handle_generation_of(handle);
     handle_slot* entry;
     pthread_mutex_lock(&table->mutex);
-    entry = slot_of(table, handle);
+    entry = handle_slot_of(table, handle);
     if (entry != NULL &&
-        state_generation(atomic_load_explicit(&entry->state, memory_order_relaxed)) == generation) {
+        handle_state_generation(atomic_load_explicit(&entry->state, memory_order_relaxed)) == generation) {
         atomic_store_explicit(&entry->object, NULL, memory_order_relaxed);
         table->live--;
         if (generation == UINT32_MAX) {
             /* Its generations are used up: retire the slot (generation 0,
              * which no handle has, and never on the free list), so no
              * generation is handed out twice. */
-            atomic_store_explicit(&entry->state, state_free(0) | 1, memory_order_release);
+            atomic_store_explicit(&entry->state, handle_state_free(0) | 1, memory_order_release);
         } else {
             /* The new generation and "not busy" in one store: whoever
              * enters next sees both. */
-            atomic_store_explicit(&entry->state, state_free(generation + 1), memory_order_release);
+            atomic_store_explicit(&entry->state, handle_state_free(generation + 1), memory_order_release);
             if (generation + 1 > table->last_generation)
                 table->last_generation = generation + 1;
             entry->next_free = table->free_head;

@@ -89,19 +89,12 @@ typedef enum handle_status {
 uint64_t handle_insert(handle_table* table, void* object);
 /* The object of a live handle, or NULL for 0, stale or foreign values. */
 void* handle_lookup(handle_table* table, uint64_t handle);
-/* The HANDLE_KIND_* a value claims (0 for none); says nothing of liveness. */
-uint32_t handle_kind(uint64_t handle);
 /* Why a value that did not resolve in `table` failed: HANDLE_WRONG_KIND for
  * a handle of another of our tables, else HANDLE_STALE. */
 handle_status handle_failure(const handle_table* table, uint64_t handle);
-/* Enters a live handle's slot; on HANDLE_ENTERED *object is its object and
- * the caller must handle_leave or handle_release. Lock-free. */
-handle_status handle_enter(handle_table* table, uint64_t handle, void** object);
 /* As handle_enter, but waits while another thread is inside: for SessionEnd,
  * which waits for writes in progress on its streams. */
 handle_status handle_enter_wait(handle_table* table, uint64_t handle, void** object);
-/* Leaves an entered slot. */
-void handle_leave(handle_table* table, uint64_t handle);
 /* Invalidates a handle and leaves its slot: later lookups and entries
  * return NULL / HANDLE_STALE. The caller is inside the slot, or the handle
  * was never entered by anyone (never published, or of a table whose
@@ -110,5 +103,67 @@ void handle_release(handle_table* table, uint64_t handle);
 /* Frees the blocks when no handle is live (nvtxwFinalize); returns the number
  * of handles still live (then nothing is freed). */
 uint32_t handle_table_reset(handle_table* table);
+
+
+/* ---- The write path's part, inline: every write call enters and leaves
+ * its stream's slot. ---- */
+
+/* Low 32 bits of a handle: kind << HANDLE_KIND_SHIFT | (slot + 1). */
+#define HANDLE_KIND_SHIFT 24
+#define HANDLE_SLOT_MASK ((1u << HANDLE_KIND_SHIFT) - 1)
+
+/* The HANDLE_KIND_* a value claims (0 for none); says nothing of liveness. */
+static inline uint32_t handle_kind(uint64_t handle) {
+    return (uint32_t)handle >> HANDLE_KIND_SHIFT;
+}
+
+static inline uint32_t handle_generation_of(uint64_t handle) { return (uint32_t)(handle >> 32); }
+static inline uint64_t handle_state_free(uint32_t generation) { return (uint64_t)generation << 1; }
+static inline uint32_t handle_state_generation(uint64_t state) { return (uint32_t)(state >> 1); }
+
+static inline handle_slot* handle_slot_at(handle_table* table, uint32_t slot) {
+    handle_slot* block;
+    if (slot / HANDLE_BLOCK_SLOTS >= HANDLE_MAX_BLOCKS)
+        return NULL;
+    block = atomic_load_explicit(&table->blocks[slot / HANDLE_BLOCK_SLOTS], memory_order_acquire);
+    return block ? &block[slot % HANDLE_BLOCK_SLOTS] : NULL;
+}
+
+static inline handle_slot* handle_slot_of(handle_table* table, uint64_t handle) {
+    uint32_t low = (uint32_t)handle;
+    if (handle_kind(handle) != table->kind || (low & HANDLE_SLOT_MASK) == 0 || handle >> 32 == 0)
+        return NULL;
+    return handle_slot_at(table, (low & HANDLE_SLOT_MASK) - 1);
+}
+
+/* Enters a live handle's slot; on HANDLE_ENTERED *object is its object and
+ * the caller must handle_leave or handle_release. Lock-free. */
+static inline handle_status handle_enter(handle_table* table, uint64_t handle, void** object) {
+    handle_slot* entry = handle_slot_of(table, handle);
+    uint64_t expected = handle_state_free(handle_generation_of(handle));
+    if (entry == NULL)
+        return handle_failure(table, handle);
+    /* A stale handle fails the swap and writes nothing. */
+    if (!atomic_compare_exchange_strong_explicit(&entry->state, &expected, expected | 1,
+                                                 memory_order_acquire, memory_order_relaxed))
+        return handle_state_generation(expected) == handle_generation_of(handle) ? HANDLE_BUSY : HANDLE_STALE;
+    *object = atomic_load_explicit(&entry->object, memory_order_relaxed);
+    if (*object == NULL) { /* a free slot's next generation, guessed */
+        atomic_store_explicit(&entry->state, handle_state_free(handle_generation_of(handle)),
+                              memory_order_release);
+        return HANDLE_STALE;
+    }
+    return HANDLE_ENTERED;
+}
+
+/* Leaves an entered slot. */
+static inline void handle_leave(handle_table* table, uint64_t handle) {
+    handle_slot* entry = handle_slot_of(table, handle);
+    /* Only the thread inside leaves, and nobody else changes the state
+     * while it is inside: a store is enough. */
+    if (entry != NULL)
+        atomic_store_explicit(&entry->state, handle_state_free(handle_generation_of(handle)),
+                              memory_order_release);
+}
 
 #endif /* NVTXW_COMMON_HANDLES_H */

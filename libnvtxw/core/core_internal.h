@@ -100,12 +100,25 @@ void core_stream_leave(core_stream* stream);
 core_stream* core_stream_for_write(nvtxwStreamHandle_t handle, const char* call,
                                    nvtxwResultCode_t* status);
 
-/* Fault handling: returns the session's saved fault (message restored), or
- * SUCCESS when the session is healthy. */
-nvtxwResultCode_t core_session_check(core_session* session);
+/* Fault handling, inline for the write path (session.c has the slow
+ * halves). core_session_check returns the session's saved fault (message
+ * restored), or SUCCESS when the session is healthy. */
+nvtxwResultCode_t core_session_fault(core_session* session);
+static inline nvtxwResultCode_t core_session_check(core_session* session) {
+    return atomic_load_explicit(&session->fault, memory_order_acquire) == NVTXW_RESULT_SUCCESS
+               ? NVTXW_RESULT_SUCCESS
+               : core_session_fault(session);
+}
 /* Records a sink failure: codes other than INVALID_ARGUMENT and NOT_SUPPORTED
  * make the session faulty. Returns `code`. */
-nvtxwResultCode_t core_session_sink_result(core_session* session, nvtxwResultCode_t code);
+nvtxwResultCode_t core_session_record_fault(core_session* session, nvtxwResultCode_t code);
+static inline nvtxwResultCode_t core_session_sink_result(core_session* session,
+                                                         nvtxwResultCode_t code) {
+    return code == NVTXW_RESULT_SUCCESS || code == NVTXW_RESULT_INVALID_ARGUMENT ||
+                   code == NVTXW_RESULT_NOT_SUPPORTED
+               ? code
+               : core_session_record_fault(session, code);
+}
 
 /* Domain and registries (core/domain.c). */
 core_domain* core_domain_create(core_session* session, const char* name);

@@ -278,7 +278,7 @@ nvtxwResultCode_t core_session_end(nvtxwSessionHandle_t handle) {
     return status;
 }
 
-nvtxwResultCode_t core_session_check(core_session* session) {
+nvtxwResultCode_t core_session_fault(core_session* session) {
     nvtxwResultCode_t fault = atomic_load_explicit(&session->fault, memory_order_acquire);
     if (fault == NVTXW_RESULT_SUCCESS)
         return fault;
@@ -289,11 +289,8 @@ nvtxwResultCode_t core_session_check(core_session* session) {
     return fault;
 }
 
-nvtxwResultCode_t core_session_sink_result(core_session* session, nvtxwResultCode_t code) {
+nvtxwResultCode_t core_session_record_fault(core_session* session, nvtxwResultCode_t code) {
     nvtxwResultCode_t expected = NVTXW_RESULT_SUCCESS;
-    if (code == NVTXW_RESULT_SUCCESS || code == NVTXW_RESULT_INVALID_ARGUMENT ||
-        code == NVTXW_RESULT_NOT_SUPPORTED)
-        return code;
     pthread_mutex_lock(&session->fault_mutex);
     if (atomic_compare_exchange_strong(&session->fault, &expected, code))
         session->fault_message = nvtxw_strdup(nvtxw_last_error());

@@ -314,55 +314,76 @@ uint8_t* field_encode(const field_plan* plan, const uint8_t* payload, int64_t ev
 
 /* ---- Decoding ----------------------------------------------------------- */
 
-static int fits_unsigned(uint64_t v, uint32_t size) {
-    return size >= 8 || v < ((uint64_t)1 << (8 * size));
+
+
+/* A uvar with a branch-free path for the one-byte values of most fields. */
+static inline int get_uvar(const uint8_t** p, const uint8_t* end, uint64_t* v) {
+    if (*p < end && **p < 0x80) {
+        *v = *(*p)++;
+        return 0;
+    }
+    return varint_get(p, end, v);
 }
 
-static int fits_signed(int64_t v, uint32_t size) {
-    int64_t limit;
-    if (size >= 8)
-        return 1;
-    limit = (int64_t)1 << (8 * size - 1);
-    return v >= -limit && v < limit;
+/* The integer a field's code stores: zigzag decoded, time restored, the
+ * handle serial put back, and range-checked. Returns 0 or -1 (*problem). */
+static int field_value(uint8_t code, uint64_t v, int64_t event_ts, uint32_t serial,
+                       uint64_t* out, const char** problem) {
+    int64_t sv;
+    switch (code) {
+    case CODE_U8:
+    case CODE_U16:
+    case CODE_U32:
+        if (v >> (8u << (code - CODE_U8)) != 0)
+            return *problem = "payload field value exceeds its type", -1;
+        break;
+    case CODE_S8:
+    case CODE_S16:
+    case CODE_S32:
+        sv = varint_unzigzag(v);
+        if (sv < -((int64_t)1 << ((8u << (code - CODE_S8)) - 1)) ||
+            sv >= ((int64_t)1 << ((8u << (code - CODE_S8)) - 1)))
+            return *problem = "payload field value exceeds its type", -1;
+        v = (uint64_t)sv;
+        break;
+    case CODE_S64:
+        v = (uint64_t)varint_unzigzag(v);
+        break;
+    case CODE_TS:
+        v = (uint64_t)varint_unzigzag(v) + (uint64_t)event_ts;
+        break;
+    case CODE_HANDLE:
+        if (v > 0xFFFFFFFFu)
+            return *problem = "string handle index exceeds 32 bits", -1;
+        if (v != 0)
+            v |= (uint64_t)serial << 32;
+        break;
+    default: /* CODE_U64 */
+        break;
+    }
+    *out = v;
+    return 0;
 }
 
 int field_decode(const field_plan* plan, const uint8_t** in, const uint8_t* end, int64_t event_ts,
                  uint32_t serial, uint8_t* out, const char** problem) {
     const uint8_t* p = *in;
-    uint32_t i;
+    const field_op* op = plan->ops;
+    const field_op* last = op + plan->op_count;
     memset(out, 0, plan->static_size);
-    for (i = 0; i < plan->op_count; i++) {
-        const field_op* op = &plan->ops[i];
+    for (; op < last; op++) {
         uint64_t v;
-        if (op->kind == FIELD_RAW) {
+        if (op->code == CODE_RAW) {
             if ((size_t)(end - p) < op->size)
                 return *problem = "record ends inside a payload field", -1;
             memcpy(out + op->offset, p, op->size);
             p += op->size;
             continue;
         }
-        if (varint_get(&p, end, &v) != 0)
+        if (get_uvar(&p, end, &v) != 0)
             return *problem = "bad varint in a payload field", -1;
-        switch (op->kind) {
-        case FIELD_UVAR:
-            if (!fits_unsigned(v, op->size))
-                return *problem = "payload field value exceeds its type", -1;
-            break;
-        case FIELD_SVAR:
-            if (!fits_signed(varint_unzigzag(v), op->size))
-                return *problem = "payload field value exceeds its type", -1;
-            v = (uint64_t)varint_unzigzag(v);
-            break;
-        case FIELD_TS:
-            v = (uint64_t)varint_unzigzag(v) + (uint64_t)event_ts;
-            break;
-        default: /* FIELD_HANDLE */
-            if (v > 0xFFFFFFFFu)
-                return *problem = "string handle index exceeds 32 bits", -1;
-            if (v != 0)
-                v |= (uint64_t)serial << 32;
-            break;
-        }
+        if (field_value(op->code, v, event_ts, serial, &v, problem) != 0)
+            return -1;
         store_int(out + op->offset, op->size, v);
     }
     *in = p;

@@ -52,6 +52,19 @@ void* reader_arena_alloc(reader_arena* arena, size_t size) {
     return p;
 }
 
+void reader_arena_rewind(reader_arena* arena) {
+    reader_arena_block* keep = arena->head;
+    /* Keep one standard block (the common case: the record fit in it);
+     * larger or extra blocks go, so memory stays that of one record. */
+    while (keep != NULL && (keep->next != NULL || keep->size != ARENA_BLOCK)) {
+        arena->head = keep->next;
+        nvtxw_free(keep);
+        keep = arena->head;
+    }
+    if (keep != NULL)
+        keep->used = 0;
+}
+
 void reader_arena_reset(reader_arena* arena) {
     while (arena->head != NULL) {
         reader_arena_block* next = arena->head->next;

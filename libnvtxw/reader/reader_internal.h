@@ -30,6 +30,8 @@ typedef struct reader_arena {
 
 void* reader_arena_alloc(reader_arena* arena, size_t size);
 void reader_arena_reset(reader_arena* arena);
+/* Empties the arena for the next record but keeps one block for it. */
+void reader_arena_rewind(reader_arena* arena);
 
 /* Bounds-checked reading of one decompressed chunk. `problem` names the
  * first failure (a static string); every getter returns 0 or -1. */

@@ -24,7 +24,8 @@
  *
  * Payload and sample bytes are copied into the stream's arena, so that they
  * are aligned for any type (the chunk buffer packs them at odd offsets);
- * ts-relative ones are restored in the copy.
+ * ts-relative ones are restored in the copy, fields payloads decoded into
+ * it. Interned strings of 1-byte units are borrowed from the chunk buffer.
  */
 #include "config.h"
 
@@ -104,6 +105,18 @@ static int aligned_copy(reader_stream_cursor* cur, const uint8_t* data, size_t s
     return 0;
 }
 
+/* Interned strings of 1-byte code units need no alignment: they are
+ * handed out borrowed from the chunk buffer, which stays until the record's
+ * stream moves on (nvtxw/reader.h's lifetime rule). UTF-16 and UTF-32
+ * strings are copied to be aligned for their units. */
+static int string_bytes(reader_stream_cursor* cur, nvtxPayloadData_t* p, const uint8_t* data) {
+    if (p->schemaId == NVTX_PAYLOAD_ENTRY_TYPE_CSTRING_UTF16 ||
+        p->schemaId == NVTX_PAYLOAD_ENTRY_TYPE_CSTRING_UTF32)
+        return aligned_copy(cur, data, p->size, &p->payload);
+    p->payload = data;
+    return 0;
+}
+
 static int interned(reader_stream_cursor* cur, nvtxPayloadData_t* p) {
     reader_cursor* c = &cur->cur;
     uint64_t index;
@@ -112,7 +125,7 @@ static int interned(reader_stream_cursor* cur, nvtxPayloadData_t* p) {
         return -1;
     if (index < cur->dict_count) {
         p->size = cur->dict[index].size;
-        return aligned_copy(cur, cur->buffer + cur->dict[index].offset, p->size, &p->payload);
+        return string_bytes(cur, p, cur->buffer + cur->dict[index].offset);
     }
     if (reader_get_bytes(c, &data, &p->size) != 0)
         return -1;
@@ -127,7 +140,7 @@ static int interned(reader_stream_cursor* cur, nvtxPayloadData_t* p) {
     cur->dict[cur->dict_count].offset = (size_t)(data - cur->buffer);
     cur->dict[cur->dict_count].size = p->size;
     cur->dict_count++;
-    return aligned_copy(cur, data, p->size, &p->payload);
+    return string_bytes(cur, p, data);
 }
 
 /* ---- Plans (format 2) ---------------------------------------------------- */
@@ -428,7 +441,7 @@ static int decode_body(nvtxw_reader_t* reader, reader_stream_cursor* cur, uint8_
 int reader_decode_stream_record(nvtxw_reader_t* reader, reader_stream_cursor* cur) {
     nvtxw_record_t* rec = &cur->head;
     uint8_t kind;
-    reader_arena_reset(&cur->arena);
+    reader_arena_rewind(&cur->arena);
     if (reader_get_u8(&cur->cur, &kind) != 0)
         return -1;
     memset(rec, 0, sizeof *rec);

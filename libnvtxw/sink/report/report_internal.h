@@ -150,6 +150,7 @@ typedef struct report_stream {
         uint8_t encoding; /* PAYLOAD_FIELDS or PAYLOAD_INTERNED */
     } again[REPORT_AGAIN_MAX];
     uint32_t again_count; /* 0: none */
+    int again_interned;   /* one of them is PAYLOAD_INTERNED */
     /* Compression thread of this stream (NULL: on the writer's thread) and,
      * under its mutex, the chunks in flight, spare buffers and the first
      * write error of a queued chunk. */

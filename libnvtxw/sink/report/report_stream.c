@@ -438,6 +438,7 @@ static uint32_t sref_known(const report_stream* st, uint64_t schema_id) {
  * references), for put_event_again. */
 static void remember_event(report_stream* st, const core_event* event, const event_layout* l) {
     size_t i;
+    int interned = 0;
     st->again_count = 0;
     if (!l->compact || event->count > REPORT_AGAIN_MAX)
         return;
@@ -449,7 +450,9 @@ static void remember_event(report_stream* st, const core_event* event, const eve
         st->again[i].schema_id = id;
         st->again[i].plan = l->plans[i];
         st->again[i].encoding = l->encodings[i];
+        interned |= l->encodings[i] == PAYLOAD_INTERNED;
     }
+    st->again_interned = interned;
     st->again_count = (uint32_t)event->count;
 }
 
@@ -508,9 +511,10 @@ static int put_event_again(report_stream* st, const core_event* event,
     uint8_t* p;
     if (!again_matches(st, event, facts, &bound))
         return 0;
-    /* A handle of another domain would need another encoding, and the
-     * check must come before an interned string grows the dictionary. */
-    for (i = 0; i < event->count; i++)
+    /* A handle of another domain needs another encoding: field_encode
+     * refuses it, but with a string in the record that must be known before
+     * the string grows the dictionary. */
+    for (i = 0; st->again_interned && i < event->count; i++)
         if (st->again[i].encoding == PAYLOAD_FIELDS && st->again[i].plan->has_handles &&
             !handles_restorable(st, &st->again[i].plan->fields, event->payloads[i].payload))
             return 0;
@@ -529,7 +533,7 @@ static int put_event_again(report_stream* st, const core_event* event,
                 : put_interned(st, p, payload->payload, payload->size);
     }
     if (p == NULL)
-        return -1; /* the dictionary could not grow */
+        return st->again_interned ? -1 : 0; /* no dictionary room / a foreign handle */
     st->chunk.length = (size_t)(p - (uint8_t*)st->chunk.data);
     st->chunk.data[st->chunk.length] = '\0';
     return 1;
