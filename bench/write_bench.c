@@ -376,9 +376,8 @@ static void measure_writes(const workloads* w, const paths* p, const char* level
     *s = otf2_write(p->otf2_profile, &w->profile, 1);
     print_run("otf2 write profiler", i, events, "events", *s);
     s = &r->seconds[R_TWO][i];
-    *s = nv_write(
-        report_config_with(config, sizeof config, p->two, level, "|CompressionThreads=0"), NV_REG,
-        w->halves, 2, 1);
+    *s = nv_write(report_config_with(config, sizeof config, p->two, level, "|CompressionThreads=0"),
+                  NV_REG, w->halves, 2, 1);
     print_run("nvtxw report 2 threads, no compression thread", i, n, "ranges", *s);
     s = &r->seconds[R_NULL][i];
     *s = nv_write("Sink=null", NV_REG, &w->full, 1, 1);
@@ -389,9 +388,9 @@ static void measure_writes(const workloads* w, const paths* p, const char* level
                   NV_REG, &w->full, 1, 1);
     print_run("nvtxw report Compression=" FAST_COMPRESSION ", no thread", i, n, "ranges", *s);
     s = &r->seconds[R_SYNC][i];
-    *s = nv_write(
-        report_config_with(config, sizeof config, p->fast, level, "|CompressionThreads=0"),
-        NV_REG, &w->full, 1, 1);
+    *s =
+        nv_write(report_config_with(config, sizeof config, p->fast, level, "|CompressionThreads=0"),
+                 NV_REG, &w->full, 1, 1);
     print_run("nvtxw report, no compression thread", i, n, "ranges", *s);
 }
 
@@ -513,8 +512,8 @@ static void print_table(const results* r, const workloads* w) {
            "(%.2f M events/s)  ratio %5.2fx (target >= 2.0x) %s\n",
            read, read, otf2_read, 2 * otf2_read, read / otf2_read,
            verdict(read / otf2_read >= 2.0));
-    print_ratio("read+visit", "nvtxw", n / best(r, R_READ_VISIT) / 1e6, "otf2", otf2_read,
-                "ranges", 2.0);
+    print_ratio("read+visit", "nvtxw", n / best(r, R_READ_VISIT) / 1e6, "otf2", otf2_read, "ranges",
+                2.0);
     print_ratio("merge", "nvtxw 8 streams", r->merge_events / best(r, R_MERGE) / 1e6,
                 "otf2 8 locations", r->merge_events / best(r, R_OTF2_MERGE) / 1e6, "events", 1.0);
     printf("time       core %.1f ns  encode+write %.1f ns  compress %.1f ns  (per range, "

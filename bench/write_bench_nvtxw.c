@@ -220,11 +220,13 @@ static void sum_struct(const nvtxw_record_t* record, nv_read_result* out) {
     if (p->size == sizeof(nvtxwRangeEventRegStringPayload_t)) {
         const nvtxwRangeEventRegStringPayload_t* range = p->payload;
         out->signed_sum += (uint64_t)range->timestampBegin + (uint64_t)range->timestampEnd;
-        out->unsigned_sum += range->attr.color + range->attr.category + (uint64_t)(uintptr_t)range->attr.message;
+        out->unsigned_sum +=
+            range->attr.color + range->attr.category + (uint64_t)(uintptr_t)range->attr.message;
     } else if (p->size == sizeof(nvtxwEventRegStringPayload_t)) {
         const nvtxwEventRegStringPayload_t* event = p->payload;
         out->signed_sum += (uint64_t)event->timestamp;
-        out->unsigned_sum += event->attr.color + event->attr.category + (uint64_t)(uintptr_t)event->attr.message;
+        out->unsigned_sum +=
+            event->attr.color + event->attr.category + (uint64_t)(uintptr_t)event->attr.message;
     } else if (p->size == sizeof(nvtxwRangePopPayload_t)) {
         out->signed_sum += (uint64_t)((const nvtxwRangePopPayload_t*)p->payload)->timestamp;
     }

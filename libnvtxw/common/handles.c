@@ -7,7 +7,6 @@
 
 #include <sched.h>
 
-
 _Static_assert((uint64_t)HANDLE_MAX_BLOCKS* HANDLE_BLOCK_SLOTS < HANDLE_SLOT_MASK,
                "slot numbers must not reach the kind bits");
 _Static_assert(sizeof(handle_slot) == HANDLE_SLOT_BYTES, "a slot is one cache line long");
@@ -17,12 +16,10 @@ static uint64_t handle_make(const handle_table* table, uint32_t generation, uint
            ((uint64_t)slot + 1);
 }
 
-
 /* The slot of index `slot`, or NULL when its block does not exist. */
 
 /* The slot a value of this table's kind names, or NULL (0, another kind, a
  * generation of 0, a slot never handed out). */
-
 
 /* Takes a slot from the free list or a new one (mutex held); UINT32_MAX if none. */
 static uint32_t slot_take(handle_table* table) {
@@ -56,7 +53,8 @@ uint64_t handle_insert(handle_table* table, void* object) {
     slot = slot_take(table);
     if (slot != UINT32_MAX) {
         entry = handle_slot_at(table, slot);
-        generation = handle_state_generation(atomic_load_explicit(&entry->state, memory_order_relaxed));
+        generation =
+            handle_state_generation(atomic_load_explicit(&entry->state, memory_order_relaxed));
         if (generation == 0) /* fresh slot; never 0: handle 0 must stay invalid */
             generation = table->first_generation;
         if (generation > table->last_generation)
@@ -86,7 +84,6 @@ handle_status handle_failure(const handle_table* table, uint64_t handle) {
     return known && kind != table->kind ? HANDLE_WRONG_KIND : HANDLE_STALE;
 }
 
-
 handle_status handle_enter_wait(handle_table* table, uint64_t handle, void** object) {
     handle_status status;
     while ((status = handle_enter(table, handle, object)) == HANDLE_BUSY)
@@ -94,14 +91,13 @@ handle_status handle_enter_wait(handle_table* table, uint64_t handle, void** obj
     return status;
 }
 
-
 void handle_release(handle_table* table, uint64_t handle) {
     uint32_t generation = handle_generation_of(handle);
     handle_slot* entry;
     pthread_mutex_lock(&table->mutex);
     entry = handle_slot_of(table, handle);
-    if (entry != NULL &&
-        handle_state_generation(atomic_load_explicit(&entry->state, memory_order_relaxed)) == generation) {
+    if (entry != NULL && handle_state_generation(atomic_load_explicit(
+                             &entry->state, memory_order_relaxed)) == generation) {
         atomic_store_explicit(&entry->object, NULL, memory_order_relaxed);
         table->live--;
         if (generation == UINT32_MAX) {
@@ -112,7 +108,8 @@ void handle_release(handle_table* table, uint64_t handle) {
         } else {
             /* The new generation and "not busy" in one store: whoever
              * enters next sees both. */
-            atomic_store_explicit(&entry->state, handle_state_free(generation + 1), memory_order_release);
+            atomic_store_explicit(&entry->state, handle_state_free(generation + 1),
+                                  memory_order_release);
             if (generation + 1 > table->last_generation)
                 table->last_generation = generation + 1;
             entry->next_free = table->free_head;

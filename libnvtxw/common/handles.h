@@ -104,7 +104,6 @@ void handle_release(handle_table* table, uint64_t handle);
  * of handles still live (then nothing is freed). */
 uint32_t handle_table_reset(handle_table* table);
 
-
 /* ---- The write path's part, inline: every write call enters and leaves
  * its stream's slot. ---- */
 
@@ -146,7 +145,8 @@ static inline handle_status handle_enter(handle_table* table, uint64_t handle, v
     /* A stale handle fails the swap and writes nothing. */
     if (!atomic_compare_exchange_strong_explicit(&entry->state, &expected, expected | 1,
                                                  memory_order_acquire, memory_order_relaxed))
-        return handle_state_generation(expected) == handle_generation_of(handle) ? HANDLE_BUSY : HANDLE_STALE;
+        return handle_state_generation(expected) == handle_generation_of(handle) ? HANDLE_BUSY
+                                                                                 : HANDLE_STALE;
     *object = atomic_load_explicit(&entry->object, memory_order_relaxed);
     if (*object == NULL) { /* a free slot's next generation, guessed */
         atomic_store_explicit(&entry->state, handle_state_free(handle_generation_of(handle)),

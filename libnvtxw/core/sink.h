@@ -117,11 +117,11 @@ const core_scope* core_domain_scope(const core_domain* domain, uint64_t scope_id
 
 /* Session options parsed from the config string (docs/config.md). */
 typedef struct core_config {
-    const char* raw;    /* the config string as given ("" when NULL) */
-    const char* sink;   /* "report" (default), "text", "null" */
-    const char* output; /* output path; NULL = derived from the session name */
-    int overwrite;      /* replace an existing output */
-    int compression;    /* zstd level for the report sink */
+    const char* raw;         /* the config string as given ("" when NULL) */
+    const char* sink;        /* "report" (default), "text", "null" */
+    const char* output;      /* output path; NULL = derived from the session name */
+    int overwrite;           /* replace an existing output */
+    int compression;         /* zstd level for the report sink */
     int compression_threads; /* report sink's compression threads; -1 = default */
     /* Backend=: the library Sink=backend forwards to; BackendConfig=: the
      * first line of that library's config string. NULL when absent. */

@@ -110,8 +110,7 @@ static uint8_t scalar_kind(const nvtxPayloadSchemaEntry_t* e, const finalized_en
     }
 }
 
-static void plan_schema(plan_builder* b, const nvtxw_schema_t* schema, size_t base,
-                        unsigned depth);
+static void plan_schema(plan_builder* b, const nvtxw_schema_t* schema, size_t base, unsigned depth);
 
 static void plan_entry(plan_builder* b, const nvtxw_schema_t* schema, size_t i, size_t base,
                        unsigned depth) {
@@ -210,111 +209,67 @@ static void store_int(uint8_t* p, uint32_t size, uint64_t value) {
     }
 }
 
-/*
- * The encoder dispatches once per field. Each field kind ends with its own
- * jump to the next field's kind (a jump table of labels, GNU C), so the
- * branch predictor learns the sequence of a schema's fields (one shared
- * switch jump mispredicts about every field: 5-6 ns each on the machines
- * measured, bench/README.md). Compilers without labels as values take the
- * same cases through a switch.
- */
-#if defined(__GNUC__)
-#define FIELD_CASE(name) field_##name
-#define FIELD_NEXT()                                                                               \
-    do {                                                                                           \
-        if (++op == end)                                                                           \
-            return out;                                                                            \
-        at = payload + op->offset;                                                                 \
-        goto* dispatch[op->code];                                                                  \
-    } while (0)
-#else
-#define FIELD_CASE(name) case CODE_##name
-#define FIELD_NEXT() break
-#endif
-
+/* One dispatch per field, on its combined kind and size (field_op.code). */
 uint8_t* field_encode(const field_plan* plan, const uint8_t* payload, int64_t event_ts,
                       uint32_t serial, uint8_t* out) {
     const field_op* op = plan->ops;
     const field_op* end = op + plan->op_count;
-    const uint8_t* at;
-    uint8_t u8;
-    uint16_t u16;
-    uint32_t u32;
-    uint64_t v;
-#if defined(__GNUC__)
-    static const void* const dispatch[] = {
-        [CODE_RAW] = &&field_RAW, [CODE_U8] = &&field_U8,         [CODE_U16] = &&field_U16,
-        [CODE_U32] = &&field_U32, [CODE_U64] = &&field_U64,       [CODE_S8] = &&field_S8,
-        [CODE_S16] = &&field_S16, [CODE_S32] = &&field_S32,       [CODE_S64] = &&field_S64,
-        [CODE_TS] = &&field_TS,   [CODE_HANDLE] = &&field_HANDLE,
-    };
-    if (op == end)
-        return out;
-    at = payload + op->offset;
-    goto* dispatch[op->code];
-#else
     for (; op < end; op++) {
-        at = payload + op->offset;
+        const uint8_t* at = payload + op->offset;
+        uint16_t u16;
+        uint32_t u32;
+        uint64_t v;
         switch (op->code) {
-#endif
-    FIELD_CASE(U8):
-        out += varint_put(out, at[0]);
-        FIELD_NEXT();
-    FIELD_CASE(U16):
-        memcpy(&u16, at, 2);
-        out += varint_put(out, u16);
-        FIELD_NEXT();
-    FIELD_CASE(U32):
-        memcpy(&u32, at, 4);
-        out += varint_put(out, u32);
-        FIELD_NEXT();
-    FIELD_CASE(U64):
-        memcpy(&v, at, 8);
-        out += varint_put(out, v);
-        FIELD_NEXT();
-    FIELD_CASE(S8):
-        memcpy(&u8, at, 1);
-        out += varint_put(out, varint_zigzag((int8_t)u8));
-        FIELD_NEXT();
-    FIELD_CASE(S16):
-        memcpy(&u16, at, 2);
-        out += varint_put(out, varint_zigzag((int16_t)u16));
-        FIELD_NEXT();
-    FIELD_CASE(S32):
-        memcpy(&u32, at, 4);
-        out += varint_put(out, varint_zigzag((int32_t)u32));
-        FIELD_NEXT();
-    FIELD_CASE(S64):
-        memcpy(&v, at, 8);
-        out += varint_put(out, varint_zigzag((int64_t)v));
-        FIELD_NEXT();
-    FIELD_CASE(TS):
-        memcpy(&v, at, 8);
-        out += varint_put(out, varint_zigzag((int64_t)(v - (uint64_t)event_ts)));
-        FIELD_NEXT();
-    FIELD_CASE(HANDLE):
-        memcpy(&v, at, 8);
-        if (v != 0 && ((v >> 32) != serial || (v & 0xFFFFFFFFu) == 0))
-            return NULL; /* not a handle of this domain: cannot be restored */
-        out += varint_put(out, v & 0xFFFFFFFFu);
-        FIELD_NEXT();
-    FIELD_CASE(RAW):
-        memcpy(out, at, op->size);
-        out += op->size;
-        FIELD_NEXT();
-#if !defined(__GNUC__)
+        case CODE_U8:
+            out += varint_put(out, at[0]);
+            break;
+        case CODE_U16:
+            memcpy(&u16, at, 2);
+            out += varint_put(out, u16);
+            break;
+        case CODE_U32:
+            memcpy(&u32, at, 4);
+            out += varint_put(out, u32);
+            break;
+        case CODE_U64:
+            memcpy(&v, at, 8);
+            out += varint_put(out, v);
+            break;
+        case CODE_S8:
+            out += varint_put(out, varint_zigzag((int8_t)at[0]));
+            break;
+        case CODE_S16:
+            memcpy(&u16, at, 2);
+            out += varint_put(out, varint_zigzag((int16_t)u16));
+            break;
+        case CODE_S32:
+            memcpy(&u32, at, 4);
+            out += varint_put(out, varint_zigzag((int32_t)u32));
+            break;
+        case CODE_S64:
+            memcpy(&v, at, 8);
+            out += varint_put(out, varint_zigzag((int64_t)v));
+            break;
+        case CODE_TS:
+            memcpy(&v, at, 8);
+            out += varint_put(out, varint_zigzag((int64_t)(v - (uint64_t)event_ts)));
+            break;
+        case CODE_HANDLE:
+            memcpy(&v, at, 8);
+            if (v != 0 && ((v >> 32) != serial || (v & 0xFFFFFFFFu) == 0))
+                return NULL; /* not a handle of this domain: cannot be restored */
+            out += varint_put(out, v & 0xFFFFFFFFu);
+            break;
+        default:
+            memcpy(out, at, op->size);
+            out += op->size;
+            break;
         }
     }
     return out;
-#endif
 }
 
-#undef FIELD_CASE
-#undef FIELD_NEXT
-
 /* ---- Decoding ----------------------------------------------------------- */
-
-
 
 /* A uvar with a branch-free path for the one-byte values of most fields. */
 static inline int get_uvar(const uint8_t** p, const uint8_t* end, uint64_t* v) {
@@ -327,8 +282,8 @@ static inline int get_uvar(const uint8_t** p, const uint8_t* end, uint64_t* v) {
 
 /* The integer a field's code stores: zigzag decoded, time restored, the
  * handle serial put back, and range-checked. Returns 0 or -1 (*problem). */
-static int field_value(uint8_t code, uint64_t v, int64_t event_ts, uint32_t serial,
-                       uint64_t* out, const char** problem) {
+static int field_value(uint8_t code, uint64_t v, int64_t event_ts, uint32_t serial, uint64_t* out,
+                       const char** problem) {
     int64_t sv;
     switch (code) {
     case CODE_U8:

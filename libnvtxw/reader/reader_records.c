@@ -185,8 +185,8 @@ static const reader_plan* plan_of(nvtxw_reader_t* reader, reader_stream_cursor* 
 }
 
 /* A fields-encoded payload decoded into the arena. */
-static int fields_payload(nvtxw_reader_t* reader, reader_stream_cursor* cur, const reader_plan* plan,
-                          int64_t ts, nvtxPayloadData_t* p) {
+static int fields_payload(nvtxw_reader_t* reader, reader_stream_cursor* cur,
+                          const reader_plan* plan, int64_t ts, nvtxPayloadData_t* p) {
     reader_cursor* c = &cur->cur;
     uint32_t serial = reader->domains[reader->streams[cur->stream].domain].serial;
     uint8_t* out;

@@ -24,8 +24,10 @@
 #define E_FLAGS(flags, type, name)                                                                 \
     { flags, NVTX_PAYLOAD_ENTRY_TYPE_##type, name, NULL, 0, 0, NULL, NULL }
 #define E_ARRAY(type, name, n)                                                                     \
-    { NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_FIXED_SIZE, NVTX_PAYLOAD_ENTRY_TYPE_##type, name, NULL, n, 0,  \
-      NULL, NULL }
+    {                                                                                              \
+        NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_FIXED_SIZE, NVTX_PAYLOAD_ENTRY_TYPE_##type, name, NULL, n,   \
+            0, NULL, NULL                                                                          \
+    }
 #define SERIAL 7u
 
 typedef struct inner {
@@ -85,7 +87,8 @@ static void setup(void) {
     registry = nvtxw_schema_registry_create();
     inner_id = add(inner_entries, 2, NVTX_PAYLOAD_SCHEMA_TYPE_STATIC);
     entries[10].type = inner_id;
-    everything_id = add(entries, sizeof entries / sizeof entries[0], NVTX_PAYLOAD_SCHEMA_TYPE_STATIC);
+    everything_id =
+        add(entries, sizeof entries / sizeof entries[0], NVTX_PAYLOAD_SCHEMA_TYPE_STATIC);
 }
 
 static void teardown(void) { nvtxw_schema_registry_destroy(registry); }
@@ -179,9 +182,8 @@ START_TEST(small_values_are_small) {
     in.name = (uint64_t)SERIAL << 32 | 3;
     ck_assert_int_eq(field_plan_make(find(everything_id), &plan), 1);
     /* 12 one-byte varints (u8..name, arr x3, a, b) + 12 raw float bytes + 5 text bytes */
-    ck_assert_uint_eq(
-        (size_t)(field_encode(&plan, (const uint8_t*)&in, 1000, SERIAL, buf) - buf),
-        12 + 12 + 5);
+    ck_assert_uint_eq((size_t)(field_encode(&plan, (const uint8_t*)&in, 1000, SERIAL, buf) - buf),
+                      12 + 12 + 5);
 }
 END_TEST
 
@@ -240,9 +242,9 @@ END_TEST
 START_TEST(ineligible_schemas) {
     static nvtxPayloadSchemaEntry_t pointer[] = {
         E_FLAGS(NVTX_PAYLOAD_ENTRY_FLAG_POINTER, INT32, "p")};
-    static nvtxPayloadSchemaEntry_t string[] = {
-        {NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_ZERO_TERMINATED, NVTX_PAYLOAD_ENTRY_TYPE_CSTRING_UTF8, "s",
-         NULL, 0, 0, NULL, NULL}};
+    static nvtxPayloadSchemaEntry_t string[] = {{NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_ZERO_TERMINATED,
+                                                 NVTX_PAYLOAD_ENTRY_TYPE_CSTRING_UTF8, "s", NULL, 0,
+                                                 0, NULL, NULL}};
     static nvtxPayloadSchemaEntry_t many[FIELD_MAX_OPS + 1];
     field_plan plan;
     for (size_t i = 0; i < FIELD_MAX_OPS + 1; i++) {
@@ -253,9 +255,8 @@ START_TEST(ineligible_schemas) {
                      0);
     ck_assert_int_eq(field_plan_make(find(add(string, 1, NVTX_PAYLOAD_SCHEMA_TYPE_DYNAMIC)), &plan),
                      0);
-    ck_assert_int_eq(field_schema_is_inline_string(
-                         find(add(string, 1, NVTX_PAYLOAD_SCHEMA_TYPE_DYNAMIC))),
-                     1);
+    ck_assert_int_eq(
+        field_schema_is_inline_string(find(add(string, 1, NVTX_PAYLOAD_SCHEMA_TYPE_DYNAMIC))), 1);
     ck_assert_int_eq(
         field_plan_make(find(add(many, FIELD_MAX_OPS + 1, NVTX_PAYLOAD_SCHEMA_TYPE_STATIC)), &plan),
         0);

@@ -724,7 +724,7 @@ START_TEST(compact_records) {
     compact_ev(&r.b, 5, 1, 0, 0, 0);   /* reference 1 */
     enc_chunk(r.enc, ENC_KIND_EVENTS, 0, 100, 105, &r.b);
     compact_ev(&r.b, 200, 1, 1, 1, 0); /* a new chunk numbers from 1 again */
-    enc_record(&r.b, 0x25);         /* reference 1, existing */
+    enc_record(&r.b, 0x25);            /* reference 1, existing */
     enc_svar(&r.b, 5);
     enc_uvar(&r.b, 1);
     enc_uvar(&r.b, 1);
@@ -799,7 +799,8 @@ START_TEST(compact_records) {
     ck_assert_uint_eq(v.msg, (uint64_t)3 << 32 | 2);
     ck_assert_uint_eq(count_rest(reader), 0);
     ck_assert(damage_mentions(reader, "schema reference beyond the chunk's table"));
-    ck_assert(damage_mentions(reader, "compact event payload of a schema with no implied encoding"));
+    ck_assert(
+        damage_mentions(reader, "compact event payload of a schema with no implied encoding"));
     ck_assert(damage_mentions(reader, "payload field value exceeds its type"));
     ck_assert(damage_mentions(reader, "payload of an unregistered schema"));
     ck_assert(damage_mentions(reader, "string handle index exceeds 32 bits"));

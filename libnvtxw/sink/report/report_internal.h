@@ -19,10 +19,10 @@
 #include "common/idmap.h"
 #include "common/pubmap.h"
 #include "common/strbuf.h"
+#include "common/varint.h"
 #include "core/sink.h"
 #include "format/container.h"
 #include "payload/field_codec.h"
-#include "common/varint.h"
 
 /* Container chunk kinds (docs/report-records.md). */
 #define REPORT_CHUNK_REGISTRATIONS 1u

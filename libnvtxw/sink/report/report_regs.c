@@ -16,8 +16,8 @@
 nvtxwResultCode_t report_domain(sink* s, const core_domain* domain) {
     report_sink* rs = (report_sink*)s;
     size_t start = report_reg_begin(rs, REC_DOMAIN);
-    return report_reg_finish(rs, rec_str(&rs->reg, domain->name) || rec_uvar(&rs->reg, domain->serial),
-                             start);
+    return report_reg_finish(
+        rs, rec_str(&rs->reg, domain->name) || rec_uvar(&rs->reg, domain->serial), start);
 }
 
 nvtxwResultCode_t report_category(sink* s, const core_domain* domain, uint32_t category,

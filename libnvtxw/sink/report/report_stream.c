@@ -30,7 +30,7 @@ static void stream_reset_chunk(report_stream* st) {
     strbuf_clear(&st->dict_data);
     st->sref_count = 0;
     st->again_count = 0; /* its schema references were the old chunk's */
-    st->chunk_epoch++;    /* the pointer cache's entries are the old chunk's */
+    st->chunk_epoch++;   /* the pointer cache's entries are the old chunk's */
 }
 
 /* Compresses and writes the buffered records as one chunk. */
@@ -260,7 +260,8 @@ static int is_predefined_string(uint64_t schema_id) {
 }
 
 /* Every handle the fields plan stores can be restored from its low half. */
-static int handles_restorable(const report_stream* st, const field_plan* plan, const uint8_t* data) {
+static int handles_restorable(const report_stream* st, const field_plan* plan,
+                              const uint8_t* data) {
     uint32_t i;
     for (i = 0; i < plan->op_count; i++) {
         uint64_t v;
@@ -377,9 +378,9 @@ static int event_layout_make(report_stream* st, const core_event* event,
     for (i = 0; i < event->count; i++) {
         if (l->sizes[i] == 0)
             continue;
-        l->encodings[i] = with_origin ? PAYLOAD_ORIGIN
-                                      : payload_encoding(st, &event->payloads[i], l->sizes[i],
-                                                         l->plans[i]);
+        l->encodings[i] = with_origin
+                              ? PAYLOAD_ORIGIN
+                              : payload_encoding(st, &event->payloads[i], l->sizes[i], l->plans[i]);
         l->compact &= compact_encoding(l->encodings[i]);
     }
     return 0;
@@ -396,8 +397,8 @@ static uint8_t* put_compact_event(report_stream* st, uint8_t* p, const core_even
         if (l->sizes[i] == 0)
             continue;
         p = put_sref(st, p, event->payloads[i].schemaId);
-        p = put_payload_body(st, p, &event->payloads[i], l->sizes[i], l->plans[i],
-                             l->encodings[i], facts->timestamp);
+        p = put_payload_body(st, p, &event->payloads[i], l->sizes[i], l->plans[i], l->encodings[i],
+                             facts->timestamp);
     }
     return p;
 }
@@ -419,8 +420,8 @@ static uint8_t* put_full_event(report_stream* st, uint8_t* p, const core_event* 
             continue;
         p = put_uvar(p, event->payloads[i].schemaId);
         *p++ = l->encodings[i];
-        p = put_payload_body(st, p, &event->payloads[i], l->sizes[i], l->plans[i],
-                             l->encodings[i], facts->timestamp);
+        p = put_payload_body(st, p, &event->payloads[i], l->sizes[i], l->plans[i], l->encodings[i],
+                             facts->timestamp);
     }
     return p;
 }
@@ -556,19 +557,18 @@ nvtxwResultCode_t report_event_write(void* state, const core_event* event) {
     again = put_event_again(st, event, &facts);
     if (again == 0)
         again = put_event(st, event, &facts) == 0 ? 1 : -1;
-    return stream_end_record(st, again == 1 ? 0 : -1, &mark, facts.has_timestamp,
-                             facts.timestamp);
+    return stream_end_record(st, again == 1 ? 0 : -1, &mark, facts.has_timestamp, facts.timestamp);
 }
 
 /* Integer counter types whose 8-byte samples are stored as svar (0x26). */
 static int counter_is_int64(const core_counter* counter, size_t size) {
     uint64_t t = counter->schema_id;
-    return size == 8 && (t == NVTX_PAYLOAD_ENTRY_TYPE_INT64 || t == NVTX_PAYLOAD_ENTRY_TYPE_UINT64 ||
-                         t == NVTX_PAYLOAD_ENTRY_TYPE_LONGLONG ||
-                         t == NVTX_PAYLOAD_ENTRY_TYPE_ULONGLONG ||
-                         (nvtxw_entry_type_size(t) == 8 && (t == NVTX_PAYLOAD_ENTRY_TYPE_LONG ||
-                                                           t == NVTX_PAYLOAD_ENTRY_TYPE_ULONG ||
-                                                           t == NVTX_PAYLOAD_ENTRY_TYPE_SIZE)));
+    return size == 8 &&
+           (t == NVTX_PAYLOAD_ENTRY_TYPE_INT64 || t == NVTX_PAYLOAD_ENTRY_TYPE_UINT64 ||
+            t == NVTX_PAYLOAD_ENTRY_TYPE_LONGLONG || t == NVTX_PAYLOAD_ENTRY_TYPE_ULONGLONG ||
+            (nvtxw_entry_type_size(t) == 8 &&
+             (t == NVTX_PAYLOAD_ENTRY_TYPE_LONG || t == NVTX_PAYLOAD_ENTRY_TYPE_ULONG ||
+              t == NVTX_PAYLOAD_ENTRY_TYPE_SIZE)));
 }
 
 nvtxwResultCode_t report_counter_write(void* state, int64_t timestamp, const core_counter* counter,
