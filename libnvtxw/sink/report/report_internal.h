@@ -71,8 +71,22 @@ enum {
 /* Schema references of compact event records: distinct schemas a chunk
  * numbers (later ones are written by ID). */
 #define REPORT_SREF_MAX 32
-/* Payloads of the event shape a stream remembers (report_stream.c). */
-#define REPORT_AGAIN_MAX 2
+/* Event shapes a stream remembers, and their most payloads (report_stream.c). */
+#define REPORT_SHAPES 4
+#define REPORT_SHAPE_PAYLOADS 2
+
+/* The shape of a compact record: its schemas, their plans and the chunk's
+ * references to them. */
+typedef struct report_shape {
+    uint32_t count;   /* payloads; 0 = empty */
+    int has_interned; /* one of them is PAYLOAD_INTERNED */
+    struct {
+        uint64_t schema_id;
+        const struct payload_plan* plan; /* with PAYLOAD_FIELDS */
+        uint32_t sref;
+        uint8_t encoding; /* PAYLOAD_FIELDS or PAYLOAD_INTERNED */
+    } p[REPORT_SHAPE_PAYLOADS];
+} report_shape;
 /* Interned strings remembered by the producer's pointer (direct-mapped). */
 #define REPORT_INTERN_CACHE 64
 
@@ -141,16 +155,10 @@ typedef struct report_stream {
     } intern_cache[REPORT_INTERN_CACHE];
     uint32_t chunk_epoch;
     uint32_t serial; /* the stream's domain's string handle serial */
-    /* The last event's shape when it was a compact record of at most
-     * REPORT_AGAIN_MAX payloads (report_stream.c, put_event_again). */
-    struct {
-        uint64_t schema_id;
-        const payload_plan* plan; /* with PAYLOAD_FIELDS */
-        uint32_t sref;
-        uint8_t encoding; /* PAYLOAD_FIELDS or PAYLOAD_INTERNED */
-    } again[REPORT_AGAIN_MAX];
-    uint32_t again_count; /* 0: none */
-    int again_interned;   /* one of them is PAYLOAD_INTERNED */
+    /* Shapes of recent compact records (report_stream.c, put_event_again),
+     * valid for this chunk; count 0: an empty slot. */
+    report_shape shapes[REPORT_SHAPES];
+    unsigned shape_next; /* slot the next new shape replaces */
     /* Compression thread of this stream (NULL: on the writer's thread) and,
      * under its mutex, the chunks in flight, spare buffers and the first
      * write error of a queued chunk. */

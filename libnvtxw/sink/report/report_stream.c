@@ -29,8 +29,8 @@ static void stream_reset_chunk(report_stream* st) {
     st->intern_count = 0;
     strbuf_clear(&st->dict_data);
     st->sref_count = 0;
-    st->again_count = 0; /* its schema references were the old chunk's */
-    st->chunk_epoch++;   /* the pointer cache's entries are the old chunk's */
+    memset(st->shapes, 0, sizeof st->shapes); /* their references were the old chunk's */
+    st->chunk_epoch++;                        /* the pointer cache's entries are the old chunk's */
 }
 
 /* Compresses and writes the buffered records as one chunk. */
@@ -87,6 +87,8 @@ static void stream_rewind(report_stream* st, const chunk_mark* m) {
     st->intern_count = m->intern_count;
     st->dict_data.length = m->dict_length;
     st->sref_count = m->sref_count;
+    /* a shape may name a reference the rewind took back */
+    memset(st->shapes, 0, sizeof st->shapes);
 }
 
 /* Ends a record built from `mark` (build_status 0): notes its timestamp
@@ -435,26 +437,39 @@ static uint32_t sref_known(const report_stream* st, uint64_t schema_id) {
     return 0;
 }
 
+/* The remembered shape of events whose first payload has this schema. */
+static report_shape* shape_of(report_stream* st, uint64_t first_schema) {
+    unsigned i;
+    for (i = 0; i < REPORT_SHAPES; i++)
+        if (st->shapes[i].count != 0 && st->shapes[i].p[0].schema_id == first_schema)
+            return &st->shapes[i];
+    return NULL;
+}
+
 /* Remembers a compact record's shape (its schemas, their plans and
- * references), for put_event_again. */
+ * references) for put_event_again, in place of the older shape of the same
+ * first schema, else of the oldest. */
 static void remember_event(report_stream* st, const core_event* event, const event_layout* l) {
+    report_shape shape, *slot;
     size_t i;
-    int interned = 0;
-    st->again_count = 0;
-    if (!l->compact || event->count > REPORT_AGAIN_MAX)
+    if (!l->compact || event->count > REPORT_SHAPE_PAYLOADS)
         return;
+    memset(&shape, 0, sizeof shape);
     for (i = 0; i < event->count; i++) {
         uint64_t id = event->payloads[i].schemaId;
         if (l->sizes[i] == 0 || (l->encodings[i] == PAYLOAD_FIELDS && l->plans[i] == NULL) ||
-            (st->again[i].sref = sref_known(st, id)) == 0)
+            (shape.p[i].sref = sref_known(st, id)) == 0)
             return;
-        st->again[i].schema_id = id;
-        st->again[i].plan = l->plans[i];
-        st->again[i].encoding = l->encodings[i];
-        interned |= l->encodings[i] == PAYLOAD_INTERNED;
+        shape.p[i].schema_id = id;
+        shape.p[i].plan = l->plans[i];
+        shape.p[i].encoding = l->encodings[i];
+        shape.has_interned |= l->encodings[i] == PAYLOAD_INTERNED;
     }
-    st->again_interned = interned;
-    st->again_count = (uint32_t)event->count;
+    shape.count = (uint32_t)event->count;
+    slot = shape_of(st, shape.p[0].schema_id);
+    if (slot == NULL)
+        slot = &st->shapes[st->shape_next++ % REPORT_SHAPES];
+    *slot = shape;
 }
 
 static int put_event(report_stream* st, const core_event* event, const core_event_facts* facts) {
@@ -473,51 +488,54 @@ static int put_event(report_stream* st, const core_event* event, const core_even
     return 0;
 }
 
-/* Non-zero when the event has the remembered shape; *bound is then its
+/* The remembered shape the event has, or NULL; *bound is then its
  * record's size bound. */
-static int again_matches(const report_stream* st, const core_event* event,
-                         const core_event_facts* facts, size_t* bound) {
+static const report_shape* shape_matching(report_stream* st, const core_event* event,
+                                          const core_event_facts* facts, size_t* bound) {
+    const report_shape* shape;
     size_t i;
-    if (st->again_count == 0 || event->count != st->again_count || !facts->has_timestamp ||
-        event->scope_id != 0)
-        return 0;
+    if (!facts->has_timestamp || event->scope_id != 0 || event->count == 0 ||
+        (shape = shape_of(st, event->payloads[0].schemaId)) == NULL || shape->count != event->count)
+        return NULL;
     *bound = 4 * VARINT_MAX_BYTES;
     for (i = 0; i < event->count; i++) {
         const nvtxPayloadData_t* payload = &event->payloads[i];
-        if (payload->schemaId != st->again[i].schema_id || payload->size == 0 ||
+        if (payload->schemaId != shape->p[i].schema_id || payload->size == 0 ||
             payload->size == SIZE_MAX)
-            return 0;
-        if (st->again[i].encoding == PAYLOAD_FIELDS) {
-            if (payload->size != st->again[i].plan->fields.static_size)
-                return 0;
-            *bound += st->again[i].plan->fields.bound + VARINT_MAX_BYTES;
+            return NULL;
+        if (shape->p[i].encoding == PAYLOAD_FIELDS) {
+            if (payload->size != shape->p[i].plan->fields.static_size)
+                return NULL;
+            *bound += shape->p[i].plan->fields.bound + VARINT_MAX_BYTES;
         } else {
             if (payload->size > SIZE_MAX / 4)
-                return 0;
+                return NULL;
             *bound += payload->size + 3 * VARINT_MAX_BYTES;
         }
     }
-    return 1;
+    return shape;
 }
 
-/* Most events repeat the previous one's shape: the same schemas (one or
- * two payloads, e.g. a helper's header and message), a timestamp, no
- * scope. Such an event is written as put_event would (a compact record,
- * its schemas by the chunk's references) without looking anything up
- * again. Returns 1 when written, 0 when the event needs put_event (nothing
- * was written), -1 when out of memory (the caller rewinds the chunk). */
+/* Most events repeat the shape of a recent one: the same schemas (one or
+ * two payloads, e.g. a helper's header and message; a push, its pop and a
+ * mark take a shape each), a timestamp, no scope. Such an event is written
+ * as put_event would (a compact record, its schemas by the chunk's
+ * references) without looking anything up again. Returns 1 when written, 0
+ * when the event needs put_event (nothing was written), -1 when out of
+ * memory (the caller rewinds the chunk). */
 static int put_event_again(report_stream* st, const core_event* event,
                            const core_event_facts* facts) {
+    const report_shape* shape;
     size_t bound, i;
     uint8_t* p;
-    if (!again_matches(st, event, facts, &bound))
+    if ((shape = shape_matching(st, event, facts, &bound)) == NULL)
         return 0;
     /* A handle of another domain needs another encoding: field_encode
      * refuses it, but with a string in the record that must be known before
      * the string grows the dictionary. */
-    for (i = 0; st->again_interned && i < event->count; i++)
-        if (st->again[i].encoding == PAYLOAD_FIELDS && st->again[i].plan->has_handles &&
-            !handles_restorable(st, &st->again[i].plan->fields, event->payloads[i].payload))
+    for (i = 0; shape->has_interned && i < event->count; i++)
+        if (shape->p[i].encoding == PAYLOAD_FIELDS && shape->p[i].plan->has_handles &&
+            !handles_restorable(st, &shape->p[i].plan->fields, event->payloads[i].payload))
             return 0;
     if (st->chunk.capacity - st->chunk.length <= bound && strbuf_reserve(&st->chunk, bound) != 0)
         return -1;
@@ -527,14 +545,14 @@ static int put_event_again(report_stream* st, const core_event* event,
     *p++ = (uint8_t)event->count;
     for (i = 0; p != NULL && i < event->count; i++) {
         const nvtxPayloadData_t* payload = &event->payloads[i];
-        p = put_uvar(p, st->again[i].sref);
-        p = st->again[i].encoding == PAYLOAD_FIELDS
-                ? field_encode(&st->again[i].plan->fields, payload->payload, facts->timestamp,
+        p = put_uvar(p, shape->p[i].sref);
+        p = shape->p[i].encoding == PAYLOAD_FIELDS
+                ? field_encode(&shape->p[i].plan->fields, payload->payload, facts->timestamp,
                                st->serial, p)
                 : put_interned(st, p, payload->payload, payload->size);
     }
     if (p == NULL)
-        return st->again_interned ? -1 : 0; /* no dictionary room / a foreign handle */
+        return shape->has_interned ? -1 : 0; /* no dictionary room / a foreign handle */
     st->chunk.length = (size_t)(p - (uint8_t*)st->chunk.data);
     st->chunk.data[st->chunk.length] = '\0';
     return 1;
