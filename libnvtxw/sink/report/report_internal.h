@@ -244,8 +244,8 @@ void report_plans_free(report_sink* rs);
 
 /* Compression threads (report_async.c). Start makes up to `count` threads
  * (fewer if the system refuses more); stop joins them after their queues
- * are written. Submit hands st->chunk over (st->chunk becomes an empty
- * buffer) and may wait for room; drain waits until every chunk of the
+ * are written. Submit queues a copy of st->chunk's records (the caller then
+ * clears it) and may wait for room; drain waits until every chunk of the
  * stream is written; both return the first write error of its chunks. */
 void report_compressors_start(report_sink* rs, int count);
 void report_compressors_stop(report_sink* rs);
