@@ -73,14 +73,9 @@ void reader_arena_reset(reader_arena* arena) {
     }
 }
 
-int reader_get_u8(reader_cursor* c, uint8_t* out) {
-    if (c->p >= c->end)
-        return reader_fail(c, "record ends early");
-    *out = *c->p++;
-    return 0;
-}
+int reader_get_u8_slow(reader_cursor* c) { return reader_fail(c, "record ends early"); }
 
-int reader_get_uvar(reader_cursor* c, uint64_t* out) {
+int reader_get_uvar_slow(reader_cursor* c, uint64_t* out) {
     uint64_t value = 0;
     unsigned shift;
     for (shift = 0; shift < 70; shift += 7) {
@@ -97,14 +92,6 @@ int reader_get_uvar(reader_cursor* c, uint64_t* out) {
         }
     }
     return reader_fail(c, "varint longer than 10 bytes");
-}
-
-int reader_get_svar(reader_cursor* c, int64_t* out) {
-    uint64_t z;
-    if (reader_get_uvar(c, &z) != 0)
-        return -1;
-    *out = (int64_t)((z >> 1) ^ (~(z & 1) + 1));
-    return 0;
 }
 
 int reader_get_f64(reader_cursor* c, double* out) {

@@ -41,9 +41,37 @@ typedef struct reader_cursor {
     const char* problem;
 } reader_cursor;
 
-int reader_get_u8(reader_cursor* c, uint8_t* out);
-int reader_get_uvar(reader_cursor* c, uint64_t* out);
-int reader_get_svar(reader_cursor* c, int64_t* out);
+static inline int reader_fail(reader_cursor* c, const char* problem) {
+    if (c->problem == NULL)
+        c->problem = problem;
+    return -1;
+}
+/* The getters every record uses are inline with their common case (a byte
+ * left, a one-byte varint); the rest is out of line. */
+int reader_get_u8_slow(reader_cursor* c);
+int reader_get_uvar_slow(reader_cursor* c, uint64_t* out);
+static inline int reader_get_u8(reader_cursor* c, uint8_t* out) {
+    if (c->p >= c->end) {
+        *out = 0; /* defined on every path: callers may read it after a failure */
+        return reader_get_u8_slow(c);
+    }
+    *out = *c->p++;
+    return 0;
+}
+static inline int reader_get_uvar(reader_cursor* c, uint64_t* out) {
+    if (c->p < c->end && *c->p < 0x80) {
+        *out = *c->p++;
+        return 0;
+    }
+    *out = 0;
+    return reader_get_uvar_slow(c, out);
+}
+static inline int reader_get_svar(reader_cursor* c, int64_t* out) {
+    uint64_t z;
+    int status = reader_get_uvar(c, &z);
+    *out = (int64_t)((z >> 1) ^ (~(z & 1) + 1));
+    return status;
+}
 int reader_get_f64(reader_cursor* c, double* out);
 /* A `bytes` field: *data points into the chunk. */
 int reader_get_bytes(reader_cursor* c, const uint8_t** data, size_t* size);
@@ -52,11 +80,6 @@ int reader_get_str(reader_cursor* c, reader_arena* arena, const char** out);
 /* A uvar that must be <= limit (what names it, for the problem). */
 int reader_get_bounded(reader_cursor* c, uint64_t limit, const char* what, uint64_t* out);
 static inline size_t reader_left(const reader_cursor* c) { return (size_t)(c->end - c->p); }
-static inline int reader_fail(reader_cursor* c, const char* problem) {
-    if (c->problem == NULL)
-        c->problem = problem;
-    return -1;
-}
 
 typedef struct reader_domain {
     char* name;
