@@ -210,12 +210,13 @@ static void store_int(uint8_t* p, uint32_t size, uint64_t value) {
 }
 
 /* One dispatch per field, on its combined kind and size (field_op.code). */
-uint8_t* field_encode(const field_plan* plan, const uint8_t* payload, int64_t event_ts,
-                      uint32_t serial, uint8_t* out) {
-    const field_op* op = plan->ops;
-    const field_op* end = op + plan->op_count;
-    for (; op < end; op++) {
+int field_encode_lanes(const field_plan* plan, const uint8_t* payload, int64_t event_ts,
+                       uint32_t serial, uint8_t** const lanes[FIELD_LANES]) {
+    uint32_t k;
+    for (k = 0; k < plan->op_count; k++) {
+        const field_op* op = &plan->ops[k];
         const uint8_t* at = payload + op->offset;
+        uint8_t* out = *lanes[k < FIELD_LANES ? k : FIELD_LANES - 1];
         uint16_t u16;
         uint32_t u32;
         uint64_t v;
@@ -257,7 +258,7 @@ uint8_t* field_encode(const field_plan* plan, const uint8_t* payload, int64_t ev
         case CODE_HANDLE:
             memcpy(&v, at, 8);
             if (v != 0 && ((v >> 32) != serial || (v & 0xFFFFFFFFu) == 0))
-                return NULL; /* not a handle of this domain: cannot be restored */
+                return -1; /* not a handle of this domain: cannot be restored */
             out += varint_put(out, v & 0xFFFFFFFFu);
             break;
         default:
@@ -265,8 +266,15 @@ uint8_t* field_encode(const field_plan* plan, const uint8_t* payload, int64_t ev
             out += op->size;
             break;
         }
+        *lanes[k < FIELD_LANES ? k : FIELD_LANES - 1] = out;
     }
-    return out;
+    return 0;
+}
+
+uint8_t* field_encode(const field_plan* plan, const uint8_t* payload, int64_t event_ts,
+                      uint32_t serial, uint8_t* out) {
+    uint8_t** const lanes[FIELD_LANES] = {&out, &out, &out, &out, &out, &out};
+    return field_encode_lanes(plan, payload, event_ts, serial, lanes) == 0 ? out : NULL;
 }
 
 /* ---- Decoding ----------------------------------------------------------- */
@@ -320,27 +328,36 @@ static int field_value(uint8_t code, uint64_t v, int64_t event_ts, uint32_t seri
     return 0;
 }
 
-int field_decode(const field_plan* plan, const uint8_t** in, const uint8_t* end, int64_t event_ts,
-                 uint32_t serial, uint8_t* out, const char** problem) {
-    const uint8_t* p = *in;
-    const field_op* op = plan->ops;
-    const field_op* last = op + plan->op_count;
+int field_decode_lanes(const field_plan* plan, field_input* const lanes[FIELD_LANES],
+                       int64_t event_ts, uint32_t serial, uint8_t* out, const char** problem) {
+    uint32_t k;
     memset(out, 0, plan->static_size);
-    for (; op < last; op++) {
+    for (k = 0; k < plan->op_count; k++) {
+        const field_op* op = &plan->ops[k];
+        field_input* in = lanes[k < FIELD_LANES ? k : FIELD_LANES - 1];
         uint64_t v;
         if (op->code == CODE_RAW) {
-            if ((size_t)(end - p) < op->size)
+            if ((size_t)(in->end - in->p) < op->size)
                 return *problem = "record ends inside a payload field", -1;
-            memcpy(out + op->offset, p, op->size);
-            p += op->size;
+            memcpy(out + op->offset, in->p, op->size);
+            in->p += op->size;
             continue;
         }
-        if (get_uvar(&p, end, &v) != 0)
+        if (get_uvar(&in->p, in->end, &v) != 0)
             return *problem = "bad varint in a payload field", -1;
         if (field_value(op->code, v, event_ts, serial, &v, problem) != 0)
             return -1;
         store_int(out + op->offset, op->size, v);
     }
-    *in = p;
+    return 0;
+}
+
+int field_decode(const field_plan* plan, const uint8_t** in, const uint8_t* end, int64_t event_ts,
+                 uint32_t serial, uint8_t* out, const char** problem) {
+    field_input one = {*in, end};
+    field_input* const lanes[FIELD_LANES] = {&one, &one, &one, &one, &one, &one};
+    if (field_decode_lanes(plan, lanes, event_ts, serial, out, problem) != 0)
+        return -1;
+    *in = one.p;
     return 0;
 }

@@ -59,17 +59,35 @@ int field_plan_make(const nvtxw_schema_t* schema, field_plan* plan);
  * its payloads are stored in the chunk's string dictionary. */
 int field_schema_is_inline_string(const nvtxw_schema_t* schema);
 
+/* Fields may go to separate byte sequences ("lanes", the columns of report
+ * chunks): field k goes to lane min(k, FIELD_LANES - 1). */
+#define FIELD_LANES 6
+
 /* Encodes `payload` (exactly plan->static_size bytes) at `out` (room for
  * plan->bound bytes). Returns the end of the encoding, or NULL when a
  * value cannot be stored this way (a handle of another domain): the caller
  * then stores the payload raw. */
 uint8_t* field_encode(const field_plan* plan, const uint8_t* payload, int64_t event_ts,
                       uint32_t serial, uint8_t* out);
+/* The same into lanes: *lanes[k] is where lane k's next byte goes (each with
+ * room for plan->bound bytes) and is advanced. Returns 0, or -1 for a value
+ * that cannot be stored (then the lanes hold a partial encoding). */
+int field_encode_lanes(const field_plan* plan, const uint8_t* payload, int64_t event_ts,
+                       uint32_t serial, uint8_t** const lanes[FIELD_LANES]);
 
 /* Decodes from [*in, end) into `out` (plan->static_size bytes, every byte
  * written). Returns 0 and advances *in, or -1 with *problem set (a static
  * string) when the bytes end early or a value does not fit its field. */
 int field_decode(const field_plan* plan, const uint8_t** in, const uint8_t* end, int64_t event_ts,
                  uint32_t serial, uint8_t* out, const char** problem);
+
+/* A lane being decoded: [p, end). */
+typedef struct field_input {
+    const uint8_t* p;
+    const uint8_t* end;
+} field_input;
+/* The same from lanes (lanes[k] may be the same input for several k). */
+int field_decode_lanes(const field_plan* plan, field_input* const lanes[FIELD_LANES],
+                       int64_t event_ts, uint32_t serial, uint8_t* out, const char** problem);
 
 #endif /* NVTXW_PAYLOAD_FIELD_CODEC_H */

@@ -97,6 +97,14 @@ void reader_plans_free(reader_domain* domain);
 
 /* Schema references of compact records: the writer's per-chunk table. */
 #define READER_SREF_MAX 32
+/* Lanes of a format-2 event chunk (docs/report-records.md, "Lanes"). */
+enum {
+    READER_LANE_MAIN = 0,
+    READER_LANE_TIME = 1,
+    READER_LANE_FIELDS = 2,
+    READER_LANE_VALUES = 8,
+    READER_LANES = 9
+};
 
 typedef struct reader_stream_info {
     uint64_t domain;
@@ -114,8 +122,9 @@ typedef struct reader_stream_cursor {
     size_t next_chunk; /* next container chunk to load, from info.first */
     uint8_t* buffer;
     size_t capacity;
-    reader_cursor cur;
-    size_t chunk; /* container index of the loaded chunk */
+    reader_cursor cur;                 /* the main lane (a format-1 chunk's whole bytes) */
+    reader_cursor lanes[READER_LANES]; /* format 2: the other lanes ([0] unused) */
+    size_t chunk;                      /* container index of the loaded chunk */
     uint64_t record_number;
     int64_t now;         /* last timestamp of the chunk: the delta base */
     int has_now;         /* a timestamped record was read in this chunk */
@@ -209,6 +218,10 @@ int reader_decode_registration(nvtxw_reader_t* reader, reader_cursor* c, nvtxw_r
 /* Stream records (reader_records.c), same return convention (no -2 except
  * out of memory). Fills cur->head. */
 int reader_decode_stream_record(nvtxw_reader_t* reader, reader_stream_cursor* cur);
+
+/* Splits a loaded format-2 event chunk into its lanes (cur->cur becomes
+ * the main lane). Returns 0, or -1 with cur->cur.problem set. */
+int reader_split_lanes(reader_stream_cursor* cur, size_t size);
 
 /* Ordering (reader_merge.c). */
 nvtxwResultCode_t reader_streams_start(nvtxw_reader_t* reader);

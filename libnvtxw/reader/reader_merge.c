@@ -46,9 +46,21 @@ static int load_next_chunk(nvtxw_reader_t* reader, reader_stream_cursor* cur,
         if (chunk->meta.kind != KIND_EVENTS)
             continue;
         *status = reader_load_chunk(reader, i, &cur->buffer, &cur->capacity, &size);
+        if (*status == NVTXW_RESULT_SUCCESS && reader->major >= 2 &&
+            reader_split_lanes(cur, size) != 0) {
+            if (reader_add_damage(reader, chunk->offset, 0,
+                                  "malformed event chunk of stream %llu: %s; chunk skipped",
+                                  (unsigned long long)cur->stream, cur->cur.problem) != 0) {
+                *status = error_oom("the damage list");
+                return 0;
+            }
+            continue;
+        }
         if (*status == NVTXW_RESULT_SUCCESS) {
-            cur->cur.p = cur->buffer;
-            cur->cur.end = cur->buffer + size;
+            if (reader->major < 2) {
+                cur->cur.p = cur->buffer;
+                cur->cur.end = cur->buffer + size;
+            }
             cur->cur.problem = NULL;
             cur->chunk = i;
             cur->now = 0;

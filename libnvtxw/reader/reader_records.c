@@ -143,6 +143,49 @@ static int interned(reader_stream_cursor* cur, nvtxPayloadData_t* p) {
     return string_bytes(cur, p, data);
 }
 
+/* ---- Lanes (format 2) ---------------------------------------------------- */
+
+int reader_split_lanes(reader_stream_cursor* cur, size_t size) {
+    reader_cursor table = {cur->buffer, cur->buffer + size, NULL};
+    uint64_t count, lengths[READER_LANES];
+    const uint8_t* at;
+    unsigned i;
+    cur->cur.problem = NULL;
+    if (reader_get_uvar(&table, &count) != 0 || count != READER_LANES) {
+        cur->cur.problem = table.problem ? table.problem : "lane count is not 9";
+        return -1;
+    }
+    for (i = 0; i < READER_LANES; i++) {
+        if (reader_get_bounded(&table, reader_left(&table), "lane length exceeds the chunk",
+                               &lengths[i]) != 0) {
+            cur->cur.problem = table.problem;
+            return -1;
+        }
+    }
+    at = table.p;
+    for (i = 0; i < READER_LANES; i++) {
+        reader_cursor* lane = i == READER_LANE_MAIN ? &cur->cur : &cur->lanes[i];
+        if (lengths[i] > (uint64_t)(table.end - at)) {
+            cur->cur.problem = "lane lengths exceed the chunk";
+            return -1;
+        }
+        lane->p = at;
+        lane->end = at + lengths[i];
+        lane->problem = NULL;
+        at += lengths[i];
+    }
+    if (at != table.end) {
+        cur->cur.problem = "bytes after the last lane";
+        return -1;
+    }
+    return 0;
+}
+
+/* A failure in another lane, reported as the record's problem. */
+static int lane_fail(reader_stream_cursor* cur, const reader_cursor* lane) {
+    return reader_fail(&cur->cur, lane->problem ? lane->problem : "invalid lane bytes");
+}
+
 /* ---- Plans (format 2) ---------------------------------------------------- */
 
 struct reader_plan {
@@ -203,6 +246,33 @@ static int fields_payload(nvtxw_reader_t* reader, reader_stream_cursor* cur,
     return 0;
 }
 
+/* A fields payload of a compact record, from the field lanes. */
+static int fields_payload_lanes(nvtxw_reader_t* reader, reader_stream_cursor* cur,
+                                const reader_plan* plan, int64_t ts, nvtxPayloadData_t* p) {
+    uint32_t serial = reader->domains[reader->streams[cur->stream].domain].serial;
+    field_input in[FIELD_LANES];
+    field_input* const lanes[FIELD_LANES] = {&in[0], &in[1], &in[2], &in[3], &in[4], &in[5]};
+    const char* problem = NULL;
+    uint8_t* out;
+    unsigned k;
+    if (plan->encoding != 4)
+        return reader_fail(&cur->cur, "fields payload of a schema without a fields layout");
+    out = reader_arena_alloc(&cur->arena, plan->fields.static_size);
+    if (out == NULL)
+        return reader_fail(&cur->cur, "out of memory");
+    for (k = 0; k < FIELD_LANES; k++) {
+        in[k].p = cur->lanes[READER_LANE_FIELDS + k].p;
+        in[k].end = cur->lanes[READER_LANE_FIELDS + k].end;
+    }
+    if (field_decode_lanes(&plan->fields, lanes, ts, serial, out, &problem) != 0)
+        return reader_fail(&cur->cur, problem);
+    for (k = 0; k < FIELD_LANES; k++)
+        cur->lanes[READER_LANE_FIELDS + k].p = in[k].p;
+    p->payload = out;
+    p->size = plan->fields.static_size;
+    return 0;
+}
+
 /* A schema reference of a compact record (docs/report-records.md). */
 static int get_sref(nvtxw_reader_t* reader, reader_stream_cursor* cur, uint64_t* schema_id,
                     const reader_plan** plan) {
@@ -245,8 +315,9 @@ static int compact_event_record(nvtxw_reader_t* reader, reader_stream_cursor* cu
     nvtxPayloadData_t* payloads;
     uint64_t n, k;
     int64_t dt;
-    if (reader_get_svar(c, &dt) != 0 ||
-        reader_get_bounded(c, reader_left(c) / 2, "payload count exceeds the chunk", &n) != 0)
+    if (reader_get_svar(&cur->lanes[READER_LANE_TIME], &dt) != 0)
+        return lane_fail(cur, &cur->lanes[READER_LANE_TIME]);
+    if (reader_get_bounded(c, reader_left(c), "payload count exceeds the chunk", &n) != 0)
         return -1;
     rec->kind = NVTXW_RECORD_EVENT;
     rec->has_timestamp = 1;
@@ -264,7 +335,7 @@ static int compact_event_record(nvtxw_reader_t* reader, reader_stream_cursor* cu
                 return -1;
         } else if (plan == NULL || plan->encoding != 4) {
             return reader_fail(c, "compact event payload of a schema with no implied encoding");
-        } else if (fields_payload(reader, cur, plan, rec->timestamp, p) != 0) {
+        } else if (fields_payload_lanes(reader, cur, plan, rec->timestamp, p) != 0) {
             return -1;
         }
     }
@@ -343,9 +414,12 @@ static int int_sample_record(reader_stream_cursor* cur, nvtxw_record_t* rec) {
     reader_cursor* c = &cur->cur;
     int64_t dt, value;
     void* data;
-    if (reader_get_svar(c, &dt) || reader_get_uvar(c, &rec->u.counter_sample.counter_id) ||
-        reader_get_svar(c, &value))
+    if (reader_get_svar(&cur->lanes[READER_LANE_TIME], &dt) != 0)
+        return lane_fail(cur, &cur->lanes[READER_LANE_TIME]);
+    if (reader_get_uvar(c, &rec->u.counter_sample.counter_id) != 0)
         return -1;
+    if (reader_get_svar(&cur->lanes[READER_LANE_VALUES], &value) != 0)
+        return lane_fail(cur, &cur->lanes[READER_LANE_VALUES]);
     data = reader_arena_alloc(&cur->arena, 8);
     if (data == NULL)
         return reader_fail(c, "out of memory");

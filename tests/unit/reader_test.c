@@ -673,7 +673,8 @@ END_TEST
 
 /* Format 2's compact records (docs/report-records.md): 0x25 events with
  * schema references and fields payloads, 0x26 int64 samples, encoding 4 in
- * a 0x20 event; and each way they can be malformed. */
+ * a 0x20 event, each in its lanes; and each way they can be malformed,
+ * a cut lane and a bad lane table included. */
 typedef struct ev_fields {
     int64_t ts;
     uint32_t color;
@@ -681,18 +682,19 @@ typedef struct ev_fields {
     uint64_t msg;
 } ev_fields;
 
-/* A compact "ev" event; `with_id` for a new (or an unnumbered) reference. */
-static void compact_ev(enc_buf* b, int64_t dt, uint64_t sref, int with_id, uint64_t color,
+/* A compact "ev" event in the lanes of `L`; `with_id` for a new (or an
+ * unnumbered) reference. Its fields: ts in field lane 0, color 1, msg 2. */
+static void compact_ev(enc_buf* L, int64_t dt, uint64_t sref, int with_id, uint64_t color,
                        uint64_t msg) {
-    enc_record(b, 0x25);
-    enc_svar(b, dt);
-    enc_uvar(b, 1);
-    enc_uvar(b, sref);
+    enc_record(&L[0], 0x25);
+    enc_svar(&L[ENC_LANE_TIME], dt);
+    enc_uvar(&L[0], 1);
+    enc_uvar(&L[0], sref);
     if (with_id)
-        enc_uvar(b, EV_ID);
-    enc_svar(b, 0); /* ts - event time */
-    enc_uvar(b, color);
-    enc_uvar(b, msg);
+        enc_uvar(&L[0], EV_ID);
+    enc_svar(&L[ENC_LANE_FIELDS], 0); /* ts - event time */
+    enc_uvar(&L[ENC_LANE_FIELDS + 1], color);
+    enc_uvar(&L[ENC_LANE_FIELDS + 2], msg);
 }
 
 static ev_fields ev_of(const nvtxw_record_t* rec) {
@@ -711,6 +713,8 @@ START_TEST(compact_records) {
     const nvtxw_record_t* rec;
     ev_fields v;
     int64_t sample;
+    enc_buf L[ENC_LANES];
+    memset(L, 0, sizeof L);
     report_begin(&r, path);
     enc_session(&r.b, "compact", "", NULL);
     enc_domain(&r.b, "");
@@ -720,46 +724,59 @@ START_TEST(compact_records) {
     schemas(&r.b);
     enc_stream_open(&r.b, 1, "t0", 0, 0);
     regs_chunk(&r);
-    compact_ev(&r.b, 100, 1, 1, 2, 7); /* numbers EV_ID as reference 1 */
-    compact_ev(&r.b, 5, 1, 0, 0, 0);   /* reference 1 */
-    enc_chunk(r.enc, ENC_KIND_EVENTS, 0, 100, 105, &r.b);
-    compact_ev(&r.b, 200, 1, 1, 1, 0); /* a new chunk numbers from 1 again */
-    enc_record(&r.b, 0x25);            /* reference 1, existing */
-    enc_svar(&r.b, 5);
-    enc_uvar(&r.b, 1);
-    enc_uvar(&r.b, 1);
-    enc_svar(&r.b, -3); /* ts 3 before the event */
-    enc_uvar(&r.b, 0xFFFFFFFFu);
-    enc_uvar(&r.b, 0);
-    enc_record(&r.b, 0x26); /* int64 sample */
-    enc_svar(&r.b, 1);
-    enc_uvar(&r.b, C_ID);
-    enc_svar(&r.b, -42);
-    enc_event(&r.b, 1, 1, 0, 0, 1); /* encoding 4 in a full event record */
-    enc_uvar(&r.b, EV_ID);
-    enc_u8(&r.b, 4);
-    enc_svar(&r.b, 0);
-    enc_uvar(&r.b, 1);
-    enc_uvar(&r.b, 2);
-    enc_chunk(r.enc, ENC_KIND_EVENTS, 0, 200, 207, &r.b);
-    compact_ev(&r.b, 300, 2, 1, 0, 0); /* reference 2 with an empty table: beyond it */
-    enc_chunk(r.enc, ENC_KIND_EVENTS, 0, 300, 300, &r.b);
-    enc_record(&r.b, 0x25); /* a compact payload of a POINTER schema */
-    enc_svar(&r.b, 400);
-    enc_uvar(&r.b, 1);
-    enc_uvar(&r.b, 0);
-    enc_uvar(&r.b, PTR_ID);
-    enc_chunk(r.enc, ENC_KIND_EVENTS, 0, 400, 400, &r.b);
-    compact_ev(&r.b, 500, 1, 1, (uint64_t)1 << 33, 0); /* a 4-byte enum holding 2^33 */
-    enc_chunk(r.enc, ENC_KIND_EVENTS, 0, 500, 500, &r.b);
-    enc_record(&r.b, 0x25); /* an unregistered schema */
-    enc_svar(&r.b, 600);
-    enc_uvar(&r.b, 1);
-    enc_uvar(&r.b, 1);
-    enc_uvar(&r.b, EV_ID + 100);
-    enc_chunk(r.enc, ENC_KIND_EVENTS, 0, 600, 600, &r.b);
-    compact_ev(&r.b, 700, 1, 1, 0, (uint64_t)1 << 32); /* a handle index of 33 bits */
-    enc_chunk(r.enc, ENC_KIND_EVENTS, 0, 700, 700, &r.b);
+    compact_ev(L, 100, 1, 1, 2, 7); /* numbers EV_ID as reference 1 */
+    compact_ev(L, 5, 1, 0, 0, 0);   /* reference 1 */
+    enc_lane_chunk(r.enc, 0, 100, 105, L);
+    compact_ev(L, 200, 1, 1, 1, 0); /* a new chunk numbers from 1 again */
+    enc_record(&L[0], 0x25);        /* reference 1, existing */
+    enc_svar(&L[ENC_LANE_TIME], 5);
+    enc_uvar(&L[0], 1);
+    enc_uvar(&L[0], 1);
+    enc_svar(&L[ENC_LANE_FIELDS], -3); /* ts 3 before the event */
+    enc_uvar(&L[ENC_LANE_FIELDS + 1], 0xFFFFFFFFu);
+    enc_uvar(&L[ENC_LANE_FIELDS + 2], 0);
+    enc_record(&L[0], 0x26); /* int64 sample */
+    enc_svar(&L[ENC_LANE_TIME], 1);
+    enc_uvar(&L[0], C_ID);
+    enc_svar(&L[ENC_LANE_VALUES], -42);
+    enc_event(&L[0], 1, 1, 0, 0, 1); /* encoding 4 in a full event record: main lane only */
+    enc_uvar(&L[0], EV_ID);
+    enc_u8(&L[0], 4);
+    enc_svar(&L[0], 0);
+    enc_uvar(&L[0], 1);
+    enc_uvar(&L[0], 2);
+    enc_lane_chunk(r.enc, 0, 200, 207, L);
+    compact_ev(L, 300, 2, 1, 0, 0); /* reference 2 with an empty table: beyond it */
+    enc_lane_chunk(r.enc, 0, 300, 300, L);
+    enc_record(&L[0], 0x25); /* a compact payload of a POINTER schema */
+    enc_svar(&L[ENC_LANE_TIME], 400);
+    enc_uvar(&L[0], 1);
+    enc_uvar(&L[0], 0);
+    enc_uvar(&L[0], PTR_ID);
+    enc_lane_chunk(r.enc, 0, 400, 400, L);
+    compact_ev(L, 500, 1, 1, (uint64_t)1 << 33, 0); /* a 4-byte enum holding 2^33 */
+    enc_lane_chunk(r.enc, 0, 500, 500, L);
+    enc_record(&L[0], 0x25); /* an unregistered schema */
+    enc_svar(&L[ENC_LANE_TIME], 600);
+    enc_uvar(&L[0], 1);
+    enc_uvar(&L[0], 1);
+    enc_uvar(&L[0], EV_ID + 100);
+    enc_lane_chunk(r.enc, 0, 600, 600, L);
+    compact_ev(L, 700, 1, 1, 0, (uint64_t)1 << 32); /* a handle index of 33 bits */
+    enc_lane_chunk(r.enc, 0, 700, 700, L);
+    compact_ev(L, 800, 1, 1, 0, 0); /* its time lane cut: the record ends early */
+    L[ENC_LANE_TIME].size = 0;
+    enc_lane_chunk(r.enc, 0, 800, 800, L);
+    enc_uvar(&L[0], 7); /* a lane table of 7 lanes */
+    for (int i = 0; i < 7; i++)
+        enc_uvar(&L[0], 0);
+    {
+        container_chunk_meta meta = {ENC_KIND_EVENTS, 1, 0, 900, 900};
+        ck_assert_int_eq(container_write_chunk(r.enc, &meta, L[0].data, L[0].size), 0);
+        L[0].size = 0;
+    }
+    for (int i = 0; i < ENC_LANES; i++)
+        enc_free(&L[i]);
     report_end(&r);
 
     reader = open_ok(path, NVTXW_READER_ORDER_STREAM);
@@ -804,7 +821,9 @@ START_TEST(compact_records) {
     ck_assert(damage_mentions(reader, "payload field value exceeds its type"));
     ck_assert(damage_mentions(reader, "payload of an unregistered schema"));
     ck_assert(damage_mentions(reader, "string handle index exceeds 32 bits"));
-    ck_assert_uint_eq(nvtxw_reader_damage_count(reader), 5);
+    ck_assert(damage_mentions(reader, "record ends inside a varint"));
+    ck_assert(damage_mentions(reader, "lane count is not 9"));
+    ck_assert_uint_eq(nvtxw_reader_damage_count(reader), 7);
     nvtxw_reader_close(reader);
 }
 END_TEST

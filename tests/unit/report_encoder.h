@@ -151,10 +151,45 @@ static inline void enc_free(enc_buf* b) {
     memset(b, 0, sizeof *b);
 }
 
-/* Writes `b` as one chunk and empties it. */
+/* Lanes of a format-2 event chunk (docs/report-records.md, "Lanes"). */
+#define ENC_LANES 9
+#define ENC_LANE_TIME 1
+#define ENC_LANE_FIELDS 2
+#define ENC_LANE_VALUES 8
+
+/* Writes lanes[0..ENC_LANES) as one format-2 event chunk (the lane table,
+ * then the lanes) and empties them; lanes[0]'s record count counts. */
+static inline void enc_lane_chunk(container_encoder_t* e, uint64_t stream, int64_t first,
+                                  int64_t last, enc_buf* lanes) {
+    container_chunk_meta meta = {ENC_KIND_EVENTS, lanes[0].records, stream, first, last};
+    enc_buf all;
+    memset(&all, 0, sizeof all);
+    enc_uvar(&all, ENC_LANES);
+    for (int i = 0; i < ENC_LANES; i++)
+        enc_uvar(&all, lanes[i].size);
+    for (int i = 0; i < ENC_LANES; i++) {
+        if (lanes[i].size != 0)
+            enc_put(&all, lanes[i].data, lanes[i].size);
+        lanes[i].size = 0;
+        lanes[i].records = 0;
+    }
+    ck_assert_int_eq(container_write_chunk(e, &meta, all.data, all.size), NVTXW_RESULT_SUCCESS);
+    free(all.data);
+}
+
+/* Writes `b` as one chunk and empties it. Event chunks are format 2's:
+ * `b` is their main lane, the other lanes are empty. */
 static inline void enc_chunk(container_encoder_t* e, uint32_t kind, uint64_t stream, int64_t first,
                              int64_t last, enc_buf* b) {
     container_chunk_meta meta = {kind, b->records, stream, first, last};
+    if (kind == ENC_KIND_EVENTS) {
+        enc_buf lanes[ENC_LANES];
+        memset(lanes, 0, sizeof lanes);
+        lanes[0] = *b;
+        enc_lane_chunk(e, stream, first, last, lanes);
+        *b = lanes[0];
+        return;
+    }
     ck_assert_int_eq(container_write_chunk(e, &meta, b->data, b->size), NVTXW_RESULT_SUCCESS);
     b->size = 0;
     b->records = 0;

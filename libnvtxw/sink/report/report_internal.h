@@ -30,6 +30,18 @@
 
 /* Raw bytes a stream buffers before it compresses and writes a chunk. */
 #define REPORT_CHUNK_TARGET (256u * 1024u)
+
+/* Lanes of an event chunk (docs/report-records.md, "Lanes"): the bytes of
+ * a record are spread over them so that like fields of successive records
+ * sit together, which zstd compresses far better. */
+enum {
+    LANE_MAIN =
+        0, /* record kinds, whole records of other kinds, counts, schema references, strings */
+    LANE_TIME = 1,   /* dt of compact records and integer samples */
+    LANE_FIELDS = 2, /* field k of a fields payload: lane 2 + min(k, FIELD_LANES - 1) */
+    LANE_VALUES = LANE_FIELDS + FIELD_LANES, /* integer sample values */
+    REPORT_LANES
+};
 /* Chunks of one stream queued for its compression thread at most. */
 #define REPORT_ASYNC_DEPTH 2
 
@@ -79,6 +91,7 @@ enum {
  * references to them. */
 typedef struct report_shape {
     uint32_t count;   /* payloads; 0 = empty */
+    unsigned lanes;   /* lanes its records use: LANE_FIELDS + field lanes */
     int has_interned; /* one of them is PAYLOAD_INTERNED */
     struct {
         uint64_t schema_id;
@@ -135,7 +148,8 @@ typedef struct report_stream {
     report_sink* rs;
     const core_stream* stream;
     container_encoder_t* encoder;
-    strbuf chunk;
+    strbuf lanes[REPORT_LANES]; /* the chunk being built */
+    strbuf assembled;           /* a whole chunk, lane table first (no compression thread) */
     uint32_t records;
     int has_ts;
     int64_t prev_ts, min_ts, max_ts;
@@ -242,10 +256,14 @@ const payload_plan* report_plan_find(const report_sink* rs, uint32_t domain_inde
                                      uint64_t schema_id);
 void report_plans_free(report_sink* rs);
 
+/* The chunk's bytes as stored (the lane table, then the lanes), appended
+ * to `out` (report_stream.c). Returns 0 or -1 when out of memory. */
+int report_chunk_assemble(const report_stream* st, strbuf* out);
+
 /* Compression threads (report_async.c). Start makes up to `count` threads
  * (fewer if the system refuses more); stop joins them after their queues
- * are written. Submit queues a copy of st->chunk's records (the caller then
- * clears it) and may wait for room; drain waits until every chunk of the
+ * are written. Submit queues the chunk (report_chunk_assemble's copy; the
+ * caller then clears the lanes) and may wait for room; drain waits until every chunk of the
  * stream is written; both return the first write error of its chunks. */
 void report_compressors_start(report_sink* rs, int count);
 void report_compressors_stop(report_sink* rs);

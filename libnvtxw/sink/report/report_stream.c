@@ -21,7 +21,9 @@
 /* ---- Chunks ------------------------------------------------------------- */
 
 static void stream_reset_chunk(report_stream* st) {
-    strbuf_clear(&st->chunk);
+    unsigned i;
+    for (i = 0; i < REPORT_LANES; i++)
+        strbuf_clear(&st->lanes[i]);
     st->records = 0;
     st->has_ts = 0;
     st->prev_ts = st->min_ts = st->max_ts = 0;
@@ -49,10 +51,45 @@ static nvtxwResultCode_t stream_flush(report_stream* st) {
     meta.stream_id = st->stream->index;
     meta.first_ts = st->min_ts;
     meta.last_ts = st->max_ts;
-    status = st->comp ? report_async_submit(st, &meta)
-                      : container_write_chunk(st->encoder, &meta, st->chunk.data, st->chunk.length);
+    if (st->comp != NULL) {
+        status = report_async_submit(st, &meta);
+    } else {
+        strbuf_clear(&st->assembled);
+        status = report_chunk_assemble(st, &st->assembled) != 0
+                     ? error_oom("a report chunk")
+                     : container_write_chunk(st->encoder, &meta, st->assembled.data,
+                                             st->assembled.length);
+    }
     stream_reset_chunk(st);
     return status;
+}
+
+int report_chunk_assemble(const report_stream* st, strbuf* out) {
+    uint8_t table[VARINT_MAX_BYTES * (REPORT_LANES + 1)], *p = table;
+    size_t total = 0;
+    unsigned i;
+    p += varint_put(p, REPORT_LANES);
+    for (i = 0; i < REPORT_LANES; i++) {
+        p += varint_put(p, st->lanes[i].length);
+        total += st->lanes[i].length;
+    }
+    if (strbuf_reserve(out, (size_t)(p - table) + total) != 0 ||
+        strbuf_append(out, (const char*)table, (size_t)(p - table)) != 0)
+        return -1;
+    for (i = 0; i < REPORT_LANES; i++)
+        if (st->lanes[i].length != 0 &&
+            strbuf_append(out, st->lanes[i].data, st->lanes[i].length) != 0)
+            return -1;
+    return 0;
+}
+
+/* Bytes the lanes hold. */
+static size_t stream_chunk_bytes(const report_stream* st) {
+    size_t total = 0;
+    unsigned i;
+    for (i = 0; i < REPORT_LANES; i++)
+        total += st->lanes[i].length;
+    return total;
 }
 
 /* Delta of `ts` from the previous timestamped record (modulo 2^64). */
@@ -70,20 +107,26 @@ static void stream_note_ts(report_stream* st, int64_t ts) {
     st->has_ts = 1;
 }
 
-/* Dictionary state a failed record rolls back (report-records.md: the
- * reader's dictionary grows only with the records it reads). */
+/* What a failed record rolls back: the lanes that records append to
+ * piece by piece (compact records commit their lanes only when whole), and
+ * the dictionary state (report-records.md: the reader's dictionary grows
+ * only with the records it reads). */
 typedef struct chunk_mark {
-    size_t length, intern_count, dict_length;
+    size_t main, time, values, intern_count, dict_length;
     uint32_t sref_count;
 } chunk_mark;
 
 static chunk_mark stream_mark(const report_stream* st) {
-    chunk_mark m = {st->chunk.length, st->intern_count, st->dict_data.length, st->sref_count};
+    chunk_mark m = {st->lanes[LANE_MAIN].length,   st->lanes[LANE_TIME].length,
+                    st->lanes[LANE_VALUES].length, st->intern_count,
+                    st->dict_data.length,          st->sref_count};
     return m;
 }
 
 static void stream_rewind(report_stream* st, const chunk_mark* m) {
-    st->chunk.length = m->length;
+    st->lanes[LANE_MAIN].length = m->main;
+    st->lanes[LANE_TIME].length = m->time;
+    st->lanes[LANE_VALUES].length = m->values;
     st->intern_count = m->intern_count;
     st->dict_data.length = m->dict_length;
     st->sref_count = m->sref_count;
@@ -102,7 +145,10 @@ static nvtxwResultCode_t stream_end_record(report_stream* st, int build_status,
     if (has_ts)
         stream_note_ts(st, ts);
     st->records++;
-    if (st->chunk.length >= REPORT_CHUNK_TARGET || st->records == UINT32_MAX)
+    /* the lanes are summed every 32 records: a chunk may pass the target
+     * by 32 records */
+    if (((st->records & 31) == 0 && stream_chunk_bytes(st) >= REPORT_CHUNK_TARGET) ||
+        st->records == UINT32_MAX)
         return stream_flush(st);
     return NVTXW_RESULT_SUCCESS;
 }
@@ -141,7 +187,9 @@ nvtxwResultCode_t report_stream_close(sink* s, const core_stream* stream, void* 
     report_async_free_spares(st);
     container_encoder_destroy(st->encoder);
     closed = report_stream_record((report_sink*)s, stream, 0);
-    strbuf_free(&st->chunk);
+    for (unsigned i = 0; i < REPORT_LANES; i++)
+        strbuf_free(&st->lanes[i]);
+    strbuf_free(&st->assembled);
     strbuf_free(&st->dict_data);
     idmap_free(&st->intern_index);
     nvtxw_free(st->interned);
@@ -338,6 +386,45 @@ static uint8_t* put_sref(report_stream* st, uint8_t* p, uint64_t schema_id) {
     return put_uvar(put_uvar(p, st->sref_count), schema_id);
 }
 
+/* ---- Lanes ------------------------------------------------------------- */
+
+/* Where a compact record's next byte goes in each lane. */
+typedef struct lane_cursors {
+    uint8_t* at[REPORT_LANES];
+} lane_cursors;
+
+/* Reserves `bound` bytes in each of the first `count` lanes (a record's
+ * bound, whatever lane its bytes take). Returns 0 or -1 (out of memory). */
+static int lanes_open(report_stream* st, size_t bound, unsigned count, lane_cursors* c) {
+    unsigned i;
+    for (i = 0; i < count; i++) {
+        strbuf* lane = &st->lanes[i];
+        if (lane->capacity - lane->length <= bound && strbuf_reserve(lane, bound) != 0)
+            return -1;
+        c->at[i] = (uint8_t*)lane->data + lane->length;
+    }
+    return 0;
+}
+
+static void lanes_commit(report_stream* st, const lane_cursors* c, unsigned count) {
+    unsigned i;
+    for (i = 0; i < count; i++) {
+        strbuf* lane = &st->lanes[i];
+        lane->length = (size_t)(c->at[i] - (uint8_t*)lane->data);
+        lane->data[lane->length] = '\0';
+    }
+}
+
+/* A fields payload into the field lanes. Returns 0, or -1 for a handle of
+ * another domain. */
+static int put_fields_lanes(report_stream* st, lane_cursors* c, const payload_plan* plan,
+                            const void* payload, int64_t event_ts) {
+    uint8_t** const lanes[FIELD_LANES] = {&c->at[LANE_FIELDS],     &c->at[LANE_FIELDS + 1],
+                                          &c->at[LANE_FIELDS + 2], &c->at[LANE_FIELDS + 3],
+                                          &c->at[LANE_FIELDS + 4], &c->at[LANE_FIELDS + 5]};
+    return field_encode_lanes(&plan->fields, payload, event_ts, st->serial, lanes);
+}
+
 /* ---- Records ------------------------------------------------------------ */
 
 #define EVENT_MAX_PAYLOADS 64
@@ -388,21 +475,30 @@ static int event_layout_make(report_stream* st, const core_event* event,
     return 0;
 }
 
-/* 0x25: svar dt, uvar n, n x (sref, body in the schema's implied encoding). */
-static uint8_t* put_compact_event(report_stream* st, uint8_t* p, const core_event* event,
-                                  const core_event_facts* facts, const event_layout* l) {
+/* 0x25: svar dt (time lane), uvar n, n x (sref, body in the schema's
+ * implied encoding: fields in the field lanes, strings in the main lane).
+ * Returns 0, or -1 when out of memory (dictionary growth). */
+static int put_compact_event(report_stream* st, lane_cursors* c, const core_event* event,
+                             const core_event_facts* facts, const event_layout* l) {
     size_t i;
-    *p++ = REC_EVENT_COMPACT;
-    p = put_uvar(p, varint_zigzag(stream_delta(st, facts->timestamp)));
-    p = put_uvar(p, l->stored);
-    for (i = 0; p != NULL && i < event->count; i++) {
+    *c->at[LANE_MAIN]++ = REC_EVENT_COMPACT;
+    c->at[LANE_TIME] =
+        put_uvar(c->at[LANE_TIME], varint_zigzag(stream_delta(st, facts->timestamp)));
+    c->at[LANE_MAIN] = put_uvar(c->at[LANE_MAIN], l->stored);
+    for (i = 0; i < event->count; i++) {
+        const nvtxPayloadData_t* payload = &event->payloads[i];
         if (l->sizes[i] == 0)
             continue;
-        p = put_sref(st, p, event->payloads[i].schemaId);
-        p = put_payload_body(st, p, &event->payloads[i], l->sizes[i], l->plans[i], l->encodings[i],
-                             facts->timestamp);
+        c->at[LANE_MAIN] = put_sref(st, c->at[LANE_MAIN], payload->schemaId);
+        if (l->encodings[i] == PAYLOAD_FIELDS) {
+            if (put_fields_lanes(st, c, l->plans[i], payload->payload, facts->timestamp) != 0)
+                return -1; /* cannot happen: payload_encoding checked the handles */
+        } else if ((c->at[LANE_MAIN] = put_interned(st, c->at[LANE_MAIN], payload->payload,
+                                                    l->sizes[i])) == NULL) {
+            return -1;
+        }
     }
-    return p;
+    return 0;
 }
 
 /* 0x20: svar dt, u8 flags, [uvar scope], uvar n, n x (uvar schemaId, u8
@@ -446,6 +542,13 @@ static report_shape* shape_of(report_stream* st, uint64_t first_schema) {
     return NULL;
 }
 
+/* The lanes a fields payload of this plan writes to, main and time lanes
+ * included. */
+static unsigned lanes_of_plan(const payload_plan* plan) {
+    uint32_t ops = plan->fields.op_count;
+    return LANE_FIELDS + (ops < FIELD_LANES ? ops : FIELD_LANES);
+}
+
 /* Remembers a compact record's shape (its schemas, their plans and
  * references) for put_event_again, in place of the older shape of the same
  * first schema, else of the oldest. */
@@ -466,6 +569,10 @@ static void remember_event(report_stream* st, const core_event* event, const eve
         shape.has_interned |= l->encodings[i] == PAYLOAD_INTERNED;
     }
     shape.count = (uint32_t)event->count;
+    shape.lanes = LANE_FIELDS;
+    for (i = 0; i < event->count; i++)
+        if (shape.p[i].encoding == PAYLOAD_FIELDS && lanes_of_plan(shape.p[i].plan) > shape.lanes)
+            shape.lanes = lanes_of_plan(shape.p[i].plan);
     slot = shape_of(st, shape.p[0].schema_id);
     if (slot == NULL)
         slot = &st->shapes[st->shape_next++ % REPORT_SHAPES];
@@ -474,17 +581,25 @@ static void remember_event(report_stream* st, const core_event* event, const eve
 
 static int put_event(report_stream* st, const core_event* event, const core_event_facts* facts) {
     event_layout l;
+    lane_cursors c;
     uint8_t* p;
-    if (event_layout_make(st, event, facts, &l) != 0 || strbuf_reserve(&st->chunk, l.bound) != 0)
+    if (event_layout_make(st, event, facts, &l) != 0)
         return -1;
-    p = (uint8_t*)st->chunk.data + st->chunk.length;
-    p = l.compact ? put_compact_event(st, p, event, facts, &l)
-                  : put_full_event(st, p, event, facts, &l);
-    if (p == NULL)
+    if (l.compact) {
+        if (lanes_open(st, l.bound, LANE_VALUES, &c) != 0 ||
+            put_compact_event(st, &c, event, facts, &l) != 0)
+            return -1;
+        lanes_commit(st, &c, LANE_VALUES);
+        remember_event(st, event, &l);
+        return 0;
+    }
+    if (strbuf_reserve(&st->lanes[LANE_MAIN], l.bound) != 0)
         return -1;
-    st->chunk.length = (size_t)(p - (uint8_t*)st->chunk.data);
-    st->chunk.data[st->chunk.length] = '\0';
-    remember_event(st, event, &l);
+    p = (uint8_t*)st->lanes[LANE_MAIN].data + st->lanes[LANE_MAIN].length;
+    if ((p = put_full_event(st, p, event, facts, &l)) == NULL)
+        return -1;
+    st->lanes[LANE_MAIN].length = (size_t)(p - (uint8_t*)st->lanes[LANE_MAIN].data);
+    st->lanes[LANE_MAIN].data[st->lanes[LANE_MAIN].length] = '\0';
     return 0;
 }
 
@@ -527,7 +642,7 @@ static int put_event_again(report_stream* st, const core_event* event,
                            const core_event_facts* facts) {
     const report_shape* shape;
     size_t bound, i;
-    uint8_t* p;
+    lane_cursors c;
     if ((shape = shape_matching(st, event, facts, &bound)) == NULL)
         return 0;
     /* A handle of another domain needs another encoding: field_encode
@@ -537,24 +652,23 @@ static int put_event_again(report_stream* st, const core_event* event,
         if (shape->p[i].encoding == PAYLOAD_FIELDS && shape->p[i].plan->has_handles &&
             !handles_restorable(st, &shape->p[i].plan->fields, event->payloads[i].payload))
             return 0;
-    if (st->chunk.capacity - st->chunk.length <= bound && strbuf_reserve(&st->chunk, bound) != 0)
+    if (lanes_open(st, bound, shape->lanes, &c) != 0)
         return -1;
-    p = (uint8_t*)st->chunk.data + st->chunk.length;
-    *p++ = REC_EVENT_COMPACT;
-    p = put_uvar(p, varint_zigzag(stream_delta(st, facts->timestamp)));
-    *p++ = (uint8_t)event->count;
-    for (i = 0; p != NULL && i < event->count; i++) {
+    *c.at[LANE_MAIN]++ = REC_EVENT_COMPACT;
+    c.at[LANE_TIME] = put_uvar(c.at[LANE_TIME], varint_zigzag(stream_delta(st, facts->timestamp)));
+    *c.at[LANE_MAIN]++ = (uint8_t)event->count;
+    for (i = 0; i < event->count; i++) {
         const nvtxPayloadData_t* payload = &event->payloads[i];
-        p = put_uvar(p, shape->p[i].sref);
-        p = shape->p[i].encoding == PAYLOAD_FIELDS
-                ? field_encode(&shape->p[i].plan->fields, payload->payload, facts->timestamp,
-                               st->serial, p)
-                : put_interned(st, p, payload->payload, payload->size);
+        c.at[LANE_MAIN] = put_uvar(c.at[LANE_MAIN], shape->p[i].sref);
+        if (shape->p[i].encoding == PAYLOAD_FIELDS) {
+            if (put_fields_lanes(st, &c, shape->p[i].plan, payload->payload, facts->timestamp) != 0)
+                return 0; /* a foreign handle (only without strings: checked above) */
+        } else if ((c.at[LANE_MAIN] = put_interned(st, c.at[LANE_MAIN], payload->payload,
+                                                   payload->size)) == NULL) {
+            return -1; /* the dictionary could not grow */
+        }
     }
-    if (p == NULL)
-        return shape->has_interned ? -1 : 0; /* no dictionary room / a foreign handle */
-    st->chunk.length = (size_t)(p - (uint8_t*)st->chunk.data);
-    st->chunk.data[st->chunk.length] = '\0';
+    lanes_commit(st, &c, shape->lanes);
     return 1;
 }
 
@@ -592,14 +706,15 @@ static int counter_is_int64(const core_counter* counter, size_t size) {
 nvtxwResultCode_t report_counter_write(void* state, int64_t timestamp, const core_counter* counter,
                                        const void* data, size_t size) {
     report_stream* st = state;
-    strbuf* b = &st->chunk;
+    strbuf* b = &st->lanes[LANE_MAIN];
     chunk_mark mark = stream_mark(st);
     int build;
     if (counter_is_int64(counter, size)) {
         int64_t value;
         memcpy(&value, data, 8);
-        build = rec_u8(b, REC_COUNTER_SAMPLE_INT) || rec_svar(b, stream_delta(st, timestamp)) ||
-                rec_uvar(b, counter->id) || rec_svar(b, value);
+        build = rec_u8(b, REC_COUNTER_SAMPLE_INT) ||
+                rec_svar(&st->lanes[LANE_TIME], stream_delta(st, timestamp)) ||
+                rec_uvar(b, counter->id) || rec_svar(&st->lanes[LANE_VALUES], value);
     } else {
         build = rec_u8(b, REC_COUNTER_SAMPLE) || rec_svar(b, stream_delta(st, timestamp)) ||
                 rec_uvar(b, counter->id) || rec_bytes(b, data, size);
@@ -610,7 +725,7 @@ nvtxwResultCode_t report_counter_write(void* state, int64_t timestamp, const cor
 nvtxwResultCode_t report_counter_no_value_write(void* state, int64_t timestamp,
                                                 const core_counter* counter, uint8_t reason) {
     report_stream* st = state;
-    strbuf* b = &st->chunk;
+    strbuf* b = &st->lanes[LANE_MAIN];
     chunk_mark mark = stream_mark(st);
     int build = rec_u8(b, REC_COUNTER_NO_VALUE) || rec_svar(b, stream_delta(st, timestamp)) ||
                 rec_uvar(b, counter->id) || rec_u8(b, reason);
@@ -620,7 +735,7 @@ nvtxwResultCode_t report_counter_no_value_write(void* state, int64_t timestamp,
 nvtxwResultCode_t report_sync_points_write(void* state, uint64_t src, uint64_t dst,
                                            const nvtxSyncPoint_t* points, size_t count) {
     report_stream* st = state;
-    strbuf* b = &st->chunk;
+    strbuf* b = &st->lanes[LANE_MAIN];
     chunk_mark mark = stream_mark(st);
     size_t i;
     int build =
@@ -633,7 +748,7 @@ nvtxwResultCode_t report_sync_points_write(void* state, uint64_t src, uint64_t d
 nvtxwResultCode_t report_conversion_factor_write(void* state, uint64_t src, uint64_t dst,
                                                  double slope, int64_t ts_src, int64_t ts_dst) {
     report_stream* st = state;
-    strbuf* b = &st->chunk;
+    strbuf* b = &st->lanes[LANE_MAIN];
     chunk_mark mark = stream_mark(st);
     uint64_t bits;
     uint8_t le[8];
