@@ -21,6 +21,7 @@
 #include "format/container.h"
 #include "nvtxw/error.h"
 #include "nvtxw/reader.h"
+#include "payload/field_codec.h"
 
 /* Bump allocator freed as a whole; a zeroed arena is empty and valid. */
 typedef struct reader_arena_block reader_arena_block;
@@ -123,7 +124,8 @@ typedef struct reader_stream_cursor {
     uint8_t* buffer;
     size_t capacity;
     reader_cursor cur;                 /* the main lane (a format-1 chunk's whole bytes) */
-    reader_cursor lanes[READER_LANES]; /* format 2: the other lanes ([0] unused) */
+    reader_cursor lanes[READER_LANES]; /* format 2: time and values lanes (others unused) */
+    field_input fields[FIELD_LANES];   /* format 2: the field lanes */
     size_t chunk;                      /* container index of the loaded chunk */
     uint64_t record_number;
     int64_t now;         /* last timestamp of the chunk: the delta base */

@@ -172,6 +172,10 @@ int reader_split_lanes(reader_stream_cursor* cur, size_t size) {
         lane->p = at;
         lane->end = at + lengths[i];
         lane->problem = NULL;
+        if (i >= READER_LANE_FIELDS && i < READER_LANE_FIELDS + FIELD_LANES) {
+            cur->fields[i - READER_LANE_FIELDS].p = at;
+            cur->fields[i - READER_LANE_FIELDS].end = at + lengths[i];
+        }
         at += lengths[i];
     }
     if (at != table.end) {
@@ -250,24 +254,17 @@ static int fields_payload(nvtxw_reader_t* reader, reader_stream_cursor* cur,
 static int fields_payload_lanes(nvtxw_reader_t* reader, reader_stream_cursor* cur,
                                 const reader_plan* plan, int64_t ts, nvtxPayloadData_t* p) {
     uint32_t serial = reader->domains[reader->streams[cur->stream].domain].serial;
-    field_input in[FIELD_LANES];
-    field_input* const lanes[FIELD_LANES] = {&in[0], &in[1], &in[2], &in[3], &in[4], &in[5]};
+    field_input* const lanes[FIELD_LANES] = {&cur->fields[0], &cur->fields[1], &cur->fields[2],
+                                             &cur->fields[3], &cur->fields[4], &cur->fields[5]};
     const char* problem = NULL;
     uint8_t* out;
-    unsigned k;
     if (plan->encoding != 4)
         return reader_fail(&cur->cur, "fields payload of a schema without a fields layout");
     out = reader_arena_alloc(&cur->arena, plan->fields.static_size);
     if (out == NULL)
         return reader_fail(&cur->cur, "out of memory");
-    for (k = 0; k < FIELD_LANES; k++) {
-        in[k].p = cur->lanes[READER_LANE_FIELDS + k].p;
-        in[k].end = cur->lanes[READER_LANE_FIELDS + k].end;
-    }
     if (field_decode_lanes(&plan->fields, lanes, ts, serial, out, &problem) != 0)
         return reader_fail(&cur->cur, problem);
-    for (k = 0; k < FIELD_LANES; k++)
-        cur->lanes[READER_LANE_FIELDS + k].p = in[k].p;
     p->payload = out;
     p->size = plan->fields.static_size;
     return 0;

@@ -406,13 +406,12 @@ static int lanes_open(report_stream* st, size_t bound, unsigned count, lane_curs
     return 0;
 }
 
+/* Lanes are bytes, not strings: unlike the rest of strbuf's users they are
+ * left without a terminating NUL (their lengths say where they end). */
 static void lanes_commit(report_stream* st, const lane_cursors* c, unsigned count) {
     unsigned i;
-    for (i = 0; i < count; i++) {
-        strbuf* lane = &st->lanes[i];
-        lane->length = (size_t)(c->at[i] - (uint8_t*)lane->data);
-        lane->data[lane->length] = '\0';
-    }
+    for (i = 0; i < count; i++)
+        st->lanes[i].length = (size_t)(c->at[i] - (uint8_t*)st->lanes[i].data);
 }
 
 /* A fields payload into the field lanes. Returns 0, or -1 for a handle of
