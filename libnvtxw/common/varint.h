@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* Longest encoding of a 64-bit value. */
 #define VARINT_MAX_BYTES 10
@@ -53,6 +54,64 @@ static inline int varint_get(const uint8_t** pos, const uint8_t* end, uint64_t* 
     *pos = p;
     *value = result;
     return 0;
+}
+
+/* The loop of varint_get without end checks (varint_get_unbounded). */
+static inline int varint_get_loop(const uint8_t** pos, uint64_t* value) {
+    const uint8_t* p = *pos;
+    uint64_t result = 0;
+    unsigned shift = 0;
+    uint8_t byte;
+    do {
+        byte = *p++;
+        result |= (uint64_t)(byte & 0x7F) << shift;
+        shift += 7;
+    } while ((byte & 0x80) != 0 && shift < 63);
+    if ((byte & 0x80) != 0) { /* a tenth byte holds bit 63 only */
+        byte = *p++;
+        if (byte > 1)
+            return -1;
+        result |= (uint64_t)byte << 63;
+    }
+    *pos = p;
+    *value = result;
+    return 0;
+}
+
+/* As varint_get, for callers that know VARINT_MAX_BYTES bytes are readable
+ * at *pos: the same rules without end checks (the readers' fast paths).
+ * Values of 2 to 8 bytes are decoded without a branch on their length
+ * (eight bytes loaded at once, the stop bit found by counting zeros), as
+ * lengths vary from record to record and mispredicted branches cost more
+ * than the arithmetic. */
+static inline int varint_get_unbounded(const uint8_t** pos, uint64_t* value) {
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    const uint8_t* p = *pos;
+    uint64_t word, stops, v;
+    if (p[0] < 0x80) {
+        *value = p[0];
+        *pos = p + 1;
+        return 0;
+    }
+    memcpy(&word, p, 8);
+    stops = ~word & 0x8080808080808080u; /* the bytes without a continuation bit */
+    if (stops == 0)
+        return varint_get_loop(pos, value); /* 9 or 10 bytes */
+    word &= stops ^ (stops - 1);            /* the bytes up to the first stop */
+    v = word & 0x7Fu;
+    v |= (word >> 1) & ((uint64_t)0x7F << 7);
+    v |= (word >> 2) & ((uint64_t)0x7F << 14);
+    v |= (word >> 3) & ((uint64_t)0x7F << 21);
+    v |= (word >> 4) & ((uint64_t)0x7F << 28);
+    v |= (word >> 5) & ((uint64_t)0x7F << 35);
+    v |= (word >> 6) & ((uint64_t)0x7F << 42);
+    v |= (word >> 7) & ((uint64_t)0x7F << 49);
+    *pos = p + ((unsigned)__builtin_ctzll(stops) + 1) / 8;
+    *value = v;
+    return 0;
+#else
+    return varint_get_loop(pos, value);
+#endif
 }
 
 #endif /* NVTXW_COMMON_VARINT_H */

@@ -158,7 +158,7 @@ static void plan_schema(plan_builder* b, const nvtxw_schema_t* schema, size_t ba
 
 int field_plan_make(const nvtxw_schema_t* schema, field_plan* plan) {
     plan_builder b = {plan, 0, 0};
-    uint64_t bound = 0;
+    uint64_t bound = 0, covered = 0;
     uint32_t i;
     memset(plan, 0, sizeof *plan);
     if (schema->static_size == 0 || schema->static_size > UINT32_MAX / 2)
@@ -167,9 +167,13 @@ int field_plan_make(const nvtxw_schema_t* schema, field_plan* plan) {
     if (b.failed || b.end > schema->static_size)
         return 0;
     plan->static_size = (uint32_t)schema->static_size;
-    for (i = 0; i < plan->op_count; i++)
-        bound += plan->ops[i].kind == FIELD_RAW ? plan->ops[i].size : VARINT_MAX_BYTES;
+    for (i = 0; i < plan->op_count; i++) {
+        uint32_t most = plan->ops[i].kind == FIELD_RAW ? plan->ops[i].size : VARINT_MAX_BYTES;
+        bound += most;
+        covered += plan->ops[i].size;
+    }
     plan->bound = (uint32_t)bound;
+    plan->has_gaps = covered != plan->static_size;
     return 1;
 }
 
@@ -188,26 +192,6 @@ int field_schema_is_inline_string(const nvtxw_schema_t* schema) {
 }
 
 /* ---- Encoding ----------------------------------------------------------- */
-
-static void store_int(uint8_t* p, uint32_t size, uint64_t value) {
-    uint8_t b1 = (uint8_t)value;
-    uint16_t b2 = (uint16_t)value;
-    uint32_t b4 = (uint32_t)value;
-    switch (size) {
-    case 1:
-        memcpy(p, &b1, 1);
-        break;
-    case 2:
-        memcpy(p, &b2, 2);
-        break;
-    case 4:
-        memcpy(p, &b4, 4);
-        break;
-    default:
-        memcpy(p, &value, 8);
-        break;
-    }
-}
 
 /* One dispatch per field, on its combined kind and size (field_op.code). */
 int field_encode_lanes(const field_plan* plan, const uint8_t* payload, int64_t event_ts,
@@ -288,68 +272,127 @@ static inline int get_uvar(const uint8_t** p, const uint8_t* end, uint64_t* v) {
     return varint_get(p, end, v);
 }
 
-/* The integer a field's code stores: zigzag decoded, time restored, the
- * handle serial put back, and range-checked. Returns 0 or -1 (*problem). */
-static int field_value(uint8_t code, uint64_t v, int64_t event_ts, uint32_t serial, uint64_t* out,
-                       const char** problem) {
-    int64_t sv;
-    switch (code) {
-    case CODE_U8:
-    case CODE_U16:
-    case CODE_U32:
-        if (v >> (8u << (code - CODE_U8)) != 0)
-            return *problem = "payload field value exceeds its type", -1;
-        break;
-    case CODE_S8:
-    case CODE_S16:
-    case CODE_S32:
-        sv = varint_unzigzag(v);
-        if (sv < -((int64_t)1 << ((8u << (code - CODE_S8)) - 1)) ||
-            sv >= ((int64_t)1 << ((8u << (code - CODE_S8)) - 1)))
-            return *problem = "payload field value exceeds its type", -1;
-        v = (uint64_t)sv;
-        break;
-    case CODE_S64:
-        v = (uint64_t)varint_unzigzag(v);
-        break;
-    case CODE_TS:
-        v = (uint64_t)varint_unzigzag(v) + (uint64_t)event_ts;
-        break;
-    case CODE_HANDLE:
-        if (v > 0xFFFFFFFFu)
-            return *problem = "string handle index exceeds 32 bits", -1;
-        if (v != 0)
-            v |= (uint64_t)serial << 32;
-        break;
-    default: /* CODE_U64 */
-        break;
+static inline void store16(uint8_t* at, uint64_t v) {
+    uint16_t x = (uint16_t)v;
+    memcpy(at, &x, 2);
+}
+static inline void store32(uint8_t* at, uint64_t v) {
+    uint32_t x = (uint32_t)v;
+    memcpy(at, &x, 4);
+}
+
+/* A signed value of `bits` (8, 16 or 32) bits: in range? */
+static inline int fits_signed(int64_t v, unsigned bits) {
+    return v >= -((int64_t)1 << (bits - 1)) && v < ((int64_t)1 << (bits - 1));
+}
+
+/* Compiled once per value of a constant argument (GCC and Clang). */
+#if defined(__GNUC__)
+#define FIELD_SPECIALIZE inline __attribute__((always_inline))
+#else
+#define FIELD_SPECIALIZE inline
+#endif
+
+/* Decodes the plan's operations. `checked` is a constant at both call
+ * sites: 1 bounds every read by its lane's end, 0 is the fast path for
+ * lanes known to hold plan->bound bytes (field_decode_lanes). */
+static FIELD_SPECIALIZE int decode_ops(const field_plan* plan,
+                                       field_input* const lanes[FIELD_LANES], int64_t event_ts,
+                                       uint32_t serial, uint8_t* out, const char** problem,
+                                       int checked) {
+    uint32_t k;
+    for (k = 0; k < plan->op_count; k++) {
+        const field_op* op = &plan->ops[k];
+        field_input* in = lanes[k < FIELD_LANES ? k : FIELD_LANES - 1];
+        uint8_t* at = out + op->offset;
+        uint64_t v;
+        int64_t sv;
+        if (op->code == CODE_RAW) {
+            if (checked && (size_t)(in->end - in->p) < op->size)
+                return *problem = "record ends inside a payload field", -1;
+            memcpy(at, in->p, op->size);
+            in->p += op->size;
+            continue;
+        }
+        if (checked ? get_uvar(&in->p, in->end, &v) != 0 : varint_get_unbounded(&in->p, &v) != 0)
+            return *problem = "bad varint in a payload field", -1;
+        switch (op->code) {
+        case CODE_U8:
+            if (v > 0xFFu)
+                goto too_big;
+            *at = (uint8_t)v;
+            break;
+        case CODE_U16:
+            if (v > 0xFFFFu)
+                goto too_big;
+            store16(at, v);
+            break;
+        case CODE_U32:
+            if (v > 0xFFFFFFFFu)
+                goto too_big;
+            store32(at, v);
+            break;
+        case CODE_S8:
+            sv = varint_unzigzag(v);
+            if (!fits_signed(sv, 8))
+                goto too_big;
+            *at = (uint8_t)sv;
+            break;
+        case CODE_S16:
+            sv = varint_unzigzag(v);
+            if (!fits_signed(sv, 16))
+                goto too_big;
+            store16(at, (uint64_t)sv);
+            break;
+        case CODE_S32:
+            sv = varint_unzigzag(v);
+            if (!fits_signed(sv, 32))
+                goto too_big;
+            store32(at, (uint64_t)sv);
+            break;
+        case CODE_S64:
+            v = (uint64_t)varint_unzigzag(v);
+            memcpy(at, &v, 8);
+            break;
+        case CODE_TS:
+            v = (uint64_t)varint_unzigzag(v) + (uint64_t)event_ts;
+            memcpy(at, &v, 8);
+            break;
+        case CODE_HANDLE:
+            if (v > 0xFFFFFFFFu)
+                return *problem = "string handle index exceeds 32 bits", -1;
+            if (v != 0)
+                v |= (uint64_t)serial << 32;
+            memcpy(at, &v, 8);
+            break;
+        default: /* CODE_U64 */
+            memcpy(at, &v, 8);
+            break;
+        }
     }
-    *out = v;
     return 0;
+too_big:
+    return *problem = "payload field value exceeds its type", -1;
+}
+
+/* Whether every lane the plan reads holds its most bytes. */
+static inline int lanes_have_room(const field_plan* plan, field_input* const lanes[FIELD_LANES]) {
+    uint32_t k, used = plan->op_count < FIELD_LANES ? plan->op_count : FIELD_LANES;
+    for (k = 0; k < used; k++) {
+        /* lanes[k] may be one input shared by several k: bound it by all */
+        if ((size_t)(lanes[k]->end - lanes[k]->p) < plan->bound)
+            return 0;
+    }
+    return 1;
 }
 
 int field_decode_lanes(const field_plan* plan, field_input* const lanes[FIELD_LANES],
                        int64_t event_ts, uint32_t serial, uint8_t* out, const char** problem) {
-    uint32_t k;
-    memset(out, 0, plan->static_size);
-    for (k = 0; k < plan->op_count; k++) {
-        const field_op* op = &plan->ops[k];
-        field_input* in = lanes[k < FIELD_LANES ? k : FIELD_LANES - 1];
-        uint64_t v;
-        if (op->code == CODE_RAW) {
-            if ((size_t)(in->end - in->p) < op->size)
-                return *problem = "record ends inside a payload field", -1;
-            memcpy(out + op->offset, in->p, op->size);
-            in->p += op->size;
-            continue;
-        }
-        if (get_uvar(&in->p, in->end, &v) != 0)
-            return *problem = "bad varint in a payload field", -1;
-        if (field_value(op->code, v, event_ts, serial, &v, problem) != 0)
-            return -1;
-        store_int(out + op->offset, op->size, v);
-    }
-    return 0;
+    if (plan->has_gaps)
+        memset(out, 0, plan->static_size);
+    if (lanes_have_room(plan, lanes))
+        return decode_ops(plan, lanes, event_ts, serial, out, problem, 0);
+    return decode_ops(plan, lanes, event_ts, serial, out, problem, 1);
 }
 
 int field_decode(const field_plan* plan, const uint8_t** in, const uint8_t* end, int64_t event_ts,

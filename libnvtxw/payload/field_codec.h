@@ -43,10 +43,15 @@ typedef struct field_op {
     uint8_t code; /* kind and size in one (field_codec.c): one dispatch per field */
 } field_op;
 
+/* Fields may go to separate byte sequences ("lanes", the columns of report
+ * chunks): field k goes to lane min(k, FIELD_LANES - 1). */
+#define FIELD_LANES 6
+
 typedef struct field_plan {
     uint32_t static_size; /* payload bytes the plan describes exactly */
     uint32_t op_count;
     uint32_t bound; /* most encoded bytes */
+    int has_gaps;   /* bytes no operation covers (read back as zero) */
     field_op ops[FIELD_MAX_OPS];
 } field_plan;
 
@@ -58,10 +63,6 @@ int field_plan_make(const nvtxw_schema_t* schema, field_plan* plan);
  * UTF-8 (or locale) string held inline, such as the event helpers' message:
  * its payloads are stored in the chunk's string dictionary. */
 int field_schema_is_inline_string(const nvtxw_schema_t* schema);
-
-/* Fields may go to separate byte sequences ("lanes", the columns of report
- * chunks): field k goes to lane min(k, FIELD_LANES - 1). */
-#define FIELD_LANES 6
 
 /* Encodes `payload` (exactly plan->static_size bytes) at `out` (room for
  * plan->bound bytes). Returns the end of the encoding, or NULL when a

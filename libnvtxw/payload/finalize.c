@@ -391,6 +391,27 @@ static nvtxwResultCode_t place_entries(layout_t* l) {
     return status;
 }
 
+/* An entry visit_flat can walk: one predefined number or handle, inline at a
+ * fixed offset inside the static size, no slot (nothing reads it back). */
+static int flat_entry(const nvtxw_schema_t* s, const finalized_entry_t* fe) {
+    return fe->kind == ENTRY_KIND_PREDEFINED && fe->form == ENTRY_FORM_INLINE && fe->array == 0 &&
+           !fe->runtime && fe->slot == REGISTRY_NO_SLOT && fe->info != NULL &&
+           (fe->info->category == ENTRY_CAT_SIGNED || fe->info->category == ENTRY_CAT_UNSIGNED ||
+            fe->info->category == ENTRY_CAT_FLOAT || fe->info->category == ENTRY_CAT_HANDLE) &&
+           fe->element_size != 0 && fe->inline_size == fe->element_size && fe->offset != SIZE_MAX &&
+           fe->offset <= s->static_size && fe->inline_size <= s->static_size - fe->offset;
+}
+
+static int schema_is_flat(const nvtxw_schema_t* s) {
+    size_t i;
+    if (s->attr.type != NVTX_PAYLOAD_SCHEMA_TYPE_STATIC || s->variable)
+        return 0;
+    for (i = 0; i < s->attr.numEntries; i++)
+        if (!flat_entry(s, &s->fin[i]))
+            return 0;
+    return 1;
+}
+
 static nvtxwResultCode_t finish_size(layout_t* l) {
     nvtxw_schema_t* s = l->schema;
     size_t given = s->attr.payloadStaticSize;
@@ -414,6 +435,7 @@ static nvtxwResultCode_t finish_size(layout_t* l) {
         return schema_fail(s, "size overflows");
     s->slot_need = s->slot_count + l->child_slots;
     s->depth = 1 + l->child_depth;
+    s->flat = schema_is_flat(s);
     if (s->depth > REGISTRY_MAX_DEPTH)
         return schema_fail(s, "nesting depth %u exceeds %d", (unsigned)s->depth,
                            REGISTRY_MAX_DEPTH);

@@ -97,6 +97,8 @@ struct nvtxw_schema {
     uint32_t slot_need;    /* slots this schema and its deepest nesting use */
     uint32_t depth;        /* 1 + deepest nested schema */
     int variable;
+    int flat; /* STATIC, every entry an inline scalar number or handle at a fixed
+                 offset, none read by another: visit_flat's fast path */
 };
 
 typedef struct enum_index {

@@ -433,10 +433,41 @@ static int visit_internal_union(visit_state_t* vs, visit_frame_t* f) {
     return visit_entry(vs, f, (size_t)value + (value >= sel));
 }
 
+/* A flat schema (nvtxw_schema_t.flat) whose bytes the region holds: the
+ * same events as visit_entry gives each entry, without its general steps
+ * (pointers, arrays, slots, nested objects, per-entry bounds). */
+static int visit_flat(visit_state_t* vs, visit_frame_t* f) {
+    const nvtxw_schema_t* s = f->schema;
+    const uint8_t* base = f->region->data + f->base;
+    size_t i;
+    if (vs->path_len == VISIT_MAX_PATH)
+        return visit_path_push(vs, "", 0, 0); /* names the failure */
+    for (i = 0; i < s->attr.numEntries; i++) {
+        const finalized_entry_t* fe = &s->fin[i];
+        visit_path_item_t* item = &vs->path[vs->path_len++];
+        int status;
+        item->name = fe->field.name;
+        item->entry = i;
+        item->index = 0;
+        status = VISIT_CALL(vs, field_begin, &fe->field);
+        if (status == 0)
+            status = visit_emit_number(vs, fe->info, base + fe->offset, fe->element_size);
+        if (status == 0)
+            status = VISIT_CALL(vs, field_end, &fe->field);
+        if (status != 0)
+            return status;
+        vs->path_len--;
+    }
+    f->cursor = s->static_size;
+    return 0;
+}
+
 static int visit_members(visit_state_t* vs, visit_frame_t* f, uint64_t selector) {
     const nvtxw_schema_t* s = f->schema;
     size_t i;
     int status = 0;
+    if (s->flat && f->region->size >= f->base && f->region->size - f->base >= s->static_size)
+        return visit_flat(vs, f);
     if (s->attr.type == NVTX_PAYLOAD_SCHEMA_TYPE_UNION_WITH_INTERNAL_SELECTOR)
         return visit_internal_union(vs, f);
     if (s->attr.type == NVTX_PAYLOAD_SCHEMA_TYPE_UNION) {

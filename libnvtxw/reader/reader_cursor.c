@@ -18,18 +18,13 @@
 
 #include "common/alloc.h"
 #include "common/error_internal.h"
+#include "common/varint.h"
 #include "reader/reader_internal.h"
 
-#define ARENA_BLOCK 4096
-#define ARENA_ALIGN 16
+#define ARENA_BLOCK READER_ARENA_BLOCK
+#define ARENA_ALIGN READER_ARENA_ALIGN
 
-struct reader_arena_block {
-    reader_arena_block* next;
-    size_t used, size;
-    _Alignas(ARENA_ALIGN) unsigned char data[];
-};
-
-void* reader_arena_alloc(reader_arena* arena, size_t size) {
+void* reader_arena_alloc_slow(reader_arena* arena, size_t size) {
     reader_arena_block* block = arena->head;
     size_t need = (size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
     void* p;
@@ -52,7 +47,7 @@ void* reader_arena_alloc(reader_arena* arena, size_t size) {
     return p;
 }
 
-void reader_arena_rewind(reader_arena* arena) {
+void reader_arena_rewind_slow(reader_arena* arena) {
     reader_arena_block* keep = arena->head;
     /* Keep one standard block (the common case: the record fit in it);
      * larger or extra blocks go, so memory stays that of one record. */
@@ -78,6 +73,13 @@ int reader_get_u8_slow(reader_cursor* c) { return reader_fail(c, "record ends ea
 int reader_get_uvar_slow(reader_cursor* c, uint64_t* out) {
     uint64_t value = 0;
     unsigned shift;
+    if (reader_left(c) >= VARINT_MAX_BYTES) {
+        const uint8_t* p = c->p;
+        if (varint_get_unbounded(&p, out) == 0) {
+            c->p = p;
+            return 0;
+        } /* else the loop below names the problem */
+    }
     for (shift = 0; shift < 70; shift += 7) {
         uint8_t byte;
         if (c->p >= c->end)
@@ -131,12 +133,6 @@ int reader_get_str(reader_cursor* c, reader_arena* arena, const char** out) {
     copy[size] = '\0';
     *out = copy;
     return 0;
-}
-
-int reader_get_bounded(reader_cursor* c, uint64_t limit, const char* what, uint64_t* out) {
-    if (reader_get_uvar(c, out) != 0)
-        return -1;
-    return *out <= limit ? 0 : reader_fail(c, what);
 }
 
 int reader_add_damage(nvtxw_reader_t* reader, uint64_t offset, uint64_t length, const char* format,

@@ -23,16 +23,45 @@
 #include "nvtxw/reader.h"
 #include "payload/field_codec.h"
 
-/* Bump allocator freed as a whole; a zeroed arena is empty and valid. */
+/* Bump allocator freed as a whole; a zeroed arena is empty and valid. Its
+ * common cases (room in the head block; one standard block to rewind) are
+ * inline: every stream record allocates. */
+#define READER_ARENA_BLOCK 4096
+#define READER_ARENA_ALIGN 16
+
 typedef struct reader_arena_block reader_arena_block;
+struct reader_arena_block {
+    reader_arena_block* next;
+    size_t used, size;
+    _Alignas(READER_ARENA_ALIGN) unsigned char data[];
+};
 typedef struct reader_arena {
     reader_arena_block* head;
 } reader_arena;
 
-void* reader_arena_alloc(reader_arena* arena, size_t size);
+void* reader_arena_alloc_slow(reader_arena* arena, size_t size);
 void reader_arena_reset(reader_arena* arena);
+void reader_arena_rewind_slow(reader_arena* arena);
+
+static inline void* reader_arena_alloc(reader_arena* arena, size_t size) {
+    reader_arena_block* block = arena->head;
+    size_t need = (size + READER_ARENA_ALIGN - 1) & ~(size_t)(READER_ARENA_ALIGN - 1);
+    void* p;
+    if (block == NULL || size == 0 || size > READER_ARENA_BLOCK || block->size - block->used < need)
+        return reader_arena_alloc_slow(arena, size);
+    p = block->data + block->used;
+    block->used += need;
+    return p;
+}
+
 /* Empties the arena for the next record but keeps one block for it. */
-void reader_arena_rewind(reader_arena* arena);
+static inline void reader_arena_rewind(reader_arena* arena) {
+    reader_arena_block* head = arena->head;
+    if (head != NULL && head->next == NULL && head->size == READER_ARENA_BLOCK)
+        head->used = 0;
+    else
+        reader_arena_rewind_slow(arena);
+}
 
 /* Bounds-checked reading of one decompressed chunk. `problem` names the
  * first failure (a static string); every getter returns 0 or -1. */
@@ -79,7 +108,12 @@ int reader_get_bytes(reader_cursor* c, const uint8_t** data, size_t* size);
 /* A `str` field copied NUL-terminated into the arena. */
 int reader_get_str(reader_cursor* c, reader_arena* arena, const char** out);
 /* A uvar that must be <= limit (what names it, for the problem). */
-int reader_get_bounded(reader_cursor* c, uint64_t limit, const char* what, uint64_t* out);
+static inline int reader_get_bounded(reader_cursor* c, uint64_t limit, const char* what,
+                                     uint64_t* out) {
+    if (reader_get_uvar(c, out) != 0)
+        return -1;
+    return *out <= limit ? 0 : reader_fail(c, what);
+}
 static inline size_t reader_left(const reader_cursor* c) { return (size_t)(c->end - c->p); }
 
 typedef struct reader_domain {

@@ -231,31 +231,11 @@ static const reader_plan* plan_of(nvtxw_reader_t* reader, reader_stream_cursor* 
     return plan;
 }
 
-/* A fields-encoded payload decoded into the arena. */
-static int fields_payload(nvtxw_reader_t* reader, reader_stream_cursor* cur,
-                          const reader_plan* plan, int64_t ts, nvtxPayloadData_t* p) {
-    reader_cursor* c = &cur->cur;
+/* A fields payload decoded into the arena from `lanes` (the field lanes
+ * of a compact record, or the main lane six times for encoding 4). */
+static int decode_fields(nvtxw_reader_t* reader, reader_stream_cursor* cur, const reader_plan* plan,
+                         int64_t ts, field_input* const lanes[FIELD_LANES], nvtxPayloadData_t* p) {
     uint32_t serial = reader->domains[reader->streams[cur->stream].domain].serial;
-    uint8_t* out;
-    const char* problem = NULL;
-    if (plan->encoding != 4)
-        return reader_fail(c, "fields payload of a schema without a fields layout");
-    out = reader_arena_alloc(&cur->arena, plan->fields.static_size);
-    if (out == NULL)
-        return reader_fail(c, "out of memory");
-    if (field_decode(&plan->fields, &c->p, c->end, ts, serial, out, &problem) != 0)
-        return reader_fail(c, problem);
-    p->payload = out;
-    p->size = plan->fields.static_size;
-    return 0;
-}
-
-/* A fields payload of a compact record, from the field lanes. */
-static int fields_payload_lanes(nvtxw_reader_t* reader, reader_stream_cursor* cur,
-                                const reader_plan* plan, int64_t ts, nvtxPayloadData_t* p) {
-    uint32_t serial = reader->domains[reader->streams[cur->stream].domain].serial;
-    field_input* const lanes[FIELD_LANES] = {&cur->fields[0], &cur->fields[1], &cur->fields[2],
-                                             &cur->fields[3], &cur->fields[4], &cur->fields[5]};
     const char* problem = NULL;
     uint8_t* out;
     if (plan->encoding != 4)
@@ -268,6 +248,24 @@ static int fields_payload_lanes(nvtxw_reader_t* reader, reader_stream_cursor* cu
     p->payload = out;
     p->size = plan->fields.static_size;
     return 0;
+}
+
+/* Encoding 4 of a full event record: the fields follow in the main lane. */
+static int fields_payload(nvtxw_reader_t* reader, reader_stream_cursor* cur,
+                          const reader_plan* plan, int64_t ts, nvtxPayloadData_t* p) {
+    field_input main = {cur->cur.p, cur->cur.end};
+    field_input* const lanes[FIELD_LANES] = {&main, &main, &main, &main, &main, &main};
+    int status = decode_fields(reader, cur, plan, ts, lanes, p);
+    cur->cur.p = main.p;
+    return status;
+}
+
+/* A fields payload of a compact record, from the field lanes. */
+static int fields_payload_lanes(nvtxw_reader_t* reader, reader_stream_cursor* cur,
+                                const reader_plan* plan, int64_t ts, nvtxPayloadData_t* p) {
+    field_input* const lanes[FIELD_LANES] = {&cur->fields[0], &cur->fields[1], &cur->fields[2],
+                                             &cur->fields[3], &cur->fields[4], &cur->fields[5]};
+    return decode_fields(reader, cur, plan, ts, lanes, p);
 }
 
 /* A schema reference of a compact record (docs/report-records.md). */
@@ -509,17 +507,30 @@ static int decode_body(nvtxw_reader_t* reader, reader_stream_cursor* cur, uint8_
     }
 }
 
+/* The bytes of `u` that stream records use: only those are zeroed per
+ * record (the registrations' members are larger, and zeroing the whole
+ * union cost more than decoding a compact record). */
+#define MAX2(a, b) ((a) > (b) ? (a) : (b))
+#define STREAM_MEMBERS_SIZE                                                                        \
+    MAX2(MAX2(MAX2(sizeof(((nvtxw_record_t*)0)->u.event),                                          \
+                   sizeof(((nvtxw_record_t*)0)->u.counter_sample)),                                \
+              MAX2(sizeof(((nvtxw_record_t*)0)->u.counter_no_value),                               \
+                   sizeof(((nvtxw_record_t*)0)->u.sync_points))),                                  \
+         sizeof(((nvtxw_record_t*)0)->u.conversion_factor))
+
 int reader_decode_stream_record(nvtxw_reader_t* reader, reader_stream_cursor* cur) {
     nvtxw_record_t* rec = &cur->head;
     uint8_t kind;
     reader_arena_rewind(&cur->arena);
     if (reader_get_u8(&cur->cur, &kind) != 0)
         return -1;
-    memset(rec, 0, sizeof *rec);
     rec->struct_size = sizeof *rec;
     rec->kind = (nvtxw_record_kind_t)kind;
     rec->stream = cur->stream;
     rec->domain = reader->streams[cur->stream].domain;
+    rec->has_timestamp = 0;
+    rec->timestamp = 0;
+    memset(&rec->u, 0, STREAM_MEMBERS_SIZE);
     if (decode_body(reader, cur, kind, rec) != 0)
         return (cur->cur.problem && strcmp(cur->cur.problem, "out of memory") == 0) ? -2 : -1;
     cur->key = rec->has_timestamp ? rec->timestamp : cur->has_now ? cur->now : cur->chunk_first;

@@ -5,8 +5,9 @@
  * encode -> decode returns every covered byte (extreme values, timestamps
  * on both sides of the event time, handles, floats, nested structs, arrays)
  * with padding zeroed, and the decoder refuses truncated bytes, values too
- * wide for their field and handle indices beyond 32 bits; varint_put
- * against the plain LEB128 loop for every bit length.
+ * wide for their field and handle indices beyond 32 bits, on the checked
+ * and the unchecked (fast) path alike; varint_put against the plain LEB128
+ * loop for every bit length, varint_get_unbounded against varint_get.
  */
 #define _POSIX_C_SOURCE 200809L /* test_util.h */
 #include <check.h>
@@ -148,7 +149,7 @@ START_TEST(round_trip_restores_every_field) {
     field_plan plan;
     ck_assert_int_eq(field_plan_make(find(everything_id), &plan), 1);
     for (size_t t = 0; t < sizeof times / sizeof times[0]; t++) {
-        everything in = sample(times[t]), out, want = in;
+        everything in = sample(times[t]), out, fast, want = in;
         uint8_t buf[512];
         const uint8_t* p = buf;
         const char* problem = NULL;
@@ -156,9 +157,19 @@ START_TEST(round_trip_restores_every_field) {
         ck_assert_ptr_nonnull(end);
         ck_assert_uint_le((size_t)(end - buf), plan.bound);
         /* the event time itself costs one byte, whatever its value */
+        memset(&out, 0xA5, sizeof out); /* padding must come back zero, not as it was */
         ck_assert_int_eq(field_decode(&plan, &p, end, times[t], SERIAL, (uint8_t*)&out, &problem),
                          0);
         ck_assert_ptr_eq(p, end);
+        /* the same through the unchecked fast path (room for plan.bound bytes) */
+        ck_assert_uint_le(plan.bound, sizeof buf);
+        p = buf;
+        memset(&fast, 0x5A, sizeof fast);
+        ck_assert_int_eq(
+            field_decode(&plan, &p, buf + sizeof buf, times[t], SERIAL, (uint8_t*)&fast, &problem),
+            0);
+        ck_assert_ptr_eq(p, end);
+        ck_assert_mem_eq(&fast, &out, sizeof out);
         /* padding reads back as zero: compare against the zero-padded struct */
         memset(&want, 0, sizeof want);
         want.u8 = in.u8, want.i16 = in.i16, want.u32 = in.u32, want.i64 = in.i64;
@@ -217,11 +228,21 @@ START_TEST(decoder_refuses_bad_bytes) {
                          -1);
         ck_assert_ptr_nonnull(problem);
     }
-    /* u8 field holding 256 */
+    /* u8 field holding 256, through the checked and the fast path */
     buf[0] = 0x80, buf[1] = 0x02;
     p = buf, problem = NULL;
     ck_assert_int_eq(field_decode(&plan, &p, buf + n, 77, SERIAL, (uint8_t*)&out, &problem), -1);
     ck_assert_str_eq(problem, "payload field value exceeds its type");
+    p = buf, problem = NULL;
+    ck_assert_int_eq(
+        field_decode(&plan, &p, buf + sizeof buf, 77, SERIAL, (uint8_t*)&out, &problem), -1);
+    ck_assert_str_eq(problem, "payload field value exceeds its type");
+    /* a varint of eleven bytes in the first field, fast path */
+    memset(buf, 0x80, 11);
+    p = buf, problem = NULL;
+    ck_assert_int_eq(
+        field_decode(&plan, &p, buf + sizeof buf, 77, SERIAL, (uint8_t*)&out, &problem), -1);
+    ck_assert_str_eq(problem, "bad varint in a payload field");
 }
 END_TEST
 
@@ -296,6 +317,47 @@ START_TEST(varint_every_length) {
 }
 END_TEST
 
+/* varint_get_unbounded (the readers' fast path) against varint_get over
+ * bytes of every kind: the same verdict, value and length. Bytes are drawn
+ * mostly with the continuation bit, so every length up to 11 and the
+ * tenth-byte rule are hit. */
+START_TEST(varint_unbounded_matches_bounded) {
+    uint64_t state = 0x9E3779B97F4A7C15u;
+    for (unsigned round = 0; round < 200000; round++) {
+        uint8_t bytes[VARINT_MAX_BYTES + 8];
+        const uint8_t *p = bytes, *q = bytes;
+        uint64_t a = 0, b = 0;
+        unsigned length = round % 12, i;
+        int ra, rb;
+        for (i = 0; i < sizeof bytes; i++) {
+            state = state * 6364136223846793005u + 1442695040888963407u;
+            bytes[i] = (uint8_t)(state >> 56);
+            bytes[i] = i < length ? (uint8_t)(bytes[i] | 0x80) : bytes[i];
+        }
+        if (length == 10)
+            bytes[9] = (uint8_t)(round & 3); /* a tenth byte of 0..3 */
+        ra = varint_get(&p, bytes + sizeof bytes, &a);
+        rb = varint_get_unbounded(&q, &b);
+        ck_assert_int_eq(ra, rb);
+        if (ra == 0) {
+            ck_assert_uint_eq(a, b);
+            ck_assert_ptr_eq(p, q);
+        }
+    }
+    for (unsigned bits = 0; bits <= 64; bits++) {
+        uint64_t value = bits == 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1, back = 0;
+        uint8_t got[VARINT_MAX_BYTES + 8];
+        const uint8_t* p = got;
+        size_t n;
+        memset(got, 0xFF, sizeof got);
+        n = varint_put(got, value);
+        ck_assert_int_eq(varint_get_unbounded(&p, &back), 0);
+        ck_assert_uint_eq(back, value);
+        ck_assert_ptr_eq(p, got + n);
+    }
+}
+END_TEST
+
 int main(void) {
     Suite* s = suite_create("field_codec");
     TCase* tc = tcase_create("core");
@@ -308,6 +370,7 @@ int main(void) {
     tcase_add_test(tc, handle_index_beyond_32_bits_refused);
     tcase_add_test(tc, ineligible_schemas);
     tcase_add_test(tc, varint_every_length);
+    tcase_add_test(tc, varint_unbounded_matches_bounded);
     suite_add_tcase(s, tc);
     return tu_run_suite(s);
 }
