@@ -15,6 +15,14 @@
 #include "payload/field_codec.h"
 #include "payload/registry_internal.h"
 
+/* Inlined into each caller (GCC and Clang): the encoder's and decoder's
+ * per-field steps, and the decoder's two variants (checked, unchecked). */
+#if defined(__GNUC__)
+#define FIELD_SPECIALIZE inline __attribute__((always_inline))
+#else
+#define FIELD_SPECIALIZE inline
+#endif
+
 /* Fixed-size integer arrays longer than this (and arrays of 1-byte
  * integers) are stored raw. */
 #define FIELD_MAX_ARRAY 16
@@ -193,72 +201,71 @@ int field_schema_is_inline_string(const nvtxw_schema_t* schema) {
 
 /* ---- Encoding ----------------------------------------------------------- */
 
-/* One dispatch per field, on its combined kind and size (field_op.code). */
+/* One field at `out`; returns the end of its bytes, or NULL for a handle
+ * that cannot be restored. One dispatch per field, on its combined kind and
+ * size (field_op.code). */
+static FIELD_SPECIALIZE uint8_t* encode_op(const field_op* op, const uint8_t* payload,
+                                           int64_t event_ts, uint32_t serial, uint8_t* out) {
+    const uint8_t* at = payload + op->offset;
+    uint16_t u16;
+    uint32_t u32;
+    uint64_t v;
+    switch (op->code) {
+    case CODE_U8:
+        return out + varint_put(out, at[0]);
+    case CODE_U16:
+        memcpy(&u16, at, 2);
+        return out + varint_put(out, u16);
+    case CODE_U32:
+        memcpy(&u32, at, 4);
+        return out + varint_put(out, u32);
+    case CODE_U64:
+        memcpy(&v, at, 8);
+        return out + varint_put(out, v);
+    case CODE_S8:
+        return out + varint_put(out, varint_zigzag((int8_t)at[0]));
+    case CODE_S16:
+        memcpy(&u16, at, 2);
+        return out + varint_put(out, varint_zigzag((int16_t)u16));
+    case CODE_S32:
+        memcpy(&u32, at, 4);
+        return out + varint_put(out, varint_zigzag((int32_t)u32));
+    case CODE_S64:
+        memcpy(&v, at, 8);
+        return out + varint_put(out, varint_zigzag((int64_t)v));
+    case CODE_TS:
+        memcpy(&v, at, 8);
+        return out + varint_put(out, varint_zigzag((int64_t)(v - (uint64_t)event_ts)));
+    case CODE_HANDLE:
+        memcpy(&v, at, 8);
+        if (v != 0 && ((v >> 32) != serial || (v & 0xFFFFFFFFu) == 0))
+            return NULL; /* not a handle of this domain: cannot be restored */
+        return out + varint_put(out, v & 0xFFFFFFFFu);
+    default:
+        memcpy(out, at, op->size);
+        return out + op->size;
+    }
+}
+
 int field_encode_lanes(const field_plan* plan, const uint8_t* payload, int64_t event_ts,
-                       uint32_t serial, uint8_t** const lanes[FIELD_LANES]) {
+                       uint32_t serial, uint8_t* lanes[FIELD_LANES]) {
     uint32_t k;
     for (k = 0; k < plan->op_count; k++) {
-        const field_op* op = &plan->ops[k];
-        const uint8_t* at = payload + op->offset;
-        uint8_t* out = *lanes[k < FIELD_LANES ? k : FIELD_LANES - 1];
-        uint16_t u16;
-        uint32_t u32;
-        uint64_t v;
-        switch (op->code) {
-        case CODE_U8:
-            out += varint_put(out, at[0]);
-            break;
-        case CODE_U16:
-            memcpy(&u16, at, 2);
-            out += varint_put(out, u16);
-            break;
-        case CODE_U32:
-            memcpy(&u32, at, 4);
-            out += varint_put(out, u32);
-            break;
-        case CODE_U64:
-            memcpy(&v, at, 8);
-            out += varint_put(out, v);
-            break;
-        case CODE_S8:
-            out += varint_put(out, varint_zigzag((int8_t)at[0]));
-            break;
-        case CODE_S16:
-            memcpy(&u16, at, 2);
-            out += varint_put(out, varint_zigzag((int16_t)u16));
-            break;
-        case CODE_S32:
-            memcpy(&u32, at, 4);
-            out += varint_put(out, varint_zigzag((int32_t)u32));
-            break;
-        case CODE_S64:
-            memcpy(&v, at, 8);
-            out += varint_put(out, varint_zigzag((int64_t)v));
-            break;
-        case CODE_TS:
-            memcpy(&v, at, 8);
-            out += varint_put(out, varint_zigzag((int64_t)(v - (uint64_t)event_ts)));
-            break;
-        case CODE_HANDLE:
-            memcpy(&v, at, 8);
-            if (v != 0 && ((v >> 32) != serial || (v & 0xFFFFFFFFu) == 0))
-                return -1; /* not a handle of this domain: cannot be restored */
-            out += varint_put(out, v & 0xFFFFFFFFu);
-            break;
-        default:
-            memcpy(out, at, op->size);
-            out += op->size;
-            break;
-        }
-        *lanes[k < FIELD_LANES ? k : FIELD_LANES - 1] = out;
+        unsigned lane = k < FIELD_LANES ? k : FIELD_LANES - 1;
+        uint8_t* end = encode_op(&plan->ops[k], payload, event_ts, serial, lanes[lane]);
+        if (end == NULL)
+            return -1;
+        lanes[lane] = end;
     }
     return 0;
 }
 
 uint8_t* field_encode(const field_plan* plan, const uint8_t* payload, int64_t event_ts,
                       uint32_t serial, uint8_t* out) {
-    uint8_t** const lanes[FIELD_LANES] = {&out, &out, &out, &out, &out, &out};
-    return field_encode_lanes(plan, payload, event_ts, serial, lanes) == 0 ? out : NULL;
+    uint32_t k;
+    for (k = 0; k < plan->op_count && out != NULL; k++)
+        out = encode_op(&plan->ops[k], payload, event_ts, serial, out);
+    return out;
 }
 
 /* ---- Decoding ----------------------------------------------------------- */
@@ -285,13 +292,6 @@ static inline void store32(uint8_t* at, uint64_t v) {
 static inline int fits_signed(int64_t v, unsigned bits) {
     return v >= -((int64_t)1 << (bits - 1)) && v < ((int64_t)1 << (bits - 1));
 }
-
-/* Compiled once per value of a constant argument (GCC and Clang). */
-#if defined(__GNUC__)
-#define FIELD_SPECIALIZE inline __attribute__((always_inline))
-#else
-#define FIELD_SPECIALIZE inline
-#endif
 
 /* Decodes the plan's operations. `checked` is a constant at both call
  * sites: 1 bounds every read by its lane's end, 0 is the fast path for

@@ -70,11 +70,13 @@ int field_schema_is_inline_string(const nvtxw_schema_t* schema);
  * then stores the payload raw. */
 uint8_t* field_encode(const field_plan* plan, const uint8_t* payload, int64_t event_ts,
                       uint32_t serial, uint8_t* out);
-/* The same into lanes: *lanes[k] is where lane k's next byte goes (each with
+/* The same into lanes: lanes[k] is where lane k's next byte goes (each with
  * room for plan->bound bytes) and is advanced. Returns 0, or -1 for a value
- * that cannot be stored (then the lanes hold a partial encoding). */
+ * that cannot be stored (then the lanes hold a partial encoding). Lane k
+ * holds field k and the last lane the fields from FIELD_LANES - 1 on, so
+ * the lanes one after another are field_encode's bytes. */
 int field_encode_lanes(const field_plan* plan, const uint8_t* payload, int64_t event_ts,
-                       uint32_t serial, uint8_t** const lanes[FIELD_LANES]);
+                       uint32_t serial, uint8_t* lanes[FIELD_LANES]);
 
 /* Decodes from [*in, end) into `out` (plan->static_size bytes, every byte
  * written). Returns 0 and advances *in, or -1 with *problem set (a static

@@ -187,6 +187,13 @@ typedef struct reader_damage_item {
 
 enum { READER_PHASE_REGISTRATIONS, READER_PHASE_STREAMS, READER_PHASE_DONE };
 
+/* A stream in the time-order heap, with its head's key beside it: the
+ * merge compares keys without touching the cursors. */
+typedef struct reader_heap_item {
+    int64_t key;
+    size_t stream;
+} reader_heap_item;
+
 struct nvtxw_reader {
     container_reader_t* container;
     char* path;
@@ -221,7 +228,7 @@ struct nvtxw_reader {
     reader_arena reg_arena;
     nvtxw_record_t record;
     reader_stream_cursor* cursors; /* one per stream */
-    size_t* heap;                  /* time order: streams by head key */
+    reader_heap_item* heap;        /* time order: streams by head key */
     size_t heap_count;
     size_t current;                /* stream order: stream being read */
     int single;                    /* seek_stream: only `current` */

@@ -121,45 +121,42 @@ static nvtxwResultCode_t cursor_fill(nvtxw_reader_t* reader, reader_stream_curso
     }
 }
 
-static int heap_less(const nvtxw_reader_t* reader, size_t a, size_t b) {
-    const reader_stream_cursor* x = &reader->cursors[a];
-    const reader_stream_cursor* y = &reader->cursors[b];
-    if (x->key != y->key)
-        return x->key < y->key;
-    return a < b;
+/* Order of heads: by key, then by stream index (stable across streams). */
+static int heap_less(const reader_heap_item* x, const reader_heap_item* y) {
+    return x->key < y->key || (x->key == y->key && x->stream < y->stream);
 }
 
 static void heap_push(nvtxw_reader_t* reader, size_t stream) {
+    reader_heap_item item = {reader->cursors[stream].key, stream};
     size_t k = reader->heap_count++;
-    reader->heap[k] = stream;
     while (k > 0) {
         size_t parent = (k - 1) / 2;
-        if (!heap_less(reader, reader->heap[k], reader->heap[parent]))
+        if (!heap_less(&item, &reader->heap[parent]))
             break;
         reader->heap[k] = reader->heap[parent];
-        reader->heap[parent] = stream;
         k = parent;
     }
+    reader->heap[k] = item;
 }
 
-static size_t heap_pop(nvtxw_reader_t* reader) {
-    size_t top = reader->heap[0];
-    size_t k = 0;
-    reader->heap[0] = reader->heap[--reader->heap_count];
+/* Restores the heap order after the root's key grew (its stream's next
+ * head). The smaller child is chosen without a branch on the keys, which
+ * interleaved streams make unpredictable. */
+static void heap_sift_down(nvtxw_reader_t* reader) {
+    reader_heap_item* heap = reader->heap;
+    reader_heap_item root = heap[0];
+    size_t n = reader->heap_count, k = 0;
     for (;;) {
-        size_t l = 2 * k + 1, r = l + 1, m = k, tmp;
-        if (l < reader->heap_count && heap_less(reader, reader->heap[l], reader->heap[m]))
-            m = l;
-        if (r < reader->heap_count && heap_less(reader, reader->heap[r], reader->heap[m]))
-            m = r;
-        if (m == k)
+        size_t child = 2 * k + 1;
+        if (child >= n)
             break;
-        tmp = reader->heap[k];
-        reader->heap[k] = reader->heap[m];
-        reader->heap[m] = tmp;
-        k = m;
+        child += child + 1 < n && heap_less(&heap[child + 1], &heap[child]);
+        if (!heap_less(&heap[child], &root))
+            break;
+        heap[k] = heap[child];
+        k = child;
     }
-    return top;
+    heap[k] = root;
 }
 
 nvtxwResultCode_t reader_streams_start(nvtxw_reader_t* reader) {
@@ -211,10 +208,17 @@ nvtxwResultCode_t reader_streams_next(nvtxw_reader_t* reader, const nvtxw_record
         nvtxwResultCode_t status = cursor_fill(reader, pending);
         if (status != NVTXW_RESULT_SUCCESS)
             return status;
-        if (merge && pending->has_head)
-            heap_push(reader, (size_t)pending->stream);
-        else if (merge)
+        /* Time order: the pending stream is the heap's root. Its next head
+         * sifts down from there (one pass, where a pop and a push would
+         * take two); a drained stream leaves the heap. */
+        if (merge && !pending->has_head) {
+            reader->heap[0] = reader->heap[--reader->heap_count];
             reader_cursor_free(pending);
+        } else if (merge) {
+            reader->heap[0].key = pending->key;
+        }
+        if (merge && reader->heap_count > 0)
+            heap_sift_down(reader);
     }
     if (!merge)
         return next_in_stream_order(reader, out);
@@ -222,7 +226,7 @@ nvtxwResultCode_t reader_streams_next(nvtxw_reader_t* reader, const nvtxw_record
         reader->phase = READER_PHASE_DONE;
         return NVTXW_RESULT_SUCCESS;
     }
-    reader->pending = &reader->cursors[heap_pop(reader)];
+    reader->pending = &reader->cursors[reader->heap[0].stream];
     *out = &reader->pending->head;
     return NVTXW_RESULT_SUCCESS;
 }

@@ -144,6 +144,28 @@ START_TEST(layout_follows_the_struct) {
 }
 END_TEST
 
+/* field_encode_lanes writes the bytes of field_encode, dealt out to the
+ * lanes (field k to lane min(k, FIELD_LANES - 1)): the lanes one after
+ * another are the single encoding. */
+static void lanes_are_the_fields(const field_plan* plan, const everything* in, int64_t ts,
+                                 const uint8_t* single, size_t size) {
+    uint8_t lanes[FIELD_LANES][512], joined[FIELD_LANES * 512];
+    uint8_t* at[FIELD_LANES];
+    size_t n = 0;
+    for (unsigned k = 0; k < FIELD_LANES; k++)
+        at[k] = lanes[k];
+    ck_assert_int_eq(field_encode_lanes(plan, (const uint8_t*)in, ts, SERIAL, at), 0);
+    for (unsigned k = 0; k < FIELD_LANES; k++) {
+        size_t used = (size_t)(at[k] - lanes[k]);
+        if (k < FIELD_LANES - 1 && k < plan->op_count)
+            ck_assert_uint_ge(used, 1); /* one field each */
+        memcpy(joined + n, lanes[k], used);
+        n += used;
+    }
+    ck_assert_uint_eq(n, size);
+    ck_assert_mem_eq(joined, single, size);
+}
+
 START_TEST(round_trip_restores_every_field) {
     static const int64_t times[] = {0, 1, -1, INT64_MAX, INT64_MIN, 259200000000000};
     field_plan plan;
@@ -156,6 +178,7 @@ START_TEST(round_trip_restores_every_field) {
         uint8_t* end = field_encode(&plan, (const uint8_t*)&in, times[t], SERIAL, buf);
         ck_assert_ptr_nonnull(end);
         ck_assert_uint_le((size_t)(end - buf), plan.bound);
+        lanes_are_the_fields(&plan, &in, times[t], buf, (size_t)(end - buf));
         /* the event time itself costs one byte, whatever its value */
         memset(&out, 0xA5, sizeof out); /* padding must come back zero, not as it was */
         ck_assert_int_eq(field_decode(&plan, &p, end, times[t], SERIAL, (uint8_t*)&out, &problem),

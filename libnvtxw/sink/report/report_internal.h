@@ -149,7 +149,12 @@ typedef struct report_stream {
     const core_stream* stream;
     container_encoder_t* encoder;
     strbuf lanes[REPORT_LANES]; /* the chunk being built */
-    strbuf assembled;           /* a whole chunk, lane table first (no compression thread) */
+    /* Where each lane's next byte goes; lanes[i].length is brought up to
+     * date from it only around writes through strbuf (report_stream.c,
+     * "Lane positions"). `room`: free bytes every lane has at least. */
+    uint8_t* at[REPORT_LANES];
+    size_t room;
+    strbuf assembled; /* a whole chunk, lane table first (no compression thread) */
     uint32_t records;
     int has_ts;
     int64_t prev_ts, min_ts, max_ts;

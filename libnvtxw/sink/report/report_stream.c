@@ -18,6 +18,67 @@
 #include "common/error_internal.h"
 #include "sink/report/report_internal.h"
 
+/* ---- Lane positions ----------------------------------------------------- */
+/*
+ * The compact records (almost every record) write through st->at, the lanes'
+ * write positions, after one check of st->room, a lower bound of every lane's
+ * free bytes that each such record lowers by its size bound: no per-lane
+ * capacity check and no length update per record. Records written through
+ * strbuf (full events, counter values other than int64, sync and conversion
+ * records) and the chunk's assembly need the lengths: lanes_sync brings them
+ * up to date and lanes_reload takes the positions back (and recomputes
+ * `room`) when they are done.
+ */
+
+/* Free bytes kept in every lane when lanes grow, so that growth is rare. */
+#define LANE_SLACK 4096
+
+static void lanes_sync(report_stream* st) {
+    unsigned i;
+    for (i = 0; i < REPORT_LANES; i++)
+        if (st->lanes[i].data != NULL)
+            st->lanes[i].length = (size_t)(st->at[i] - (uint8_t*)st->lanes[i].data);
+}
+
+static void lanes_reload(report_stream* st) {
+    size_t room = SIZE_MAX;
+    unsigned i;
+    for (i = 0; i < REPORT_LANES; i++) {
+        strbuf* lane = &st->lanes[i];
+        size_t free = lane->data != NULL ? lane->capacity - lane->length - 1 : 0;
+        st->at[i] = lane->data != NULL ? (uint8_t*)lane->data + lane->length : NULL;
+        if (free < room)
+            room = free;
+    }
+    st->room = room;
+}
+
+/* Room for `bound` more bytes in every lane. Returns 0 or -1 (out of
+ * memory; the positions are unchanged). */
+static int lanes_make_room(report_stream* st, size_t bound) {
+    unsigned i;
+    int status = 0;
+    if (bound < st->room)
+        return 0;
+    if (bound > SIZE_MAX / 2)
+        return -1;
+    lanes_sync(st);
+    for (i = 0; i < REPORT_LANES && status == 0; i++)
+        status = strbuf_reserve(&st->lanes[i], bound + LANE_SLACK);
+    lanes_reload(st);
+    return status;
+}
+
+/* Bytes the lanes hold. */
+static size_t stream_chunk_bytes(const report_stream* st) {
+    size_t total = 0;
+    unsigned i;
+    for (i = 0; i < REPORT_LANES; i++)
+        if (st->lanes[i].data != NULL)
+            total += (size_t)(st->at[i] - (uint8_t*)st->lanes[i].data);
+    return total;
+}
+
 /* ---- Chunks ------------------------------------------------------------- */
 
 static void stream_reset_chunk(report_stream* st) {
@@ -33,6 +94,7 @@ static void stream_reset_chunk(report_stream* st) {
     st->sref_count = 0;
     memset(st->shapes, 0, sizeof st->shapes); /* their references were the old chunk's */
     st->chunk_epoch++;                        /* the pointer cache's entries are the old chunk's */
+    lanes_reload(st);
 }
 
 /* Compresses and writes the buffered records as one chunk. */
@@ -51,6 +113,7 @@ static nvtxwResultCode_t stream_flush(report_stream* st) {
     meta.stream_id = st->stream->index;
     meta.first_ts = st->min_ts;
     meta.last_ts = st->max_ts;
+    lanes_sync(st); /* the assembly reads the lengths */
     if (st->comp != NULL) {
         status = report_async_submit(st, &meta);
     } else {
@@ -83,15 +146,6 @@ int report_chunk_assemble(const report_stream* st, strbuf* out) {
     return 0;
 }
 
-/* Bytes the lanes hold. */
-static size_t stream_chunk_bytes(const report_stream* st) {
-    size_t total = 0;
-    unsigned i;
-    for (i = 0; i < REPORT_LANES; i++)
-        total += st->lanes[i].length;
-    return total;
-}
-
 /* Delta of `ts` from the previous timestamped record (modulo 2^64). */
 static int64_t stream_delta(const report_stream* st, int64_t ts) {
     uint64_t base = st->has_ts ? (uint64_t)st->prev_ts : 0;
@@ -116,17 +170,29 @@ typedef struct chunk_mark {
     uint32_t sref_count;
 } chunk_mark;
 
+/* A lane's position as an offset (which survives the lane's growth). */
+static size_t lane_offset(const report_stream* st, unsigned lane) {
+    return st->lanes[lane].data != NULL ? (size_t)(st->at[lane] - (uint8_t*)st->lanes[lane].data)
+                                        : 0;
+}
+
+static void lane_seek(report_stream* st, unsigned lane, size_t offset) {
+    if (st->lanes[lane].data != NULL)
+        st->at[lane] = (uint8_t*)st->lanes[lane].data + offset;
+}
+
 static chunk_mark stream_mark(const report_stream* st) {
-    chunk_mark m = {st->lanes[LANE_MAIN].length,   st->lanes[LANE_TIME].length,
-                    st->lanes[LANE_VALUES].length, st->intern_count,
-                    st->dict_data.length,          st->sref_count};
+    chunk_mark m = {lane_offset(st, LANE_MAIN),   lane_offset(st, LANE_TIME),
+                    lane_offset(st, LANE_VALUES), st->intern_count,
+                    st->dict_data.length,         st->sref_count};
     return m;
 }
 
+/* Takes the lanes (positions) and the dictionary back to `m`. */
 static void stream_rewind(report_stream* st, const chunk_mark* m) {
-    st->lanes[LANE_MAIN].length = m->main;
-    st->lanes[LANE_TIME].length = m->time;
-    st->lanes[LANE_VALUES].length = m->values;
+    lane_seek(st, LANE_MAIN, m->main);
+    lane_seek(st, LANE_TIME, m->time);
+    lane_seek(st, LANE_VALUES, m->values);
     st->intern_count = m->intern_count;
     st->dict_data.length = m->dict_length;
     st->sref_count = m->sref_count;
@@ -418,10 +484,7 @@ static void lanes_commit(report_stream* st, const lane_cursors* c, unsigned coun
  * another domain. */
 static int put_fields_lanes(report_stream* st, lane_cursors* c, const payload_plan* plan,
                             const void* payload, int64_t event_ts) {
-    uint8_t** const lanes[FIELD_LANES] = {&c->at[LANE_FIELDS],     &c->at[LANE_FIELDS + 1],
-                                          &c->at[LANE_FIELDS + 2], &c->at[LANE_FIELDS + 3],
-                                          &c->at[LANE_FIELDS + 4], &c->at[LANE_FIELDS + 5]};
-    return field_encode_lanes(&plan->fields, payload, event_ts, st->serial, lanes);
+    return field_encode_lanes(&plan->fields, payload, event_ts, st->serial, &c->at[LANE_FIELDS]);
 }
 
 /* ---- Records ------------------------------------------------------------ */
@@ -651,8 +714,10 @@ static int put_event_again(report_stream* st, const core_event* event,
         if (shape->p[i].encoding == PAYLOAD_FIELDS && shape->p[i].plan->has_handles &&
             !handles_restorable(st, &shape->p[i].plan->fields, event->payloads[i].payload))
             return 0;
-    if (lanes_open(st, bound, shape->lanes, &c) != 0)
+    if (lanes_make_room(st, bound) != 0)
         return -1;
+    /* a copy of the positions: a record given up leaves no bytes behind */
+    memcpy(c.at, st->at, sizeof c.at);
     *c.at[LANE_MAIN]++ = REC_EVENT_COMPACT;
     c.at[LANE_TIME] = put_uvar(c.at[LANE_TIME], varint_zigzag(stream_delta(st, facts->timestamp)));
     *c.at[LANE_MAIN]++ = (uint8_t)event->count;
@@ -667,7 +732,8 @@ static int put_event_again(report_stream* st, const core_event* event,
             return -1; /* the dictionary could not grow */
         }
     }
-    lanes_commit(st, &c, shape->lanes);
+    memcpy(st->at, c.at, sizeof c.at);
+    st->room -= bound;
     return 1;
 }
 
@@ -686,8 +752,11 @@ nvtxwResultCode_t report_event_write(void* state, const core_event* event) {
     if (status != NVTXW_RESULT_SUCCESS)
         return status;
     again = put_event_again(st, event, &facts);
-    if (again == 0)
+    if (again == 0) { /* through strbuf (lane positions) */
+        lanes_sync(st);
         again = put_event(st, event, &facts) == 0 ? 1 : -1;
+        lanes_reload(st);
+    }
     return stream_end_record(st, again == 1 ? 0 : -1, &mark, facts.has_timestamp, facts.timestamp);
 }
 
@@ -709,14 +778,24 @@ nvtxwResultCode_t report_counter_write(void* state, int64_t timestamp, const cor
     chunk_mark mark = stream_mark(st);
     int build;
     if (counter_is_int64(counter, size)) {
+        /* 0x26 through the lane positions, like a compact event */
+        const size_t bound = 1 + 3 * VARINT_MAX_BYTES;
         int64_t value;
         memcpy(&value, data, 8);
-        build = rec_u8(b, REC_COUNTER_SAMPLE_INT) ||
-                rec_svar(&st->lanes[LANE_TIME], stream_delta(st, timestamp)) ||
-                rec_uvar(b, counter->id) || rec_svar(&st->lanes[LANE_VALUES], value);
+        build = lanes_make_room(st, bound);
+        if (build == 0) {
+            *st->at[LANE_MAIN]++ = REC_COUNTER_SAMPLE_INT;
+            st->at[LANE_TIME] =
+                put_uvar(st->at[LANE_TIME], varint_zigzag(stream_delta(st, timestamp)));
+            st->at[LANE_MAIN] = put_uvar(st->at[LANE_MAIN], counter->id);
+            st->at[LANE_VALUES] = put_uvar(st->at[LANE_VALUES], varint_zigzag(value));
+            st->room -= bound;
+        }
     } else {
+        lanes_sync(st);
         build = rec_u8(b, REC_COUNTER_SAMPLE) || rec_svar(b, stream_delta(st, timestamp)) ||
                 rec_uvar(b, counter->id) || rec_bytes(b, data, size);
+        lanes_reload(st);
     }
     return stream_end_record(st, build, &mark, 1, timestamp);
 }
@@ -726,8 +805,11 @@ nvtxwResultCode_t report_counter_no_value_write(void* state, int64_t timestamp,
     report_stream* st = state;
     strbuf* b = &st->lanes[LANE_MAIN];
     chunk_mark mark = stream_mark(st);
-    int build = rec_u8(b, REC_COUNTER_NO_VALUE) || rec_svar(b, stream_delta(st, timestamp)) ||
-                rec_uvar(b, counter->id) || rec_u8(b, reason);
+    int build;
+    lanes_sync(st);
+    build = rec_u8(b, REC_COUNTER_NO_VALUE) || rec_svar(b, stream_delta(st, timestamp)) ||
+            rec_uvar(b, counter->id) || rec_u8(b, reason);
+    lanes_reload(st);
     return stream_end_record(st, build, &mark, 1, timestamp);
 }
 
@@ -737,10 +819,13 @@ nvtxwResultCode_t report_sync_points_write(void* state, uint64_t src, uint64_t d
     strbuf* b = &st->lanes[LANE_MAIN];
     chunk_mark mark = stream_mark(st);
     size_t i;
-    int build =
+    int build;
+    lanes_sync(st);
+    build =
         rec_u8(b, REC_SYNC_POINTS) || rec_uvar(b, src) || rec_uvar(b, dst) || rec_uvar(b, count);
     for (i = 0; build == 0 && i < count; i++)
         build = rec_svar(b, points[i].src) || rec_svar(b, points[i].dst);
+    lanes_reload(st);
     return stream_end_record(st, build, &mark, 0, 0);
 }
 
@@ -755,7 +840,9 @@ nvtxwResultCode_t report_conversion_factor_write(void* state, uint64_t src, uint
     memcpy(&bits, &slope, sizeof bits);
     for (i = 0; i < 8; i++)
         le[i] = (uint8_t)(bits >> (8 * i));
+    lanes_sync(st);
     build = rec_u8(b, REC_CONVERSION) || rec_uvar(b, src) || rec_uvar(b, dst) ||
             strbuf_append(b, (const char*)le, 8) || rec_svar(b, ts_src) || rec_svar(b, ts_dst);
+    lanes_reload(st);
     return stream_end_record(st, build, &mark, 0, 0);
 }
