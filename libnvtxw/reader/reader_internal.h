@@ -187,8 +187,9 @@ typedef struct reader_damage_item {
 
 enum { READER_PHASE_REGISTRATIONS, READER_PHASE_STREAMS, READER_PHASE_DONE };
 
-/* A stream in the time-order heap, with its head's key beside it: the
- * merge compares keys without touching the cursors. */
+/* A stream in the time-order tournament tree (reader_merge.c), with its
+ * head's key beside it: the merge compares keys without touching the
+ * cursors. */
 typedef struct reader_heap_item {
     int64_t key;
     size_t stream;
@@ -228,8 +229,8 @@ struct nvtxw_reader {
     reader_arena reg_arena;
     nvtxw_record_t record;
     reader_stream_cursor* cursors; /* one per stream */
-    reader_heap_item* heap;        /* time order: streams by head key */
-    size_t heap_count;
+    reader_heap_item* heap;        /* time order: the tournament tree, 2 x tree_size */
+    size_t tree_size;              /* leaves: a power of two >= stream_count */
     size_t current;                /* stream order: stream being read */
     int single;                    /* seek_stream: only `current` */
     reader_stream_cursor* pending; /* returned head, advanced on the next call */

@@ -2,8 +2,8 @@
  * reader/reader_merge.c - the order of stream records. Each stream has a
  * cursor holding at most one decompressed chunk and its next record (the
  * "head"). Stream order drains the cursors one after another; time order is
- * a k-way merge: a binary min-heap of the streams with a head, keyed by
- * (head time, stream index), so memory stays O(streams x chunk size).
+ * a k-way merge: a tournament tree of the streams' heads, keyed by (head
+ * time, stream index), so memory stays O(streams x chunk size).
  *
  * A returned head stays valid until the next call: its cursor is advanced
  * (possibly loading the next chunk over the buffer the record points into)
@@ -121,59 +121,82 @@ static nvtxwResultCode_t cursor_fill(nvtxw_reader_t* reader, reader_stream_curso
     }
 }
 
-/* Order of heads: by key, then by stream index (stable across streams). */
-static int heap_less(const reader_heap_item* x, const reader_heap_item* y) {
-    return x->key < y->key || (x->key == y->key && x->stream < y->stream);
+/* ---- Time order: a tournament tree ------------------------------------- */
+/*
+ * The streams' heads play a knockout tournament: leaf size + s holds stream
+ * s's head, internal node i the loser of the match played there, node 0
+ * the winner (the earliest head). When the winner's stream moves on, only
+ * its path to the root is replayed: log2(size) matches, each a compare and
+ * a swap done without a branch on the keys (which interleaved streams make
+ * unpredictable). A drained stream plays as TREE_DONE, which loses to every
+ * head. Ties go to the lower stream index.
+ */
+#define TREE_DONE_STREAM SIZE_MAX
+
+static const reader_heap_item tree_done = {INT64_MAX, TREE_DONE_STREAM};
+
+/* x plays before y: by key, then by stream index. */
+static int item_less(const reader_heap_item* x, const reader_heap_item* y) {
+    return (x->key < y->key) | ((x->key == y->key) & (x->stream < y->stream));
 }
 
-static void heap_push(nvtxw_reader_t* reader, size_t stream) {
-    reader_heap_item item = {reader->cursors[stream].key, stream};
-    size_t k = reader->heap_count++;
-    while (k > 0) {
-        size_t parent = (k - 1) / 2;
-        if (!heap_less(&item, &reader->heap[parent]))
-            break;
-        reader->heap[k] = reader->heap[parent];
-        k = parent;
-    }
-    reader->heap[k] = item;
+/* Swaps *a and *b when `cond` (0 or 1), without a branch. */
+static void swap_if(int cond, reader_heap_item* a, reader_heap_item* b) {
+    uint64_t mask = (uint64_t)0 - (uint64_t)cond;
+    uint64_t key = ((uint64_t)a->key ^ (uint64_t)b->key) & mask;
+    size_t stream = (a->stream ^ b->stream) & (size_t)mask;
+    a->key = (int64_t)((uint64_t)a->key ^ key);
+    b->key = (int64_t)((uint64_t)b->key ^ key);
+    a->stream ^= stream;
+    b->stream ^= stream;
 }
 
-/* Restores the heap order after the root's key grew (its stream's next
- * head). The smaller child is chosen without a branch on the keys, which
- * interleaved streams make unpredictable. */
-static void heap_sift_down(nvtxw_reader_t* reader) {
-    reader_heap_item* heap = reader->heap;
-    reader_heap_item root = heap[0];
-    size_t n = reader->heap_count, k = 0;
-    for (;;) {
-        size_t child = 2 * k + 1;
-        if (child >= n)
-            break;
-        child += child + 1 < n && heap_less(&heap[child + 1], &heap[child]);
-        if (!heap_less(&heap[child], &root))
-            break;
-        heap[k] = heap[child];
-        k = child;
-    }
-    heap[k] = root;
+static reader_heap_item head_item(const nvtxw_reader_t* reader, size_t stream) {
+    const reader_stream_cursor* cur = &reader->cursors[stream];
+    reader_heap_item item = {cur->key, stream};
+    return cur->has_head ? item : tree_done;
+}
+
+/* The winner of the subtree at node i; fills its losers. */
+static reader_heap_item tree_play(nvtxw_reader_t* reader, size_t i) {
+    reader_heap_item left, right;
+    if (i >= reader->tree_size)
+        return reader->heap[i];
+    left = tree_play(reader, 2 * i);
+    right = tree_play(reader, 2 * i + 1);
+    swap_if(item_less(&right, &left), &left, &right);
+    reader->heap[i] = right; /* the loser */
+    return left;
+}
+
+/* Stream s has a new head (or none): replays its path to the root. */
+static void tree_replay(nvtxw_reader_t* reader, size_t stream) {
+    reader_heap_item* tree = reader->heap;
+    reader_heap_item winner = head_item(reader, stream);
+    size_t i = reader->tree_size + stream;
+    tree[i] = winner;
+    for (i /= 2; i >= 1; i /= 2)
+        swap_if(item_less(&tree[i], &winner), &tree[i], &winner);
+    tree[0] = winner;
 }
 
 nvtxwResultCode_t reader_streams_start(nvtxw_reader_t* reader) {
     size_t s;
     reader->phase = READER_PHASE_STREAMS;
     reader->pending = NULL;
-    reader->heap_count = 0;
     reader->current = 0;
     if (reader->order != NVTXW_READER_ORDER_TIME || reader->single)
         return NVTXW_RESULT_SUCCESS;
-    for (s = 0; s < reader->stream_count; s++) {
-        nvtxwResultCode_t status = cursor_fill(reader, &reader->cursors[s]);
-        if (status != NVTXW_RESULT_SUCCESS)
-            return status;
-        if (reader->cursors[s].has_head)
-            heap_push(reader, s);
+    for (s = 0; s < reader->tree_size; s++) {
+        if (s < reader->stream_count) {
+            nvtxwResultCode_t status = cursor_fill(reader, &reader->cursors[s]);
+            if (status != NVTXW_RESULT_SUCCESS)
+                return status;
+        }
+        reader->heap[reader->tree_size + s] =
+            s < reader->stream_count ? head_item(reader, s) : tree_done;
     }
+    reader->heap[0] = tree_play(reader, 1);
     return NVTXW_RESULT_SUCCESS;
 }
 
@@ -208,21 +231,15 @@ nvtxwResultCode_t reader_streams_next(nvtxw_reader_t* reader, const nvtxw_record
         nvtxwResultCode_t status = cursor_fill(reader, pending);
         if (status != NVTXW_RESULT_SUCCESS)
             return status;
-        /* Time order: the pending stream is the heap's root. Its next head
-         * sifts down from there (one pass, where a pop and a push would
-         * take two); a drained stream leaves the heap. */
-        if (merge && !pending->has_head) {
-            reader->heap[0] = reader->heap[--reader->heap_count];
-            reader_cursor_free(pending);
-        } else if (merge) {
-            reader->heap[0].key = pending->key;
+        if (merge) {
+            if (!pending->has_head)
+                reader_cursor_free(pending);
+            tree_replay(reader, (size_t)pending->stream);
         }
-        if (merge && reader->heap_count > 0)
-            heap_sift_down(reader);
     }
     if (!merge)
         return next_in_stream_order(reader, out);
-    if (reader->heap_count == 0) {
+    if (reader->heap[0].stream == TREE_DONE_STREAM) {
         reader->phase = READER_PHASE_DONE;
         return NVTXW_RESULT_SUCCESS;
     }

@@ -137,7 +137,12 @@ static nvtxwResultCode_t map_streams(nvtxw_reader_t* reader) {
         }
     }
     reader->cursors = nvtxw_calloc(reader->stream_count + 1, sizeof *reader->cursors);
-    reader->heap = nvtxw_calloc(reader->stream_count + 1, sizeof *reader->heap);
+    reader->tree_size = 1;
+    while (reader->tree_size < reader->stream_count && reader->tree_size <= SIZE_MAX / 4)
+        reader->tree_size *= 2;
+    reader->heap = reader->tree_size >= reader->stream_count
+                       ? nvtxw_reallocarray(NULL, 2 * reader->tree_size, sizeof *reader->heap)
+                       : NULL;
     reader->emit_strings = nvtxw_calloc(reader->domain_count + 1, sizeof *reader->emit_strings);
     if (reader->cursors == NULL || reader->heap == NULL || reader->emit_strings == NULL)
         return error_oom("the stream table");

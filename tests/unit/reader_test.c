@@ -1154,6 +1154,114 @@ START_TEST(round_trip_through_report_sink) {
 }
 END_TEST
 
+/* Time order against a second implementation: a merge that scans every
+ * stream's head for the least (timestamp, stream index). Stream counts
+ * around powers of two, streams without events, timestamps that tie across
+ * streams and go back within one, and one stream long enough for several
+ * chunks. */
+#define MERGE_MAX_STREAMS 33
+#define MERGE_LONG 70000
+
+static void merge_write(const nvtxwInterface_t* t, const char* file, int streams,
+                        int64_t* const ts[], const size_t* counts) {
+    char config[256];
+    nvtxwSessionAttributes_t sattr = {sizeof sattr, "merge", config};
+    nvtxwDomainAttributes_t dattr = {sizeof dattr, "dom"};
+    nvtxPayloadSchemaEntry_t entry = {NVTX_PAYLOAD_ENTRY_FLAG_TIMESTAMP,
+                                      NVTX_PAYLOAD_ENTRY_TYPE_INT64,
+                                      "ts",
+                                      NULL,
+                                      0,
+                                      0,
+                                      NULL,
+                                      NULL};
+    nvtxPayloadSchemaAttr_t schema;
+    nvtxwSessionHandle_t session;
+    nvtxDomainHandle_t domain;
+    nvtxwStreamHandle_t handles[MERGE_MAX_STREAMS];
+    uint64_t id;
+    snprintf(config, sizeof config, "Sink=report|Output=%s|Overwrite=yes", file);
+    memset(&schema, 0, sizeof schema);
+    schema.fieldMask = NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_TYPE |
+                       NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_ENTRIES |
+                       NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_NUM_ENTRIES;
+    schema.type = NVTX_PAYLOAD_SCHEMA_TYPE_STATIC;
+    schema.entries = &entry;
+    schema.numEntries = 1;
+    ck_assert_int_eq(t->SessionBegin(&sattr, &session), NVTXW_RESULT_SUCCESS);
+    ck_assert_int_eq(t->DomainRegister(session, &dattr, &domain), NVTXW_RESULT_SUCCESS);
+    ck_assert_int_eq(t->SchemaRegister(domain, &schema, &id), NVTXW_RESULT_SUCCESS);
+    for (int k = 0; k < streams; k++) {
+        nvtxwStreamAttributes_t stattr;
+        char name[16];
+        memset(&stattr, 0, sizeof stattr);
+        snprintf(name, sizeof name, "s%d", k);
+        stattr.structSize = sizeof stattr;
+        stattr.name = name;
+        stattr.domain = domain;
+        ck_assert_int_eq(t->StreamOpen(session, &stattr, &handles[k]), NVTXW_RESULT_SUCCESS);
+    }
+    for (int k = 0; k < streams; k++) {
+        for (size_t i = 0; i < counts[k]; i++) {
+            nvtxPayloadData_t p = {id, sizeof ts[k][i], &ts[k][i]};
+            ck_assert_int_eq(t->EventWrite(handles[k], &p, 1), NVTXW_RESULT_SUCCESS);
+        }
+    }
+    for (int k = 0; k < streams; k++)
+        ck_assert_int_eq(t->StreamClose(handles[k]), NVTXW_RESULT_SUCCESS);
+    ck_assert_int_eq(t->SessionEnd(session), NVTXW_RESULT_SUCCESS);
+}
+
+START_TEST(time_order_matches_a_linear_merge) {
+    static const int stream_counts[] = {1, 2, 3, 5, 8, 13, 33};
+    const void* iface = NULL;
+    uint64_t rng = 0x2545F4914F6CDD1Du;
+    ck_assert_int_eq(nvtxwGetInterface(NVTXW_INTERFACE_VERSION, &iface), NVTXW_RESULT_SUCCESS);
+    for (size_t c = 0; c < sizeof stream_counts / sizeof stream_counts[0]; c++) {
+        int streams = stream_counts[c];
+        int64_t* ts[MERGE_MAX_STREAMS];
+        size_t counts[MERGE_MAX_STREAMS], heads[MERGE_MAX_STREAMS] = {0}, total = 0, got = 0;
+        nvtxw_reader_t* reader;
+        const nvtxw_record_t* r;
+        for (int k = 0; k < streams; k++) {
+            int64_t now = 0;
+            rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+            counts[k] = k == 2 ? MERGE_LONG : (k % 4 == 3 ? 0 : (size_t)(rng % 300));
+            ts[k] = malloc((counts[k] + 1) * sizeof *ts[k]);
+            ck_assert_ptr_nonnull(ts[k]);
+            for (size_t i = 0; i < counts[k]; i++) {
+                rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+                now += (int64_t)(rng % 8) - (rng % 16 == 0 ? 9 : 0); /* ties; sometimes back */
+                ts[k][i] = now;
+            }
+            total += counts[k];
+        }
+        merge_write(iface, path, streams, ts, counts);
+        reader = open_ok(path, NVTXW_READER_ORDER_TIME);
+        while ((r = next(reader)) != NULL) {
+            int best = -1;
+            if (r->kind != NVTXW_RECORD_EVENT)
+                continue;
+            for (int k = 0; k < streams; k++)
+                if (heads[k] < counts[k] && (best < 0 || ts[k][heads[k]] < ts[best][heads[best]]))
+                    best = k;
+            ck_assert_int_ge(best, 0);
+            ck_assert_msg(r->stream == (uint64_t)best && r->timestamp == ts[best][heads[best]],
+                          "%d streams, record %zu: got %llu:%lld, want %d:%lld", streams, got,
+                          (unsigned long long)r->stream, (long long)r->timestamp, best,
+                          (long long)ts[best][heads[best]]);
+            heads[best]++;
+            got++;
+        }
+        ck_assert_uint_eq(got, total);
+        ck_assert_uint_eq(nvtxw_reader_damage_count(reader), 0);
+        nvtxw_reader_close(reader);
+        for (int k = 0; k < streams; k++)
+            free(ts[k]);
+    }
+}
+END_TEST
+
 int main(void) {
     Suite* s = suite_create("reader");
     TCase* tc = tcase_create("reader");
@@ -1173,6 +1281,7 @@ int main(void) {
     tcase_add_test(tc, random_chunks);
     tcase_add_test(tc, replay_to_text);
     tcase_add_test(tc, round_trip_through_report_sink);
+    tcase_add_test(tc, time_order_matches_a_linear_merge);
     suite_add_tcase(s, tc);
     return tu_run_suite(s);
 }
