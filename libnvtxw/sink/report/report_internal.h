@@ -90,12 +90,14 @@ enum {
 /* The shape of a compact record: its schemas, their plans and the chunk's
  * references to them. */
 typedef struct report_shape {
-    uint32_t count;   /* payloads; 0 = empty */
-    unsigned lanes;   /* lanes its records use: LANE_FIELDS + field lanes */
-    int has_interned; /* one of them is PAYLOAD_INTERNED */
+    uint32_t count;     /* payloads; 0 = empty */
+    unsigned lanes;     /* lanes its records use: LANE_FIELDS + field lanes */
+    int has_interned;   /* one of them is PAYLOAD_INTERNED */
+    size_t fixed_bound; /* most bytes of a record, strings' bytes aside */
     struct {
         uint64_t schema_id;
         const struct payload_plan* plan; /* with PAYLOAD_FIELDS */
+        uint32_t static_size;            /* with PAYLOAD_FIELDS: the payload's size */
         uint32_t sref;
         uint8_t encoding; /* PAYLOAD_FIELDS or PAYLOAD_INTERNED */
     } p[REPORT_SHAPE_PAYLOADS];

@@ -201,11 +201,13 @@ static void stream_rewind(report_stream* st, const chunk_mark* m) {
 }
 
 /* Ends a record built from `mark` (build_status 0): notes its timestamp
- * (when it has one) and flushes a full chunk. A failed build is undone. */
+ * (when it has one) and flushes a full chunk. A failed build is undone
+ * (mark NULL: the build left nothing to undo). */
 static nvtxwResultCode_t stream_end_record(report_stream* st, int build_status,
                                            const chunk_mark* mark, int has_ts, int64_t ts) {
     if (build_status != 0) {
-        stream_rewind(st, mark);
+        if (mark != NULL)
+            stream_rewind(st, mark);
         return error_oom("a report record");
     }
     if (has_ts)
@@ -632,9 +634,15 @@ static void remember_event(report_stream* st, const core_event* event, const eve
     }
     shape.count = (uint32_t)event->count;
     shape.lanes = LANE_FIELDS;
-    for (i = 0; i < event->count; i++)
-        if (shape.p[i].encoding == PAYLOAD_FIELDS && lanes_of_plan(shape.p[i].plan) > shape.lanes)
+    shape.fixed_bound = 4 * VARINT_MAX_BYTES;
+    for (i = 0; i < event->count; i++) {
+        if (shape.p[i].encoding != PAYLOAD_FIELDS)
+            continue;
+        shape.p[i].static_size = shape.p[i].plan->fields.static_size;
+        shape.fixed_bound += shape.p[i].plan->fields.bound + VARINT_MAX_BYTES;
+        if (lanes_of_plan(shape.p[i].plan) > shape.lanes)
             shape.lanes = lanes_of_plan(shape.p[i].plan);
+    }
     slot = shape_of(st, shape.p[0].schema_id);
     if (slot == NULL)
         slot = &st->shapes[st->shape_next++ % REPORT_SHAPES];
@@ -674,16 +682,15 @@ static const report_shape* shape_matching(report_stream* st, const core_event* e
     if (!facts->has_timestamp || event->scope_id != 0 || event->count == 0 ||
         (shape = shape_of(st, event->payloads[0].schemaId)) == NULL || shape->count != event->count)
         return NULL;
-    *bound = 4 * VARINT_MAX_BYTES;
+    *bound = shape->fixed_bound;
     for (i = 0; i < event->count; i++) {
         const nvtxPayloadData_t* payload = &event->payloads[i];
         if (payload->schemaId != shape->p[i].schema_id || payload->size == 0 ||
             payload->size == SIZE_MAX)
             return NULL;
         if (shape->p[i].encoding == PAYLOAD_FIELDS) {
-            if (payload->size != shape->p[i].plan->fields.static_size)
+            if (payload->size != shape->p[i].static_size)
                 return NULL;
-            *bound += shape->p[i].plan->fields.bound + VARINT_MAX_BYTES;
         } else {
             if (payload->size > SIZE_MAX / 4)
                 return NULL;
@@ -705,6 +712,7 @@ static int put_event_again(report_stream* st, const core_event* event,
     const report_shape* shape;
     size_t bound, i;
     lane_cursors c;
+    chunk_mark mark;
     if ((shape = shape_matching(st, event, facts, &bound)) == NULL)
         return 0;
     /* A handle of another domain needs another encoding: field_encode
@@ -716,7 +724,11 @@ static int put_event_again(report_stream* st, const core_event* event,
             return 0;
     if (lanes_make_room(st, bound) != 0)
         return -1;
-    /* a copy of the positions: a record given up leaves no bytes behind */
+    /* a copy of the positions: a record given up leaves no bytes behind;
+     * only strings change the stream's state (the dictionary) before the
+     * record is whole */
+    if (shape->has_interned)
+        mark = stream_mark(st);
     memcpy(c.at, st->at, sizeof c.at);
     *c.at[LANE_MAIN]++ = REC_EVENT_COMPACT;
     c.at[LANE_TIME] = put_uvar(c.at[LANE_TIME], varint_zigzag(stream_delta(st, facts->timestamp)));
@@ -729,6 +741,7 @@ static int put_event_again(report_stream* st, const core_event* event,
                 return 0; /* a foreign handle (only without strings: checked above) */
         } else if ((c.at[LANE_MAIN] = put_interned(st, c.at[LANE_MAIN], payload->payload,
                                                    payload->size)) == NULL) {
+            stream_rewind(st, &mark);
             return -1; /* the dictionary could not grow */
         }
     }
@@ -741,7 +754,7 @@ nvtxwResultCode_t report_event_write(void* state, const core_event* event) {
     report_stream* st = state;
     core_event_facts facts;
     nvtxwResultCode_t status;
-    chunk_mark mark = stream_mark(st);
+    chunk_mark mark;
     int again;
     if (event->count > EVENT_MAX_PAYLOADS)
         return error_set(NVTXW_RESULT_NOT_SUPPORTED,
@@ -751,12 +764,14 @@ nvtxwResultCode_t report_event_write(void* state, const core_event* event) {
     status = core_event_visit(event, NULL, NULL, 0, &facts);
     if (status != NVTXW_RESULT_SUCCESS)
         return status;
-    again = put_event_again(st, event, &facts);
-    if (again == 0) { /* through strbuf (lane positions) */
-        lanes_sync(st);
-        again = put_event(st, event, &facts) == 0 ? 1 : -1;
-        lanes_reload(st);
-    }
+    again = put_event_again(st, event, &facts); /* undoes its own failure */
+    if (again != 0)
+        return stream_end_record(st, again == 1 ? 0 : -1, NULL, facts.has_timestamp,
+                                 facts.timestamp);
+    mark = stream_mark(st); /* through strbuf (lane positions) */
+    lanes_sync(st);
+    again = put_event(st, event, &facts) == 0 ? 1 : -1;
+    lanes_reload(st);
     return stream_end_record(st, again == 1 ? 0 : -1, &mark, facts.has_timestamp, facts.timestamp);
 }
 
@@ -775,7 +790,7 @@ nvtxwResultCode_t report_counter_write(void* state, int64_t timestamp, const cor
                                        const void* data, size_t size) {
     report_stream* st = state;
     strbuf* b = &st->lanes[LANE_MAIN];
-    chunk_mark mark = stream_mark(st);
+    chunk_mark mark;
     int build;
     if (counter_is_int64(counter, size)) {
         /* 0x26 through the lane positions, like a compact event */
@@ -791,12 +806,13 @@ nvtxwResultCode_t report_counter_write(void* state, int64_t timestamp, const cor
             st->at[LANE_VALUES] = put_uvar(st->at[LANE_VALUES], varint_zigzag(value));
             st->room -= bound;
         }
-    } else {
-        lanes_sync(st);
-        build = rec_u8(b, REC_COUNTER_SAMPLE) || rec_svar(b, stream_delta(st, timestamp)) ||
-                rec_uvar(b, counter->id) || rec_bytes(b, data, size);
-        lanes_reload(st);
+        return stream_end_record(st, build, NULL, 1, timestamp); /* nothing to undo */
     }
+    mark = stream_mark(st);
+    lanes_sync(st);
+    build = rec_u8(b, REC_COUNTER_SAMPLE) || rec_svar(b, stream_delta(st, timestamp)) ||
+            rec_uvar(b, counter->id) || rec_bytes(b, data, size);
+    lanes_reload(st);
     return stream_end_record(st, build, &mark, 1, timestamp);
 }
 
