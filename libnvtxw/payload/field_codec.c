@@ -293,17 +293,18 @@ static inline int fits_signed(int64_t v, unsigned bits) {
     return v >= -((int64_t)1 << (bits - 1)) && v < ((int64_t)1 << (bits - 1));
 }
 
-/* Decodes the plan's operations. `checked` is a constant at both call
- * sites: 1 bounds every read by its lane's end, 0 is the fast path for
- * lanes known to hold plan->bound bytes (field_decode_lanes). */
-static FIELD_SPECIALIZE int decode_ops(const field_plan* plan,
-                                       field_input* const lanes[FIELD_LANES], int64_t event_ts,
-                                       uint32_t serial, uint8_t* out, const char** problem,
-                                       int checked) {
+/* Decodes the plan's operations from `inputs`: every field from inputs[0]
+ * when `single`, else field k from lane min(k, FIELD_LANES - 1). `single`
+ * and `checked` are constants at each call site: checked 1 bounds every
+ * read by its input's end, 0 is the fast path for inputs known to hold
+ * plan->bound bytes. */
+static FIELD_SPECIALIZE int decode_ops(const field_plan* plan, field_input* inputs,
+                                       int64_t event_ts, uint32_t serial, uint8_t* out,
+                                       const char** problem, int single, int checked) {
     uint32_t k;
     for (k = 0; k < plan->op_count; k++) {
         const field_op* op = &plan->ops[k];
-        field_input* in = lanes[k < FIELD_LANES ? k : FIELD_LANES - 1];
+        field_input* in = single ? inputs : &inputs[k < FIELD_LANES ? k : FIELD_LANES - 1];
         uint8_t* at = out + op->offset;
         uint64_t v;
         int64_t sv;
@@ -375,32 +376,35 @@ too_big:
     return *problem = "payload field value exceeds its type", -1;
 }
 
-/* Whether every lane the plan reads holds its most bytes. */
-static inline int lanes_have_room(const field_plan* plan, field_input* const lanes[FIELD_LANES]) {
-    uint32_t k, used = plan->op_count < FIELD_LANES ? plan->op_count : FIELD_LANES;
-    for (k = 0; k < used; k++) {
-        /* lanes[k] may be one input shared by several k: bound it by all */
-        if ((size_t)(lanes[k]->end - lanes[k]->p) < plan->bound)
+/* Whether each of the first `count` inputs holds the plan's most bytes. */
+static inline int inputs_have_room(const field_plan* plan, const field_input* inputs,
+                                   uint32_t count) {
+    uint32_t k;
+    for (k = 0; k < count; k++)
+        if ((size_t)(inputs[k].end - inputs[k].p) < plan->bound)
             return 0;
-    }
     return 1;
 }
 
-int field_decode_lanes(const field_plan* plan, field_input* const lanes[FIELD_LANES],
-                       int64_t event_ts, uint32_t serial, uint8_t* out, const char** problem) {
+int field_decode_lanes(const field_plan* plan, field_input lanes[FIELD_LANES], int64_t event_ts,
+                       uint32_t serial, uint8_t* out, const char** problem) {
     if (plan->has_gaps)
         memset(out, 0, plan->static_size);
-    if (lanes_have_room(plan, lanes))
-        return decode_ops(plan, lanes, event_ts, serial, out, problem, 0);
-    return decode_ops(plan, lanes, event_ts, serial, out, problem, 1);
+    if (inputs_have_room(plan, lanes, plan->op_count < FIELD_LANES ? plan->op_count : FIELD_LANES))
+        return decode_ops(plan, lanes, event_ts, serial, out, problem, 0, 0);
+    return decode_ops(plan, lanes, event_ts, serial, out, problem, 0, 1);
 }
 
 int field_decode(const field_plan* plan, const uint8_t** in, const uint8_t* end, int64_t event_ts,
                  uint32_t serial, uint8_t* out, const char** problem) {
     field_input one = {*in, end};
-    field_input* const lanes[FIELD_LANES] = {&one, &one, &one, &one, &one, &one};
-    if (field_decode_lanes(plan, lanes, event_ts, serial, out, problem) != 0)
-        return -1;
-    *in = one.p;
-    return 0;
+    int status;
+    if (plan->has_gaps)
+        memset(out, 0, plan->static_size);
+    status = inputs_have_room(plan, &one, 1)
+                 ? decode_ops(plan, &one, event_ts, serial, out, problem, 1, 0)
+                 : decode_ops(plan, &one, event_ts, serial, out, problem, 1, 1);
+    if (status == 0)
+        *in = one.p;
+    return status;
 }

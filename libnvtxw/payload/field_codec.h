@@ -89,8 +89,9 @@ typedef struct field_input {
     const uint8_t* p;
     const uint8_t* end;
 } field_input;
-/* The same from lanes (lanes[k] may be the same input for several k). */
-int field_decode_lanes(const field_plan* plan, field_input* const lanes[FIELD_LANES],
-                       int64_t event_ts, uint32_t serial, uint8_t* out, const char** problem);
+/* The same from lanes: field k from lanes[min(k, FIELD_LANES - 1)], each
+ * advanced past what it gave (the layout field_encode_lanes writes). */
+int field_decode_lanes(const field_plan* plan, field_input lanes[FIELD_LANES], int64_t event_ts,
+                       uint32_t serial, uint8_t* out, const char** problem);
 
 #endif /* NVTXW_PAYLOAD_FIELD_CODEC_H */

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "common/idmap.h"
+#include "common/varint.h"
 #include "format/container.h"
 #include "nvtxw/error.h"
 #include "nvtxw/reader.h"
@@ -115,6 +116,17 @@ static inline int reader_get_bounded(reader_cursor* c, uint64_t limit, const cha
     return *out <= limit ? 0 : reader_fail(c, what);
 }
 static inline size_t reader_left(const reader_cursor* c) { return (size_t)(c->end - c->p); }
+/* As reader_get_svar, with multi-byte values decoded inline too (when ten
+ * bytes are left): for the time lane, whose deltas are rarely one byte. */
+static inline int reader_get_svar_long(reader_cursor* c, int64_t* out) {
+    uint64_t z;
+    const uint8_t* p = c->p;
+    if (reader_left(c) < VARINT_MAX_BYTES || varint_get_unbounded(&p, &z) != 0)
+        return reader_get_svar(c, out);
+    c->p = p;
+    *out = varint_unzigzag(z);
+    return 0;
+}
 
 typedef struct reader_domain {
     char* name;

@@ -231,41 +231,49 @@ static const reader_plan* plan_of(nvtxw_reader_t* reader, reader_stream_cursor* 
     return plan;
 }
 
-/* A fields payload decoded into the arena from `lanes` (the field lanes
- * of a compact record, or the main lane six times for encoding 4). */
-static int decode_fields(nvtxw_reader_t* reader, reader_stream_cursor* cur, const reader_plan* plan,
-                         int64_t ts, field_input* const lanes[FIELD_LANES], nvtxPayloadData_t* p) {
-    uint32_t serial = reader->domains[reader->streams[cur->stream].domain].serial;
-    const char* problem = NULL;
+/* Room in the arena for a fields payload of `plan`; NULL with the
+ * cursor's problem set. */
+static uint8_t* fields_out(reader_stream_cursor* cur, const reader_plan* plan,
+                           nvtxPayloadData_t* p) {
     uint8_t* out;
     if (plan->encoding != 4)
-        return reader_fail(&cur->cur, "fields payload of a schema without a fields layout");
+        return reader_fail(&cur->cur, "fields payload of a schema without a fields layout"), NULL;
     out = reader_arena_alloc(&cur->arena, plan->fields.static_size);
     if (out == NULL)
-        return reader_fail(&cur->cur, "out of memory");
-    if (field_decode_lanes(&plan->fields, lanes, ts, serial, out, &problem) != 0)
-        return reader_fail(&cur->cur, problem);
+        return reader_fail(&cur->cur, "out of memory"), NULL;
     p->payload = out;
     p->size = plan->fields.static_size;
-    return 0;
+    return out;
+}
+
+static uint32_t stream_serial(const nvtxw_reader_t* reader, const reader_stream_cursor* cur) {
+    return reader->domains[reader->streams[cur->stream].domain].serial;
 }
 
 /* Encoding 4 of a full event record: the fields follow in the main lane. */
 static int fields_payload(nvtxw_reader_t* reader, reader_stream_cursor* cur,
                           const reader_plan* plan, int64_t ts, nvtxPayloadData_t* p) {
-    field_input main = {cur->cur.p, cur->cur.end};
-    field_input* const lanes[FIELD_LANES] = {&main, &main, &main, &main, &main, &main};
-    int status = decode_fields(reader, cur, plan, ts, lanes, p);
-    cur->cur.p = main.p;
-    return status;
+    const char* problem = NULL;
+    uint8_t* out = fields_out(cur, plan, p);
+    if (out == NULL)
+        return -1;
+    if (field_decode(&plan->fields, &cur->cur.p, cur->cur.end, ts, stream_serial(reader, cur), out,
+                     &problem) != 0)
+        return reader_fail(&cur->cur, problem);
+    return 0;
 }
 
 /* A fields payload of a compact record, from the field lanes. */
 static int fields_payload_lanes(nvtxw_reader_t* reader, reader_stream_cursor* cur,
                                 const reader_plan* plan, int64_t ts, nvtxPayloadData_t* p) {
-    field_input* const lanes[FIELD_LANES] = {&cur->fields[0], &cur->fields[1], &cur->fields[2],
-                                             &cur->fields[3], &cur->fields[4], &cur->fields[5]};
-    return decode_fields(reader, cur, plan, ts, lanes, p);
+    const char* problem = NULL;
+    uint8_t* out = fields_out(cur, plan, p);
+    if (out == NULL)
+        return -1;
+    if (field_decode_lanes(&plan->fields, cur->fields, ts, stream_serial(reader, cur), out,
+                           &problem) != 0)
+        return reader_fail(&cur->cur, problem);
+    return 0;
 }
 
 /* A schema reference of a compact record (docs/report-records.md). */
@@ -310,7 +318,7 @@ static int compact_event_record(nvtxw_reader_t* reader, reader_stream_cursor* cu
     nvtxPayloadData_t* payloads;
     uint64_t n, k;
     int64_t dt;
-    if (reader_get_svar(&cur->lanes[READER_LANE_TIME], &dt) != 0)
+    if (reader_get_svar_long(&cur->lanes[READER_LANE_TIME], &dt) != 0)
         return lane_fail(cur, &cur->lanes[READER_LANE_TIME]);
     if (reader_get_bounded(c, reader_left(c), "payload count exceeds the chunk", &n) != 0)
         return -1;
@@ -409,7 +417,7 @@ static int int_sample_record(reader_stream_cursor* cur, nvtxw_record_t* rec) {
     reader_cursor* c = &cur->cur;
     int64_t dt, value;
     void* data;
-    if (reader_get_svar(&cur->lanes[READER_LANE_TIME], &dt) != 0)
+    if (reader_get_svar_long(&cur->lanes[READER_LANE_TIME], &dt) != 0)
         return lane_fail(cur, &cur->lanes[READER_LANE_TIME]);
     if (reader_get_uvar(c, &rec->u.counter_sample.counter_id) != 0)
         return -1;

@@ -164,6 +164,25 @@ static void lanes_are_the_fields(const field_plan* plan, const everything* in, i
     }
     ck_assert_uint_eq(n, size);
     ck_assert_mem_eq(joined, single, size);
+    /* and field_decode_lanes reads them back as field_decode reads the one */
+    {
+        field_input inputs[FIELD_LANES];
+        everything from_lanes, from_one;
+        const uint8_t* p = single;
+        const char* problem = NULL;
+        for (unsigned k = 0; k < FIELD_LANES; k++) {
+            inputs[k].p = lanes[k];
+            inputs[k].end = at[k];
+        }
+        memset(&from_lanes, 0x33, sizeof from_lanes);
+        ck_assert_int_eq(
+            field_decode_lanes(plan, inputs, ts, SERIAL, (uint8_t*)&from_lanes, &problem), 0);
+        for (unsigned k = 0; k < FIELD_LANES; k++)
+            ck_assert_ptr_eq(inputs[k].p, at[k]); /* each lane read to its end */
+        ck_assert_int_eq(
+            field_decode(plan, &p, single + size, ts, SERIAL, (uint8_t*)&from_one, &problem), 0);
+        ck_assert_mem_eq(&from_lanes, &from_one, sizeof from_one);
+    }
 }
 
 START_TEST(round_trip_restores_every_field) {
