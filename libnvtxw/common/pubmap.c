@@ -18,12 +18,6 @@ struct pubmap_table {
     pubmap_slot slots[];
 };
 
-struct pubvec_table {
-    size_t capacity;
-    pubvec_table* retired;
-    _Atomic(void*) items[];
-};
-
 /* Readers take the table with acquire: it pairs with the release that
  * published it, so its copied slots are visible. The casts drop const only
  * to load: C11's atomic_load takes a non-const pointer. */
@@ -132,13 +126,6 @@ void pubmap_free(pubmap* map, void (*free_value)(void*)) {
 
 static pubvec_table* vec_table(const pubvec* vec, memory_order order) {
     return atomic_load_explicit((_Atomic(pubvec_table*)*)&vec->table, order);
-}
-
-void* pubvec_get(const pubvec* vec, size_t index) {
-    pubvec_table* table = vec_table(vec, memory_order_acquire);
-    if (table == NULL || index >= table->capacity)
-        return NULL;
-    return atomic_load_explicit(&table->items[index], memory_order_acquire);
 }
 
 int pubvec_reserve(pubvec* vec, size_t index) {

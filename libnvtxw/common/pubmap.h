@@ -64,7 +64,21 @@ size_t pubmap_count(const pubmap* map);
 void pubmap_free(pubmap* map, void (*free_value)(void*));
 
 /* The value at `index`, or NULL (not set, or past the end). Lock-free. */
-void* pubvec_get(const pubvec* vec, size_t index);
+/* Inline: the write path resolves every registered string handle here. */
+struct pubvec_table {
+    size_t capacity;
+    pubvec_table* retired;
+    _Atomic(void*) items[];
+};
+static inline void* pubvec_get(const pubvec* vec, size_t index) {
+    /* acquire pairs with the release that published the table and the
+     * value; the cast drops const only to load */
+    pubvec_table* table =
+        atomic_load_explicit((_Atomic(pubvec_table*)*)&vec->table, memory_order_acquire);
+    if (table == NULL || index >= table->capacity)
+        return NULL;
+    return atomic_load_explicit(&table->items[index], memory_order_acquire);
+}
 /* Makes index `index` settable without failing. */
 int pubvec_reserve(pubvec* vec, size_t index);
 /* Sets a non-NULL value at an index not yet set. */

@@ -93,8 +93,21 @@ void core_registration_leave(core_domain* domain);
  * handle. Lock-free. */
 core_session* core_session_enter(nvtxwSessionHandle_t handle, const char* call);
 void core_session_leave(core_session* session);
-core_stream* core_stream_enter(nvtxwStreamHandle_t handle, const char* call);
-void core_stream_leave(core_stream* stream);
+/* Sets the message of a stream handle that did not enter (out of line). */
+void core_stream_enter_failed(handle_status status, nvtxwStreamHandle_t handle, const char* call);
+/* Inline: every write call enters and leaves its stream. */
+static inline core_stream* core_stream_enter(nvtxwStreamHandle_t handle, const char* call) {
+    void* stream = NULL;
+    handle_status status = handle_enter(&core_streams, (uint64_t)(uintptr_t)handle, &stream);
+    if (status != HANDLE_ENTERED) {
+        core_stream_enter_failed(status, handle, call);
+        return NULL;
+    }
+    return stream;
+}
+static inline void core_stream_leave(core_stream* stream) {
+    handle_leave(&core_streams, stream->handle);
+}
 /* Enters the stream of a write call and checks its session's fault state;
  * NULL with *status and the message set on failure (then not entered). */
 core_stream* core_stream_for_write(nvtxwStreamHandle_t handle, const char* call,
@@ -137,10 +150,10 @@ int core_domain_scope_known(const core_domain* domain, uint64_t id);
 int core_domain_time_domain_known(const core_domain* domain, uint64_t id);
 
 /* Fast validation (core/fast_check.c): plans are made at schema
- * registration; the check returns non-zero and fills `facts` when every
- * payload of the event is covered by a plan, else 0 (walk it instead). */
+ * registration; the check (core_event_fast_check, sink.h) returns non-zero
+ * and fills `facts` when every payload of the event is covered by a plan,
+ * else 0 (walk it instead). */
 nvtxwResultCode_t core_fast_plan_add(core_domain* domain, const nvtxw_schema_t* schema);
-int core_event_fast_check(const core_event* event, core_event_facts* facts);
 
 /* The function-table members, one file each concern. */
 nvtxwResultCode_t core_session_begin(const nvtxwSessionAttributes_t* attr,

@@ -249,13 +249,6 @@ nvtxwResultCode_t core_string_register(nvtxDomainHandle_t handle_in, const char*
 }
 
 /* Lock-free: strings are published in a pubvec (common/pubmap.h). */
-const char* core_domain_string(const core_domain* domain, uint64_t handle) {
-    uint64_t index = handle & UINT32_MAX;
-    if ((handle >> 32) != domain->serial || index == 0)
-        return NULL;
-    return pubvec_get(&domain->strings, (size_t)(index - 1));
-}
-
 const char* core_domain_category(const core_domain* domain, uint64_t category) {
     return pubmap_get(&domain->categories, category);
 }

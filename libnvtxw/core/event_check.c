@@ -1,6 +1,7 @@
 /*
- * core/event_check.c - core_event_visit: walks an event's payloads once,
- * forwarding every visitor callback to the sink's visitor while checking
+ * core/event_check.c - core_event_walk (the walk of core_event_visit,
+ * sink.h): walks an event's payloads once, forwarding every visitor
+ * callback to the sink's visitor while checking
  * register-before-use against the stream's domain:
  *   - registered string handles must be strings of this domain;
  *   - SCOPE_ID values must be NONE, ROOT or scopes registered here;
@@ -149,14 +150,12 @@ static const char* resolve_string(void* ctx, uint64_t handle) {
     return core_domain_string(ctx, handle);
 }
 
-nvtxwResultCode_t core_event_visit(const core_event* event, const nvtxw_visitor_t* visitor,
-                                   void* ctx, unsigned visit_flags, core_event_facts* facts) {
+nvtxwResultCode_t core_event_walk(const core_event* event, const nvtxw_visitor_t* visitor,
+                                  void* ctx, unsigned visit_flags, core_event_facts* facts) {
     const core_domain* domain = event->stream->domain;
     nvtxw_visit_options_t options;
     check_state state;
     nvtxwResultCode_t status;
-    if (visitor == NULL && core_event_fast_check(event, facts))
-        return NVTXW_RESULT_SUCCESS;
     memset(&state, 0, sizeof state);
     memset(facts, 0, sizeof *facts);
     state.event = event;

@@ -153,14 +153,6 @@ void core_registration_leave(core_domain* domain) {
     handle_leave(&core_domains, domain->handle);
 }
 
-core_stream* core_stream_enter(nvtxwStreamHandle_t handle, const char* call) {
-    void* stream = NULL;
-    handle_status status = handle_enter(&core_streams, (uint64_t)(uintptr_t)handle, &stream);
-    if (status != HANDLE_ENTERED) {
-        handle_fail(status, (uint64_t)(uintptr_t)handle, "stream", call);
-        return NULL;
-    }
-    return stream;
+void core_stream_enter_failed(handle_status status, nvtxwStreamHandle_t handle, const char* call) {
+    handle_fail(status, (uint64_t)(uintptr_t)handle, "stream", call);
 }
-
-void core_stream_leave(core_stream* stream) { handle_leave(&core_streams, stream->handle); }

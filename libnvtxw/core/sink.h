@@ -104,8 +104,14 @@ struct core_stream {
     unsigned plan_cache_next;
 };
 
-/* Text of a string handle of this domain, or NULL when not registered here. */
-const char* core_domain_string(const core_domain* domain, uint64_t handle);
+/* Text of a string handle of this domain, or NULL when not registered here.
+ * Inline: the write path checks every registered-string handle with it. */
+static inline const char* core_domain_string(const core_domain* domain, uint64_t handle) {
+    uint64_t index = handle & UINT32_MAX;
+    if ((handle >> 32) != domain->serial || index == 0)
+        return NULL;
+    return (const char*)pubvec_get(&domain->strings, (size_t)(index - 1));
+}
 /* Name of a registered category of this domain, or NULL. */
 const char* core_domain_category(const core_domain* domain, uint64_t category);
 /* A registered scope of this domain, or NULL (also for NONE and ROOT). */
@@ -177,8 +183,20 @@ typedef struct core_event_facts {
  * later pass 0, so such events are rejected. Returns NVTXW_RESULT_SUCCESS or
  * INVALID_ARGUMENT with a message naming the payload and field.
  */
-nvtxwResultCode_t core_event_visit(const core_event* event, const nvtxw_visitor_t* visitor,
-                                   void* ctx, unsigned visit_flags, core_event_facts* facts);
+nvtxwResultCode_t core_event_walk(const core_event* event, const nvtxw_visitor_t* visitor,
+                                  void* ctx, unsigned visit_flags, core_event_facts* facts);
+/* Validates without a walk the payloads of common schemas (core/fast_check.c)
+ * and fills `facts`; 0 when the event needs the walk. */
+int core_event_fast_check(const core_event* event, core_event_facts* facts);
+/* Inline: sinks that only store or count (visitor NULL) mostly take the
+ * fast check, without a second call. */
+static inline nvtxwResultCode_t core_event_visit(const core_event* event,
+                                                 const nvtxw_visitor_t* visitor, void* ctx,
+                                                 unsigned visit_flags, core_event_facts* facts) {
+    if (visitor == NULL && core_event_fast_check(event, facts))
+        return NVTXW_RESULT_SUCCESS;
+    return core_event_walk(event, visitor, ctx, visit_flags, facts);
+}
 
 /* Bytes of a validated payload: its size, or for SIZE_MAX (predefined C
  * strings only, NUL-terminated as the core checked) the code units up to
