@@ -102,8 +102,10 @@ typedef struct report_shape {
         uint8_t encoding; /* PAYLOAD_FIELDS or PAYLOAD_INTERNED */
     } p[REPORT_SHAPE_PAYLOADS];
 } report_shape;
-/* Interned strings remembered by the producer's pointer (direct-mapped). */
-#define REPORT_INTERN_CACHE 64
+/* Interned strings remembered by the producer's pointer (direct-mapped, a
+ * power of two; REPORT_INTERN_CACHE_BITS its log2). */
+#define REPORT_INTERN_CACHE_BITS 7
+#define REPORT_INTERN_CACHE (1u << REPORT_INTERN_CACHE_BITS)
 
 #define PLAN_MAX_TIMESTAMPS 8
 

@@ -283,10 +283,12 @@ static uint8_t* put_bytes(uint8_t* p, const void* data, size_t size) {
     return p + size;
 }
 
-/* Slot of the pointer cache for a producer's string. */
+/* The pointer cache's slot of a string by its address and size: a
+ * multiplicative hash, as names sit at regular strides (a table of
+ * fixed-size entries would otherwise fill a fraction of the slots). */
 static unsigned intern_slot(const void* data, size_t size) {
-    uintptr_t a = (uintptr_t)data;
-    return (unsigned)((a >> 3) ^ (a >> 11) ^ size) & (REPORT_INTERN_CACHE - 1);
+    uint64_t key = (uint64_t)(uintptr_t)data ^ ((uint64_t)size << 48);
+    return (unsigned)((key * 0x9E3779B97F4A7C15u) >> (64 - REPORT_INTERN_CACHE_BITS));
 }
 
 /* The entry `index` of this chunk holds exactly these bytes. */
