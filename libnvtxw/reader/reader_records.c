@@ -231,48 +231,27 @@ static const reader_plan* plan_of(nvtxw_reader_t* reader, reader_stream_cursor* 
     return plan;
 }
 
-/* Room in the arena for a fields payload of `plan`; NULL with the
- * cursor's problem set. */
-static uint8_t* fields_out(reader_stream_cursor* cur, const reader_plan* plan,
-                           nvtxPayloadData_t* p) {
+/* A fields payload decoded into the arena: from the field lanes of a
+ * compact record, or (in_main) from the main lane of a full record
+ * (encoding 4). */
+static int fields_payload(nvtxw_reader_t* reader, reader_stream_cursor* cur,
+                          const reader_plan* plan, int64_t ts, int in_main, nvtxPayloadData_t* p) {
+    uint32_t serial = reader->domains[reader->streams[cur->stream].domain].serial;
+    const char* problem = NULL;
     uint8_t* out;
+    int status;
     if (plan->encoding != 4)
-        return reader_fail(&cur->cur, "fields payload of a schema without a fields layout"), NULL;
+        return reader_fail(&cur->cur, "fields payload of a schema without a fields layout");
     out = reader_arena_alloc(&cur->arena, plan->fields.static_size);
     if (out == NULL)
-        return reader_fail(&cur->cur, "out of memory"), NULL;
+        return reader_fail(&cur->cur, "out of memory");
+    status = in_main
+                 ? field_decode(&plan->fields, &cur->cur.p, cur->cur.end, ts, serial, out, &problem)
+                 : field_decode_lanes(&plan->fields, cur->fields, ts, serial, out, &problem);
+    if (status != 0)
+        return reader_fail(&cur->cur, problem);
     p->payload = out;
     p->size = plan->fields.static_size;
-    return out;
-}
-
-static uint32_t stream_serial(const nvtxw_reader_t* reader, const reader_stream_cursor* cur) {
-    return reader->domains[reader->streams[cur->stream].domain].serial;
-}
-
-/* Encoding 4 of a full event record: the fields follow in the main lane. */
-static int fields_payload(nvtxw_reader_t* reader, reader_stream_cursor* cur,
-                          const reader_plan* plan, int64_t ts, nvtxPayloadData_t* p) {
-    const char* problem = NULL;
-    uint8_t* out = fields_out(cur, plan, p);
-    if (out == NULL)
-        return -1;
-    if (field_decode(&plan->fields, &cur->cur.p, cur->cur.end, ts, stream_serial(reader, cur), out,
-                     &problem) != 0)
-        return reader_fail(&cur->cur, problem);
-    return 0;
-}
-
-/* A fields payload of a compact record, from the field lanes. */
-static int fields_payload_lanes(nvtxw_reader_t* reader, reader_stream_cursor* cur,
-                                const reader_plan* plan, int64_t ts, nvtxPayloadData_t* p) {
-    const char* problem = NULL;
-    uint8_t* out = fields_out(cur, plan, p);
-    if (out == NULL)
-        return -1;
-    if (field_decode_lanes(&plan->fields, cur->fields, ts, stream_serial(reader, cur), out,
-                           &problem) != 0)
-        return reader_fail(&cur->cur, problem);
     return 0;
 }
 
@@ -338,7 +317,7 @@ static int compact_event_record(nvtxw_reader_t* reader, reader_stream_cursor* cu
                 return -1;
         } else if (plan == NULL || plan->encoding != 4) {
             return reader_fail(c, "compact event payload of a schema with no implied encoding");
-        } else if (fields_payload_lanes(reader, cur, plan, rec->timestamp, p) != 0) {
+        } else if (fields_payload(reader, cur, plan, rec->timestamp, 0, p) != 0) {
             return -1;
         }
     }
@@ -359,7 +338,7 @@ static int get_payload(nvtxw_reader_t* reader, reader_stream_cursor* cur, nvtxw_
         return interned(cur, p);
     if (encoding == 4 && reader->major >= 2) {
         const reader_plan* plan = plan_of(reader, cur, p->schemaId);
-        return plan == NULL ? -1 : fields_payload(reader, cur, plan, rec->timestamp, p);
+        return plan == NULL ? -1 : fields_payload(reader, cur, plan, rec->timestamp, 1, p);
     }
     if (encoding == 3) {
         if (reader_get_uvar(c, &origins[k]) != 0)

@@ -1043,6 +1043,18 @@ START_TEST(replay_to_text) {
 END_TEST
 
 /* Writes a small session through the backend table into the report sink. */
+/* The attributes of a STATIC schema of `count` entries. */
+static void static_schema(nvtxPayloadSchemaAttr_t* schema, nvtxPayloadSchemaEntry_t* entries,
+                          size_t count) {
+    memset(schema, 0, sizeof *schema);
+    schema->fieldMask = NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_TYPE |
+                        NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_ENTRIES |
+                        NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_NUM_ENTRIES;
+    schema->type = NVTX_PAYLOAD_SCHEMA_TYPE_STATIC;
+    schema->entries = entries;
+    schema->numEntries = count;
+}
+
 static void write_through_table(const nvtxwInterface_t* t, const char* file) {
     char config[256];
     nvtxwSessionAttributes_t sattr = {sizeof sattr, "rt", config};
@@ -1061,13 +1073,7 @@ static void write_through_table(const nvtxwInterface_t* t, const char* file) {
     uint64_t id, counter;
     nvtxCounterAttr_t cattr = {sizeof cattr, NVTX_PAYLOAD_ENTRY_TYPE_INT64, "c", NULL, 0, NULL, 0};
     snprintf(config, sizeof config, "Sink=report|Output=%s|Overwrite=yes", file);
-    memset(&schema, 0, sizeof schema);
-    schema.fieldMask = NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_TYPE |
-                       NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_ENTRIES |
-                       NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_NUM_ENTRIES;
-    schema.type = NVTX_PAYLOAD_SCHEMA_TYPE_STATIC;
-    schema.entries = entries;
-    schema.numEntries = 2;
+    static_schema(&schema, entries, 2);
     memset(&stattr, 0, sizeof stattr);
     stattr.structSize = sizeof stattr;
     stattr.name = "w0";
@@ -1181,13 +1187,7 @@ static void merge_write(const nvtxwInterface_t* t, const char* file, int streams
     nvtxwStreamHandle_t handles[MERGE_MAX_STREAMS];
     uint64_t id;
     snprintf(config, sizeof config, "Sink=report|Output=%s|Overwrite=yes", file);
-    memset(&schema, 0, sizeof schema);
-    schema.fieldMask = NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_TYPE |
-                       NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_ENTRIES |
-                       NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_NUM_ENTRIES;
-    schema.type = NVTX_PAYLOAD_SCHEMA_TYPE_STATIC;
-    schema.entries = &entry;
-    schema.numEntries = 1;
+    static_schema(&schema, &entry, 1);
     ck_assert_int_eq(t->SessionBegin(&sattr, &session), NVTXW_RESULT_SUCCESS);
     ck_assert_int_eq(t->DomainRegister(session, &dattr, &domain), NVTXW_RESULT_SUCCESS);
     ck_assert_int_eq(t->SchemaRegister(domain, &schema, &id), NVTXW_RESULT_SUCCESS);
