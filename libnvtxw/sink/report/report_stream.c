@@ -541,16 +541,22 @@ static int event_layout_make(report_stream* st, const core_event* event,
     return 0;
 }
 
+/* The head of a 0x25 record: its kind and payload count in the main lane,
+ * its time delta in the time lane. */
+static void put_compact_head(const report_stream* st, lane_cursors* c, int64_t ts,
+                             uint64_t payloads) {
+    *c->at[LANE_MAIN]++ = REC_EVENT_COMPACT;
+    c->at[LANE_TIME] = put_uvar(c->at[LANE_TIME], varint_zigzag(stream_delta(st, ts)));
+    c->at[LANE_MAIN] = put_uvar(c->at[LANE_MAIN], payloads);
+}
+
 /* 0x25: svar dt (time lane), uvar n, n x (sref, body in the schema's
  * implied encoding: fields in the field lanes, strings in the main lane).
  * Returns 0, or -1 when out of memory (dictionary growth). */
 static int put_compact_event(report_stream* st, lane_cursors* c, const core_event* event,
                              const core_event_facts* facts, const event_layout* l) {
     size_t i;
-    *c->at[LANE_MAIN]++ = REC_EVENT_COMPACT;
-    c->at[LANE_TIME] =
-        put_uvar(c->at[LANE_TIME], varint_zigzag(stream_delta(st, facts->timestamp)));
-    c->at[LANE_MAIN] = put_uvar(c->at[LANE_MAIN], l->stored);
+    put_compact_head(st, c, facts->timestamp, l->stored);
     for (i = 0; i < event->count; i++) {
         const nvtxPayloadData_t* payload = &event->payloads[i];
         if (l->sizes[i] == 0)
@@ -732,9 +738,7 @@ static int put_event_again(report_stream* st, const core_event* event,
     if (shape->has_interned)
         mark = stream_mark(st);
     memcpy(c.at, st->at, sizeof c.at);
-    *c.at[LANE_MAIN]++ = REC_EVENT_COMPACT;
-    c.at[LANE_TIME] = put_uvar(c.at[LANE_TIME], varint_zigzag(stream_delta(st, facts->timestamp)));
-    *c.at[LANE_MAIN]++ = (uint8_t)event->count;
+    put_compact_head(st, &c, facts->timestamp, event->count);
     for (i = 0; i < event->count; i++) {
         const nvtxPayloadData_t* payload = &event->payloads[i];
         c.at[LANE_MAIN] = put_uvar(c.at[LANE_MAIN], shape->p[i].sref);
