@@ -87,6 +87,8 @@ static void add_op(plan_builder* b, uint8_t kind, size_t offset, size_t size) {
         plan->ops[plan->op_count].code = op_code(kind, (uint32_t)size);
         plan->ops[plan->op_count].offset = (uint32_t)offset;
         plan->ops[plan->op_count].size = (uint32_t)size;
+        plan->ops[plan->op_count].lane =
+            (uint8_t)(plan->op_count < FIELD_LANES ? plan->op_count : FIELD_LANES - 1);
         plan->op_count++;
     }
     b->end = (uint32_t)(offset + size);
@@ -251,7 +253,7 @@ int field_encode_lanes(const field_plan* plan, const uint8_t* payload, int64_t e
                        uint32_t serial, uint8_t* lanes[FIELD_LANES]) {
     uint32_t k;
     for (k = 0; k < plan->op_count; k++) {
-        unsigned lane = k < FIELD_LANES ? k : FIELD_LANES - 1;
+        unsigned lane = plan->ops[k].lane;
         uint8_t* end = encode_op(&plan->ops[k], payload, event_ts, serial, lanes[lane]);
         if (end == NULL)
             return -1;
@@ -304,7 +306,7 @@ static FIELD_SPECIALIZE int decode_ops(const field_plan* plan, field_input* inpu
     uint32_t k;
     for (k = 0; k < plan->op_count; k++) {
         const field_op* op = &plan->ops[k];
-        field_input* in = single ? inputs : &inputs[k < FIELD_LANES ? k : FIELD_LANES - 1];
+        field_input* in = single ? inputs : &inputs[op->lane];
         uint8_t* at = out + op->offset;
         uint64_t v;
         int64_t sv;

@@ -41,6 +41,7 @@ typedef struct field_op {
     uint32_t size; /* bytes: 1, 2, 4 or 8 for integers; any for FIELD_RAW */
     uint8_t kind;
     uint8_t code; /* kind and size in one (field_codec.c): one dispatch per field */
+    uint8_t lane; /* min(index, FIELD_LANES - 1): the lane it takes */
 } field_op;
 
 /* Fields may go to separate byte sequences ("lanes", the columns of report
