@@ -276,6 +276,163 @@ START_TEST(killed_writer_leaves_readable_report) {
 }
 END_TEST
 
+/* Every stream record kind the sink writes, interleaved over several chunks:
+ * compact records (reg-string ranges and marks, UTF-8 ranges with interned
+ * messages, int64 samples) through the lanes' write positions, the others
+ * (double samples, no-value samples, sync points, conversion factors)
+ * through the lanes' buffers, so both ways into a chunk meet in every
+ * chunk, and lanes grow while records of both kinds are in them. Read back
+ * in stream order, every record must be the one written. */
+#define MIXED_RECORDS 150000
+#define MIXED_KINDS 8
+
+static int64_t mixed_ts(long i) { return 1000 + i * 13; }
+
+static void mixed_write(const char* path) {
+    nvtxwEventHelperSchemaIds_t ids;
+    nvtxwEventWriter_t w;
+    nvtxDomainHandle_t domain;
+    nvtxwSessionHandle_t session = begin_report(path, &domain, &ids);
+    nvtxStringHandle_t names[50];
+    uint64_t c_int, c_double;
+    char text[32];
+    open_writer(session, domain, &ids, 0, &w);
+    for (int k = 0; k < 50; k++) {
+        snprintf(text, sizeof text, "name-%d", k);
+        ck_assert_int_eq(T->StringRegister(domain, text, &names[k]), 0);
+    }
+    ck_assert_int_eq(nvtxwCounterInt64Register(T, domain, "i", NULL, &c_int), 0);
+    ck_assert_int_eq(nvtxwCounterFloat64Register(T, domain, "d", NULL, &c_double), 0);
+    for (long i = 0; i < MIXED_RECORDS; i++) {
+        int64_t ts = mixed_ts(i);
+        nvtxwEventAttributes_t reg = {(uint32_t)i, (uint32_t)(i % 5), names[i % 50]};
+        nvtxwEventAttributesUtf8_t utf8 = {0, 3, 0, text};
+        nvtxwResultCode_t r;
+        snprintf(text, sizeof text, "m%ld", i % 97);
+        switch (i % MIXED_KINDS) {
+        case 0:
+            r = nvtxwRangePushPopWrite(&w, ts, ts + i % 1000, reg);
+            break;
+        case 1:
+            r = nvtxwRangePushPopWriteUtf8(&w, ts, ts + 7, utf8);
+            break;
+        case 2:
+            r = nvtxwMarkWrite(&w, ts, reg);
+            break;
+        case 3:
+            r = nvtxwCounterInt64Write(T, w.stream, ts, c_int, i * 3 - 70000);
+            break;
+        case 4:
+            r = nvtxwCounterFloat64Write(T, w.stream, ts, c_double, (double)i * 0.5);
+            break;
+        case 5:
+            r = T->CounterNoValueWrite(w.stream, ts, c_int, 1);
+            break;
+        case 6:
+            r = T->TimeSyncPointWrite(w.stream, NVTX_TIMESTAMP_TYPE_CPU_CLOCK_GETTIME_MONOTONIC,
+                                      NVTX_TIMESTAMP_TYPE_CPU_CLOCK_GETTIME_REALTIME, ts, -ts);
+            break;
+        default:
+            r = T->TimestampConversionFactorWrite(w.stream, NVTX_TIMESTAMP_TYPE_CPU_TSC,
+                                                  NVTX_TIMESTAMP_TYPE_CPU_CLOCK_GETTIME_MONOTONIC,
+                                                  0.25 + (double)i, ts, ts / 2);
+            break;
+        }
+        ck_assert_msg(r == NVTXW_RESULT_SUCCESS, "record %ld: %s", i, nvtxw_last_error());
+    }
+    ck_assert_int_eq(T->StreamClose(w.stream), 0);
+    ck_assert_int_eq(T->SessionEnd(session), 0);
+}
+
+/* Checks stream record `i` (kinds as mixed_write writes them). */
+static void mixed_check(nvtxw_reader_t* reader, const nvtxw_record_t* r, long i) {
+    int64_t ts = mixed_ts(i);
+    char text[32];
+    double d;
+    switch (i % MIXED_KINDS) {
+    case 0: {
+        nvtxwRangeEventRegStringPayload_t range;
+        ck_assert_int_eq(r->kind, NVTXW_RECORD_EVENT);
+        ck_assert_int_eq(r->u.event.count, 1);
+        ck_assert_uint_eq(r->u.event.payloads[0].size, sizeof range);
+        memcpy(&range, r->u.event.payloads[0].payload, sizeof range);
+        ck_assert_int_eq(range.timestampBegin, ts);
+        ck_assert_int_eq(range.timestampEnd, ts + i % 1000);
+        ck_assert_uint_eq(range.attr.color, (uint32_t)i);
+        ck_assert_uint_eq(range.attr.category, (uint32_t)(i % 5));
+        snprintf(text, sizeof text, "name-%ld", i % 50);
+        ck_assert_str_eq(
+            nvtxw_reader_string(reader, r->domain, (uint64_t)(uintptr_t)range.attr.message), text);
+        break;
+    }
+    case 1:
+        ck_assert_int_eq(r->kind, NVTXW_RECORD_EVENT);
+        ck_assert_int_eq(r->u.event.count, 2);
+        snprintf(text, sizeof text, "m%ld", i % 97);
+        ck_assert_uint_eq(r->u.event.payloads[1].size, strlen(text));
+        ck_assert_int_eq(memcmp(r->u.event.payloads[1].payload, text, strlen(text)), 0);
+        break;
+    case 2: {
+        nvtxwEventRegStringPayload_t mark;
+        ck_assert_int_eq(r->kind, NVTXW_RECORD_EVENT);
+        memcpy(&mark, r->u.event.payloads[0].payload, sizeof mark);
+        ck_assert_int_eq(mark.timestamp, ts);
+        ck_assert_uint_eq(mark.attr.color, (uint32_t)i);
+        break;
+    }
+    case 3: {
+        int64_t v;
+        ck_assert_int_eq(r->kind, NVTXW_RECORD_COUNTER_SAMPLE);
+        ck_assert_uint_eq(r->u.counter_sample.size, 8);
+        memcpy(&v, r->u.counter_sample.data, 8);
+        ck_assert_int_eq(v, i * 3 - 70000);
+        break;
+    }
+    case 4:
+        ck_assert_int_eq(r->kind, NVTXW_RECORD_COUNTER_SAMPLE);
+        memcpy(&d, r->u.counter_sample.data, 8);
+        ck_assert(d == (double)i * 0.5);
+        break;
+    case 5:
+        ck_assert_int_eq(r->kind, NVTXW_RECORD_COUNTER_NO_VALUE);
+        ck_assert_uint_eq(r->u.counter_no_value.reason, 1);
+        break;
+    case 6:
+        ck_assert_int_eq(r->kind, NVTXW_RECORD_SYNC_POINTS);
+        ck_assert_uint_eq(r->u.sync_points.count, 1);
+        ck_assert_int_eq(r->u.sync_points.points[0].src, ts);
+        ck_assert_int_eq(r->u.sync_points.points[0].dst, -ts);
+        return; /* no timestamp of its own */
+    default:
+        ck_assert_int_eq(r->kind, NVTXW_RECORD_CONVERSION_FACTOR);
+        ck_assert(r->u.conversion_factor.slope == 0.25 + (double)i);
+        ck_assert_int_eq(r->u.conversion_factor.timestamp_dst, ts / 2);
+        return;
+    }
+    ck_assert_msg(r->has_timestamp && r->timestamp == ts, "record %ld: time %lld, want %lld", i,
+                  (long long)r->timestamp, (long long)ts);
+}
+
+START_TEST(every_record_kind_across_chunks) {
+    char path[4200];
+    nvtxw_reader_t* reader;
+    const nvtxw_record_t* r;
+    long i = 0;
+    snprintf(path, sizeof path, "%s/mixed.nvtxw", temp_dir);
+    mixed_write(path);
+    reader = open_reader(path, NVTXW_READER_ORDER_STREAM);
+    while (nvtxw_reader_next(reader, &r) == NVTXW_RESULT_SUCCESS && r != NULL) {
+        if (r->kind < NVTXW_RECORD_EVENT)
+            continue; /* registrations */
+        ck_assert_int_lt(i, MIXED_RECORDS);
+        mixed_check(reader, r, i++);
+    }
+    ck_assert_int_eq(i, MIXED_RECORDS);
+    ck_assert_uint_eq(nvtxw_reader_damage_count(reader), 0);
+    nvtxw_reader_close(reader);
+}
+END_TEST
+
 int main(void) {
     Suite* suite = suite_create("report");
     TCase* tc = tcase_create("report");
@@ -289,6 +446,7 @@ int main(void) {
     tcase_add_test(tc, threads_write_streams_with_three_compression_threads);
     tcase_add_test(tc, time_order_merges_streams);
     tcase_add_test(tc, killed_writer_leaves_readable_report);
+    tcase_add_test(tc, every_record_kind_across_chunks);
     suite_add_tcase(suite, tc);
     return tu_run_suite(suite);
 }
