@@ -93,6 +93,7 @@ typedef struct report_shape {
     uint32_t count;     /* payloads; 0 = empty */
     unsigned lanes;     /* lanes its records use: LANE_FIELDS + field lanes */
     int has_interned;   /* one of them is PAYLOAD_INTERNED */
+    int check_handles;  /* with strings, fields with handles: check those first */
     size_t fixed_bound; /* most bytes of a record, strings' bytes aside */
     struct {
         uint64_t schema_id;

@@ -648,6 +648,7 @@ static void remember_event(report_stream* st, const core_event* event, const eve
             continue;
         shape.p[i].static_size = shape.p[i].plan->fields.static_size;
         shape.fixed_bound += shape.p[i].plan->fields.bound + VARINT_MAX_BYTES;
+        shape.check_handles |= shape.has_interned && shape.p[i].plan->has_handles;
         if (lanes_of_plan(shape.p[i].plan) > shape.lanes)
             shape.lanes = lanes_of_plan(shape.p[i].plan);
     }
@@ -726,7 +727,7 @@ static int put_event_again(report_stream* st, const core_event* event,
     /* A handle of another domain needs another encoding: field_encode
      * refuses it, but with a string in the record that must be known before
      * the string grows the dictionary. */
-    for (i = 0; shape->has_interned && i < event->count; i++)
+    for (i = 0; shape->check_handles && i < event->count; i++)
         if (shape->p[i].encoding == PAYLOAD_FIELDS && shape->p[i].plan->has_handles &&
             !handles_restorable(st, &shape->p[i].plan->fields, event->payloads[i].payload))
             return 0;
