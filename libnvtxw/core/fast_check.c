@@ -119,21 +119,26 @@ static int predefined_fast(const nvtxPayloadData_t* p) {
            p->schemaId < NVTX_PAYLOAD_ENTRY_TYPE_UNION_SELECTOR;
 }
 
-/* The fast plan of a schema, through the stream's two-entry cache (the
- * stream is the calling thread's own). */
+/* The cache slot of a schema ID: a multiplicative hash (IDs are often
+ * consecutive), so a lookup is one comparison. */
+static inline unsigned plan_slot(uint64_t schema_id) {
+    return (unsigned)((schema_id * UINT64_C(0x9E3779B97F4A7C15)) >> 32) & (CORE_PLAN_CACHE - 1);
+}
+
+/* The fast plan of a schema, through the stream's direct-mapped cache (the
+ * stream is the calling thread's own). Only plans are cached: a schema
+ * without one takes the full walk, which costs far more than this lookup,
+ * and a schema registered after a failed write finds its plan at once. */
 static const core_fast_plan* stream_fast_plan(core_stream* stream, uint64_t schema_id) {
+    unsigned slot = plan_slot(schema_id);
     const core_fast_plan* plan;
-    unsigned i;
-    for (i = 0; i < CORE_PLAN_CACHE; i++) {
-        if (stream->plan_cache[i].schema_id == schema_id)
-            return stream->plan_cache[i].plan; /* NULL: known to have none */
-    }
+    if (stream->plan_cache[slot].schema_id == schema_id && stream->plan_cache[slot].plan != NULL)
+        return stream->plan_cache[slot].plan;
     plan = pubmap_get(&stream->domain->fast_plans, schema_id);
-    /* a schema registered later than a failed lookup of its ID only takes
-     * the full walk: slower, still right */
-    i = stream->plan_cache_next++ & (CORE_PLAN_CACHE - 1);
-    stream->plan_cache[i].schema_id = schema_id;
-    stream->plan_cache[i].plan = plan;
+    if (plan != NULL) {
+        stream->plan_cache[slot].schema_id = schema_id;
+        stream->plan_cache[slot].plan = plan;
+    }
     return plan;
 }
 

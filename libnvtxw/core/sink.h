@@ -95,13 +95,12 @@ struct core_stream {
     uint64_t handle;
     size_t slot; /* position in session->streams while open */
     void* sink_state;
-    /* Fast plans looked up last (write path; this stream's thread only);
-     * schema_id 0 = empty slot, plan NULL = the schema has no fast plan. */
+    /* Fast plans looked up last, direct-mapped by schema ID (write path;
+     * this stream's thread only); plan NULL = an empty slot. */
     struct {
         uint64_t schema_id;
         const struct core_fast_plan* plan;
     } plan_cache[CORE_PLAN_CACHE];
-    unsigned plan_cache_next;
 };
 
 /* Text of a string handle of this domain, or NULL when not registered here.

@@ -240,7 +240,7 @@ static FIELD_SPECIALIZE uint8_t* encode_op(const field_op* op, const uint8_t* pa
         return out + varint_put(out, varint_zigzag((int64_t)(v - (uint64_t)event_ts)));
     case CODE_HANDLE:
         memcpy(&v, at, 8);
-        if (v != 0 && ((v >> 32) != serial || (v & 0xFFFFFFFFu) == 0))
+        if (!field_handle_restorable(v, serial))
             return NULL; /* not a handle of this domain: cannot be restored */
         return out + varint_put(out, v & 0xFFFFFFFFu);
     default:
@@ -251,14 +251,19 @@ static FIELD_SPECIALIZE uint8_t* encode_op(const field_op* op, const uint8_t* pa
 
 int field_encode_lanes(const field_plan* plan, const uint8_t* payload, int64_t event_ts,
                        uint32_t serial, uint8_t* lanes[FIELD_LANES]) {
-    uint32_t k;
-    for (k = 0; k < plan->op_count; k++) {
-        unsigned lane = plan->ops[k].lane;
-        uint8_t* end = encode_op(&plan->ops[k], payload, event_ts, serial, lanes[lane]);
-        if (end == NULL)
+    const field_op *op = plan->ops, *end = op + plan->op_count;
+    uint8_t** lane = lanes;
+    uint8_t* out;
+    /* field k < FIELD_LANES - 1 takes lane k, the others share the last */
+    for (; op < end && lane < lanes + FIELD_LANES - 1; op++, lane++) {
+        if ((out = encode_op(op, payload, event_ts, serial, *lane)) == NULL)
             return -1;
-        lanes[lane] = end;
+        *lane = out;
     }
+    for (out = *lane; op < end; op++)
+        if ((out = encode_op(op, payload, event_ts, serial, out)) == NULL)
+            return -1;
+    *lane = out;
     return 0;
 }
 

@@ -65,6 +65,12 @@ int field_plan_make(const nvtxw_schema_t* schema, field_plan* plan);
  * its payloads are stored in the chunk's string dictionary. */
 int field_schema_is_inline_string(const nvtxw_schema_t* schema);
 
+/* A handle the fields encoding can store: 0, or one of the domain whose
+ * handle serial is `serial` (restored from its low half). */
+static inline int field_handle_restorable(uint64_t handle, uint32_t serial) {
+    return handle == 0 || ((handle >> 32) == serial && (handle & 0xFFFFFFFFu) != 0);
+}
+
 /* Encodes `payload` (exactly plan->static_size bytes) at `out` (room for
  * plan->bound bytes). Returns the end of the encoding, or NULL when a
  * value cannot be stored this way (a handle of another domain): the caller

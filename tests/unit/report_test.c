@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -433,6 +434,146 @@ START_TEST(every_record_kind_across_chunks) {
 }
 END_TEST
 
+/* ---- Many schemas through the stream's caches -------------------------------- */
+/*
+ * The write path keeps a few schemas per stream at hand, direct-mapped by
+ * schema ID: the core's fast plans and the report sink's event shapes. 24
+ * STATIC schemas (more than either holds, so slots are shared) written in a
+ * scrambled order, single and paired with a UTF-8 string, some with more
+ * string handles than a one-payload shape checks itself (3), must read back
+ * byte for byte.
+ */
+#define SHAPE_SCHEMAS 24
+#define SHAPE_EVENTS 60000
+
+typedef struct shape_event {
+    int64_t ts;
+    uint64_t h[3];
+    uint32_t a;
+    int16_t b;
+    int16_t pad; /* zero: padding reads back as zero */
+} shape_event;
+
+/* Schema k: ts, then (k % 4) handles, then a and b when k is odd. */
+static size_t shape_schema(int k, nvtxPayloadSchemaEntry_t* e) {
+    size_t n = 0;
+    memset(e, 0, 6 * sizeof *e);
+    e[n].flags = NVTX_PAYLOAD_ENTRY_FLAG_TIMESTAMP;
+    e[n].type = NVTX_PAYLOAD_ENTRY_TYPE_INT64;
+    e[n].name = "ts";
+    e[n++].offset = offsetof(shape_event, ts);
+    for (int j = 0; j < k % 4; j++) {
+        e[n].type = NVTX_PAYLOAD_ENTRY_TYPE_NVTX_REGISTERED_STRING_HANDLE;
+        e[n].name = "h";
+        e[n++].offset = offsetof(shape_event, h) + 8 * (size_t)j;
+    }
+    if (k % 2) {
+        e[n].type = NVTX_PAYLOAD_ENTRY_TYPE_UINT32;
+        e[n].name = "a";
+        e[n++].offset = offsetof(shape_event, a);
+        e[n].type = NVTX_PAYLOAD_ENTRY_TYPE_INT16;
+        e[n].name = "b";
+        e[n++].offset = offsetof(shape_event, b);
+    }
+    return n;
+}
+
+/* Bytes of schema k's payloads: up to its last entry, padded to 8. */
+static size_t shape_size(int k) {
+    if (k % 2)
+        return sizeof(shape_event);
+    return offsetof(shape_event, h) + 8 * (size_t)(k % 4);
+}
+
+/* Event i: its schema, its payload, and whether a string follows. */
+static int shape_make(long i, const nvtxStringHandle_t* names, shape_event* ev, int* with_text) {
+    uint64_t x = (uint64_t)i * 0x9E3779B97F4A7C15u;
+    int k = (int)((x >> 40) % SHAPE_SCHEMAS);
+    memset(ev, 0, sizeof *ev);
+    ev->ts = 1000000 + i * 13 - (long)((x >> 20) % 50);
+    for (int j = 0; j < k % 4; j++)
+        ev->h[j] = (uint64_t)(uintptr_t)names[(i + j) % 5];
+    if (k % 2) {
+        ev->a = (uint32_t)(x >> 8);
+        ev->b = (int16_t)(x >> 30);
+    }
+    *with_text = (x >> 50) % 3 == 0;
+    return k;
+}
+
+START_TEST(many_schemas_share_the_caches) {
+    char path[4200], config[4300], text[16];
+    nvtxwSessionAttributes_t attr;
+    nvtxwSessionHandle_t session;
+    nvtxDomainHandle_t domain;
+    nvtxwStreamHandle_t stream;
+    nvtxStringHandle_t names[5];
+    uint64_t ids[SHAPE_SCHEMAS];
+    nvtxw_reader_t* reader;
+    const nvtxw_record_t* r;
+    long i;
+    snprintf(path, sizeof path, "%s/shapes.nvtxw", temp_dir);
+    snprintf(config, sizeof config, "Sink=report|Output=%s|Overwrite=yes%s", path, extra_config);
+    nvtxwSessionAttributesInit(&attr);
+    attr.configString = config;
+    ck_assert_int_eq(T->SessionBegin(&attr, &session), 0);
+    ck_assert_int_eq(nvtxwDomainRegister(T, session, "shapes", &domain), 0);
+    for (int j = 0; j < 5; j++) {
+        snprintf(text, sizeof text, "s%d", j);
+        ck_assert_int_eq(T->StringRegister(domain, text, &names[j]), 0);
+    }
+    for (int k = 0; k < SHAPE_SCHEMAS; k++) {
+        nvtxPayloadSchemaEntry_t entries[6];
+        nvtxPayloadSchemaAttr_t schema;
+        memset(&schema, 0, sizeof schema);
+        schema.fieldMask =
+            NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_TYPE | NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_ENTRIES |
+            NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_NUM_ENTRIES | NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_STATIC_SIZE;
+        schema.type = NVTX_PAYLOAD_SCHEMA_TYPE_STATIC;
+        schema.entries = entries;
+        schema.numEntries = shape_schema(k, entries);
+        schema.payloadStaticSize = shape_size(k);
+        ck_assert_msg(T->SchemaRegister(domain, &schema, &ids[k]) == 0, "%s", nvtxw_last_error());
+    }
+    ck_assert_int_eq(nvtxwStreamOpen(T, session, "s", domain, NULL, 0, &stream), 0);
+    for (i = 0; i < SHAPE_EVENTS; i++) {
+        shape_event ev;
+        int with_text, k = shape_make(i, names, &ev, &with_text);
+        snprintf(text, sizeof text, "t%ld", i % 11);
+        nvtxPayloadData_t p[2] = {{ids[k], shape_size(k), &ev},
+                                  {NVTX_PAYLOAD_ENTRY_TYPE_CSTRING_UTF8, strlen(text), text}};
+        ck_assert_msg(T->EventWrite(stream, p, with_text ? 2 : 1) == 0, "event %ld: %s", i,
+                      nvtxw_last_error());
+    }
+    ck_assert_int_eq(T->SessionEnd(session), 0);
+    reader = open_reader(path, NVTXW_READER_ORDER_STREAM);
+    i = 0;
+    while (nvtxw_reader_next(reader, &r) == NVTXW_RESULT_SUCCESS && r != NULL) {
+        shape_event want;
+        int with_text, k;
+        if (r->kind != NVTXW_RECORD_EVENT)
+            continue;
+        ck_assert_int_lt(i, SHAPE_EVENTS);
+        k = shape_make(i, names, &want, &with_text);
+        ck_assert_int_eq(r->u.event.count, with_text ? 2 : 1);
+        ck_assert_uint_eq(r->u.event.payloads[0].schemaId, ids[k]);
+        ck_assert_uint_eq(r->u.event.payloads[0].size, shape_size(k));
+        ck_assert_msg(memcmp(r->u.event.payloads[0].payload, &want, shape_size(k)) == 0,
+                      "event %ld (schema %d): payload differs", i, k);
+        ck_assert_int_eq(r->timestamp, want.ts);
+        if (with_text) {
+            snprintf(text, sizeof text, "t%ld", i % 11);
+            ck_assert_uint_eq(r->u.event.payloads[1].size, strlen(text));
+            ck_assert_int_eq(memcmp(r->u.event.payloads[1].payload, text, strlen(text)), 0);
+        }
+        i++;
+    }
+    ck_assert_int_eq(i, SHAPE_EVENTS);
+    ck_assert_uint_eq(nvtxw_reader_damage_count(reader), 0);
+    nvtxw_reader_close(reader);
+}
+END_TEST
+
 int main(void) {
     Suite* suite = suite_create("report");
     TCase* tc = tcase_create("report");
@@ -447,6 +588,7 @@ int main(void) {
     tcase_add_test(tc, time_order_merges_streams);
     tcase_add_test(tc, killed_writer_leaves_readable_report);
     tcase_add_test(tc, every_record_kind_across_chunks);
+    tcase_add_test(tc, many_schemas_share_the_caches);
     suite_add_tcase(suite, tc);
     return tu_run_suite(suite);
 }

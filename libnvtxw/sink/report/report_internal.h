@@ -83,9 +83,12 @@ enum {
 /* Schema references of compact event records: distinct schemas a chunk
  * numbers (later ones are written by ID). */
 #define REPORT_SREF_MAX 32
-/* Event shapes a stream remembers, and their most payloads (report_stream.c). */
-#define REPORT_SHAPES 4
+/* Event shapes a stream remembers (direct-mapped by the first payload's
+ * schema ID, a power of two), and their most payloads (report_stream.c). */
+#define REPORT_SHAPES 8
 #define REPORT_SHAPE_PAYLOADS 2
+/* Handles a shape of one fields payload checks itself (put_fields_again). */
+#define REPORT_SHAPE_HANDLES 2
 
 /* The shape of a compact record: its schemas, their plans and the chunk's
  * references to them. */
@@ -95,6 +98,11 @@ typedef struct report_shape {
     int has_interned;   /* one of them is PAYLOAD_INTERNED */
     int check_handles;  /* with strings, fields with handles: check those first */
     size_t fixed_bound; /* most bytes of a record, strings' bytes aside */
+    /* One fields payload with at most REPORT_SHAPE_HANDLES handles, at these
+     * offsets: written by put_fields_again. */
+    int one_fields;
+    uint32_t handle_count;
+    uint32_t handle_offsets[REPORT_SHAPE_HANDLES];
     struct {
         uint64_t schema_id;
         const struct payload_plan* plan; /* with PAYLOAD_FIELDS */
@@ -182,7 +190,6 @@ typedef struct report_stream {
     /* Shapes of recent compact records (report_stream.c, put_event_again),
      * valid for this chunk; count 0: an empty slot. */
     report_shape shapes[REPORT_SHAPES];
-    unsigned shape_next; /* slot the next new shape replaces */
     /* Compression thread of this stream (NULL: on the writer's thread) and,
      * under its mutex, the chunks in flight, spare buffers and the first
      * write error of a queued chunk. */

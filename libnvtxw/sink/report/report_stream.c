@@ -11,6 +11,7 @@
  */
 #include "config.h"
 
+#include <assert.h>
 #include <string.h>
 #include <xxhash.h>
 
@@ -29,6 +30,12 @@
  * up to date and lanes_reload takes the positions back (and recomputes
  * `room`) when they are done.
  */
+
+#if defined(__GNUC__)
+#define REPORT_NOINLINE __attribute__((noinline))
+#else
+#define REPORT_NOINLINE
+#endif
 
 /* Free bytes kept in every lane when lanes grow, so that growth is rare. */
 #define LANE_SLACK 4096
@@ -81,13 +88,21 @@ static size_t stream_chunk_bytes(const report_stream* st) {
 
 /* ---- Chunks ------------------------------------------------------------- */
 
+/* A chunk without timestamps yet: deltas start from 0, and the first
+ * timestamp is both the least and the greatest. */
+static void stream_reset_times(report_stream* st) {
+    st->has_ts = 0;
+    st->prev_ts = 0;
+    st->min_ts = INT64_MAX;
+    st->max_ts = INT64_MIN;
+}
+
 static void stream_reset_chunk(report_stream* st) {
     unsigned i;
     for (i = 0; i < REPORT_LANES; i++)
         strbuf_clear(&st->lanes[i]);
     st->records = 0;
-    st->has_ts = 0;
-    st->prev_ts = st->min_ts = st->max_ts = 0;
+    stream_reset_times(st);
     idmap_free(&st->intern_index);
     st->intern_count = 0;
     strbuf_clear(&st->dict_data);
@@ -111,8 +126,8 @@ static nvtxwResultCode_t stream_flush(report_stream* st) {
     meta.kind = REPORT_CHUNK_EVENTS;
     meta.record_count = st->records;
     meta.stream_id = st->stream->index;
-    meta.first_ts = st->min_ts;
-    meta.last_ts = st->max_ts;
+    meta.first_ts = st->has_ts ? st->min_ts : 0;
+    meta.last_ts = st->has_ts ? st->max_ts : 0;
     lanes_sync(st); /* the assembly reads the lengths */
     if (st->comp != NULL) {
         status = report_async_submit(st, &meta);
@@ -148,14 +163,13 @@ int report_chunk_assemble(const report_stream* st, strbuf* out) {
 
 /* Delta of `ts` from the previous timestamped record (modulo 2^64). */
 static int64_t stream_delta(const report_stream* st, int64_t ts) {
-    uint64_t base = st->has_ts ? (uint64_t)st->prev_ts : 0;
-    return (int64_t)((uint64_t)ts - base);
+    return (int64_t)((uint64_t)ts - (uint64_t)st->prev_ts); /* prev_ts is 0 in a new chunk */
 }
 
 static void stream_note_ts(report_stream* st, int64_t ts) {
-    if (!st->has_ts || ts < st->min_ts)
+    if (ts < st->min_ts)
         st->min_ts = ts;
-    if (!st->has_ts || ts > st->max_ts)
+    if (ts > st->max_ts)
         st->max_ts = ts;
     st->prev_ts = ts;
     st->has_ts = 1;
@@ -200,6 +214,21 @@ static void stream_rewind(report_stream* st, const chunk_mark* m) {
     memset(st->shapes, 0, sizeof st->shapes);
 }
 
+/* Flushes the chunk when it has reached its target size. */
+static nvtxwResultCode_t stream_flush_if_full(report_stream* st) {
+    if (stream_chunk_bytes(st) >= REPORT_CHUNK_TARGET || st->records == UINT32_MAX)
+        return stream_flush(st);
+    return NVTXW_RESULT_SUCCESS;
+}
+
+/* Counts a whole record. The lanes are summed every 32 records: a chunk
+ * may pass the target by 32 records. */
+static inline nvtxwResultCode_t stream_count_record(report_stream* st) {
+    if ((++st->records & 31) == 0 || st->records == UINT32_MAX)
+        return stream_flush_if_full(st);
+    return NVTXW_RESULT_SUCCESS;
+}
+
 /* Ends a record built from `mark` (build_status 0): notes its timestamp
  * (when it has one) and flushes a full chunk. A failed build is undone
  * (mark NULL: the build left nothing to undo). */
@@ -212,13 +241,7 @@ static nvtxwResultCode_t stream_end_record(report_stream* st, int build_status,
     }
     if (has_ts)
         stream_note_ts(st, ts);
-    st->records++;
-    /* the lanes are summed every 32 records: a chunk may pass the target
-     * by 32 records */
-    if (((st->records & 31) == 0 && stream_chunk_bytes(st) >= REPORT_CHUNK_TARGET) ||
-        st->records == UINT32_MAX)
-        return stream_flush(st);
-    return NVTXW_RESULT_SUCCESS;
+    return stream_count_record(st);
 }
 
 /* ---- Streams ------------------------------------------------------------ */
@@ -234,6 +257,7 @@ nvtxwResultCode_t report_stream_open(sink* s, const core_stream* stream, void** 
     st->serial = stream->domain->serial;
     st->comp = report_compressor_for(rs, stream->index);
     st->chunk_epoch = 1; /* the zeroed pointer cache holds no entry of it */
+    stream_reset_times(st);
     st->encoder = container_encoder_create(rs->writer, rs->compression);
     status = st->encoder ? report_stream_record(rs, stream, 1) : NVTXW_RESULT_FAILED;
     if (status != NVTXW_RESULT_SUCCESS) {
@@ -388,7 +412,7 @@ static int handles_restorable(const report_stream* st, const field_plan* plan,
         if (plan->ops[i].kind != FIELD_HANDLE)
             continue;
         memcpy(&v, data + plan->ops[i].offset, 8);
-        if (v != 0 && ((v >> 32) != st->serial || (v & 0xFFFFFFFFu) == 0))
+        if (!field_handle_restorable(v, st->serial))
             return 0;
     }
     return 1;
@@ -605,13 +629,32 @@ static uint32_t sref_known(const report_stream* st, uint64_t schema_id) {
     return 0;
 }
 
+/* The slot of the shapes whose first payload has this schema: a
+ * multiplicative hash (helper schemas have consecutive IDs). */
+static inline unsigned shape_slot(uint64_t first_schema) {
+    return (unsigned)((first_schema * UINT64_C(0x9E3779B97F4A7C15)) >> 32) & (REPORT_SHAPES - 1);
+}
+
 /* The remembered shape of events whose first payload has this schema. */
-static report_shape* shape_of(report_stream* st, uint64_t first_schema) {
-    unsigned i;
-    for (i = 0; i < REPORT_SHAPES; i++)
-        if (st->shapes[i].count != 0 && st->shapes[i].p[0].schema_id == first_schema)
-            return &st->shapes[i];
-    return NULL;
+static inline report_shape* shape_of(report_stream* st, uint64_t first_schema) {
+    report_shape* shape = &st->shapes[shape_slot(first_schema)];
+    return shape->count != 0 && shape->p[0].schema_id == first_schema ? shape : NULL;
+}
+
+/* A shape of one fields payload with few handles: where they are, for
+ * put_fields_again. */
+static void shape_note_one_fields(report_shape* shape) {
+    const field_plan* plan = &shape->p[0].plan->fields;
+    uint32_t i;
+    shape->one_fields = shape->count == 1 && shape->p[0].encoding == PAYLOAD_FIELDS;
+    for (i = 0; shape->one_fields && i < plan->op_count; i++) {
+        if (plan->ops[i].kind != FIELD_HANDLE)
+            continue;
+        if (shape->handle_count == REPORT_SHAPE_HANDLES)
+            shape->one_fields = 0;
+        else
+            shape->handle_offsets[shape->handle_count++] = plan->ops[i].offset;
+    }
 }
 
 /* The lanes a fields payload of this plan writes to, main and time lanes
@@ -622,10 +665,9 @@ static unsigned lanes_of_plan(const payload_plan* plan) {
 }
 
 /* Remembers a compact record's shape (its schemas, their plans and
- * references) for put_event_again, in place of the older shape of the same
- * first schema, else of the oldest. */
+ * references) for put_event_again, in its slot. */
 static void remember_event(report_stream* st, const core_event* event, const event_layout* l) {
-    report_shape shape, *slot;
+    report_shape shape;
     size_t i;
     if (!l->compact || event->count > REPORT_SHAPE_PAYLOADS)
         return;
@@ -652,10 +694,8 @@ static void remember_event(report_stream* st, const core_event* event, const eve
         if (lanes_of_plan(shape.p[i].plan) > shape.lanes)
             shape.lanes = lanes_of_plan(shape.p[i].plan);
     }
-    slot = shape_of(st, shape.p[0].schema_id);
-    if (slot == NULL)
-        slot = &st->shapes[st->shape_next++ % REPORT_SHAPES];
-    *slot = shape;
+    shape_note_one_fields(&shape);
+    st->shapes[shape_slot(shape.p[0].schema_id)] = shape;
 }
 
 static int put_event(report_stream* st, const core_event* event, const core_event_facts* facts) {
@@ -709,6 +749,39 @@ static const report_shape* shape_matching(report_stream* st, const core_event* e
     return shape;
 }
 
+/* put_event_again for a shape of one fields payload (a push, a pop, a
+ * mark, a whole range with a registered name): its handles are checked
+ * first, so the encoding cannot fail once it has begun and is written
+ * straight into the lanes. Returns as put_event_again. */
+static int put_fields_again(report_stream* st, const report_shape* shape,
+                            const nvtxPayloadData_t* payload, int64_t ts) {
+    const uint8_t* data = payload->payload;
+    uint8_t* main;
+    uint32_t i;
+    int encoded;
+    if (payload->size != shape->p[0].static_size)
+        return 0;
+    for (i = 0; i < shape->handle_count; i++) {
+        uint64_t handle;
+        memcpy(&handle, data + shape->handle_offsets[i], 8);
+        if (!field_handle_restorable(handle, st->serial))
+            return 0;
+    }
+    if (lanes_make_room(st, shape->fixed_bound) != 0)
+        return -1;
+    main = st->at[LANE_MAIN];
+    main[0] = REC_EVENT_COMPACT;
+    main[1] = 1; /* the payload count, a one-byte uvar */
+    st->at[LANE_MAIN] = put_uvar(main + 2, shape->p[0].sref);
+    st->at[LANE_TIME] = put_uvar(st->at[LANE_TIME], varint_zigzag(stream_delta(st, ts)));
+    encoded =
+        field_encode_lanes(&shape->p[0].plan->fields, data, ts, st->serial, &st->at[LANE_FIELDS]);
+    assert(encoded == 0); /* only a handle can fail, and they were checked */
+    (void)encoded;
+    st->room -= shape->fixed_bound;
+    return 1;
+}
+
 /* Most events repeat the shape of a recent one: the same schemas (one or
  * two payloads, e.g. a helper's header and message; a push, its pop and a
  * mark take a shape each), a timestamp, no scope. Such an event is written
@@ -757,12 +830,30 @@ static int put_event_again(report_stream* st, const core_event* event,
     return 1;
 }
 
+/* Events other than the one-fields shapes: the general repeat path, else
+ * a record built through strbuf. Out of line, so that the common case does
+ * not pay for this frame. */
+static REPORT_NOINLINE nvtxwResultCode_t event_write_general(report_stream* st,
+                                                             const core_event* event,
+                                                             const core_event_facts* facts) {
+    chunk_mark mark;
+    int again = put_event_again(st, event, facts); /* undoes its own failure */
+    if (again != 0)
+        return stream_end_record(st, again == 1 ? 0 : -1, NULL, facts->has_timestamp,
+                                 facts->timestamp);
+    mark = stream_mark(st); /* through strbuf (lane positions) */
+    lanes_sync(st);
+    again = put_event(st, event, facts) == 0 ? 1 : -1;
+    lanes_reload(st);
+    return stream_end_record(st, again == 1 ? 0 : -1, &mark, facts->has_timestamp,
+                             facts->timestamp);
+}
+
 nvtxwResultCode_t report_event_write(void* state, const core_event* event) {
     report_stream* st = state;
     core_event_facts facts;
+    const report_shape* shape;
     nvtxwResultCode_t status;
-    chunk_mark mark;
-    int again;
     if (event->count > EVENT_MAX_PAYLOADS)
         return error_set(NVTXW_RESULT_NOT_SUPPORTED,
                          "cannot write event on stream \"%s\": %zu payloads, the report sink "
@@ -771,15 +862,17 @@ nvtxwResultCode_t report_event_write(void* state, const core_event* event) {
     status = core_event_visit(event, NULL, NULL, 0, &facts);
     if (status != NVTXW_RESULT_SUCCESS)
         return status;
-    again = put_event_again(st, event, &facts); /* undoes its own failure */
-    if (again != 0)
-        return stream_end_record(st, again == 1 ? 0 : -1, NULL, facts.has_timestamp,
-                                 facts.timestamp);
-    mark = stream_mark(st); /* through strbuf (lane positions) */
-    lanes_sync(st);
-    again = put_event(st, event, &facts) == 0 ? 1 : -1;
-    lanes_reload(st);
-    return stream_end_record(st, again == 1 ? 0 : -1, &mark, facts.has_timestamp, facts.timestamp);
+    if (event->count == 1 && facts.has_timestamp && event->scope_id == 0 &&
+        (shape = shape_of(st, event->payloads[0].schemaId)) != NULL && shape->one_fields) {
+        int written = put_fields_again(st, shape, &event->payloads[0], facts.timestamp);
+        if (written == 1) {
+            stream_note_ts(st, facts.timestamp);
+            return stream_count_record(st);
+        }
+        if (written < 0)
+            return error_oom("a report record"); /* nothing was written */
+    }
+    return event_write_general(st, event, &facts);
 }
 
 /* Integer counter types whose 8-byte samples are stored as svar (0x26). */
