@@ -162,10 +162,15 @@ int core_event_fast_check(const core_event* event, core_event_facts* facts) {
     for (i = 0; i < event->count; i++) {
         const nvtxPayloadData_t* p = &event->payloads[i];
         const core_fast_plan* plan;
-        if (p->size == 0 || p->schemaId == NVTX_TYPE_PAYLOAD_SCHEMA_REFERENCED)
+        if (p->size == 0)
             continue;
         if (p->payload == NULL)
-            return 0;
+            return 0; /* the walk names it */
+        if (p->schemaId == NVTX_TYPE_PAYLOAD_SCHEMA_REFERENCED) {
+            if (p->size == SIZE_MAX)
+                return 0; /* the walk refuses it */
+            continue;     /* bytes that other payloads point into */
+        }
         if (p->schemaId < NVTX_PAYLOAD_SCHEMA_ID_STATIC_START) {
             if (!predefined_fast(p))
                 return 0;

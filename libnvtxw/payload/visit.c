@@ -4,8 +4,10 @@
  * resolution, the field path and error messages.
  *
  * Per payload, in array order:
- *   size 0 or schema REFERENCED      -> no events
+ *   size 0                           -> no events
  *   NULL pointer                     -> error
+ *   schema REFERENCED                -> no events (SIZE_MAX: error, its
+ *                                       bytes could not be told)
  *   size SIZE_MAX                    -> predefined C-string types only: the
  *                                       length is taken from the producer's
  *                                       memory (in-process use); else error
@@ -272,10 +274,14 @@ static int visit_one(visit_state_t* vs, const nvtxPayloadData_t* given) {
     vs->path_len = 0;
     vs->depth = 0;
     vs->slot_top = 0;
-    if (p.size == 0 || p.schemaId == NVTX_TYPE_PAYLOAD_SCHEMA_REFERENCED)
+    if (p.size == 0)
         return 0;
     if (p.payload == NULL)
         return visit_fail(vs, "payload pointer is NULL with size %zu", p.size);
+    if (p.schemaId == NVTX_TYPE_PAYLOAD_SCHEMA_REFERENCED) /* bytes to point into: no events */
+        return p.size == SIZE_MAX ? visit_fail(vs, "a REFERENCED payload needs its size (SIZE_MAX "
+                                                   "is for predefined C strings only)")
+                                  : 0;
     if (p.size == SIZE_MAX) {
         int status = string_size(vs, &p, &p.size);
         if (status != 0)

@@ -6,7 +6,8 @@
  * POINTER entries into REFERENCED payloads and into a batch's flexData
  * (stored with origin addresses, resolved by nvtxw_reader_visit_event),
  * DEEP_COPY pointers into producer memory (rejected: a report stores bytes,
- * not addresses), SIZE_MAX C strings, and registered strings in payloads.
+ * not addresses), SIZE_MAX C strings, registered strings in payloads, and
+ * REFERENCED payloads without bytes (refused).
  */
 #define _GNU_SOURCE
 #include <check.h>
@@ -423,6 +424,33 @@ START_TEST(registered_strings_in_payloads) {
 }
 END_TEST
 
+/* A REFERENCED payload is bytes for pointers to land in: without a pointer,
+ * or with SIZE_MAX (its length cannot be told), the event is refused with a
+ * message, not stored (the report sink copies a payload's bytes). */
+START_TEST(referenced_payload_without_bytes_refused) {
+    nvtxDomainHandle_t d;
+    nvtxwSessionHandle_t s = begin("referenced-bad", &d);
+    nvtxwStreamHandle_t st = open_stream(s, d, "s");
+    int64_t v = 5;
+    char blob[16] = "no terminator!!";
+    nvtxPayloadData_t null_ref[2] = {{NVTX_PAYLOAD_ENTRY_TYPE_INT64, 8, &v},
+                                     {NVTX_TYPE_PAYLOAD_SCHEMA_REFERENCED, 64, NULL}};
+    nvtxPayloadData_t unsized_ref[2] = {{NVTX_PAYLOAD_ENTRY_TYPE_INT64, 8, &v},
+                                        {NVTX_TYPE_PAYLOAD_SCHEMA_REFERENCED, SIZE_MAX, blob}};
+    nvtxw_reader_t* reader;
+    ck_assert_int_eq(T->EventWrite(st, null_ref, 2), NVTXW_RESULT_INVALID_ARGUMENT);
+    ck_assert_ptr_nonnull(strstr(nvtxw_last_error(), "payload pointer is NULL with size 64"));
+    ck_assert_int_eq(T->EventWrite(st, unsized_ref, 2), NVTXW_RESULT_INVALID_ARGUMENT);
+    ck_assert_ptr_nonnull(strstr(nvtxw_last_error(), "REFERENCED payload needs its size"));
+    ck_assert_ok(write_int(st, 7)); /* the session is not faulty */
+    ck_assert_ok(T->SessionEnd(s));
+    reader = open_reader();
+    ck_assert_ptr_nonnull(next_of(reader, NVTXW_RECORD_EVENT));
+    ck_assert_ptr_null(next_of(reader, NVTXW_RECORD_EVENT));
+    nvtxw_reader_close(reader);
+}
+END_TEST
+
 /* ---- Suite ------------------------------------------------------------------------ */
 
 static void setup(void) { tu_make_temp_dir_or_fail(dir, sizeof dir, "nvtxw-semantics"); }
@@ -446,6 +474,7 @@ int main(void) {
     tcase_add_test(tc, deep_copy_foreign_pointer_rejected);
     tcase_add_test(tc, size_max_strings_read_back);
     tcase_add_test(tc, registered_strings_in_payloads);
+    tcase_add_test(tc, referenced_payload_without_bytes_refused);
     suite_add_tcase(suite, tc);
     return tu_run_suite(suite);
 }
