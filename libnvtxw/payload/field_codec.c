@@ -402,6 +402,14 @@ int field_decode_lanes(const field_plan* plan, field_input lanes[FIELD_LANES], i
     return decode_ops(plan, lanes, event_ts, serial, out, problem, 0, 1);
 }
 
+int field_decode_lanes_unchecked(const field_plan* plan, field_input lanes[FIELD_LANES],
+                                 int64_t event_ts, uint32_t serial, uint8_t* out,
+                                 const char** problem) {
+    if (plan->has_gaps)
+        memset(out, 0, plan->static_size);
+    return decode_ops(plan, lanes, event_ts, serial, out, problem, 0, 0);
+}
+
 int field_decode(const field_plan* plan, const uint8_t** in, const uint8_t* end, int64_t event_ts,
                  uint32_t serial, uint8_t* out, const char** problem) {
     field_input one = {*in, end};

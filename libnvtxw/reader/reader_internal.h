@@ -166,13 +166,19 @@ typedef struct reader_dict_entry {
 /* Reading position in one stream. */
 typedef struct reader_stream_cursor {
     uint64_t stream;
+    uint32_t serial;   /* the stream's domain's handle serial (format 2) */
     size_t next_chunk; /* next container chunk to load, from info.first */
     uint8_t* buffer;
     size_t capacity;
     reader_cursor cur;                 /* the main lane (a format-1 chunk's whole bytes) */
     reader_cursor lanes[READER_LANES]; /* format 2: time and values lanes (others unused) */
     field_input fields[FIELD_LANES];   /* format 2: the field lanes */
-    size_t chunk;                      /* container index of the loaded chunk */
+    /* Bytes the time lane and the first `fast_lanes` field lanes each hold
+     * at least (a lower bound: measured now and then, lowered by each record
+     * decoded without end checks; 0 after any other record). */
+    size_t fast_room;
+    unsigned fast_lanes;
+    size_t chunk; /* container index of the loaded chunk */
     uint64_t record_number;
     int64_t now;         /* last timestamp of the chunk: the delta base */
     int has_now;         /* a timestamped record was read in this chunk */

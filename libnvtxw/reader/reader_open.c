@@ -146,8 +146,12 @@ static nvtxwResultCode_t map_streams(nvtxw_reader_t* reader) {
     reader->emit_strings = nvtxw_calloc(reader->domain_count + 1, sizeof *reader->emit_strings);
     if (reader->cursors == NULL || reader->heap == NULL || reader->emit_strings == NULL)
         return error_oom("the stream table");
-    for (j = 0; j < reader->stream_count; j++)
+    for (j = 0; j < reader->stream_count; j++) {
+        uint64_t domain = reader->streams[j].domain;
         reader->cursors[j].stream = j;
+        reader->cursors[j].serial =
+            domain < reader->domain_count ? reader->domains[domain].serial : 0;
+    }
     return NVTXW_RESULT_SUCCESS;
 }
 

@@ -182,7 +182,19 @@ int reader_split_lanes(reader_stream_cursor* cur, size_t size) {
         cur->cur.problem = "bytes after the last lane";
         return -1;
     }
+    cur->fast_room = 0;
     return 0;
+}
+
+/* The least of the bytes left in the time lane and the first `lanes` field
+ * lanes. */
+static size_t fast_lanes_room(const reader_stream_cursor* cur, unsigned lanes) {
+    size_t room = reader_left(&cur->lanes[READER_LANE_TIME]);
+    unsigned i;
+    for (i = 0; i < lanes; i++)
+        if ((size_t)(cur->fields[i].end - cur->fields[i].p) < room)
+            room = (size_t)(cur->fields[i].end - cur->fields[i].p);
+    return room;
 }
 
 /* A failure in another lane, reported as the record's problem. */
@@ -234,9 +246,9 @@ static const reader_plan* plan_of(nvtxw_reader_t* reader, reader_stream_cursor* 
 /* A fields payload decoded into the arena: from the field lanes of a
  * compact record, or (in_main) from the main lane of a full record
  * (encoding 4). */
-static int fields_payload(nvtxw_reader_t* reader, reader_stream_cursor* cur,
-                          const reader_plan* plan, int64_t ts, int in_main, nvtxPayloadData_t* p) {
-    uint32_t serial = reader->domains[reader->streams[cur->stream].domain].serial;
+static int fields_payload(reader_stream_cursor* cur, const reader_plan* plan, int64_t ts,
+                          int in_main, nvtxPayloadData_t* p) {
+    uint32_t serial = cur->serial;
     const char* problem = NULL;
     uint8_t* out;
     int status;
@@ -317,7 +329,7 @@ static int compact_event_record(nvtxw_reader_t* reader, reader_stream_cursor* cu
                 return -1;
         } else if (plan == NULL || plan->encoding != 4) {
             return reader_fail(c, "compact event payload of a schema with no implied encoding");
-        } else if (fields_payload(reader, cur, plan, rec->timestamp, 0, p) != 0) {
+        } else if (fields_payload(cur, plan, rec->timestamp, 0, p) != 0) {
             return -1;
         }
     }
@@ -338,7 +350,7 @@ static int get_payload(nvtxw_reader_t* reader, reader_stream_cursor* cur, nvtxw_
         return interned(cur, p);
     if (encoding == 4 && reader->major >= 2) {
         const reader_plan* plan = plan_of(reader, cur, p->schemaId);
-        return plan == NULL ? -1 : fields_payload(reader, cur, plan, rec->timestamp, 1, p);
+        return plan == NULL ? -1 : fields_payload(cur, plan, rec->timestamp, 1, p);
     }
     if (encoding == 3) {
         if (reader_get_uvar(c, &origins[k]) != 0)
@@ -505,10 +517,77 @@ static int decode_body(nvtxw_reader_t* reader, reader_stream_cursor* cur, uint8_
                    sizeof(((nvtxw_record_t*)0)->u.sync_points))),                                  \
          sizeof(((nvtxw_record_t*)0)->u.conversion_factor))
 
+/* Most records of a format-2 chunk: 0x25 with one fields payload whose
+ * schema the chunk's table already numbers, while the time and field lanes
+ * hold the longest encoding (cur->fast_room, measured once for many
+ * records). Such a record is decoded here without the general steps and
+ * without end checks, into one arena allocation for the payload and its
+ * descriptor. Returns 1 when decoded, 0 when the record needs the general
+ * path (nothing was consumed), -1 when malformed (as the general path would
+ * report it). */
+static int compact_one_fields(reader_stream_cursor* cur, nvtxw_record_t* rec) {
+    reader_cursor* c = &cur->cur;
+    reader_cursor* time = &cur->lanes[READER_LANE_TIME];
+    const reader_plan* plan;
+    const char* problem = NULL;
+    nvtxPayloadData_t* payload;
+    uint64_t z;
+    uint8_t ref;
+    size_t need;
+    unsigned lanes;
+    if (reader_left(c) < 3 || c->p[1] != 1 || (ref = c->p[2]) == 0 || ref > cur->sref_count ||
+        (plan = cur->srefs[ref - 1].plan) == NULL || plan->encoding != 4)
+        return 0;
+    need = plan->fields.bound + VARINT_MAX_BYTES; /* the fields, and dt in the time lane */
+    lanes = plan->fields.op_count < FIELD_LANES ? plan->fields.op_count : FIELD_LANES;
+    if (cur->fast_room < need || cur->fast_lanes < lanes) {
+        cur->fast_room = fast_lanes_room(cur, lanes);
+        cur->fast_lanes = lanes;
+        if (cur->fast_room < need)
+            return 0; /* the chunk's last records: checked */
+    }
+    payload = reader_arena_alloc(&cur->arena,
+                                 sizeof *payload + READER_ARENA_ALIGN + plan->fields.static_size);
+    if (payload == NULL)
+        return 0; /* the general path reports it */
+    c->p += 3;
+    if (varint_get_unbounded(&time->p, &z) != 0)
+        return lane_fail(cur, time);
+    rec->kind = NVTXW_RECORD_EVENT;
+    rec->has_timestamp = 1;
+    rec->timestamp = advance_time(cur, varint_unzigzag(z));
+    payload->schemaId = cur->srefs[ref - 1].schema_id;
+    payload->size = plan->fields.static_size;
+    payload->payload = (uint8_t*)payload + ((sizeof *payload + READER_ARENA_ALIGN - 1) &
+                                            ~(size_t)(READER_ARENA_ALIGN - 1));
+    cur->fast_room -= need;
+    if (field_decode_lanes_unchecked(&plan->fields, cur->fields, rec->timestamp, cur->serial,
+                                     (uint8_t*)payload->payload, &problem) != 0)
+        return reader_fail(c, problem);
+    rec->u.event.payloads = payload;
+    rec->u.event.count = 1;
+    return 1;
+}
+
 int reader_decode_stream_record(nvtxw_reader_t* reader, reader_stream_cursor* cur) {
     nvtxw_record_t* rec = &cur->head;
     uint8_t kind;
+    int fast;
     reader_arena_rewind(&cur->arena);
+    if (cur->cur.p < cur->cur.end && *cur->cur.p == 0x25 && reader->major >= 2) {
+        rec->struct_size = sizeof *rec;
+        rec->stream = cur->stream;
+        rec->domain = reader->streams[cur->stream].domain;
+        memset(&rec->u, 0, STREAM_MEMBERS_SIZE);
+        if ((fast = compact_one_fields(cur, rec)) != 0) {
+            if (fast < 0)
+                return (cur->cur.problem && strcmp(cur->cur.problem, "out of memory") == 0) ? -2
+                                                                                            : -1;
+            cur->key = rec->timestamp;
+            return 1;
+        }
+    }
+    cur->fast_room = 0; /* the general path does not count what it takes */
     if (reader_get_u8(&cur->cur, &kind) != 0)
         return -1;
     rec->struct_size = sizeof *rec;
