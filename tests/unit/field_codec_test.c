@@ -7,7 +7,8 @@
  * with padding zeroed, and the decoder refuses truncated bytes, values too
  * wide for their field and handle indices beyond 32 bits, on the checked
  * and the unchecked (fast) path alike; varint_put against the plain LEB128
- * loop for every bit length, varint_get_unbounded against varint_get.
+ * loop for every bit length, varint_get_unbounded against varint_get, and
+ * field_decode_lanes_unchecked against field_decode_lanes.
  */
 #define _POSIX_C_SOURCE 200809L /* test_util.h */
 #include <check.h>
@@ -400,6 +401,83 @@ START_TEST(varint_unbounded_matches_bounded) {
 }
 END_TEST
 
+/* field_decode_lanes_unchecked (the reader's fast path: no end checks)
+ * against field_decode_lanes: on
+ * lanes encoded from random payloads of the `everything` layout, the same
+ * bytes and lane positions; on random lane bytes, the same verdict. */
+static uint64_t next_random(uint64_t* state) {
+    *state = *state * 6364136223846793005u + 1442695040888963407u;
+    return *state ^ (*state >> 29);
+}
+
+static void decode_both(const field_plan* plan, uint8_t lanes[FIELD_LANES][600],
+                        const size_t used[FIELD_LANES], int64_t ts, int encoded) {
+    field_input checked[FIELD_LANES], fast[FIELD_LANES];
+    uint8_t a[sizeof(everything) + 8], b[sizeof(everything) + 8];
+    const char *pa = NULL, *pb = NULL;
+    int ra, rb;
+    for (unsigned k = 0; k < FIELD_LANES; k++) {
+        checked[k].p = fast[k].p = lanes[k];
+        checked[k].end = lanes[k] + used[k];
+        fast[k].end = lanes[k] + 600;
+    }
+    memset(a, 0x11, sizeof a);
+    memset(b, 0x22, sizeof b);
+    ra = field_decode_lanes(plan, checked, ts, SERIAL, a, &pa);
+    rb = field_decode_lanes_unchecked(plan, fast, ts, SERIAL, b, &pb);
+    if (encoded)
+        ck_assert_int_eq(ra, 0);
+    ck_assert_int_eq(ra, rb);
+    if (ra != 0) {
+        ck_assert_ptr_nonnull(pb);
+        return;
+    }
+    ck_assert_mem_eq(a, b, plan->static_size);
+    for (unsigned k = 0; k < FIELD_LANES; k++)
+        ck_assert_ptr_eq(checked[k].p, fast[k].p);
+}
+
+START_TEST(unchecked_lanes_match_checked) {
+    field_plan plan;
+    uint64_t state = 12345;
+    ck_assert_int_eq(field_plan_make(find(everything_id), &plan), 1);
+    ck_assert_uint_le(plan.bound, 600);
+    for (int round = 0; round < 20000; round++) {
+        uint8_t lanes[FIELD_LANES][600];
+        uint8_t* at[FIELD_LANES];
+        size_t used[FIELD_LANES];
+        int64_t ts = (int64_t)next_random(&state) >> (next_random(&state) % 64);
+        everything in;
+        for (size_t i = 0; i < sizeof in; i += 8) {
+            uint64_t r = next_random(&state) >> (next_random(&state) % 64);
+            memcpy((uint8_t*)&in + i, &r, sizeof in - i < 8 ? sizeof in - i : 8);
+        }
+        if (round % 3 == 0)
+            in.begin = ts, in.end = (uint64_t)ts + round; /* the common shapes */
+        in.name = round % 5 == 0 ? 0 : (uint64_t)SERIAL << 32 | (1 + (uint32_t)round);
+        for (unsigned k = 0; k < FIELD_LANES; k++) {
+            for (size_t i = 0; i < 600; i++)
+                lanes[k][i] = (uint8_t)next_random(&state);
+            at[k] = lanes[k];
+        }
+        if (round % 2 == 0) { /* encoded lanes (random bytes after them) */
+            ck_assert_int_eq(field_encode_lanes(&plan, (const uint8_t*)&in, ts, SERIAL, at), 0);
+            for (unsigned k = 0; k < FIELD_LANES; k++)
+                used[k] = (size_t)(at[k] - lanes[k]);
+            decode_both(&plan, lanes, used, ts, 1);
+        } else { /* random bytes: often malformed */
+            for (unsigned k = 0; k < FIELD_LANES; k++) {
+                if (round % 4 == 1)
+                    for (size_t i = 0; i < 600; i++)
+                        lanes[k][i] &= 0x83; /* short varints, mostly valid */
+                used[k] = plan.bound;
+            }
+            decode_both(&plan, lanes, used, ts, 0);
+        }
+    }
+}
+END_TEST
+
 int main(void) {
     Suite* s = suite_create("field_codec");
     TCase* tc = tcase_create("core");
@@ -413,6 +491,7 @@ int main(void) {
     tcase_add_test(tc, ineligible_schemas);
     tcase_add_test(tc, varint_every_length);
     tcase_add_test(tc, varint_unbounded_matches_bounded);
+    tcase_add_test(tc, unchecked_lanes_match_checked);
     suite_add_tcase(s, tc);
     return tu_run_suite(s);
 }
