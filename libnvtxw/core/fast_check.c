@@ -176,6 +176,8 @@ int core_event_fast_check(const core_event* event, core_event_facts* facts) {
                 return 0;
             continue;
         }
+        if (p->size == SIZE_MAX)
+            return 0; /* for predefined C strings only: the walk refuses it */
         plan = stream_fast_plan(stream, p->schemaId);
         if (plan == NULL || p->size < plan->min_size || !handles_valid(stream, plan, p->payload))
             return 0;

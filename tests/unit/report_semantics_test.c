@@ -451,6 +451,42 @@ START_TEST(referenced_payload_without_bytes_refused) {
 }
 END_TEST
 
+/* SIZE_MAX ("the tool finds the size") is for predefined C strings only: a
+ * payload of a registered schema with it is refused, whatever the schema
+ * (the helpers' STATIC header and their DYNAMIC inline message alike), and
+ * nothing is read past the bytes the schema describes. */
+START_TEST(size_max_of_a_schema_refused) {
+    nvtxDomainHandle_t d;
+    nvtxwSessionHandle_t s = begin("size-max-schema", &d);
+    nvtxwStreamHandle_t st = open_stream(s, d, "s");
+    nvtxwEventHelperSchemaIds_t ids;
+    nvtxwEventRegStringPayload_t mark;
+    char message[4] = {'a', 'b', 'c', 'd'}; /* no terminator */
+    nvtxPayloadData_t header = {0, SIZE_MAX, &mark};
+    nvtxPayloadData_t utf8[2] = {{0, 0, NULL}, {0, SIZE_MAX, message}};
+    nvtxwRangeEventUtf8Payload_t range;
+    nvtxw_reader_t* reader;
+    ck_assert_ok(nvtxwEventSchemasRegister(T, d, NVTXW_EVENT_HELPER_SCHEMA_ALL, &ids));
+    memset(&mark, 0, sizeof mark);
+    header.schemaId = ids.markRegString;
+    ck_assert_int_eq(T->EventWrite(st, &header, 1), NVTXW_RESULT_INVALID_ARGUMENT);
+    ck_assert_ptr_nonnull(strstr(nvtxw_last_error(), "SIZE_MAX is only allowed"));
+    memset(&range, 0, sizeof range);
+    utf8[0].schemaId = ids.rangePushPopUtf8;
+    utf8[0].size = sizeof range;
+    utf8[0].payload = &range;
+    utf8[1].schemaId = ids.eventMessageUtf8;
+    ck_assert_int_eq(T->EventWrite(st, utf8, 2), NVTXW_RESULT_INVALID_ARGUMENT);
+    ck_assert_ptr_nonnull(strstr(nvtxw_last_error(), "SIZE_MAX is only allowed"));
+    ck_assert_ok(write_int(st, 7)); /* the session is not faulty */
+    ck_assert_ok(T->SessionEnd(s));
+    reader = open_reader();
+    ck_assert_ptr_nonnull(next_of(reader, NVTXW_RECORD_EVENT));
+    ck_assert_ptr_null(next_of(reader, NVTXW_RECORD_EVENT));
+    nvtxw_reader_close(reader);
+}
+END_TEST
+
 /* ---- Suite ------------------------------------------------------------------------ */
 
 static void setup(void) { tu_make_temp_dir_or_fail(dir, sizeof dir, "nvtxw-semantics"); }
@@ -475,6 +511,7 @@ int main(void) {
     tcase_add_test(tc, size_max_strings_read_back);
     tcase_add_test(tc, registered_strings_in_payloads);
     tcase_add_test(tc, referenced_payload_without_bytes_refused);
+    tcase_add_test(tc, size_max_of_a_schema_refused);
     suite_add_tcase(suite, tc);
     return tu_run_suite(suite);
 }
