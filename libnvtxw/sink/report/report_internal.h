@@ -87,7 +87,7 @@ enum {
  * schema ID, a power of two), and their most payloads (report_stream.c). */
 #define REPORT_SHAPES 8
 #define REPORT_SHAPE_PAYLOADS 2
-/* Handles a shape of one fields payload checks itself (put_fields_again). */
+/* Handles a shape of a fields payload checks itself (put_direct_again). */
 #define REPORT_SHAPE_HANDLES 2
 
 /* The shape of a compact record: its schemas, their plans and the chunk's
@@ -98,9 +98,10 @@ typedef struct report_shape {
     int has_interned;   /* one of them is PAYLOAD_INTERNED */
     int check_handles;  /* with strings, fields with handles: check those first */
     size_t fixed_bound; /* most bytes of a record, strings' bytes aside */
-    /* One fields payload with at most REPORT_SHAPE_HANDLES handles, at these
-     * offsets: written by put_fields_again. */
-    int one_fields;
+    /* A fields payload with at most REPORT_SHAPE_HANDLES handles, at these
+     * offsets, alone or followed by an interned string: written by
+     * put_direct_again. */
+    int direct;
     uint32_t handle_count;
     uint32_t handle_offsets[REPORT_SHAPE_HANDLES];
     struct {

@@ -641,17 +641,22 @@ static inline report_shape* shape_of(report_stream* st, uint64_t first_schema) {
     return shape->count != 0 && shape->p[0].schema_id == first_schema ? shape : NULL;
 }
 
-/* A shape of one fields payload with few handles: where they are, for
- * put_fields_again. */
-static void shape_note_one_fields(report_shape* shape) {
-    const field_plan* plan = &shape->p[0].plan->fields;
+/* A shape put_direct_again writes: a fields payload with few handles
+ * (where they are is noted), alone or followed by an interned string. */
+static void shape_note_direct(report_shape* shape) {
+    const field_plan* plan;
     uint32_t i;
-    shape->one_fields = shape->count == 1 && shape->p[0].encoding == PAYLOAD_FIELDS;
-    for (i = 0; shape->one_fields && i < plan->op_count; i++) {
+    shape->direct =
+        shape->p[0].encoding == PAYLOAD_FIELDS &&
+        (shape->count == 1 || (shape->count == 2 && shape->p[1].encoding == PAYLOAD_INTERNED));
+    if (!shape->direct)
+        return;
+    plan = &shape->p[0].plan->fields;
+    for (i = 0; shape->direct && i < plan->op_count; i++) {
         if (plan->ops[i].kind != FIELD_HANDLE)
             continue;
         if (shape->handle_count == REPORT_SHAPE_HANDLES)
-            shape->one_fields = 0;
+            shape->direct = 0;
         else
             shape->handle_offsets[shape->handle_count++] = plan->ops[i].offset;
     }
@@ -694,7 +699,7 @@ static void remember_event(report_stream* st, const core_event* event, const eve
         if (lanes_of_plan(shape.p[i].plan) > shape.lanes)
             shape.lanes = lanes_of_plan(shape.p[i].plan);
     }
-    shape_note_one_fields(&shape);
+    shape_note_direct(&shape);
     st->shapes[shape_slot(shape.p[0].schema_id)] = shape;
 }
 
@@ -749,36 +754,65 @@ static const report_shape* shape_matching(report_stream* st, const core_event* e
     return shape;
 }
 
-/* put_event_again for a shape of one fields payload (a push, a pop, a
- * mark, a whole range with a registered name): its handles are checked
- * first, so the encoding cannot fail once it has begun and is written
- * straight into the lanes. Returns as put_event_again. */
-static int put_fields_again(report_stream* st, const report_shape* shape,
-                            const nvtxPayloadData_t* payload, int64_t ts) {
-    const uint8_t* data = payload->payload;
+/* The interned string of a direct record: its index in the chunk's
+ * dictionary, added when new. On failure (out of memory) the dictionary is
+ * as it was. */
+static int direct_string(report_stream* st, const nvtxPayloadData_t* string, uint64_t* index,
+                         int* is_new) {
+    size_t count = st->intern_count, dict_length = st->dict_data.length;
+    if (intern_index(st, string->payload, string->size, index, is_new) == 0)
+        return 0;
+    st->intern_count = count;
+    st->dict_data.length = dict_length;
+    return -1;
+}
+
+/* put_event_again for the most common shapes: one fields payload (a push,
+ * a pop, a mark, a whole range with a registered name), or one followed by
+ * an interned string (the same with a UTF-8 message). Its handles are
+ * checked and its string interned first, so nothing can fail once the
+ * record has begun, and it is written straight into the lanes. Returns as
+ * put_event_again. */
+static int put_direct_again(report_stream* st, const report_shape* shape, const core_event* event,
+                            int64_t ts) {
+    const nvtxPayloadData_t* fields = &event->payloads[0];
+    const nvtxPayloadData_t* string = &event->payloads[1];
+    size_t bound = shape->fixed_bound;
+    uint64_t index = 0;
     uint8_t* main;
     uint32_t i;
-    int encoded;
-    if (payload->size != shape->p[0].static_size)
+    int encoded, is_new = 0;
+    if (fields->size != shape->p[0].static_size ||
+        (shape->count == 2 && (string->schemaId != shape->p[1].schema_id || string->size == 0 ||
+                               string->size > REPORT_CHUNK_TARGET)))
         return 0;
     for (i = 0; i < shape->handle_count; i++) {
         uint64_t handle;
-        memcpy(&handle, data + shape->handle_offsets[i], 8);
+        memcpy(&handle, (const uint8_t*)fields->payload + shape->handle_offsets[i], 8);
         if (!field_handle_restorable(handle, st->serial))
             return 0;
     }
-    if (lanes_make_room(st, shape->fixed_bound) != 0)
+    if (shape->count == 2)
+        bound += string->size + 3 * VARINT_MAX_BYTES;
+    if (lanes_make_room(st, bound) != 0 ||
+        (shape->count == 2 && direct_string(st, string, &index, &is_new) != 0))
         return -1;
     main = st->at[LANE_MAIN];
     main[0] = REC_EVENT_COMPACT;
-    main[1] = 1; /* the payload count, a one-byte uvar */
-    st->at[LANE_MAIN] = put_uvar(main + 2, shape->p[0].sref);
+    main[1] = (uint8_t)shape->count; /* a one-byte uvar */
+    main = put_uvar(main + 2, shape->p[0].sref);
     st->at[LANE_TIME] = put_uvar(st->at[LANE_TIME], varint_zigzag(stream_delta(st, ts)));
-    encoded =
-        field_encode_lanes(&shape->p[0].plan->fields, data, ts, st->serial, &st->at[LANE_FIELDS]);
+    encoded = field_encode_lanes(&shape->p[0].plan->fields, fields->payload, ts, st->serial,
+                                 &st->at[LANE_FIELDS]);
     assert(encoded == 0); /* only a handle can fail, and they were checked */
     (void)encoded;
-    st->room -= shape->fixed_bound;
+    if (shape->count == 2) {
+        main = put_uvar(put_uvar(main, shape->p[1].sref), index);
+        if (is_new)
+            main = put_bytes(main, string->payload, string->size);
+    }
+    st->at[LANE_MAIN] = main;
+    st->room -= bound;
     return 1;
 }
 
@@ -862,9 +896,10 @@ nvtxwResultCode_t report_event_write(void* state, const core_event* event) {
     status = core_event_visit(event, NULL, NULL, 0, &facts);
     if (status != NVTXW_RESULT_SUCCESS)
         return status;
-    if (event->count == 1 && facts.has_timestamp && event->scope_id == 0 &&
-        (shape = shape_of(st, event->payloads[0].schemaId)) != NULL && shape->one_fields) {
-        int written = put_fields_again(st, shape, &event->payloads[0], facts.timestamp);
+    if (facts.has_timestamp && event->scope_id == 0 && event->count != 0 &&
+        (shape = shape_of(st, event->payloads[0].schemaId)) != NULL && shape->direct &&
+        shape->count == event->count) {
+        int written = put_direct_again(st, shape, event, facts.timestamp);
         if (written == 1) {
             stream_note_ts(st, facts.timestamp);
             return stream_count_record(st);
