@@ -424,6 +424,18 @@ START_TEST(registered_strings_in_payloads) {
 }
 END_TEST
 
+/* After refused events: the session is not faulty, a later event is
+ * written, and the report holds it alone. */
+static void expect_only_a_later_event(nvtxwSessionHandle_t s, nvtxwStreamHandle_t st) {
+    nvtxw_reader_t* reader;
+    ck_assert_ok(write_int(st, 7));
+    ck_assert_ok(T->SessionEnd(s));
+    reader = open_reader();
+    ck_assert_ptr_nonnull(next_of(reader, NVTXW_RECORD_EVENT));
+    ck_assert_ptr_null(next_of(reader, NVTXW_RECORD_EVENT));
+    nvtxw_reader_close(reader);
+}
+
 /* A REFERENCED payload is bytes for pointers to land in: without a pointer,
  * or with SIZE_MAX (its length cannot be told), the event is refused with a
  * message, not stored (the report sink copies a payload's bytes). */
@@ -437,17 +449,11 @@ START_TEST(referenced_payload_without_bytes_refused) {
                                      {NVTX_TYPE_PAYLOAD_SCHEMA_REFERENCED, 64, NULL}};
     nvtxPayloadData_t unsized_ref[2] = {{NVTX_PAYLOAD_ENTRY_TYPE_INT64, 8, &v},
                                         {NVTX_TYPE_PAYLOAD_SCHEMA_REFERENCED, SIZE_MAX, blob}};
-    nvtxw_reader_t* reader;
     ck_assert_int_eq(T->EventWrite(st, null_ref, 2), NVTXW_RESULT_INVALID_ARGUMENT);
     ck_assert_ptr_nonnull(strstr(nvtxw_last_error(), "payload pointer is NULL with size 64"));
     ck_assert_int_eq(T->EventWrite(st, unsized_ref, 2), NVTXW_RESULT_INVALID_ARGUMENT);
     ck_assert_ptr_nonnull(strstr(nvtxw_last_error(), "REFERENCED payload needs its size"));
-    ck_assert_ok(write_int(st, 7)); /* the session is not faulty */
-    ck_assert_ok(T->SessionEnd(s));
-    reader = open_reader();
-    ck_assert_ptr_nonnull(next_of(reader, NVTXW_RECORD_EVENT));
-    ck_assert_ptr_null(next_of(reader, NVTXW_RECORD_EVENT));
-    nvtxw_reader_close(reader);
+    expect_only_a_later_event(s, st);
 }
 END_TEST
 
@@ -465,7 +471,6 @@ START_TEST(size_max_of_a_schema_refused) {
     nvtxPayloadData_t header = {0, SIZE_MAX, &mark};
     nvtxPayloadData_t utf8[2] = {{0, 0, NULL}, {0, SIZE_MAX, message}};
     nvtxwRangeEventUtf8Payload_t range;
-    nvtxw_reader_t* reader;
     ck_assert_ok(nvtxwEventSchemasRegister(T, d, NVTXW_EVENT_HELPER_SCHEMA_ALL, &ids));
     memset(&mark, 0, sizeof mark);
     header.schemaId = ids.markRegString;
@@ -478,12 +483,7 @@ START_TEST(size_max_of_a_schema_refused) {
     utf8[1].schemaId = ids.eventMessageUtf8;
     ck_assert_int_eq(T->EventWrite(st, utf8, 2), NVTXW_RESULT_INVALID_ARGUMENT);
     ck_assert_ptr_nonnull(strstr(nvtxw_last_error(), "SIZE_MAX is only allowed"));
-    ck_assert_ok(write_int(st, 7)); /* the session is not faulty */
-    ck_assert_ok(T->SessionEnd(s));
-    reader = open_reader();
-    ck_assert_ptr_nonnull(next_of(reader, NVTXW_RECORD_EVENT));
-    ck_assert_ptr_null(next_of(reader, NVTXW_RECORD_EVENT));
-    nvtxw_reader_close(reader);
+    expect_only_a_later_event(s, st);
 }
 END_TEST
 
