@@ -10,6 +10,7 @@ libnvtxw_libnvtxw_la_SOURCES += \
 	libnvtxw/common/idmap.h \
 	libnvtxw/common/pubmap.c \
 	libnvtxw/common/pubmap.h \
+	libnvtxw/common/slot_hash.h \
 	libnvtxw/common/strbuf.c \
 	libnvtxw/common/strbuf.h \
 	libnvtxw/common/strset.c \

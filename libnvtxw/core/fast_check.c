@@ -24,6 +24,7 @@
 
 #include "common/alloc.h"
 #include "common/error_internal.h"
+#include "common/slot_hash.h"
 #include "core/core_internal.h"
 
 #define ADDRESSING_FLAGS                                                                           \
@@ -119,18 +120,12 @@ static int predefined_fast(const nvtxPayloadData_t* p) {
            p->schemaId < NVTX_PAYLOAD_ENTRY_TYPE_UNION_SELECTOR;
 }
 
-/* The cache slot of a schema ID: a multiplicative hash (IDs are often
- * consecutive), so a lookup is one comparison. */
-static inline unsigned plan_slot(uint64_t schema_id) {
-    return (unsigned)((schema_id * UINT64_C(0x9E3779B97F4A7C15)) >> 32) & (CORE_PLAN_CACHE - 1);
-}
-
 /* The fast plan of a schema, through the stream's direct-mapped cache (the
  * stream is the calling thread's own). Only plans are cached: a schema
  * without one takes the full walk, which costs far more than this lookup,
  * and a schema registered after a failed write finds its plan at once. */
 static const core_fast_plan* stream_fast_plan(core_stream* stream, uint64_t schema_id) {
-    unsigned slot = plan_slot(schema_id);
+    unsigned slot = slot_hash(schema_id, CORE_PLAN_CACHE_BITS); /* one comparison */
     const core_fast_plan* plan;
     if (stream->plan_cache[slot].schema_id == schema_id && stream->plan_cache[slot].plan != NULL)
         return stream->plan_cache[slot].plan;

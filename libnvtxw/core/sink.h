@@ -57,7 +57,8 @@ typedef struct core_scope {
     char* path;
 } core_scope;
 
-#define CORE_PLAN_CACHE 8 /* schemas a stream keeps at hand (a power of two) */
+#define CORE_PLAN_CACHE_BITS 3 /* log2 of the schemas a stream keeps at hand */
+#define CORE_PLAN_CACHE (1u << CORE_PLAN_CACHE_BITS)
 
 struct core_domain {
     char* name;     /* "" for the default domain */

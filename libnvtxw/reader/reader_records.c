@@ -569,36 +569,35 @@ static int compact_one_fields(reader_stream_cursor* cur, nvtxw_record_t* rec) {
     return 1;
 }
 
+/* A record that could not be decoded: -2 when out of memory, else -1. */
+static int record_failed(const reader_stream_cursor* cur) {
+    return cur->cur.problem && strcmp(cur->cur.problem, "out of memory") == 0 ? -2 : -1;
+}
+
 int reader_decode_stream_record(nvtxw_reader_t* reader, reader_stream_cursor* cur) {
     nvtxw_record_t* rec = &cur->head;
     uint8_t kind;
     int fast;
     reader_arena_rewind(&cur->arena);
-    if (cur->cur.p < cur->cur.end && *cur->cur.p == 0x25 && reader->major >= 2) {
-        rec->struct_size = sizeof *rec;
-        rec->stream = cur->stream;
-        rec->domain = reader->streams[cur->stream].domain;
-        memset(&rec->u, 0, STREAM_MEMBERS_SIZE);
-        if ((fast = compact_one_fields(cur, rec)) != 0) {
-            if (fast < 0)
-                return (cur->cur.problem && strcmp(cur->cur.problem, "out of memory") == 0) ? -2
-                                                                                            : -1;
-            cur->key = rec->timestamp;
-            return 1;
-        }
-    }
-    cur->fast_room = 0; /* the general path does not count what it takes */
-    if (reader_get_u8(&cur->cur, &kind) != 0)
-        return -1;
     rec->struct_size = sizeof *rec;
-    rec->kind = (nvtxw_record_kind_t)kind;
     rec->stream = cur->stream;
     rec->domain = reader->streams[cur->stream].domain;
     rec->has_timestamp = 0;
     rec->timestamp = 0;
     memset(&rec->u, 0, STREAM_MEMBERS_SIZE);
+    if (cur->cur.p < cur->cur.end && *cur->cur.p == 0x25 && reader->major >= 2 &&
+        (fast = compact_one_fields(cur, rec)) != 0) {
+        if (fast < 0)
+            return record_failed(cur);
+        cur->key = rec->timestamp;
+        return 1;
+    }
+    cur->fast_room = 0; /* the general path does not count what it takes */
+    if (reader_get_u8(&cur->cur, &kind) != 0)
+        return -1;
+    rec->kind = (nvtxw_record_kind_t)kind;
     if (decode_body(reader, cur, kind, rec) != 0)
-        return (cur->cur.problem && strcmp(cur->cur.problem, "out of memory") == 0) ? -2 : -1;
+        return record_failed(cur);
     cur->key = rec->has_timestamp ? rec->timestamp : cur->has_now ? cur->now : cur->chunk_first;
     return kind == 0x7F ? 0 : 1;
 }

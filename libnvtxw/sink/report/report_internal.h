@@ -85,7 +85,8 @@ enum {
 #define REPORT_SREF_MAX 32
 /* Event shapes a stream remembers (direct-mapped by the first payload's
  * schema ID, a power of two), and their most payloads (report_stream.c). */
-#define REPORT_SHAPES 8
+#define REPORT_SHAPES_BITS 3
+#define REPORT_SHAPES (1u << REPORT_SHAPES_BITS)
 #define REPORT_SHAPE_PAYLOADS 2
 /* Handles a shape of a fields payload checks itself (put_direct_again). */
 #define REPORT_SHAPE_HANDLES 2

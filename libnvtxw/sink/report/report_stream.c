@@ -17,6 +17,7 @@
 
 #include "common/alloc.h"
 #include "common/error_internal.h"
+#include "common/slot_hash.h"
 #include "sink/report/report_internal.h"
 
 /* ---- Lane positions ----------------------------------------------------- */
@@ -312,7 +313,7 @@ static uint8_t* put_bytes(uint8_t* p, const void* data, size_t size) {
  * fixed-size entries would otherwise fill a fraction of the slots). */
 static unsigned intern_slot(const void* data, size_t size) {
     uint64_t key = (uint64_t)(uintptr_t)data ^ ((uint64_t)size << 48);
-    return (unsigned)((key * 0x9E3779B97F4A7C15u) >> (64 - REPORT_INTERN_CACHE_BITS));
+    return slot_hash(key, REPORT_INTERN_CACHE_BITS);
 }
 
 /* The entry `index` of this chunk holds exactly these bytes. */
@@ -629,10 +630,9 @@ static uint32_t sref_known(const report_stream* st, uint64_t schema_id) {
     return 0;
 }
 
-/* The slot of the shapes whose first payload has this schema: a
- * multiplicative hash (helper schemas have consecutive IDs). */
+/* The slot of the shapes whose first payload has this schema. */
 static inline unsigned shape_slot(uint64_t first_schema) {
-    return (unsigned)((first_schema * UINT64_C(0x9E3779B97F4A7C15)) >> 32) & (REPORT_SHAPES - 1);
+    return slot_hash(first_schema, REPORT_SHAPES_BITS);
 }
 
 /* The remembered shape of events whose first payload has this schema. */
