@@ -28,18 +28,22 @@ static size_t slot_of(const remap_ids* map, uint64_t id) {
 
 uint64_t remap_id(const remap_ids* map, uint64_t id) {
     size_t pos;
-    if (id < DYNAMIC || map->capacity == 0)
+    if (map->capacity == 0 || (id < DYNAMIC && !map->has_static) || id == 0)
         return id;
     pos = slot_of(map, id);
     return map->keys[pos] == id ? map->values[pos] : id;
 }
 
 int remap_id_put(remap_ids* map, uint64_t id, uint64_t value) {
+    return id < DYNAMIC ? 0 : remap_id_put_any(map, id, value);
+}
+
+int remap_id_put_any(remap_ids* map, uint64_t id, uint64_t value) {
     size_t pos;
-    if (id < DYNAMIC)
+    if (id == 0)
         return 0;
     if ((map->count + 1) * 2 > map->capacity) {
-        remap_ids grown = {NULL, NULL, map->capacity ? map->capacity * 2 : 16, 0};
+        remap_ids grown = {NULL, NULL, map->capacity ? map->capacity * 2 : 16, 0, map->has_static};
         size_t i;
         grown.keys = nvtxw_calloc(grown.capacity, sizeof *grown.keys);
         grown.values = nvtxw_calloc(grown.capacity, sizeof *grown.values);
@@ -49,10 +53,11 @@ int remap_id_put(remap_ids* map, uint64_t id, uint64_t value) {
         }
         for (i = 0; i < map->capacity; i++)
             if (map->keys[i] != 0)
-                remap_id_put(&grown, map->keys[i], map->values[i]);
+                remap_id_put_any(&grown, map->keys[i], map->values[i]);
         remap_ids_free(map);
         *map = grown;
     }
+    map->has_static |= id < DYNAMIC;
     pos = slot_of(map, id);
     map->count += map->keys[pos] == 0;
     map->keys[pos] = id;
@@ -100,6 +105,7 @@ void remap_domain_clear(remap_domain* domain) {
     remap_ids_free(&domain->scopes);
     remap_ids_free(&domain->counters);
     remap_ids_free(&domain->time_domains);
+    remap_ids_free(&domain->categories);
     memset(domain, 0, sizeof *domain);
 }
 
@@ -174,6 +180,13 @@ static uint64_t map_scope(const remap_domain* domain, uint64_t id) {
     return remap_id(&domain->scopes, id);
 }
 
+static void patch_category(uint8_t* at, const remap_domain* domain) {
+    uint32_t value;
+    memcpy(&value, at, 4);
+    value = (uint32_t)remap_id(&domain->categories, value);
+    memcpy(at, &value, 4);
+}
+
 static void patch_pointer(const remap_event* ev, uint8_t* at) {
     uintptr_t value;
     size_t j;
@@ -193,15 +206,19 @@ static void patch_pointer(const remap_event* ev, uint8_t* at) {
 static void patch_object(const remap_event* ev, const nvtxw_schema_t* schema, uint8_t* data,
                          size_t size, unsigned depth);
 
-/* `n` elements of one entry at data[at]: nested objects, string handles or
- * scope IDs; other types hold nothing to translate. */
+/* `n` elements of one entry at data[at]: nested objects, string handles,
+ * scope IDs or categories (these only when a merge renumbered one); other
+ * types hold nothing to translate. */
 static void patch_elements(const remap_event* ev, const nvtxPayloadSchemaEntry_t* e, uint8_t* data,
                            size_t size, size_t at, uint64_t n, unsigned depth) {
     const nvtxw_schema_t* nested = nvtxw_schema_registry_find_schema(ev->registry, e->type);
-    size_t stride = nested ? nvtxw_schema_static_size(nested) : 8;
+    int category = e->type == NVTX_PAYLOAD_ENTRY_TYPE_CATEGORY;
+    size_t stride = nested ? nvtxw_schema_static_size(nested) : category ? 4 : 8;
     uint64_t k;
+    if (category && ev->domain->categories.count == 0)
+        return;
     if (nested == NULL && e->type != NVTX_PAYLOAD_ENTRY_TYPE_NVTX_REGISTERED_STRING_HANDLE &&
-        e->type != NVTX_PAYLOAD_ENTRY_TYPE_SCOPE_ID)
+        e->type != NVTX_PAYLOAD_ENTRY_TYPE_SCOPE_ID && !category)
         return;
     if (nested != NULL && (nvtxw_schema_is_variable_size(nested) || stride == 0))
         return;
@@ -210,6 +227,8 @@ static void patch_elements(const remap_event* ev, const nvtxPayloadSchemaEntry_t
             patch_object(ev, nested, data + at, stride, depth + 1);
         else if (e->type == NVTX_PAYLOAD_ENTRY_TYPE_SCOPE_ID)
             patch_u64(data + at, map_scope, ev->domain);
+        else if (category)
+            patch_category(data + at, ev->domain);
         else
             patch_u64(data + at, remap_string, ev->domain);
     }

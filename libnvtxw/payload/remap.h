@@ -25,18 +25,25 @@
 #include "nvtxw/abi.h"
 #include "nvtxw/payload.h"
 
-/* Source dynamic ID -> target ID (open addressing; 0 keys are empty). */
+/* Source ID -> target ID (open addressing; 0 keys are empty). Dynamic IDs
+ * are always stored; a static ID only when the target gave it another ID
+ * (a merge whose inputs registered that static ID differently), which
+ * `has_static` says, so maps without one answer static IDs unprobed. */
 typedef struct remap_ids {
     uint64_t* keys;
     uint64_t* values;
     size_t capacity, count;
+    int has_static;
 } remap_ids;
 
-/* Returns `id` unchanged unless it is dynamic and mapped. */
+/* Returns `id` unchanged unless it is mapped. */
 uint64_t remap_id(const remap_ids* map, uint64_t id);
 /* Records id -> value for a dynamic `id` (static IDs are not stored).
  * Returns 0, or -1 when out of memory. */
 int remap_id_put(remap_ids* map, uint64_t id, uint64_t value);
+/* Records id -> value for any non-zero `id`, static ones included.
+ * Returns 0, or -1 when out of memory. */
+int remap_id_put_any(remap_ids* map, uint64_t id, uint64_t value);
 void remap_ids_free(remap_ids* map);
 
 /* What one source domain's references become in the target. */
@@ -46,6 +53,7 @@ typedef struct remap_domain {
     size_t string_count, string_capacity;
     remap_ids schemas; /* schemas and enums: one namespace per domain */
     remap_ids scopes, counters, time_domains;
+    remap_ids categories; /* only categories renumbered by a merge */
 } remap_domain;
 
 /* The slot for source string index `index` (0-based), grown as needed and
@@ -76,7 +84,7 @@ int remap_counter_attr(const remap_domain* domain, nvtxCounterAttr_t* attr, rema
 
 /*
  * Rewrites an event's payload copies for the target: registered string
- * handles and SCOPE_ID values become the target's, and POINTER values equal
+ * handles, SCOPE_ID and CATEGORY values become the target's, and POINTER values equal
  * to a source address (origins[j] + k, k < size of payload j) point to the
  * same byte of copies[j]. `registry` and `source_ids` describe the source
  * (schema IDs before translation). Only fixed positions are rewritten:

@@ -46,7 +46,24 @@ typedef struct replay_target {
     char* name;
     nvtxDomainHandle_t handle;
     replay_dict strings, statics;
+    uint64_t category_max; /* highest category ID registered in it */
 } replay_target;
+
+/* What to do with a static ID registration (replay_static_claim). */
+enum {
+    REPLAY_CLAIM_REGISTER = 1, /* first seen: register it as it is */
+    REPLAY_CLAIM_SHARED,       /* an earlier input registered the same: skip */
+    REPLAY_CLAIM_RENUMBER,     /* taken with other attributes: register under a new
+                                  ID, then replay_static_renumbered */
+    REPLAY_CLAIM_RENUMBERED    /* an earlier input renumbered the same attributes:
+                                  skip, use `renumbered` (replay_static_renumbered) */
+};
+typedef struct replay_claim {
+    int action;
+    uint64_t renumbered; /* REPLAY_CLAIM_RENUMBERED: the new session's ID */
+    size_t first_input;  /* renumbering: the input that kept the ID */
+    const char* key;     /* renumbering: its statics key (scratch) */
+} replay_claim;
 
 /* Per stream: whether each open split push (role RANGE_PUSH) was kept by
  * the time window, so its pop follows it. */
@@ -100,11 +117,16 @@ nvtxwResultCode_t replay_target_for(replay_state* st, const char* name, size_t* 
 /* The handle of `text` in target `target`, registered on first use. */
 nvtxwResultCode_t replay_target_string(replay_state* st, size_t target, const char* text,
                                        nvtxStringHandle_t* out);
-/* A static ID registration of kind `kind` in target `target`: *skip = 1 when
- * an earlier input registered the same signature; INVALID_ARGUMENT naming
- * both inputs when it registered a different one. */
+/* A static ID registration of kind `kind` in target `target` whose
+ * attributes are `signature`: what to do with it (replay_claim). */
 nvtxwResultCode_t replay_static_claim(replay_state* st, size_t target, int kind, uint64_t id,
-                                      const char* signature, int* skip);
+                                      const char* signature, replay_claim* claim);
+/* After a renumbering claim: records the new ID (RENUMBER) and tells the
+ * caller's on_renumber. */
+nvtxwResultCode_t replay_static_renumbered(replay_state* st, size_t target, int kind, uint64_t id,
+                                           const replay_claim* claim, uint64_t renumbered);
+/* A category ID no input registered in target `target` so far. */
+uint64_t replay_new_category(replay_state* st, size_t target);
 /* Signatures of registrations, in st->scratch; NULL when out of memory. */
 const char* replay_schema_signature(replay_state* st, const nvtxw_schema_t* schema);
 const char* replay_enum_signature(replay_state* st, const nvtxw_enum_t* enumeration);

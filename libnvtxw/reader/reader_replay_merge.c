@@ -145,30 +145,83 @@ nvtxwResultCode_t replay_target_string(replay_state* st, size_t target, const ch
 static const char* const kind_names[] = {"",      "",       "",     "category", "",           "",
                                          "scope", "schema", "enum", "counter",  "time domain"};
 
+/* The statics key of a static ID: schemas and enums share one ID namespace
+ * per domain. */
+static void static_key(char* key, size_t size, int kind, uint64_t id) {
+    snprintf(key, size, "%d:%llu", kind == NVTXW_RECORD_ENUM ? NVTXW_RECORD_SCHEMA : kind,
+             (unsigned long long)id);
+}
+
+/* The statics key of a renumbered static ID: the ID and the signature the
+ * later input registered, so a third input with that signature shares the
+ * new number (in the scratch arena; NULL out of memory). */
+static char* renumber_key(replay_state* st, int kind, uint64_t id, const char* signature) {
+    size_t size = strlen(signature) + 48;
+    char* key = reader_arena_alloc(&st->scratch, size);
+    if (key != NULL)
+        snprintf(key, size, "R%d:%llu|%s", kind == NVTXW_RECORD_ENUM ? NVTXW_RECORD_SCHEMA : kind,
+                 (unsigned long long)id, signature);
+    return key;
+}
+
 nvtxwResultCode_t replay_static_claim(replay_state* st, size_t target, int kind, uint64_t id,
-                                      const char* signature, int* skip) {
+                                      const char* signature, replay_claim* claim) {
     replay_target* t = &st->targets[target];
     char key[48];
     int added;
     replay_dict_entry* e;
-    /* schemas and enums share one ID namespace per domain */
-    snprintf(key, sizeof key, "%d:%llu", kind == NVTXW_RECORD_ENUM ? NVTXW_RECORD_SCHEMA : kind,
-             (unsigned long long)id);
+    memset(claim, 0, sizeof *claim);
+    static_key(key, sizeof key, kind, id);
+    if (kind == NVTXW_RECORD_CATEGORY && id > t->category_max)
+        t->category_max = id;
     if ((e = replay_dict_get(&t->statics, key, &added)) == NULL)
         return error_oom("the static IDs");
-    *skip = !added;
     if (added) {
         e->value = st->in->index;
+        claim->action = REPLAY_CLAIM_REGISTER;
         return (e->extra = nvtxw_strdup(signature)) != NULL ? NVTXW_RESULT_SUCCESS
                                                             : error_oom("the static IDs");
     }
-    if (strcmp(e->extra, signature) == 0)
+    if (strcmp(e->extra, signature) == 0) {
+        claim->action = REPLAY_CLAIM_SHARED;
         return NVTXW_RESULT_SUCCESS;
-    return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
-                     "static %s ID %llu of domain \"%s\" in \"%s\" differs from its registration "
-                     "in \"%s\"",
-                     kind_names[kind], (unsigned long long)id, t->name, st->in->reader->path,
-                     st->inputs[e->value].reader->path);
+    }
+    /* The same static ID with other attributes: the new session gets them
+     * under another ID, once per distinct signature. */
+    claim->first_input = (size_t)e->value;
+    if ((claim->key = renumber_key(st, kind, id, signature)) == NULL ||
+        (e = replay_dict_get(&t->statics, claim->key, &added)) == NULL)
+        return error_oom("the static IDs");
+    claim->action = added ? REPLAY_CLAIM_RENUMBER : REPLAY_CLAIM_RENUMBERED;
+    claim->renumbered = e->value;
+    return NVTXW_RESULT_SUCCESS;
+}
+
+nvtxwResultCode_t replay_static_renumbered(replay_state* st, size_t target, int kind, uint64_t id,
+                                           const replay_claim* claim, uint64_t renumbered) {
+    replay_target* t = &st->targets[target];
+    replay_dict_entry* e;
+    if (claim->action == REPLAY_CLAIM_RENUMBER) {
+        if ((e = replay_dict_find(&t->statics, claim->key)) == NULL)
+            return error_set(NVTXW_RESULT_FAILED, "renumbered static ID lost");
+        e->value = renumbered;
+    }
+    if (st->opts.on_renumber != NULL) {
+        nvtxw_replay_renumbered_t r;
+        r.struct_size = sizeof r;
+        r.kind = kind_names[kind];
+        r.domain = t->name;
+        r.id = id;
+        r.renumbered = renumbered;
+        r.input_path = st->in->reader->path;
+        r.first_path = st->inputs[claim->first_input].reader->path;
+        st->opts.on_renumber(st->opts.renumber_context, &r);
+    }
+    return NVTXW_RESULT_SUCCESS;
+}
+
+uint64_t replay_new_category(replay_state* st, size_t target) {
+    return ++st->targets[target].category_max;
 }
 
 /* A growing text in the scratch arena. */

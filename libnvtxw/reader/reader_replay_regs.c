@@ -22,33 +22,60 @@ static nvtxwResultCode_t remember(remap_ids* map, uint64_t id, uint64_t value) {
     return remap_id_put(map, id, value) == 0 ? NVTXW_RESULT_SUCCESS : error_oom("an ID map");
 }
 
-/* For a static `id`: whether an earlier input registered it already (then
- * the call is skipped). */
+/* For a static `id`: what the merge does with it (replay_claim); dynamic
+ * IDs are always registered. */
 static nvtxwResultCode_t claim(replay_state* st, const nvtxw_record_t* rec, uint64_t id,
-                               const char* signature, int* skip) {
-    *skip = 0;
+                               const char* signature, replay_claim* c) {
+    memset(c, 0, sizeof *c);
+    c->action = REPLAY_CLAIM_REGISTER;
     if (id == 0 || id >= DYNAMIC)
         return NVTXW_RESULT_SUCCESS;
     if (signature == NULL)
         return error_oom("a registration signature");
     return replay_static_claim(st, st->in->target_of[rec->domain], (int)rec->kind, id, signature,
-                               skip);
+                               c);
+}
+
+/* Whether the registration call is made: not for an ID an earlier input
+ * registered (or renumbered) with the same attributes. */
+static int registers(const replay_claim* c) {
+    return c->action == REPLAY_CLAIM_REGISTER || c->action == REPLAY_CLAIM_RENUMBER;
+}
+
+/* After a renumbered static `id` was registered as `got` (or an earlier
+ * input's renumbering was reused): the input's references to `id` become
+ * the new ID. */
+static nvtxwResultCode_t settle(replay_state* st, const nvtxw_record_t* rec, remap_ids* map,
+                                uint64_t id, const replay_claim* c, uint64_t got) {
+    uint64_t renumbered = c->action == REPLAY_CLAIM_RENUMBERED ? c->renumbered : got;
+    if (c->action != REPLAY_CLAIM_RENUMBER && c->action != REPLAY_CLAIM_RENUMBERED)
+        return NVTXW_RESULT_SUCCESS;
+    if (remap_id_put_any(map, id, renumbered) != 0)
+        return error_oom("an ID map");
+    return replay_static_renumbered(st, st->in->target_of[rec->domain], (int)rec->kind, id, c,
+                                    renumbered);
 }
 
 static nvtxwResultCode_t replay_schema(replay_state* st, replay_domain* d,
                                        const nvtxw_record_t* rec) {
     nvtxPayloadSchemaAttr_t attr;
     uint64_t id = nvtxw_schema_id(rec->u.schema.schema), got = 0;
-    int skip;
+    replay_claim c;
     nvtxwResultCode_t status = claim(
-        st, rec, id, id < DYNAMIC ? replay_schema_signature(st, rec->u.schema.schema) : "", &skip);
-    if (status != NVTXW_RESULT_SUCCESS || skip)
-        return status;
+        st, rec, id, id < DYNAMIC ? replay_schema_signature(st, rec->u.schema.schema) : "", &c);
+    if (status != NVTXW_RESULT_SUCCESS || !registers(&c))
+        return status == NVTXW_RESULT_SUCCESS ? settle(st, rec, &d->schemas, id, &c, 0) : status;
     nvtxw_schema_get_attr(rec->u.schema.schema, &attr);
     if (remap_schema_attr(d, &attr, replay_scratch_alloc, st) != 0)
         return error_oom("a schema");
+    if (c.action == REPLAY_CLAIM_RENUMBER) { /* the new session assigns the ID */
+        attr.fieldMask &= ~(uint64_t)NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_SCHEMA_ID;
+        attr.schemaId = 0;
+    }
     status = st->t->SchemaRegister(d->handle, &attr, &got);
-    return status == NVTXW_RESULT_SUCCESS ? remember(&d->schemas, id, got) : status;
+    if (status == NVTXW_RESULT_SUCCESS)
+        status = remember(&d->schemas, id, got);
+    return status == NVTXW_RESULT_SUCCESS ? settle(st, rec, &d->schemas, id, &c, got) : status;
 }
 
 static nvtxwResultCode_t replay_enum(replay_state* st, replay_domain* d,
@@ -56,16 +83,18 @@ static nvtxwResultCode_t replay_enum(replay_state* st, replay_domain* d,
     nvtxPayloadEnumAttr_t attr;
     const nvtxw_enum_t* e = rec->u.enumeration.enumeration;
     uint64_t id = nvtxw_enum_id(e), got = 0;
-    int skip;
+    replay_claim c;
     nvtxwResultCode_t status =
-        claim(st, rec, id, id < DYNAMIC ? replay_enum_signature(st, e) : "", &skip);
-    if (status != NVTXW_RESULT_SUCCESS || skip)
-        return status;
+        claim(st, rec, id, id < DYNAMIC ? replay_enum_signature(st, e) : "", &c);
+    if (status != NVTXW_RESULT_SUCCESS || !registers(&c))
+        return status == NVTXW_RESULT_SUCCESS ? settle(st, rec, &d->schemas, id, &c, 0) : status;
     nvtxw_enum_get_attr(e, &attr);
-    if (id >= DYNAMIC)
+    if (id >= DYNAMIC || c.action == REPLAY_CLAIM_RENUMBER)
         attr.fieldMask &= ~(uint64_t)NVTX_PAYLOAD_ENUM_ATTR_FIELD_SCHEMA_ID;
     status = st->t->EnumRegister(d->handle, &attr, &got);
-    return status == NVTXW_RESULT_SUCCESS ? remember(&d->schemas, id, got) : status;
+    if (status == NVTXW_RESULT_SUCCESS)
+        status = remember(&d->schemas, id, got);
+    return status == NVTXW_RESULT_SUCCESS ? settle(st, rec, &d->schemas, id, &c, got) : status;
 }
 
 /* "a|b|c" of three strings, in the scratch arena (NULL out of memory). */
@@ -109,7 +138,7 @@ static nvtxwResultCode_t replay_scope(replay_state* st, replay_domain* d,
     nvtxScopeAttr_t attr;
     uint64_t got = 0;
     char parent[24];
-    int skip;
+    replay_claim c;
     replay_dict_entry* shared = NULL;
     nvtxwResultCode_t status;
     attr.structSize = sizeof attr;
@@ -123,21 +152,27 @@ static nvtxwResultCode_t replay_scope(replay_state* st, replay_domain* d,
             return status == NVTXW_RESULT_SUCCESS ? remember(&d->scopes, rec->u.scope.id, got)
                                                   : status;
     }
-    status = claim(st, rec, attr.scopeId, signature3(st, rec->u.scope.path, parent, ""), &skip);
-    if (status != NVTXW_RESULT_SUCCESS || skip)
-        return status;
+    status = claim(st, rec, attr.scopeId, signature3(st, rec->u.scope.path, parent, ""), &c);
+    if (status != NVTXW_RESULT_SUCCESS || !registers(&c))
+        return status == NVTXW_RESULT_SUCCESS ? settle(st, rec, &d->scopes, attr.scopeId, &c, 0)
+                                              : status;
+    if (c.action == REPLAY_CLAIM_RENUMBER)
+        attr.scopeId = NVTX_SCOPE_NONE; /* the new session assigns the ID */
     status = st->t->ScopeRegister(d->handle, &attr, &got);
     if (status == NVTXW_RESULT_SUCCESS && shared != NULL)
         shared->value = got;
-    return status == NVTXW_RESULT_SUCCESS ? remember(&d->scopes, rec->u.scope.id, got) : status;
+    if (status == NVTXW_RESULT_SUCCESS)
+        status = remember(&d->scopes, rec->u.scope.id, got);
+    return status == NVTXW_RESULT_SUCCESS ? settle(st, rec, &d->scopes, rec->u.scope.id, &c, got)
+                                          : status;
 }
 
 static nvtxwResultCode_t replay_counter(replay_state* st, replay_domain* d,
                                         const nvtxw_record_t* rec) {
     nvtxCounterAttr_t attr = rec->u.counter.attr;
-    uint64_t got = 0;
+    uint64_t got = 0, id = rec->u.counter.attr.counterId;
     char ids[48];
-    int skip;
+    replay_claim c;
     nvtxwResultCode_t status;
     if (remap_counter_attr(d, &attr, replay_scratch_alloc, st) != 0)
         return error_oom("a counter");
@@ -146,13 +181,15 @@ static nvtxwResultCode_t replay_counter(replay_state* st, replay_domain* d,
     status = claim(
         st, rec, attr.counterId,
         signature3(st, ids, attr.name ? attr.name : "", attr.description ? attr.description : ""),
-        &skip);
-    if (status != NVTXW_RESULT_SUCCESS || skip)
-        return status;
+        &c);
+    if (status != NVTXW_RESULT_SUCCESS || !registers(&c))
+        return status == NVTXW_RESULT_SUCCESS ? settle(st, rec, &d->counters, id, &c, 0) : status;
+    if (c.action == REPLAY_CLAIM_RENUMBER)
+        attr.counterId = NVTX_COUNTER_ID_NONE; /* the new session assigns the ID */
     status = st->t->CounterRegister(d->handle, &attr, &got);
-    return status == NVTXW_RESULT_SUCCESS
-               ? remember(&d->counters, rec->u.counter.attr.counterId, got)
-               : status;
+    if (status == NVTXW_RESULT_SUCCESS)
+        status = remember(&d->counters, id, got);
+    return status == NVTXW_RESULT_SUCCESS ? settle(st, rec, &d->counters, id, &c, got) : status;
 }
 
 static nvtxwResultCode_t replay_time_domain(replay_state* st, replay_domain* d,
@@ -160,28 +197,47 @@ static nvtxwResultCode_t replay_time_domain(replay_state* st, replay_domain* d,
     nvtxTimeDomainAttr_t attr = rec->u.time_domain.attr;
     uint64_t id = attr.timeDomainId, got = 0;
     char text[128];
-    int skip;
+    replay_claim c;
     nvtxwResultCode_t status;
     attr.scopeId = remap_id(&d->scopes, attr.scopeId);
     attr.timeDomainId = id >= DYNAMIC ? NVTX_TIME_DOMAIN_ID_NONE : id;
     snprintf(text, sizeof text, "%llu,%llu,%llu,%lld,%llu", (unsigned long long)attr.scopeId,
              (unsigned long long)attr.timestampTypeId, (unsigned long long)attr.timerFlags,
              (long long)attr.timerResolution, (unsigned long long)attr.timerStart);
-    status = claim(st, rec, attr.timeDomainId, signature3(st, text, "", ""), &skip);
-    if (status != NVTXW_RESULT_SUCCESS || skip)
-        return status;
+    status = claim(st, rec, attr.timeDomainId, signature3(st, text, "", ""), &c);
+    if (status != NVTXW_RESULT_SUCCESS || !registers(&c))
+        return status == NVTXW_RESULT_SUCCESS ? settle(st, rec, &d->time_domains, id, &c, 0)
+                                              : status;
+    if (c.action == REPLAY_CLAIM_RENUMBER)
+        attr.timeDomainId = NVTX_TIME_DOMAIN_ID_NONE; /* the new session assigns the ID */
     status = st->t->TimeDomainRegister(d->handle, &attr, &got);
-    return status == NVTXW_RESULT_SUCCESS ? remember(&d->time_domains, id, got) : status;
+    if (status == NVTXW_RESULT_SUCCESS)
+        status = remember(&d->time_domains, id, got);
+    return status == NVTXW_RESULT_SUCCESS ? settle(st, rec, &d->time_domains, id, &c, got) : status;
 }
 
+/* Categories have no dynamic IDs: a renumbered one takes the lowest ID
+ * above every category of its target domain, claimed like any other. */
 static nvtxwResultCode_t replay_category(replay_state* st, replay_domain* d,
                                          const nvtxw_record_t* rec) {
-    int skip;
-    nvtxwResultCode_t status =
-        claim(st, rec, rec->u.category.id, signature3(st, rec->u.category.name, "", ""), &skip);
-    if (status != NVTXW_RESULT_SUCCESS || skip)
-        return status;
-    return st->t->CategoryRegister(d->handle, rec->u.category.id, rec->u.category.name);
+    uint64_t id = rec->u.category.id, got = id;
+    const char* signature = signature3(st, rec->u.category.name, "", "");
+    replay_claim c, fresh;
+    nvtxwResultCode_t status = claim(st, rec, id, signature, &c);
+    if (status != NVTXW_RESULT_SUCCESS || !registers(&c))
+        return status == NVTXW_RESULT_SUCCESS ? settle(st, rec, &d->categories, id, &c, 0) : status;
+    if (c.action == REPLAY_CLAIM_RENUMBER) {
+        got = replay_new_category(st, st->in->target_of[rec->domain]);
+        if (got > UINT32_MAX)
+            return error_set(NVTXW_RESULT_FAILED,
+                             "no category ID left to renumber category %llu of \"%s\"",
+                             (unsigned long long)id, st->in->reader->path);
+        status = claim(st, rec, got, signature, &fresh);
+        if (status != NVTXW_RESULT_SUCCESS)
+            return status;
+    }
+    status = st->t->CategoryRegister(d->handle, (uint32_t)got, rec->u.category.name);
+    return status == NVTXW_RESULT_SUCCESS ? settle(st, rec, &d->categories, id, &c, got) : status;
 }
 
 /* A domain of the input: unified by name with the other inputs' (one

@@ -92,6 +92,21 @@ done
 check "--from only" bash -c "'$replay' '$tmp/hello.nvtxw' --from 2490000 --to text | grep -c '^event' | grep -qx 24"
 check "--from after --to: exit 2" bash -c "'$replay' '$tmp/hello.nvtxw' --from 10 --to 5; test \$? = 2"
 check "--from not a number: exit 2" bash -c "'$replay' '$tmp/hello.nvtxw' --from 1e3; test \$? = 2"
+# Foreign traces merged: a report, synthetic workloads and Chrome traces in
+# one session hold every event and sample of each (counted one by one).
+srcdir=${top_srcdir:-.}
+mixed=("$tmp/hello.nvtxw" --synthetic tasks:tasks=200 --synthetic mpi:iterations=20
+    --synthetic gpu:launches=100 "$srcdir/tests/data/pytorch_trace.json"
+    "$srcdir/tests/data/chrome_phases.json")
+count_kind() { "$replay" "$@" --to text 2>/dev/null | grep -c "^$kind "; }
+check "merge of reports, synthetic workloads and Chrome traces" "$replay" "${mixed[@]}" -o "$tmp/mixed.nvtxw"
+for kind in event counter_sample stream_open; do
+    want=$(($(count_kind "$tmp/hello.nvtxw") + $(count_kind --synthetic tasks:tasks=200) +
+        $(count_kind --synthetic mpi:iterations=20) + $(count_kind --synthetic gpu:launches=100) +
+        $(count_kind "$srcdir/tests/data/pytorch_trace.json") +
+        $(count_kind "$srcdir/tests/data/chrome_phases.json")))
+    check "mixed merge: $want ${kind}s, as in its inputs" test "$(count_kind "$tmp/mixed.nvtxw")" = "$want"
+done
 check "one bad input of a merge: exit 1 naming it" bash -c "'$replay' '$tmp/hello.nvtxw' '$tmp/x.nvtxw' 2>&1 >/dev/null | grep -q '^nvtxw-replay: error: .*x.nvtxw'; test \${PIPESTATUS[0]} = 1"
 
 # --backend: an absolute path forwards; a relative one is refused (exit 1)

@@ -15,6 +15,8 @@
 # differ, content may not); import straight to JSON and to stats CSV, check
 # those and compare the JSON's content with the replayed one; import in three
 # --part parts, merge them with nvtxw-replay and compare with the whole.
+# Then all the archives' reports merged into one: nothing lost, the clashing
+# static IDs renumbered and said.
 #
 # Environment: top_builddir, top_srcdir (exported by tests/local.mk),
 # NVTXW_OTF2_TEST_DATA (set by tests/otf2/local.mk; a missing or empty folder
@@ -141,5 +143,45 @@ if [ -x "$gen" ]; then
     fi
 else
     fail "generated: $gen is not built"
+fi
+
+# instances NAME-LIST...: "range instances" per range name summed over the
+# stats CSVs given (Style,Range are the last two columns).
+instances() {
+    awk -F, 'FNR > 1 { n[$NF] += $3 } END { for (r in n) print r, n[r] }' "$@" | sort
+}
+
+# Different archives merged into one report: their static IDs (clocks,
+# metric schemas, scopes) clash and are renumbered, said on stderr; every
+# range, sample and stream of every input is in the merge.
+merge_inputs=()
+for w in "$tmp"/*/a.nvtxw; do
+    merge_inputs+=("$w")
+done
+if [ "${#merge_inputs[@]}" -ge 2 ]; then
+    check "merge of ${#merge_inputs[@]} different imports" "$replay" "${merge_inputs[@]}" \
+        -o "$tmp/all.nvtxw"
+    cp "$tmp/err" "$tmp/merge.err"
+    check "merge: renumbered static IDs are said" grep -q \
+        "^nvtxw-replay: note: time domain ID [0-9]* of domain \"otf2\" in '.*' differs from its registration in '.*'; replayed as time domain ID [0-9]*\$" \
+        "$tmp/merge.err"
+    "$replay" "$tmp/all.nvtxw" --stats=csv -o "$tmp/all.csv" 2>/dev/null
+    for w in "${merge_inputs[@]}"; do
+        "$replay" "$w" --stats=csv -o "${w%.nvtxw}.csv" 2>/dev/null
+    done
+    instances "${merge_inputs[@]/%.nvtxw/.csv}" >"$tmp/want.inst"
+    instances "$tmp/all.csv" >"$tmp/got.inst"
+    check "merge: every range of every input, by name" cmp "$tmp/want.inst" "$tmp/got.inst"
+    check "merge: some ranges at all" test -s "$tmp/got.inst"
+    count_lines() { "$replay" "$@" --to text 2>/dev/null | grep -c "^$kind "; }
+    for kind in counter_sample stream_open event; do
+        want=0
+        for w in "${merge_inputs[@]}"; do
+            want=$((want + $(count_lines "$w")))
+        done
+        check "merge: $want ${kind}s, as in the inputs" test "$(count_lines "$tmp/all.nvtxw")" = "$want"
+    done
+else
+    fail "merge of different imports: fewer than two imports to merge"
 fi
 finish

@@ -2,12 +2,13 @@
  * tests/unit/merge_test.c - nvtxw_reader_replay_many: reports written
  * through the backend table (Sink=report) merged into one report and read
  * back: domains unified by name, strings deduplicated, identical static
- * schemas registered once, a static-ID clash naming both inputs, stream
+ * schemas registered once, static IDs registered differently renumbered, stream
  * renaming, the domain and stream filters, time order and the time window.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -127,16 +128,296 @@ START_TEST(test_unified) {
 }
 END_TEST
 
+/* ---- Static IDs registered differently by two inputs ---------------------- */
+
+#define CLASH_SCOPE (NVTX_SCOPE_ID_STATIC_START + 3)
+#define CLASH_CLOCK (NVTX_TIME_DOMAIN_ID_STATIC_START + 4)
+#define CLASH_COUNTER (NVTX_COUNTER_ID_STATIC_START + 5)
+#define CLASH_CATEGORY 5
+
+typedef struct clash_event {
+    uint64_t value;
+    uint32_t category;
+    uint32_t pad;
+} clash_event;
+
+/* Domain "d" with static IDs that each input registers with its own
+ * attributes (`v` = 'a', 'b', ...): schema STATIC_ID (field "v<v>" and a
+ * category), category 5 "cat <v>", scope "/v<v>", a time domain of
+ * resolution 1000 + v, counter "count <v>"; a stream "s" on that scope and
+ * clock with one event (value v, category 5) and one sample (value v). */
+static void write_clash_input(const char* name, char v) {
+    const nvtxwInterface_t* t = tu_get_interface_or_fail();
+    nvtxPayloadSchemaEntry_t entries[2];
+    nvtxPayloadSchemaAttr_t schema;
+    nvtxScopeAttr_t scope = {sizeof scope, NULL, NVTX_SCOPE_ROOT, CLASH_SCOPE};
+    nvtxTimeDomainAttr_t clock;
+    nvtxCounterAttr_t counter;
+    nvtxwStreamAttributes_t sattr;
+    nvtxwSessionAttributes_t session_attr;
+    nvtxwSessionHandle_t session;
+    nvtxDomainHandle_t d;
+    nvtxwStreamHandle_t stream;
+    clash_event ev = {(uint64_t)v, CLASH_CATEGORY, 0};
+    nvtxPayloadData_t payload = {STATIC_ID, sizeof ev, &ev};
+    uint64_t id = 0;
+    int64_t sample = v;
+    char config[PATH_MAX + 64], path[PATH_MAX], field[8], category[16], scope_path[8],
+        counter_name[16];
+    snprintf(field, sizeof field, "v%c", v);
+    snprintf(category, sizeof category, "cat %c", v);
+    snprintf(scope_path, sizeof scope_path, "/v%c", v);
+    snprintf(counter_name, sizeof counter_name, "count %c", v);
+    path_in(path, sizeof path, name);
+    snprintf(config, sizeof config, "Sink=report|Output=%s|Overwrite=yes", path);
+    session_attr.structSize = sizeof session_attr;
+    session_attr.name = name;
+    session_attr.configString = config;
+    ck_assert_int_eq(t->SessionBegin(&session_attr, &session), NVTXW_RESULT_SUCCESS);
+    ck_assert_int_eq(nvtxwDomainRegister(t, session, "d", &d), NVTXW_RESULT_SUCCESS);
+    ck_assert_int_eq(t->CategoryRegister(d, CLASH_CATEGORY, category), NVTXW_RESULT_SUCCESS);
+    memset(entries, 0, sizeof entries);
+    entries[0].type = NVTX_PAYLOAD_ENTRY_TYPE_UINT64;
+    entries[0].name = field;
+    entries[1].type = NVTX_PAYLOAD_ENTRY_TYPE_CATEGORY;
+    entries[1].name = "category";
+    entries[1].offset = offsetof(clash_event, category);
+    memset(&schema, 0, sizeof schema);
+    schema.fieldMask =
+        NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_TYPE | NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_ENTRIES |
+        NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_NUM_ENTRIES | NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_SCHEMA_ID |
+        NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_STATIC_SIZE;
+    schema.type = NVTX_PAYLOAD_SCHEMA_TYPE_STATIC;
+    schema.entries = entries;
+    schema.numEntries = 2;
+    schema.payloadStaticSize = sizeof(clash_event);
+    schema.schemaId = STATIC_ID;
+    ck_assert_int_eq(t->SchemaRegister(d, &schema, &id), NVTXW_RESULT_SUCCESS);
+    scope.path = scope_path;
+    ck_assert_int_eq(t->ScopeRegister(d, &scope, &id), NVTXW_RESULT_SUCCESS);
+    memset(&clock, 0, sizeof clock);
+    clock.timestampTypeId = NVTX_TIMESTAMP_TYPE_CPU_CLOCK_GETTIME_MONOTONIC;
+    clock.timeDomainId = CLASH_CLOCK;
+    clock.timerResolution = 1000 + v;
+    ck_assert_int_eq(t->TimeDomainRegister(d, &clock, &id), NVTXW_RESULT_SUCCESS);
+    memset(&counter, 0, sizeof counter);
+    counter.structSize = sizeof counter;
+    counter.schemaId = NVTX_PAYLOAD_ENTRY_TYPE_INT64;
+    counter.name = counter_name;
+    counter.counterId = CLASH_COUNTER;
+    ck_assert_int_eq(t->CounterRegister(d, &counter, &id), NVTXW_RESULT_SUCCESS);
+    memset(&sattr, 0, sizeof sattr);
+    sattr.structSize = sizeof sattr;
+    sattr.name = "s";
+    sattr.domain = d;
+    sattr.scopeId = CLASH_SCOPE;
+    sattr.timeDomainId = CLASH_CLOCK;
+    ck_assert_int_eq(t->StreamOpen(session, &sattr, &stream), NVTXW_RESULT_SUCCESS);
+    ck_assert_int_eq(t->EventWrite(stream, &payload, 1), NVTXW_RESULT_SUCCESS);
+    ck_assert_int_eq(t->CounterWrite(stream, 7, CLASH_COUNTER, &sample, sizeof sample),
+                     NVTXW_RESULT_SUCCESS);
+    ck_assert_int_eq(t->SessionEnd(session), NVTXW_RESULT_SUCCESS);
+}
+
+/* What a merged stream refers to, by name (looked up in the registrations
+ * of the merged report). */
+typedef struct clash_view {
+    char field[8], category[16], scope[8], counter[16];
+    int64_t resolution;
+    uint64_t value;
+    int64_t sample;
+} clash_view;
+
+#define CLASH_TABLE 8
+typedef struct clash_regs {
+    uint64_t ids[CLASH_TABLE];
+    char names[CLASH_TABLE][16];
+    int64_t numbers[CLASH_TABLE];
+    int count;
+} clash_regs;
+
+static void regs_add(clash_regs* r, uint64_t id, const char* name, int64_t number) {
+    ck_assert_int_lt(r->count, CLASH_TABLE);
+    r->ids[r->count] = id;
+    snprintf(r->names[r->count], sizeof r->names[0], "%s", name ? name : "");
+    r->numbers[r->count++] = number;
+}
+
+static int regs_find(const clash_regs* r, uint64_t id) {
+    for (int i = 0; i < r->count; i++)
+        if (r->ids[i] == id)
+            return i;
+    ck_abort_msg("ID %llu was not registered in the merged report", (unsigned long long)id);
+    return -1;
+}
+
+/* Reads `path` and resolves every stream's references through its
+ * registrations into views[stream]; returns the number of streams. */
+static int clash_read(const char* path, clash_view* views, int max) {
+    clash_regs schemas = {0}, categories = {0}, scopes = {0}, clocks = {0}, counters = {0};
+    nvtxw_reader_t* reader = NULL;
+    const nvtxw_record_t* rec;
+    int streams = 0;
+    ck_assert_int_eq(nvtxw_reader_open(path, NULL, &reader), NVTXW_RESULT_SUCCESS);
+    while (nvtxw_reader_next(reader, &rec) == NVTXW_RESULT_SUCCESS && rec != NULL) {
+        clash_view* v = rec->stream < (uint64_t)max ? &views[rec->stream] : NULL;
+        nvtxPayloadSchemaAttr_t a;
+        switch (rec->kind) {
+        case NVTXW_RECORD_SCHEMA:
+            nvtxw_schema_get_attr(rec->u.schema.schema, &a);
+            regs_add(&schemas, nvtxw_schema_id(rec->u.schema.schema), a.entries[0].name, 0);
+            break;
+        case NVTXW_RECORD_CATEGORY:
+            regs_add(&categories, rec->u.category.id, rec->u.category.name, 0);
+            break;
+        case NVTXW_RECORD_SCOPE:
+            regs_add(&scopes, rec->u.scope.id, rec->u.scope.path, 0);
+            break;
+        case NVTXW_RECORD_TIME_DOMAIN:
+            regs_add(&clocks, rec->u.time_domain.attr.timeDomainId, NULL,
+                     rec->u.time_domain.attr.timerResolution);
+            break;
+        case NVTXW_RECORD_COUNTER:
+            regs_add(&counters, rec->u.counter.attr.counterId, rec->u.counter.attr.name, 0);
+            break;
+        case NVTXW_RECORD_STREAM_OPEN:
+            ck_assert_ptr_nonnull(v);
+            memset(v, 0, sizeof *v);
+            snprintf(v->scope, sizeof v->scope, "%s",
+                     scopes.names[regs_find(&scopes, rec->u.stream_open.scope_id)]);
+            v->resolution = clocks.numbers[regs_find(&clocks, rec->u.stream_open.time_domain_id)];
+            streams++;
+            break;
+        case NVTXW_RECORD_EVENT: {
+            clash_event ev;
+            ck_assert_ptr_nonnull(v);
+            ck_assert_uint_eq(rec->u.event.payloads[0].size, sizeof ev);
+            memcpy(&ev, rec->u.event.payloads[0].payload, sizeof ev);
+            v->value = ev.value;
+            snprintf(v->field, sizeof v->field, "%s",
+                     schemas.names[regs_find(&schemas, rec->u.event.payloads[0].schemaId)]);
+            snprintf(v->category, sizeof v->category, "%s",
+                     categories.names[regs_find(&categories, ev.category)]);
+            break;
+        }
+        case NVTXW_RECORD_COUNTER_SAMPLE:
+            ck_assert_ptr_nonnull(v);
+            memcpy(&v->sample, rec->u.counter_sample.data, sizeof v->sample);
+            snprintf(v->counter, sizeof v->counter, "%s",
+                     counters.names[regs_find(&counters, rec->u.counter_sample.counter_id)]);
+            break;
+        default:
+            break;
+        }
+    }
+    nvtxw_reader_close(reader);
+    return streams;
+}
+
+static void expect_view(const clash_view* v, char c) {
+    char text[16];
+    ck_assert_uint_eq(v->value, (uint64_t)c);
+    ck_assert_int_eq(v->sample, c);
+    snprintf(text, sizeof text, "v%c", c);
+    ck_assert_str_eq(v->field, text);
+    snprintf(text, sizeof text, "cat %c", c);
+    ck_assert_str_eq(v->category, text);
+    snprintf(text, sizeof text, "/v%c", c);
+    ck_assert_str_eq(v->scope, text);
+    snprintf(text, sizeof text, "count %c", c);
+    ck_assert_str_eq(v->counter, text);
+    ck_assert_int_eq(v->resolution, 1000 + c);
+}
+
+typedef struct renumber_log {
+    char lines[16][160];
+    int count;
+} renumber_log;
+
+static void log_renumber(void* context, const nvtxw_replay_renumbered_t* r) {
+    renumber_log* log = context;
+    const char* in = strrchr(r->input_path, '/');
+    const char* first = strrchr(r->first_path, '/');
+    ck_assert_uint_eq(r->struct_size, sizeof *r);
+    ck_assert_uint_ne(r->id, r->renumbered);
+    if (log->count < 16)
+        snprintf(log->lines[log->count], sizeof log->lines[0], "%s %llu %s %s %s", r->kind,
+                 (unsigned long long)r->id, r->domain, in ? in + 1 : r->input_path,
+                 first ? first + 1 : r->first_path);
+    log->count++;
+}
+
+static int logged(const renumber_log* log, const char* line) {
+    for (int i = 0; i < log->count && i < 16; i++)
+        if (strcmp(log->lines[i], line) == 0)
+            return 1;
+    return 0;
+}
+
+/* a, b, c with b == c: b's static IDs are renumbered once and c shares b's
+ * new IDs; every stream still refers to its own input's registrations. */
+START_TEST(test_static_clash_renumbered) {
+    nvtxw_replay_options_t opts;
+    renumber_log log;
+    nvtxw_reader_t* readers[3];
+    const char* names[3] = {"a.nvtxw", "b.nvtxw", "c.nvtxw"};
+    char path[PATH_MAX], config[PATH_MAX + 64], line[160];
+    clash_view views[4];
+    merged m;
+    memset(&log, 0, sizeof log);
+    memset(&opts, 0, sizeof opts);
+    opts.struct_size = sizeof opts;
+    opts.on_renumber = log_renumber;
+    opts.renumber_context = &log;
+    write_clash_input("a.nvtxw", 'a');
+    write_clash_input("b.nvtxw", 'b');
+    write_clash_input("c.nvtxw", 'b');
+    for (int i = 0; i < 3; i++) {
+        path_in(path, sizeof path, names[i]);
+        ck_assert_int_eq(nvtxw_reader_open(path, NULL, &readers[i]), NVTXW_RESULT_SUCCESS);
+    }
+    path_in(path, sizeof path, "merged.nvtxw");
+    snprintf(config, sizeof config, "Sink=report|Output=%s|Overwrite=yes", path);
+    ck_assert_int_eq(
+        nvtxw_reader_replay_many(readers, 3, tu_get_interface_or_fail(), config, &opts, NULL),
+        NVTXW_RESULT_SUCCESS);
+    for (int i = 0; i < 3; i++)
+        nvtxw_reader_close(readers[i]);
+    /* five kinds, told for b and for c (which shares b's new IDs) */
+    ck_assert_int_eq(log.count, 10);
+    snprintf(line, sizeof line, "schema %d d b.nvtxw a.nvtxw", STATIC_ID);
+    ck_assert_msg(logged(&log, line), "missing: %s", line);
+    snprintf(line, sizeof line, "category %d d c.nvtxw a.nvtxw", CLASH_CATEGORY);
+    ck_assert_msg(logged(&log, line), "missing: %s", line);
+    snprintf(line, sizeof line, "scope %d d b.nvtxw a.nvtxw", CLASH_SCOPE);
+    ck_assert_msg(logged(&log, line), "missing: %s", line);
+    snprintf(line, sizeof line, "time domain %d d b.nvtxw a.nvtxw", CLASH_CLOCK);
+    ck_assert_msg(logged(&log, line), "missing: %s", line);
+    snprintf(line, sizeof line, "counter %d d c.nvtxw a.nvtxw", CLASH_COUNTER);
+    ck_assert_msg(logged(&log, line), "missing: %s", line);
+    ck_assert_int_eq(clash_read(path, views, 4), 3);
+    expect_view(&views[0], 'a');
+    expect_view(&views[1], 'b');
+    expect_view(&views[2], 'b');
+    /* one registration per distinct set of attributes */
+    ck_assert_int_eq(merge("a.nvtxw", "b.nvtxw", NULL, &m), NVTXW_RESULT_SUCCESS);
+    ck_assert_int_eq(m.kinds[NVTXW_RECORD_SCHEMA], 2);
+    ck_assert_int_eq(m.kinds[NVTXW_RECORD_CATEGORY], 2);
+    ck_assert_int_eq(m.kinds[NVTXW_RECORD_SCOPE], 2);
+    ck_assert_int_eq(m.kinds[NVTXW_RECORD_TIME_DOMAIN], 2);
+    ck_assert_int_eq(m.kinds[NVTXW_RECORD_COUNTER], 2);
+}
+END_TEST
+
+/* The old clash: identical fields but another name is a different schema
+ * too, and the merge keeps both without being told (on_renumber NULL). */
 START_TEST(test_static_clash) {
     merged m;
-    const char* message;
     write_input("a.nvtxw", "only a", "x", 0);
     write_input("b.nvtxw", "only b", "y", 0);
-    ck_assert_int_eq(merge("a.nvtxw", "b.nvtxw", NULL, &m), NVTXW_RESULT_INVALID_ARGUMENT);
-    message = nvtxw_last_error();
-    ck_assert_msg(strstr(message, "a.nvtxw\"") && strstr(message, "b.nvtxw\"") &&
-                      strstr(message, "static schema ID 16777223"),
-                  "message: %s", message);
+    ck_assert_int_eq(merge("a.nvtxw", "b.nvtxw", NULL, &m), NVTXW_RESULT_SUCCESS);
+    ck_assert_int_eq(m.kinds[NVTXW_RECORD_SCHEMA], 2);
+    ck_assert_int_eq(m.kinds[NVTXW_RECORD_COUNTER_SAMPLE], 6);
 }
 END_TEST
 
@@ -228,6 +509,7 @@ static Suite* merge_suite(void) {
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_unified);
     tcase_add_test(tc, test_static_clash);
+    tcase_add_test(tc, test_static_clash_renumbered);
     tcase_add_test(tc, test_time_order);
     tcase_add_test(tc, test_filters);
     tcase_add_test(tc, test_bad_arguments);

@@ -287,6 +287,22 @@ NVTXW_API nvtxwResultCode_t nvtxw_reader_replay(nvtxw_reader_t* reader,
  * without a timestamp (events without a TIMESTAMP entry, sync points,
  * conversion factors) and all registrations are always kept.
  */
+/* A static ID that two inputs of nvtxw_reader_replay_many registered with
+ * different attributes (two OTF2 imports each with their own time domain
+ * 0x10000001, say): the later input's registration and every reference to
+ * it (events, nested schemas, counters, streams, sync points) use
+ * `renumbered` in the new session. Told once per input and ID. */
+typedef struct nvtxw_replay_renumbered {
+    size_t struct_size;     /* sizeof(nvtxw_replay_renumbered_t) */
+    const char* kind;       /* "schema", "enum", "scope", "counter",
+                               "time domain" or "category" */
+    const char* domain;     /* the domain's name */
+    uint64_t id;            /* the static ID in input_path */
+    uint64_t renumbered;    /* its ID in the new session */
+    const char* input_path; /* the report whose registration was renumbered */
+    const char* first_path; /* the report that registered `id` first */
+} nvtxw_replay_renumbered_t;
+
 typedef struct nvtxw_replay_options {
     size_t struct_size; /* sizeof(nvtxw_replay_options_t) */
     /* NVTXW_READER_ORDER_STREAM: input after input, each in its reader's
@@ -300,6 +316,10 @@ typedef struct nvtxw_replay_options {
     size_t domain_pattern_count;
     int has_from, has_to;
     int64_t from, to; /* inclusive window, in the recorded timestamps */
+    /* Called for each renumbered static ID (NULL: not told), on the calling
+     * thread, before the input's records that use it are replayed. */
+    void (*on_renumber)(void* context, const nvtxw_replay_renumbered_t* renumbered);
+    void* renumber_context;
 } nvtxw_replay_options_t;
 
 /*
@@ -317,10 +337,13 @@ typedef struct nvtxw_replay_options {
  * input's domain "x" is one DomainRegister. Registered strings with the same
  * text in one domain share one handle (payloads are rewritten to it).
  * Schemas, enums, scopes, counters, time domains and categories with a static
- * ID are registered once when the inputs agree on their attributes; a static
- * ID registered with different attributes by two inputs fails with
- * INVALID_ARGUMENT and a message naming both report paths. Dynamic IDs are
- * always mapped to the new session's. A stream whose name is already used in
+ * ID are registered once when the inputs agree on their attributes; when a
+ * later input registered the same static ID with different attributes, its
+ * registration gets a new ID in the new session (a dynamic one; for a
+ * category, the lowest ID above every category of that domain) and all its
+ * references are rewritten to it; opts->on_renumber is told. Inputs that
+ * agree with each other on such renumbered attributes share the new ID.
+ * Dynamic IDs are always mapped to the new session's. A stream whose name is already used in
  * the new session is renamed "NAME#2", then "NAME#3"..., the first free one
  * in input order.
  *

@@ -330,10 +330,44 @@ static void name_temporaries(const options* o, const char* message) {
                     o->sources[i].name);
 }
 
+/* Renumbered static IDs are said once each, the first few in full. */
+#define RENUMBER_NOTES_MAX 10
+
+typedef struct renumber_notes {
+    const options* o;
+    unsigned long count;
+} renumber_notes;
+
+/* The name the user gave for input `path` (a temporary report is named
+ * after the source it holds). */
+static const char* input_name(const options* o, const char* path) {
+    for (size_t i = 0; i < o->input_count; i++)
+        if (o->inputs[i] == path || strcmp(o->inputs[i], path) == 0)
+            return o->sources[i].name;
+    return path;
+}
+
+static void note_renumbered(void* context, const nvtxw_replay_renumbered_t* r) {
+    renumber_notes* notes = context;
+    if (notes->count++ < RENUMBER_NOTES_MAX)
+        fprintf(stderr,
+                TOOL ": note: %s ID %" PRIu64 " of domain \"%s\" in '%s' differs from its "
+                     "registration in '%s'; replayed as %s ID %" PRIu64 "\n",
+                r->kind, r->id, r->domain, input_name(notes->o, r->input_path),
+                input_name(notes->o, r->first_path), r->kind, r->renumbered);
+}
+
+static void end_renumber_notes(const renumber_notes* notes) {
+    if (notes->count > RENUMBER_NOTES_MAX)
+        fprintf(stderr, TOOL ": note: %lu more static IDs renumbered\n",
+                notes->count - RENUMBER_NOTES_MAX);
+}
+
 static int replay(options* o, const char* config, nvtxw_reader_t** readers, char* temps) {
-    nvtxw_replay_options_t ropts = {
-        sizeof ropts,    o->order,    o->streams, o->stream_count, o->domains,
-        o->domain_count, o->has_from, o->has_to,  o->from,         o->to};
+    renumber_notes notes = {o, 0};
+    nvtxw_replay_options_t ropts = {sizeof ropts, o->order,        o->streams,      o->stream_count,
+                                    o->domains,   o->domain_count, o->has_from,     o->has_to,
+                                    o->from,      o->to,           note_renumbered, &notes};
     const void* iface = NULL;
     replay_input_ctx ctx = {TOOL, NULL, config};
     if (nvtxwGetInterface(NVTXW_INTERFACE_VERSION, &iface) != NVTXW_RESULT_SUCCESS) {
@@ -349,10 +383,12 @@ static int replay(options* o, const char* config, nvtxw_reader_t** readers, char
         return 1;
     if (nvtxw_reader_replay_many(readers, o->input_count, iface, config, &ropts, NULL) !=
         NVTXW_RESULT_SUCCESS) {
+        end_renumber_notes(&notes);
         fprintf(stderr, TOOL ": error: %s\n", nvtxw_last_error());
         name_temporaries(o, nvtxw_last_error());
         return 1;
     }
+    end_renumber_notes(&notes);
     for (size_t i = 0; i < o->input_count; i++)
         warn_damage(o->inputs[i], readers[i]);
     return 0;
