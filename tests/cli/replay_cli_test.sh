@@ -35,6 +35,20 @@ check "stats text header" bash -c "'$replay' '$tmp/hello.nvtxw' --stats | grep -
 size=$(stat -c %s "$tmp/hello.nvtxw")
 head -c $((size / 2)) "$tmp/hello.nvtxw" >"$tmp/cut.nvtxw"
 check "truncated report: exit 0, warning, fewer events" bash -c "'$replay' '$tmp/cut.nvtxw' -o '$tmp/cut.txt' 2>'$tmp/warn' && grep -q 'warning: report damaged at offset' '$tmp/warn' && test \$(grep -c '^event' '$tmp/cut.txt') -lt 6000"
+# Outputs: a file-only sink without -o, an unknown extension and an output
+# that is an input are usage errors (exit 2) that leave nothing behind;
+# extensions match in any letter case.
+replay_abs=$(cd "$(dirname "$replay")" && pwd)/nvtxw-replay
+for sink in report json sqlite; do
+    check "--to $sink without -o: exit 2 naming -o, no file '-'" bash -c "cd '$tmp' && '$replay_abs' '$tmp/hello.nvtxw' --to $sink 2>'$tmp/e'; test \$? = 2 && grep -q '^nvtxw-replay: error: the $sink sink writes files only: name one with -o OUT' '$tmp/e' && test ! -e '$tmp/-'"
+done
+check "unknown extension: exit 2 listing the known ones" bash -c "'$replay' '$tmp/hello.nvtxw' -o '$tmp/w.pdf' 2>'$tmp/e'; test \$? = 2 && grep -q \"extension of '$tmp/w.pdf': use .nvtxw, .json, .txt, .sqlite, .csv or .jsonl, or --to\" '$tmp/e' && test ! -e '$tmp/w.pdf'"
+check "upper-case .JSON is JSON" bash -c "'$replay' '$tmp/hello.nvtxw' -o '$tmp/w.JSON' && python3 -c \"import json; json.load(open('$tmp/w.JSON'))\""
+check "upper-case .NVTXW is a report" bash -c "'$replay' '$tmp/hello.nvtxw' -o '$tmp/w.Nvtxw' && '$replay' '$tmp/w.Nvtxw' --to text | grep -c '^event' | grep -qx 6000"
+check "no extension: text" bash -c "'$replay' '$tmp/hello.nvtxw' -o '$tmp/plain' && grep -q '^session ' '$tmp/plain'"
+cp "$tmp/hello.nvtxw" "$tmp/self.nvtxw"
+check "-o an input: exit 2 naming --force, input unchanged" bash -c "'$replay' '$tmp/hello.nvtxw' '$tmp/self.nvtxw' -o '$tmp/./self.nvtxw' 2>'$tmp/e'; test \$? = 2 && grep -q 'is also an input.*--force' '$tmp/e' && cmp '$tmp/hello.nvtxw' '$tmp/self.nvtxw'"
+check "-o an input with --force: replaced by the merge" bash -c "'$replay' '$tmp/hello.nvtxw' '$tmp/self.nvtxw' -o '$tmp/self.nvtxw' --force && '$replay' '$tmp/self.nvtxw' --to text | grep -c '^event' | grep -qx 12000"
 check "unknown sink: exit 2" bash -c "'$replay' '$tmp/hello.nvtxw' --to nope; test \$? = 2"
 check "two outputs chosen: exit 2" bash -c "'$replay' '$tmp/hello.nvtxw' --to text --stats; test \$? = 2"
 check "missing report: exit 1 with message" bash -c "'$replay' '$tmp/none.nvtxw' 2>&1 >/dev/null | grep -q '^nvtxw-replay: error: .*none.nvtxw'; test \${PIPESTATUS[0]} = 1"

@@ -257,6 +257,30 @@ expect_usage "a report to standard output" "$o/-" "$pingpong/traces.otf2" --to r
 fresh
 expect_usage "a relative --backend" "$o/x.nvtxw" "$pingpong/traces.otf2" \
     --backend libx.so -o "$o/x.nvtxw"
+fresh
+expect_usage "an unknown output extension" "$o/x.pdf" "$pingpong/traces.otf2" -o "$o/x.pdf"
+if grep -q "cannot tell the sink from the extension of '$o/x.pdf': use .nvtxw, .json" "$tmp/err"; then
+    pass "usage: the unknown extension's message lists the known ones"
+else
+    fail "usage: the unknown extension's message: $(head -c 300 "$tmp/err")"
+fi
+fresh
+cp -r "$pingpong" "$o/copy" # a copy: a regression must not overwrite the shared archive
+cp "$o/copy/traces.otf2" "$tmp/anchor.before"
+expect_usage "the output is the anchor file" "$o/none" "$o/copy/traces.otf2" --to report \
+    -o "$o/copy/traces.otf2"
+if cmp -s "$tmp/anchor.before" "$o/copy/traces.otf2" && grep -q -- "--force" "$tmp/err"; then
+    pass "usage: the anchor file is left alone, --force named"
+else
+    fail "usage: the anchor file changed or --force not named: $(head -c 300 "$tmp/err")"
+fi
+fresh
+if "$imp" "$pingpong/traces.otf2" -q -o "$o/UPPER.NVTXW" 2>"$tmp/err" &&
+    "$replay" "$o/UPPER.NVTXW" --to text 2>/dev/null | grep -q '^event '; then
+    pass "an upper-case .NVTXW output is a report"
+else
+    fail "an upper-case .NVTXW output is a report: $(head -c 300 "$tmp/err")"
+fi
 
 # A full standard output is a failure (exit 1, said so), not a silent success.
 for option in --help --version; do

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -35,17 +36,40 @@ int tool_finish_stdout(const char* tool, int status) {
     return status;
 }
 
+/* Output extensions and the sinks they choose, matched case-insensitively. */
+static const struct {
+    const char* extension;
+    const char* sink;
+} output_kinds[] = {{".nvtxw", "report"},  {".json", "json"}, {".txt", "text"},
+                    {".sqlite", "sqlite"}, {".csv", "stats"}, {".jsonl", "capture"}};
+
+const char* const tool_output_extensions = ".nvtxw, .json, .txt, .sqlite, .csv or .jsonl";
+
+/* The extension of the last path component ("" when it has none). */
+static const char* extension_of(const char* output) {
+    const char* base = strrchr(output, '/');
+    const char* dot = strrchr(base != NULL ? base + 1 : output, '.');
+    return dot != NULL && dot != (base != NULL ? base + 1 : output) ? dot : "";
+}
+
+int tool_output_has_extension(const char* output) { return *extension_of(output) != '\0'; }
+
 const char* tool_sink_for_output(const char* output) {
-    const char* dot = strrchr(output, '.');
-    if (dot == NULL)
-        return NULL;
-    return !strcmp(dot, ".nvtxw")    ? "report"
-           : !strcmp(dot, ".json")   ? "json"
-           : !strcmp(dot, ".txt")    ? "text"
-           : !strcmp(dot, ".sqlite") ? "sqlite"
-           : !strcmp(dot, ".csv")    ? "stats"
-           : !strcmp(dot, ".jsonl")  ? "capture"
-                                     : NULL;
+    const char* extension = extension_of(output);
+    for (size_t i = 0; i < sizeof output_kinds / sizeof output_kinds[0]; i++)
+        if (strcasecmp(extension, output_kinds[i].extension) == 0)
+            return output_kinds[i].sink;
+    return NULL;
+}
+
+int tool_sink_needs_file(const char* sink) {
+    return !strcmp(sink, "report") || !strcmp(sink, "json") || !strcmp(sink, "sqlite");
+}
+
+int tool_same_file(const char* a, const char* b) {
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
 }
 
 int tool_config_value_ok(const char* value) { return strpbrk(value, "|\r\n") == NULL; }

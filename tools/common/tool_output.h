@@ -12,9 +12,19 @@ typedef struct tool_output {
     int temporary;
 } tool_output;
 
-/* The sink an output file's extension implies (.nvtxw report, .json json,
- * .txt text, .sqlite sqlite, .csv stats), or NULL. */
+/* The sink an output file's extension implies, in any letter case (.nvtxw
+ * report, .json json, .txt text, .sqlite sqlite, .csv stats, .jsonl
+ * capture), or NULL (no extension, or another one). */
 const char* tool_sink_for_output(const char* output);
+/* Non-zero when the last component of `output` has an extension (a dot
+ * after its first character). */
+int tool_output_has_extension(const char* output);
+/* The known extensions, for messages: ".nvtxw, .json, ... or .jsonl". */
+extern const char* const tool_output_extensions;
+/* Non-zero for the sinks that write files only (report, json, sqlite). */
+int tool_sink_needs_file(const char* sink);
+/* Non-zero when both paths exist and are the same file. */
+int tool_same_file(const char* a, const char* b);
 
 /* Non-zero when `value` can go into a session config string as a value:
  * no '|' or line break, which would end it and start another key. */

@@ -33,9 +33,11 @@ static const char usage_text[] =
     "API: locations become streams, regions push/pop ranges, metrics counters,\n"
     "MPI messages matched send/receive pairs, tasks task scopes (docs/otf2-mapping.md).\n"
     "\n"
-    "Options: -o, --output OUT     output file; the sink follows its extension:\n"
-    "                              .nvtxw report, .json Chrome/Perfetto JSON, .txt text,\n"
-    "                              .sqlite SQLite, .csv statistics ('-': standard output)\n"
+    "Options: -o, --output OUT     output file; the sink follows its extension, in any\n"
+    "                              letter case: .nvtxw report, .json Chrome/Perfetto\n"
+    "                              JSON, .txt text, .sqlite SQLite, .csv statistics\n"
+    "                              ('-': standard output, for text and statistics)\n"
+    "         --force              allow OUT to be the archive's anchor file\n"
     "         --to SINK            report, json, stats, text, sqlite or null\n"
     "         --stats[=FORMAT]     range statistics (text, csv or json) instead\n"
     "         --backend LIB        forward to another NVTXW v2 backend (absolute path)\n"
@@ -57,6 +59,7 @@ typedef struct cli {
     const char* stats_format;
     const char* backend;
     int allow_relative_backend;
+    int force; /* --force: the output may be the anchor file */
     int quiet;
     int compression;
 } cli;
@@ -146,6 +149,8 @@ static int parse_flag(cli* c, const char* a) {
         c->opts.keep_going = 1;
     else if (!strcmp(a, "--allow-relative-backend"))
         c->allow_relative_backend = 1;
+    else if (!strcmp(a, "--force"))
+        c->force = 1;
     else if (!strcmp(a, "--stats") || !strncmp(a, "--stats=", 8))
         c->stats_format = a[7] == '=' ? a + 8 : "text";
     else
@@ -169,9 +174,9 @@ static int choose_sink(cli* c) {
     } else if (c->sink == NULL) {
         if (c->output == NULL)
             return usage_error("%s", "no output given (-o OUT)");
-        if ((c->sink = tool_sink_for_output(c->output)) == NULL)
-            return usage_error("cannot tell the sink from '%s': use .nvtxw, .json, .txt, .sqlite, "
-                               ".csv or --to",
+        if ((c->sink = tool_sink_for_output(c->output)) == NULL || !strcmp(c->sink, "capture"))
+            return usage_error("cannot tell the sink from the extension of '%s': use .nvtxw, "
+                               ".json, .txt, .sqlite or .csv (in any letter case), or --to",
                                c->output);
         if (!strcmp(c->sink, "stats"))
             c->stats_format = "csv";
@@ -189,10 +194,8 @@ static int choose_sink(cli* c) {
         (c->backend != NULL && !tool_config_value_ok(c->backend)))
         return usage_error("paths with '|' or line breaks are not supported: '%s'",
                            tool_config_value_ok(c->output) ? c->backend : c->output);
-    if (!strcmp(c->output, "-") &&
-        (!strcmp(c->sink, "report") || !strcmp(c->sink, "json") || !strcmp(c->sink, "sqlite")))
-        return usage_error("the %s sink needs an output file (-o OUT), not standard output",
-                           c->sink);
+    if (!strcmp(c->output, "-") && tool_sink_needs_file(c->sink))
+        return usage_error("the %s sink writes files only: name one with -o OUT", c->sink);
     return -1;
 }
 
@@ -214,7 +217,13 @@ static int parse(int argc, char** argv, cli* c) {
         return status;
     if (c->opts.archive == NULL)
         return usage_error("%s", "no archive given");
-    return choose_sink(c);
+    if ((status = choose_sink(c)) >= 0)
+        return status;
+    if (!c->force && tool_same_file(c->output, c->opts.archive))
+        return usage_error("the output '%s' is the archive's anchor file and would be replaced "
+                           "(--force replaces it)",
+                           c->output);
+    return -1;
 }
 
 static int check_backend(cli* c, char* resolved) {

@@ -52,8 +52,9 @@ static const char usage_text[] =
     "          payload_every=8\n"
     "\n"
     "Options: --to SINK            report, json, stats, text, sqlite, capture or null;\n"
-    "                              default: from the extension of OUT (.nvtxw\n"
-    "                              .json .txt .sqlite .jsonl), else text\n"
+    "                              default: from the extension of OUT in any case\n"
+    "                              (.nvtxw .json .txt .sqlite .csv .jsonl; another\n"
+    "                              one is an error), text without one\n"
     "         --stats[=FORMAT]     range statistics (text, csv or json; default text)\n"
     "         --stats-reports LIST which statistics tables, comma-separated: nvtx_sum,\n"
     "                              nvtx_pushpop_sum, nvtx_startend_sum,\n"
@@ -63,7 +64,10 @@ static const char usage_text[] =
     "         --allow-relative-backend\n"
     "                              accept a relative --backend path (made absolute\n"
     "                              from the current directory)\n"
-    "         -o, --output OUT     output file ('-' = standard output, the default)\n"
+    "         -o, --output OUT     output file ('-' = standard output, the default;\n"
+    "                              the report, json and sqlite sinks need a file)\n"
+    "         --force              allow OUT to be one of the inputs (replaced when\n"
+    "                              the replay succeeds)\n"
     "         --order stream|time  record order (default stream): input after input, or\n"
     "                              merged by timestamp across all inputs\n"
     "         --streams P,...      keep streams whose name matches a glob pattern\n"
@@ -91,13 +95,18 @@ typedef struct options {
     const char* stats_reports; /* --stats-reports, or NULL (the sink's default) */
     const char* backend;       /* --backend */
     int allow_relative_backend;
+    int force; /* --force: the output may be an input */
 } options;
 
-static int usage_error(const char* message, const char* detail) {
+static int usage_error2(const char* message, const char* detail, const char* detail2) {
     fprintf(stderr, TOOL ": error: ");
-    fprintf(stderr, message, detail);
+    fprintf(stderr, message, detail, detail2);
     fprintf(stderr, "\nTry '" TOOL " --help'.\n");
     return 2;
+}
+
+static int usage_error(const char* message, const char* detail) {
+    return usage_error2(message, detail, NULL);
 }
 
 static const char* const sink_names[] = {"report", "json", "stats",  "text",
@@ -124,15 +133,33 @@ static int choose_sink(options* o) {
     } else if (o->backend != NULL) {
         o->sink = "backend";
     } else if (o->sink == NULL) {
-        o->sink = tool_sink_for_output(o->output);
-        if (o->sink == NULL)
-            o->sink = "text";
+        if (!tool_output_has_extension(o->output))
+            o->sink = "text"; /* standard output, a FIFO, /dev/null, a name like OUT */
+        else if ((o->sink = tool_sink_for_output(o->output)) == NULL)
+            return usage_error2("cannot tell the sink from the extension of '%s': use %s, or --to",
+                                o->output, tool_output_extensions);
         else if (!strcmp(o->sink, "stats"))
             o->stats_format = "csv";
     } else if (!known_sink(o->sink)) {
         return usage_error("unknown sink '%s' (report, json, stats, text, sqlite, capture or null)",
                            o->sink);
     }
+    if (!strcmp(o->output, "-") && tool_sink_needs_file(o->sink))
+        return usage_error("the %s sink writes files only: name one with -o OUT", o->sink);
+    return -1;
+}
+
+/* An output that is also an input would be replaced by the replay of
+ * itself: refused unless --force; -1 = fine. */
+static int check_output_not_input(const options* o) {
+    if (o->force || !strcmp(o->output, "-"))
+        return -1;
+    for (size_t i = 0; i < o->source_count; i++)
+        if (o->sources[i].kind != REPLAY_INPUT_SYNTHETIC &&
+            tool_same_file(o->output, o->sources[i].name))
+            return usage_error("the output '%s' is also an input and would be replaced by the "
+                               "result (--force replaces it)",
+                               o->output);
     return -1;
 }
 
@@ -209,6 +236,8 @@ static int parse(int argc, char** argv, options* o) {
         }
         if (!strcmp(a, "--allow-relative-backend"))
             o->allow_relative_backend = 1;
+        else if (!strcmp(a, "--force"))
+            o->force = 1;
         else if (!strcmp(a, "--stats") || !strncmp(a, "--stats=", 8))
             o->stats_format = a[7] == '=' ? a + 8 : "text";
         else if (takes_value(a))
@@ -234,7 +263,9 @@ static int parse(int argc, char** argv, options* o) {
         (o->backend != NULL && !tool_config_value_ok(o->backend)))
         return usage_error("paths with '|' or line breaks are not supported: '%s'",
                            tool_config_value_ok(o->output) ? o->backend : o->output);
-    return choose_sink(o);
+    if ((status = choose_sink(o)) >= 0)
+        return status;
+    return check_output_not_input(o);
 }
 
 static void warn_damage(const char* path, const nvtxw_reader_t* reader) {
