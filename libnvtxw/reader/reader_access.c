@@ -101,6 +101,14 @@ size_t nvtxw_reader_domain_count(const nvtxw_reader_t* reader) {
     return reader ? reader->domain_count : 0;
 }
 
+const char* nvtxw_reader_stream_name(const nvtxw_reader_t* reader, uint64_t stream) {
+    return reader != NULL && stream < reader->stream_count ? reader->streams[stream].name : NULL;
+}
+
+const char* nvtxw_reader_domain_name(const nvtxw_reader_t* reader, uint64_t domain) {
+    return reader != NULL && domain < reader->domain_count ? reader->domains[domain].name : NULL;
+}
+
 uint64_t nvtxw_reader_record_count(const nvtxw_reader_t* reader) {
     return reader ? reader->returned : 0;
 }

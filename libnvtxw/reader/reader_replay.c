@@ -249,6 +249,8 @@ static nvtxwResultCode_t replay_all(replay_state* st, nvtxw_reader_t* const* rea
             return error_set(NVTXW_RESULT_INVALID_ARGUMENT, "cannot replay: reader %zu is NULL", i);
         status = input_init(&st->inputs[i], readers[i], i);
     }
+    if (status == NVTXW_RESULT_SUCCESS)
+        status = replay_patterns_resolve(st);
     for (i = 0; i < st->input_count && status == NVTXW_RESULT_SUCCESS; i++)
         status = replay_registrations(st, &st->inputs[i]);
     if (status == NVTXW_RESULT_SUCCESS)

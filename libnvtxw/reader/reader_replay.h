@@ -100,6 +100,8 @@ typedef struct replay_state {
     replay_target* targets;
     size_t target_count, target_capacity;
     replay_dict stream_names; /* names used in the new session */
+    uint8_t* stream_exact;    /* per opts.streams pattern: compared exactly */
+    uint8_t* domain_exact;    /* per opts.domains pattern */
     reader_arena scratch;     /* per record */
     uint64_t replayed;
 } replay_state;
@@ -110,8 +112,12 @@ nvtxwResultCode_t replay_registration(replay_state* st, const nvtxw_record_t* re
 void* replay_scratch_alloc(void* st, size_t size);
 
 /* reader_replay_merge.c */
-/* Whether `name` passes a pattern list (fnmatch globs; none = all). */
-int replay_match(const char* const* patterns, size_t count, const char* name);
+/* Whether `name` passes a pattern list (none = all): pattern i is compared
+ * exactly when exact[i], else as an fnmatch glob. */
+int replay_match(const char* const* patterns, const uint8_t* exact, size_t count, const char* name);
+/* Sets st->stream_exact and st->domain_exact: a pattern that is the name of
+ * a stream (domain) of some input is exact. SUCCESS or out of memory. */
+nvtxwResultCode_t replay_patterns_resolve(replay_state* st);
 /* Index of the target domain named `name`, registered on first use. */
 nvtxwResultCode_t replay_target_for(replay_state* st, const char* name, size_t* index);
 /* The handle of `text` in target `target`, registered on first use. */

@@ -81,15 +81,52 @@ void replay_dict_free(replay_dict* dict) {
     memset(dict, 0, sizeof *dict);
 }
 
-int replay_match(const char* const* patterns, size_t count, const char* name) {
+int replay_match(const char* const* patterns, const uint8_t* exact, size_t count,
+                 const char* name) {
     size_t i;
     if (patterns == NULL || count == 0)
         return 1;
     for (i = 0; i < count; i++) {
-        if (patterns[i] != NULL && fnmatch(patterns[i], name, 0) == 0)
+        if (patterns[i] != NULL && (exact != NULL && exact[i] ? strcmp(patterns[i], name) == 0
+                                                              : fnmatch(patterns[i], name, 0) == 0))
             return 1;
     }
     return 0;
+}
+
+/* Whether `pattern` is the name of a stream (streams != 0) or domain of an
+ * input. */
+static int names_something(const replay_state* st, const char* pattern, int streams) {
+    size_t i;
+    uint64_t k;
+    for (i = 0; i < st->input_count; i++) {
+        const nvtxw_reader_t* r = st->inputs[i].reader;
+        size_t n = streams ? nvtxw_reader_stream_count(r) : nvtxw_reader_domain_count(r);
+        for (k = 0; k < n; k++) {
+            const char* name =
+                streams ? nvtxw_reader_stream_name(r, k) : nvtxw_reader_domain_name(r, k);
+            if (name != NULL && strcmp(name, pattern) == 0)
+                return 1;
+        }
+    }
+    return 0;
+}
+
+nvtxwResultCode_t replay_patterns_resolve(replay_state* st) {
+    size_t i;
+    if (st->opts.stream_pattern_count > 0 && st->opts.streams != NULL &&
+        (st->stream_exact = nvtxw_calloc(st->opts.stream_pattern_count, 1)) == NULL)
+        return error_oom("the stream patterns");
+    if (st->opts.domain_pattern_count > 0 && st->opts.domains != NULL &&
+        (st->domain_exact = nvtxw_calloc(st->opts.domain_pattern_count, 1)) == NULL)
+        return error_oom("the domain patterns");
+    for (i = 0; st->stream_exact != NULL && i < st->opts.stream_pattern_count; i++)
+        st->stream_exact[i] =
+            st->opts.streams[i] != NULL && names_something(st, st->opts.streams[i], 1);
+    for (i = 0; st->domain_exact != NULL && i < st->opts.domain_pattern_count; i++)
+        st->domain_exact[i] =
+            st->opts.domains[i] != NULL && names_something(st, st->opts.domains[i], 0);
+    return NVTXW_RESULT_SUCCESS;
 }
 
 static nvtxwResultCode_t add_target(replay_state* st, const char* name) {
@@ -315,6 +352,9 @@ void replay_merge_free(replay_state* st) {
     }
     nvtxw_free(st->targets);
     replay_dict_free(&st->stream_names);
+    nvtxw_free(st->stream_exact);
+    nvtxw_free(st->domain_exact);
+    st->stream_exact = st->domain_exact = NULL;
     st->targets = NULL;
     st->target_count = st->target_capacity = 0;
 }

@@ -258,7 +258,8 @@ static nvtxwResultCode_t replay_domain_register(replay_state* st, const nvtxw_re
         in->target_of = targets;
         in->domain_capacity = capacity;
     }
-    if (replay_match(st->opts.domains, st->opts.domain_pattern_count, rec->u.domain.name) &&
+    if (replay_match(st->opts.domains, st->domain_exact, st->opts.domain_pattern_count,
+                     rec->u.domain.name) &&
         (status = replay_target_for(st, rec->u.domain.name, &target)) != NVTXW_RESULT_SUCCESS)
         return status;
     memset(&in->domains[in->domain_count], 0, sizeof *in->domains);
@@ -326,7 +327,8 @@ static nvtxwResultCode_t replay_stream_open(replay_state* st, replay_domain* d,
         return error_set(NVTXW_RESULT_FAILED, "stream %llu beyond the report's %zu streams",
                          (unsigned long long)rec->stream, in->stream_count);
     if (d->handle == NULL ||
-        !replay_match(st->opts.streams, st->opts.stream_pattern_count, rec->u.stream_open.name)) {
+        !replay_match(st->opts.streams, st->stream_exact, st->opts.stream_pattern_count,
+                      rec->u.stream_open.name)) {
         in->stream_state[rec->stream] = REPLAY_STREAM_SKIPPED;
         return NVTXW_RESULT_SUCCESS;
     }

@@ -49,6 +49,10 @@ check "no extension: text" bash -c "'$replay' '$tmp/hello.nvtxw' -o '$tmp/plain'
 cp "$tmp/hello.nvtxw" "$tmp/self.nvtxw"
 check "-o an input: exit 2 naming --force, input unchanged" bash -c "'$replay' '$tmp/hello.nvtxw' '$tmp/self.nvtxw' -o '$tmp/./self.nvtxw' 2>'$tmp/e'; test \$? = 2 && grep -q 'is also an input.*--force' '$tmp/e' && cmp '$tmp/hello.nvtxw' '$tmp/self.nvtxw'"
 check "-o an input with --force: replaced by the merge" bash -c "'$replay' '$tmp/hello.nvtxw' '$tmp/self.nvtxw' -o '$tmp/self.nvtxw' --force && '$replay' '$tmp/self.nvtxw' --to text | grep -c '^event' | grep -qx 12000"
+# --streams / --domains that match nothing: a warning naming the closest
+# names, exit 0; a pattern that matches warns not.
+check "--streams matching nothing: warning with the closest names" bash -c "'$replay' '$tmp/hello.nvtxw' --streams 'worker-9,worker-?' --to text 2>'$tmp/e' >'$tmp/w.txt' && test \$(grep -c warning '$tmp/e') = 1 && grep -q \"^nvtxw-replay: warning: --streams 'worker-9' matches no stream of the inputs; the closest: 'worker-[0-3]', 'worker-[0-3]', 'worker-[0-3]'\$\" '$tmp/e' && test \$(grep -c '^event' '$tmp/w.txt') = 6000"
+check "--domains matching nothing: warning naming 'hello'" bash -c "'$replay' '$tmp/hello.nvtxw' --domains helo --to text 2>'$tmp/e' >/dev/null && grep -q \"^nvtxw-replay: warning: --domains 'helo' matches no domain of the inputs; the closest: 'hello'\" '$tmp/e'"
 check "unknown sink: exit 2" bash -c "'$replay' '$tmp/hello.nvtxw' --to nope; test \$? = 2"
 check "two outputs chosen: exit 2" bash -c "'$replay' '$tmp/hello.nvtxw' --to text --stats; test \$? = 2"
 check "missing report: exit 1 with message" bash -c "'$replay' '$tmp/none.nvtxw' 2>&1 >/dev/null | grep -q '^nvtxw-replay: error: .*none.nvtxw'; test \${PIPESTATUS[0]} = 1"

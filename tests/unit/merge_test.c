@@ -23,6 +23,21 @@ static void path_in(char* out, size_t size, const char* name) {
     ck_assert_int_lt(snprintf(out, size, "%s/%s", dir, name), (int)size);
 }
 
+/* Begins a session writing report `name` in the test directory. */
+static nvtxwSessionHandle_t begin_report(const char* name) {
+    nvtxwSessionAttributes_t sattr;
+    nvtxwSessionHandle_t session = NULL;
+    char config[PATH_MAX + 64], path[PATH_MAX];
+    path_in(path, sizeof path, name);
+    snprintf(config, sizeof config, "Sink=report|Output=%s|Overwrite=yes", path);
+    sattr.structSize = sizeof sattr;
+    sattr.name = name;
+    sattr.configString = config;
+    ck_assert_int_eq(tu_get_interface_or_fail()->SessionBegin(&sattr, &session),
+                     NVTXW_RESULT_SUCCESS);
+    return session;
+}
+
 /* Domains "d" and "e"; in "d": strings "shared" and `own`, a static schema
  * (one uint64 field named `field`), a stream "s" with three counter
  * samples at base, base + 10, base + 20. */
@@ -30,22 +45,14 @@ static void write_input(const char* name, const char* own, const char* field, in
     const nvtxwInterface_t* t = tu_get_interface_or_fail();
     nvtxPayloadSchemaEntry_t entry;
     nvtxPayloadSchemaAttr_t schema;
-    nvtxwSessionAttributes_t sattr;
-    nvtxwSessionHandle_t session;
+    nvtxwSessionHandle_t session = begin_report(name);
     nvtxDomainHandle_t d, e;
     nvtxStringHandle_t s1, s2;
     nvtxwStreamHandle_t stream;
     uint64_t id = 0, counter = 0;
-    char config[PATH_MAX + 64], path[PATH_MAX];
     memset(&entry, 0, sizeof entry);
     entry.type = NVTX_PAYLOAD_ENTRY_TYPE_UINT64;
     entry.name = field;
-    path_in(path, sizeof path, name);
-    snprintf(config, sizeof config, "Sink=report|Output=%s|Overwrite=yes", path);
-    sattr.structSize = sizeof sattr;
-    sattr.name = name;
-    sattr.configString = config;
-    ck_assert_int_eq(t->SessionBegin(&sattr, &session), NVTXW_RESULT_SUCCESS);
     ck_assert_int_eq(nvtxwDomainRegister(t, session, "d", &d), NVTXW_RESULT_SUCCESS);
     ck_assert_int_eq(nvtxwDomainRegister(t, session, "e", &e), NVTXW_RESULT_SUCCESS);
     ck_assert_int_eq(t->StringRegister(d, "shared", &s1), NVTXW_RESULT_SUCCESS);
@@ -154,26 +161,18 @@ static void write_clash_input(const char* name, char v) {
     nvtxTimeDomainAttr_t clock;
     nvtxCounterAttr_t counter;
     nvtxwStreamAttributes_t sattr;
-    nvtxwSessionAttributes_t session_attr;
-    nvtxwSessionHandle_t session;
+    nvtxwSessionHandle_t session = begin_report(name);
     nvtxDomainHandle_t d;
     nvtxwStreamHandle_t stream;
     clash_event ev = {(uint64_t)v, CLASH_CATEGORY, 0};
     nvtxPayloadData_t payload = {STATIC_ID, sizeof ev, &ev};
     uint64_t id = 0;
     int64_t sample = v;
-    char config[PATH_MAX + 64], path[PATH_MAX], field[8], category[16], scope_path[8],
-        counter_name[16];
+    char field[8], category[16], scope_path[8], counter_name[16];
     snprintf(field, sizeof field, "v%c", v);
     snprintf(category, sizeof category, "cat %c", v);
     snprintf(scope_path, sizeof scope_path, "/v%c", v);
     snprintf(counter_name, sizeof counter_name, "count %c", v);
-    path_in(path, sizeof path, name);
-    snprintf(config, sizeof config, "Sink=report|Output=%s|Overwrite=yes", path);
-    session_attr.structSize = sizeof session_attr;
-    session_attr.name = name;
-    session_attr.configString = config;
-    ck_assert_int_eq(t->SessionBegin(&session_attr, &session), NVTXW_RESULT_SUCCESS);
     ck_assert_int_eq(nvtxwDomainRegister(t, session, "d", &d), NVTXW_RESULT_SUCCESS);
     ck_assert_int_eq(t->CategoryRegister(d, CLASH_CATEGORY, category), NVTXW_RESULT_SUCCESS);
     memset(entries, 0, sizeof entries);
@@ -487,6 +486,62 @@ START_TEST(test_filters) {
 }
 END_TEST
 
+/* A report with streams "a[1]", "a1" and "b*", one counter sample each. */
+static void write_glob_names(const char* name) {
+    const nvtxwInterface_t* t = tu_get_interface_or_fail();
+    const char* streams[] = {"a[1]", "a1", "b*"};
+    nvtxwSessionHandle_t session = begin_report(name);
+    nvtxDomainHandle_t d;
+    uint64_t counter = 0;
+    ck_assert_int_eq(nvtxwDomainRegister(t, session, "d", &d), NVTXW_RESULT_SUCCESS);
+    ck_assert_int_eq(nvtxwCounterInt64Register(t, d, "c", NULL, &counter), NVTXW_RESULT_SUCCESS);
+    for (int i = 0; i < 3; i++) {
+        nvtxwStreamHandle_t stream;
+        ck_assert_int_eq(nvtxwStreamOpen(t, session, streams[i], d, "node/p", 0, &stream),
+                         NVTXW_RESULT_SUCCESS);
+        ck_assert_int_eq(nvtxwCounterInt64Write(t, stream, i, counter, i), NVTXW_RESULT_SUCCESS);
+    }
+    ck_assert_int_eq(t->SessionEnd(session), NVTXW_RESULT_SUCCESS);
+}
+
+/* The streams of "globs.nvtxw" merged with "empty.nvtxw" kept by
+ * `patterns`, in order, "|"-joined. */
+static void kept_streams(const char* const* patterns, size_t count, char* out, size_t size) {
+    nvtxw_replay_options_t opts;
+    merged m;
+    memset(&opts, 0, sizeof opts);
+    opts.struct_size = sizeof opts;
+    opts.streams = patterns;
+    opts.stream_pattern_count = count;
+    ck_assert_int_eq(merge("globs.nvtxw", "empty.nvtxw", &opts, &m), NVTXW_RESULT_SUCCESS);
+    out[0] = '\0';
+    for (int i = 0; i < m.kinds[NVTXW_RECORD_STREAM_OPEN] && i < 4; i++)
+        snprintf(out + strlen(out), size - strlen(out), "%s%s", i ? "|" : "", m.streams[i]);
+    ck_assert_int_eq(m.kinds[NVTXW_RECORD_COUNTER_SAMPLE], m.kinds[NVTXW_RECORD_STREAM_OPEN]);
+}
+
+/* A pattern that is a stream's exact name matches that stream only, glob
+ * characters and all; any other pattern is a glob. */
+START_TEST(test_exact_names_first) {
+    const char* exact[] = {"a[1]"};
+    const char* glob[] = {"a[1x]"};
+    const char* star[] = {"b*"};
+    const char* both[] = {"b*", "a?"};
+    char kept[64];
+    write_glob_names("globs.nvtxw");
+    write_input("empty.nvtxw", "only", "x", 0); /* its stream "s" matches none */
+    kept_streams(exact, 1, kept, sizeof kept);
+    ck_assert_str_eq(kept, "a[1]");
+    kept_streams(glob, 1, kept, sizeof kept);
+    ck_assert_str_eq(kept, "a1");
+    kept_streams(star, 1, kept, sizeof kept);
+    ck_assert_str_eq(kept, "b*");
+    kept_streams(both, 2, kept, sizeof kept);
+    ck_assert_str_eq(kept, "a1|b*");
+    ck_assert_str_eq(nvtxw_reader_stream_name(NULL, 0) == NULL ? "null" : "set", "null");
+}
+END_TEST
+
 START_TEST(test_bad_arguments) {
     nvtxw_reader_t* none[1] = {NULL};
     const nvtxwInterface_t* t = tu_get_interface_or_fail();
@@ -512,6 +567,7 @@ static Suite* merge_suite(void) {
     tcase_add_test(tc, test_static_clash_renumbered);
     tcase_add_test(tc, test_time_order);
     tcase_add_test(tc, test_filters);
+    tcase_add_test(tc, test_exact_names_first);
     tcase_add_test(tc, test_bad_arguments);
     suite_add_tcase(s, tc);
     return s;

@@ -411,6 +411,13 @@ START_TEST(every_record_kind) {
     reader = open_ok(path, NVTXW_READER_ORDER_STREAM);
     ck_assert_uint_eq(nvtxw_reader_stream_count(reader), 3);
     ck_assert_uint_eq(nvtxw_reader_domain_count(reader), 2);
+    /* names are known from open on, before any record is read */
+    ck_assert_str_eq(nvtxw_reader_stream_name(reader, 0), "s0");
+    ck_assert_str_eq(nvtxw_reader_stream_name(reader, 2), "s2");
+    ck_assert_ptr_null(nvtxw_reader_stream_name(reader, 3));
+    ck_assert_str_eq(nvtxw_reader_domain_name(reader, 0), "");
+    ck_assert_str_eq(nvtxw_reader_domain_name(reader, 1), "app");
+    ck_assert_ptr_null(nvtxw_reader_domain_name(reader, 2));
     ck_assert_str_eq(nvtxw_reader_string(reader, 1, ((uint64_t)77 << 32) | 1), "hello");
     ck_assert_ptr_null(nvtxw_reader_string(reader, 1, 3));
     ck_assert_ptr_null(nvtxw_reader_string(reader, 0, 1));
@@ -960,6 +967,8 @@ START_TEST(bad_arguments) {
     ck_assert_int_eq(nvtxw_reader_damage(NULL, 0, NULL, NULL, NULL), NVTXW_RESULT_INVALID_ARGUMENT);
     ck_assert_ptr_null(nvtxw_reader_registry(NULL, 0));
     ck_assert_uint_eq(nvtxw_reader_stream_count(NULL), 0);
+    ck_assert_ptr_null(nvtxw_reader_stream_name(NULL, 0));
+    ck_assert_ptr_null(nvtxw_reader_domain_name(NULL, 0));
     nvtxw_reader_close(NULL);
     opts.order = NVTXW_READER_ORDER_STREAM;
     opts.flags = NVTXW_READER_SCAN;

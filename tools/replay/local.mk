@@ -7,6 +7,7 @@ bin_PROGRAMS += tools/replay/nvtxw-replay
 tools_replay_nvtxw_replay_SOURCES = tools/replay/replay_input.h \
 	tools/replay/driver/nvtxw_replay.c \
 	tools/replay/driver/replay_sources.c tools/replay/driver/replay_sources.h \
+	tools/replay/driver/replay_patterns.c tools/replay/driver/replay_patterns.h \
 	tools/replay/chrome/chrome_in.h tools/replay/chrome/chrome_in_doc.c \
 	tools/replay/chrome/chrome_in_events.c tools/replay/chrome/chrome_in_json.c \
 	tools/replay/chrome/chrome_in_main.c tools/replay/chrome/chrome_in_meta.c \

@@ -209,6 +209,12 @@ NVTXW_API nvtxwResultCode_t nvtxw_reader_next(nvtxw_reader_t* reader, const nvtx
 NVTXW_API size_t nvtxw_reader_stream_count(const nvtxw_reader_t* reader);
 /* Number of domains (domain records). */
 NVTXW_API size_t nvtxw_reader_domain_count(const nvtxw_reader_t* reader);
+/* The name stream `stream` (0 .. stream_count - 1) was opened with, known
+ * from nvtxw_reader_open on, valid until close; NULL when out of range. */
+NVTXW_API const char* nvtxw_reader_stream_name(const nvtxw_reader_t* reader, uint64_t stream);
+/* The name of domain `domain` ("" for the default domain); NULL when out of
+ * range. */
+NVTXW_API const char* nvtxw_reader_domain_name(const nvtxw_reader_t* reader, uint64_t domain);
 
 /*
  * Restricts the following nvtxw_reader_next calls to the records of one
@@ -310,9 +316,13 @@ typedef struct nvtxw_replay_options {
      * (ties by input position); open the readers with
      * NVTXW_READER_ORDER_TIME so that each input is in time order too. */
     int order;
-    const char* const* streams; /* stream name patterns */
+    /* Stream and domain name patterns: a pattern that is the exact name of
+     * a stream (domain) of some input matches that name only; any other is
+     * an fnmatch(3) glob, so a name holding glob characters ("CUDA[0:13]")
+     * can be given as it is printed. None: all. */
+    const char* const* streams;
     size_t stream_pattern_count;
-    const char* const* domains; /* domain name patterns */
+    const char* const* domains;
     size_t domain_pattern_count;
     int has_from, has_to;
     int64_t from, to; /* inclusive window, in the recorded timestamps */

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "nvtxw/nvtxw.h"
+#include "replay_patterns.h"
 #include "replay_sources.h"
 #include "tool_output.h"
 
@@ -70,8 +71,9 @@ static const char usage_text[] =
     "                              the replay succeeds)\n"
     "         --order stream|time  record order (default stream): input after input, or\n"
     "                              merged by timestamp across all inputs\n"
-    "         --streams P,...      keep streams whose name matches a glob pattern\n"
-    "         --domains P,...      keep domains whose name matches a glob pattern\n"
+    "         --streams P,...      keep the streams named P (a name as printed, glob\n"
+    "                              characters and all), else matching glob P\n"
+    "         --domains P,...      keep the domains named P, else matching glob P\n"
     "         --from NS, --to NS   keep stream records with a timestamp in [from, to]\n"
     "                              (--to with an integer is the window's end)\n"
     "         -h, --help           show this help\n"
@@ -412,6 +414,8 @@ static int replay(options* o, const char* config, nvtxw_reader_t** readers, char
         return replay_input_run(&ctx, &o->sources[0]);
     if (gather_reports(o, &ctx, temps) != 0 || open_inputs(o, readers) != 0)
         return 1;
+    replay_warn_unmatched(TOOL, readers, o->input_count, o->streams, o->stream_count, o->domains,
+                          o->domain_count);
     if (nvtxw_reader_replay_many(readers, o->input_count, iface, config, &ropts, NULL) !=
         NVTXW_RESULT_SUCCESS) {
         end_renumber_notes(&notes);
