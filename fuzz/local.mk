@@ -39,7 +39,8 @@ noinst_PROGRAMS += fuzz/capture_fuzz
 fuzz_capture_fuzz_SOURCES = fuzz/capture_fuzz.c tools/replay/capture/capture_read.c \
 	tools/replay/capture/capture_maps.c tools/replay/capture/capture_lines.c \
 	tools/replay/capture/capture_regs.c tools/replay/capture/capture_payload.c \
-	tools/replay/capture/capture_replay.c $(libnvtxw_libnvtxw_la_SOURCES)
+	tools/replay/capture/capture_replay.c tools/common/tool_interrupt.c \
+	$(libnvtxw_libnvtxw_la_SOURCES)
 fuzz_capture_fuzz_CPPFLAGS = $(FUZZ_CPPFLAGS) -I$(top_srcdir)/tools/replay \
 	-DCAPTURE_SCHEMAS_DIR='"$(pkgdatadir)/schemas"' \
 	-DCAPTURE_SOURCE_SCHEMAS_DIR='"$(abs_top_srcdir)/schemas"'
@@ -77,7 +78,8 @@ fuzz_reader_replay_LDADD = libnvtxw/libnvtxw.la
 fuzz_capture_replay_SOURCES = fuzz/fuzz_replay_main.c fuzz/capture_fuzz.c \
 	tools/replay/capture/capture_read.c tools/replay/capture/capture_maps.c \
 	tools/replay/capture/capture_lines.c tools/replay/capture/capture_regs.c \
-	tools/replay/capture/capture_payload.c tools/replay/capture/capture_replay.c
+	tools/replay/capture/capture_payload.c tools/replay/capture/capture_replay.c \
+	tools/common/tool_interrupt.c
 fuzz_capture_replay_CPPFLAGS = $(FUZZ_REPLAY_CPPFLAGS) -DFUZZ_REPLAY_NAME='"capture"' \
 	-I$(top_srcdir)/tools/replay \
 	-DCAPTURE_SCHEMAS_DIR='"$(pkgdatadir)/schemas"' \

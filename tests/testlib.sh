@@ -27,3 +27,28 @@ fatal() {
     fail "$1"
     finish
 }
+
+# interrupt_run SIGNAL DIR ERRFILE COMMAND...: starts COMMAND in the
+# background (stderr to ERRFILE), waits up to 60 s for a temporary output
+# (a name with ".tmp-") to appear in DIR, sends SIGNAL, and sets
+# interrupt_status to the command's exit status (or "none" when no
+# temporary appeared: the signal was then not sent and the command killed).
+interrupt_run() {
+    local signal=$1 dir=$2 errfile=$3 pid i
+    shift 3
+    "$@" >/dev/null 2>"$errfile" &
+    pid=$!
+    interrupt_status=none
+    for ((i = 0; i < 600; i++)); do
+        if compgen -G "$dir/*.tmp-*" >/dev/null; then
+            kill -s "$signal" "$pid"
+            wait "$pid"
+            interrupt_status=$?
+            return
+        fi
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    kill -s KILL "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
+}

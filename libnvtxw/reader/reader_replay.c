@@ -114,9 +114,16 @@ static nvtxwResultCode_t replay_stream_record(replay_state* st, const nvtxw_reco
     }
 }
 
+/* Records between two calls of opts.should_stop. */
+#define REPLAY_STOP_POLL 1024
+
 static nvtxwResultCode_t replay_one(replay_state* st, replay_input* in, const nvtxw_record_t* rec) {
     nvtxwResultCode_t status;
     int kept = 1;
+    if (st->opts.should_stop != NULL && st->polled++ % REPLAY_STOP_POLL == 0 &&
+        st->opts.should_stop(st->opts.stop_context))
+        return error_set(NVTXW_RESULT_FAILED, "replay stopped by the caller after %llu records",
+                         (unsigned long long)st->replayed);
     st->in = in;
     reader_arena_reset(&st->scratch);
     if (rec->kind != NVTXW_RECORD_SESSION && st->session == NULL)

@@ -104,6 +104,7 @@ typedef struct replay_state {
     uint8_t* domain_exact;    /* per opts.domains pattern */
     reader_arena scratch;     /* per record */
     uint64_t replayed;
+    uint64_t polled; /* records since the start, for opts.should_stop */
 } replay_state;
 
 /* Registration records (reader_replay_regs.c); SUCCESS or the call's code. */

@@ -9,6 +9,7 @@ build=${top_builddir:-.}
 replay=$build/tools/replay/nvtxw-replay
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+. "${top_srcdir:-.}/tests/testlib.sh" # interrupt_run; its counters are reset below
 passed=0
 failed=0
 check() { # check NAME COMMAND...: passes when the command succeeds
@@ -53,6 +54,18 @@ check "-o an input with --force: replaced by the merge" bash -c "'$replay' '$tmp
 # names, exit 0; a pattern that matches warns not.
 check "--streams matching nothing: warning with the closest names" bash -c "'$replay' '$tmp/hello.nvtxw' --streams 'worker-9,worker-?' --to text 2>'$tmp/e' >'$tmp/w.txt' && test \$(grep -c warning '$tmp/e') = 1 && grep -q \"^nvtxw-replay: warning: --streams 'worker-9' matches no stream of the inputs; the closest: 'worker-[0-3]', 'worker-[0-3]', 'worker-[0-3]'\$\" '$tmp/e' && test \$(grep -c '^event' '$tmp/w.txt') = 6000"
 check "--domains matching nothing: warning naming 'hello'" bash -c "'$replay' '$tmp/hello.nvtxw' --domains helo --to text 2>'$tmp/e' >/dev/null && grep -q \"^nvtxw-replay: warning: --domains 'helo' matches no domain of the inputs; the closest: 'hello'\" '$tmp/e'"
+# Interrupts: SIGINT / SIGTERM stop the run, remove every temporary file
+# (the tool's, the sink's and a merge's temporary reports in TMPDIR), say
+# "interrupted" and exit 130 / 143.
+for case in "INT 130 report big.nvtxw" "TERM 143 report big.nvtxw" "INT 130 json big.json" \
+    "INT 130 merge merged.nvtxw"; do
+    read -r sig code kind out <<<"$case"
+    rm -rf "$tmp/intr" && mkdir -p "$tmp/intr"
+    args=(--synthetic tasks:events=1G -o "$tmp/intr/$out")
+    [ "$kind" = merge ] && args=("$tmp/hello.nvtxw" "${args[@]}") # through a temporary report
+    interrupt_run "$sig" "$tmp/intr" "$tmp/intr.err" env TMPDIR="$tmp/intr" "$replay" "${args[@]}"
+    check "SIG$sig during a $kind run: exit $code, 'interrupted', nothing left" bash -c "test '$interrupt_status' = $code && grep -q '^nvtxw-replay: interrupted\$' '$tmp/intr.err' && ! grep -q 'error' '$tmp/intr.err' && test -z \"\$(ls -A '$tmp/intr')\""
+done
 check "unknown sink: exit 2" bash -c "'$replay' '$tmp/hello.nvtxw' --to nope; test \$? = 2"
 check "two outputs chosen: exit 2" bash -c "'$replay' '$tmp/hello.nvtxw' --to text --stats; test \$? = 2"
 check "missing report: exit 1 with message" bash -c "'$replay' '$tmp/none.nvtxw' 2>&1 >/dev/null | grep -q '^nvtxw-replay: error: .*none.nvtxw'; test \${PIPESTATUS[0]} = 1"

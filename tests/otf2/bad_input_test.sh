@@ -282,6 +282,27 @@ else
     fail "an upper-case .NVTXW output is a report: $(head -c 300 "$tmp/err")"
 fi
 
+# Interrupts: SIGINT / SIGTERM stop the conversion (one thread or two),
+# remove the temporary outputs, say "interrupted" and exit 130 / 143. The
+# archive is large enough (10 M events, ~2 s) for the signal to come first.
+if "$gen" -o "$tmp/big" --events 10000000 >/dev/null 2>"$tmp/err"; then
+    for case in "INT 130 1 report.nvtxw" "TERM 143 2 report.nvtxw" "INT 130 2 ranges.json"; do
+        read -r sig code threads out <<<"$case"
+        fresh
+        interrupt_run "$sig" "$o" "$tmp/intr.err" "$imp" "$tmp/big/traces.otf2" \
+            --threads "$threads" -o "$o/$out"
+        if [ "$interrupt_status" = "$code" ] && grep -q '^nvtxw-otf2-import: interrupted$' "$tmp/intr.err" &&
+            ! grep -q error "$tmp/intr.err" && [ -z "$(ls -A "$o")" ]; then
+            pass "SIG$sig with --threads $threads into $out: exit $code, nothing left"
+        else
+            fail "SIG$sig with --threads $threads into $out: exit $interrupt_status, left: $(ls -A "$o"), stderr: $(head -c 300 "$tmp/intr.err")"
+        fi
+    done
+    rm -rf "$tmp/big"
+else
+    fail "nvtxw-otf2-gen --events 10000000 failed: $(head -c 300 "$tmp/err")"
+fi
+
 # A full standard output is a failure (exit 1, said so), not a silent success.
 for option in --help --version; do
     "$imp" "$option" >/dev/full 2>"$tmp/full.err"

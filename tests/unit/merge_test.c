@@ -542,6 +542,53 @@ START_TEST(test_exact_names_first) {
 }
 END_TEST
 
+static int stop_on_second_poll(void* context) {
+    int* polls = context;
+    return ++*polls >= 2;
+}
+
+/* should_stop is polled every 1024 records: a replay it stops fails with a
+ * message saying so, and the session is still ended (a readable report). */
+START_TEST(test_should_stop) {
+    const nvtxwInterface_t* t = tu_get_interface_or_fail();
+    nvtxw_replay_options_t opts;
+    nvtxw_reader_t* reader = NULL;
+    nvtxwSessionHandle_t session = begin_report("many.nvtxw");
+    nvtxwStreamHandle_t stream;
+    nvtxDomainHandle_t d;
+    uint64_t counter = 0, records = 0;
+    char path[PATH_MAX], config[PATH_MAX + 64];
+    int polls = 0;
+    merged m;
+    ck_assert_int_eq(nvtxwDomainRegister(t, session, "d", &d), NVTXW_RESULT_SUCCESS);
+    ck_assert_int_eq(nvtxwCounterInt64Register(t, d, "c", NULL, &counter), NVTXW_RESULT_SUCCESS);
+    ck_assert_int_eq(nvtxwStreamOpen(t, session, "s", d, "node/p", 0, &stream),
+                     NVTXW_RESULT_SUCCESS);
+    for (int i = 0; i < 5000; i++)
+        ck_assert_int_eq(nvtxwCounterInt64Write(t, stream, i, counter, i), NVTXW_RESULT_SUCCESS);
+    ck_assert_int_eq(t->SessionEnd(session), NVTXW_RESULT_SUCCESS);
+    memset(&opts, 0, sizeof opts);
+    opts.struct_size = sizeof opts;
+    opts.should_stop = stop_on_second_poll;
+    opts.stop_context = &polls;
+    path_in(path, sizeof path, "many.nvtxw");
+    ck_assert_int_eq(nvtxw_reader_open(path, NULL, &reader), NVTXW_RESULT_SUCCESS);
+    path_in(path, sizeof path, "stopped.nvtxw");
+    snprintf(config, sizeof config, "Sink=report|Output=%s|Overwrite=yes", path);
+    ck_assert_int_eq(nvtxw_reader_replay_many(&reader, 1, t, config, &opts, &records),
+                     NVTXW_RESULT_FAILED);
+    ck_assert_msg(strstr(nvtxw_last_error(), "replay stopped by the caller after 1024 records"),
+                  "message: %s", nvtxw_last_error());
+    ck_assert_int_eq(polls, 2);
+    ck_assert_uint_eq(records, 1024);
+    nvtxw_reader_close(reader);
+    /* the first 1024 records: the registrations and the first samples */
+    ck_assert_int_eq(merge("stopped.nvtxw", "stopped.nvtxw", NULL, &m), NVTXW_RESULT_SUCCESS);
+    ck_assert_int_gt(m.kinds[NVTXW_RECORD_COUNTER_SAMPLE], 2 * 1000);
+    ck_assert_int_lt(m.kinds[NVTXW_RECORD_COUNTER_SAMPLE], 2 * 1024);
+}
+END_TEST
+
 START_TEST(test_bad_arguments) {
     nvtxw_reader_t* none[1] = {NULL};
     const nvtxwInterface_t* t = tu_get_interface_or_fail();
@@ -568,6 +615,7 @@ static Suite* merge_suite(void) {
     tcase_add_test(tc, test_time_order);
     tcase_add_test(tc, test_filters);
     tcase_add_test(tc, test_exact_names_first);
+    tcase_add_test(tc, test_should_stop);
     tcase_add_test(tc, test_bad_arguments);
     suite_add_tcase(s, tc);
     return s;

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "otf2_import.h"
+#include "tool_interrupt.h"
 #include "tool_output.h"
 
 static const char usage_text[] =
@@ -298,15 +299,17 @@ static int convert(cli* c, importer* im) {
         return to_file ? tool_output_end(&out, 1) : 1;
     }
     c->opts.config = config;
-    c->opts.iface = iface;
+    c->opts.iface = tool_interruptible(iface);
     c->opts.progress = !c->quiet && isatty(STDERR_FILENO);
     im->opts = c->opts;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     status = import_run(im);
     clock_gettime(CLOCK_MONOTONIC, &t1);
-    if (status != 0)
+    if (status == 0 && tool_interrupted())
+        status = 1; /* stopped during the session's end: the output is not whole */
+    else if (status != 0 && !tool_interrupted()) /* else said by tool_interrupt_status */
         fprintf(stderr, TOOL ": error: %s\n", im->error);
-    else
+    else if (status == 0)
         print_summary(im, c, (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
     return to_file ? tool_output_end(&out, status) : status;
 }
@@ -332,10 +335,11 @@ static int run(int argc, char** argv) {
         return status;
     status = convert(&c, &im);
     nvtxwFinalize();
-    return status;
+    return tool_interrupt_status(status);
 }
 
 int main(int argc, char** argv) {
     tool_ignore_file_size_signal();
+    tool_interrupt_install(TOOL);
     return tool_finish_stdout(TOOL, run(argc, argv));
 }

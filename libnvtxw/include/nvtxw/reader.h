@@ -330,6 +330,12 @@ typedef struct nvtxw_replay_options {
      * thread, before the input's records that use it are replayed. */
     void (*on_renumber)(void* context, const nvtxw_replay_renumbered_t* renumbered);
     void* renumber_context;
+    /* Polled every 1024 records, filtered ones included (NULL: never): a
+     * non-zero return stops the replay with NVTXW_RESULT_FAILED ("replay
+     * stopped by the caller"); the session is still ended. For a cancel
+     * button or a signal handler's flag. */
+    int (*should_stop)(void* context);
+    void* stop_context;
 } nvtxw_replay_options_t;
 
 /*

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "capture_reader.h"
+#include "tool_interrupt.h"
 
 /* ---- read handler ---- */
 
@@ -188,6 +189,8 @@ static size_t mark_column(const capture_reader* r, yaml_mark_t mark) {
 
 int capture_error(capture_reader* r, yaml_mark_t mark, const char* format, ...) {
     va_list args;
+    if (tool_interrupted())
+        return -1; /* the calls fail because the run was asked to stop; nothing to say */
     va_start(args, format);
     vreport(r, mark.line + 1, mark_column(r, mark), format, args);
     va_end(args);

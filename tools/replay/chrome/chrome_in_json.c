@@ -32,6 +32,7 @@
 #include <yajl/yajl_parse.h>
 
 #include "chrome_in.h"
+#include "tool_interrupt.h"
 
 #define CHUNK (256u << 10)
 
@@ -333,6 +334,8 @@ static int at_end(reader* r) {
 static int read_all(reader* r, FILE* file, unsigned char* chunk) {
     size_t got;
     while ((got = fread(chunk, 1, CHUNK, file)) > 0) {
+        if (tool_interrupted())
+            return 1; /* asked to stop: said by the tool */
         if (scan_tokens(r, chunk, got) != 0)
             return 1;
         if (yajl_parse(r->yajl, chunk, got) != yajl_status_ok)

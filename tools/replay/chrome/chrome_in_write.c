@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "chrome_in.h"
+#include "tool_interrupt.h"
 
 #define CHROME_SHAPES_MAX 4096
 #define CHROME_SHAPE_KEYS_MAX 64
@@ -59,6 +60,8 @@ void chrome_event_warning(chrome_import* im, const char* format, ...) {
 }
 
 int chrome_api_error(chrome_import* im, const char* what, nvtxwResultCode_t rc) {
+    if (tool_interrupted())
+        return 1; /* the calls fail because the run was asked to stop; nothing to say */
     fprintf(stderr, "%s: error: %s: %s failed (code %d): %s\n", im->ctx->tool, im->path, what,
             (int)rc, nvtxw_last_error());
     return 1;

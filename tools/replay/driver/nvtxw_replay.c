@@ -26,6 +26,7 @@
 #include "nvtxw/nvtxw.h"
 #include "replay_patterns.h"
 #include "replay_sources.h"
+#include "tool_interrupt.h"
 #include "tool_output.h"
 
 #define TOOL "nvtxw-replay"
@@ -396,18 +397,39 @@ static void end_renumber_notes(const renumber_notes* notes) {
                 notes->count - RENUMBER_NOTES_MAX);
 }
 
+static int should_stop(void* context) {
+    (void)context;
+    return tool_interrupted() != 0;
+}
+
+static void replay_options(const options* o, renumber_notes* notes, nvtxw_replay_options_t* r) {
+    memset(r, 0, sizeof *r);
+    r->struct_size = sizeof *r;
+    r->order = o->order;
+    r->streams = o->streams;
+    r->stream_pattern_count = o->stream_count;
+    r->domains = o->domains;
+    r->domain_pattern_count = o->domain_count;
+    r->has_from = o->has_from;
+    r->has_to = o->has_to;
+    r->from = o->from;
+    r->to = o->to;
+    r->on_renumber = note_renumbered;
+    r->renumber_context = notes;
+    r->should_stop = should_stop;
+}
+
 static int replay(options* o, const char* config, nvtxw_reader_t** readers, char* temps) {
     renumber_notes notes = {o, 0};
-    nvtxw_replay_options_t ropts = {sizeof ropts, o->order,        o->streams,      o->stream_count,
-                                    o->domains,   o->domain_count, o->has_from,     o->has_to,
-                                    o->from,      o->to,           note_renumbered, &notes};
+    nvtxw_replay_options_t ropts;
     const void* iface = NULL;
     replay_input_ctx ctx = {TOOL, NULL, config};
+    replay_options(o, &notes, &ropts);
     if (nvtxwGetInterface(NVTXW_INTERFACE_VERSION, &iface) != NVTXW_RESULT_SUCCESS) {
         fprintf(stderr, TOOL ": error: %s\n", nvtxw_last_error());
         return 1;
     }
-    ctx.iface = iface;
+    ctx.iface = tool_interruptible(iface);
     if (sniff_sources(o) != 0)
         return 1;
     if (direct_source(o))
@@ -416,9 +438,11 @@ static int replay(options* o, const char* config, nvtxw_reader_t** readers, char
         return 1;
     replay_warn_unmatched(TOOL, readers, o->input_count, o->streams, o->stream_count, o->domains,
                           o->domain_count);
-    if (nvtxw_reader_replay_many(readers, o->input_count, iface, config, &ropts, NULL) !=
+    if (nvtxw_reader_replay_many(readers, o->input_count, ctx.iface, config, &ropts, NULL) !=
         NVTXW_RESULT_SUCCESS) {
         end_renumber_notes(&notes);
+        if (tool_interrupted())
+            return 1; /* said by tool_interrupt_status */
         fprintf(stderr, TOOL ": error: %s\n", nvtxw_last_error());
         name_temporaries(o, nvtxw_last_error());
         return 1;
@@ -465,6 +489,8 @@ static int run(int argc, char** argv) {
             status = usage_error("output path too long: %s", o.output);
         else
             status = replay(&o, config, readers, temps);
+        if (tool_interrupted() && status == 0)
+            status = 1; /* stopped during the session's end: the output is not whole */
         if (to_file)
             status = tool_output_end(&out, status);
     }
@@ -481,10 +507,11 @@ static int run(int argc, char** argv) {
     free(o.inputs);
     free(o.streams);
     free(o.domains);
-    return status;
+    return tool_interrupt_status(status);
 }
 
 int main(int argc, char** argv) {
     tool_ignore_file_size_signal();
+    tool_interrupt_install(TOOL);
     return tool_finish_stdout(TOOL, run(argc, argv));
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "synthetic.h"
+#include "tool_interrupt.h"
 
 /* splitmix64 (Steele, Lea, Flood 2014): one 64-bit state, full period,
  * and the same sequence on every platform, which is what makes a spec
@@ -35,6 +36,8 @@ int synth_check(const synth_run* run, nvtxwResultCode_t rc, const char* what, ..
     va_list ap;
     if (rc == NVTXW_RESULT_SUCCESS)
         return 0;
+    if (tool_interrupted())
+        return 1; /* the calls fail because the run was asked to stop; nothing to say */
     fprintf(stderr, "%s: error: --synthetic %s: cannot ", run->ctx->tool, run->generator);
     va_start(ap, what);
     vfprintf(stderr, what, ap);

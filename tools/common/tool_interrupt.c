@@ -1,0 +1,104 @@
+/*
+ * tools/common/tool_interrupt.c - stopping a run cleanly on SIGINT and
+ * SIGTERM (see tool_interrupt.h).
+ */
+#define _POSIX_C_SOURCE 200809L /* sigaction */
+#include "config.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tool_interrupt.h"
+
+static volatile sig_atomic_t stop_signal;
+static const char* tool_name = "nvtxw";
+static nvtxwInterface_t guarded; /* the interruptible table */
+static const nvtxwInterface_t* real;
+
+/* Async-signal-safe: write(2) and the default action only. */
+static void on_signal(int signal_number) {
+    static const char first[] =
+        ": stopping and removing temporary files (the signal again stops at once)\n";
+    if (stop_signal != 0) {
+        struct sigaction dfl;
+        memset(&dfl, 0, sizeof dfl);
+        dfl.sa_handler = SIG_DFL;
+        sigaction(signal_number, &dfl, NULL);
+        raise(signal_number);
+        return;
+    }
+    stop_signal = signal_number;
+    if (write(STDERR_FILENO, tool_name, strlen(tool_name)) >= 0 &&
+        write(STDERR_FILENO, first, sizeof first - 1) >= 0) {
+    }
+}
+
+void tool_interrupt_install(const char* tool) {
+    struct sigaction action;
+    tool_name = tool;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_signal;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, NULL);
+    sigaction(SIGTERM, &action, NULL);
+}
+
+int tool_interrupted(void) { return stop_signal; }
+
+int tool_interrupt_status(int status) {
+    if (stop_signal == 0)
+        return status;
+    fprintf(stderr, "%s: interrupted\n", tool_name);
+    return 128 + stop_signal;
+}
+
+/* ---- The interruptible table: each guarded call checks first ---------- */
+
+#define STOPPED() (stop_signal != 0)
+
+static nvtxwResultCode_t g_session_begin(const nvtxwSessionAttributes_t* attr,
+                                         nvtxwSessionHandle_t* out) {
+    return STOPPED() ? NVTXW_RESULT_FAILED : real->SessionBegin(attr, out);
+}
+static nvtxwResultCode_t g_domain_register(nvtxwSessionHandle_t session,
+                                           const nvtxwDomainAttributes_t* attr,
+                                           nvtxDomainHandle_t* out) {
+    return STOPPED() ? NVTXW_RESULT_FAILED : real->DomainRegister(session, attr, out);
+}
+static nvtxwResultCode_t g_stream_open(nvtxwSessionHandle_t session,
+                                       const nvtxwStreamAttributes_t* attr,
+                                       nvtxwStreamHandle_t* out) {
+    return STOPPED() ? NVTXW_RESULT_FAILED : real->StreamOpen(session, attr, out);
+}
+static nvtxwResultCode_t g_event_write(nvtxwStreamHandle_t stream,
+                                       const nvtxPayloadData_t* payloads, size_t count) {
+    return STOPPED() ? NVTXW_RESULT_FAILED : real->EventWrite(stream, payloads, count);
+}
+static nvtxwResultCode_t g_event_batch_write(nvtxwStreamHandle_t stream,
+                                             const nvtxEventBatch_t* batch) {
+    return STOPPED() ? NVTXW_RESULT_FAILED : real->EventBatchWrite(stream, batch);
+}
+static nvtxwResultCode_t g_counter_write(nvtxwStreamHandle_t stream, int64_t timestamp,
+                                         uint64_t counter, const void* value, size_t size) {
+    return STOPPED() ? NVTXW_RESULT_FAILED
+                     : real->CounterWrite(stream, timestamp, counter, value, size);
+}
+static nvtxwResultCode_t g_counter_batch_write(nvtxwStreamHandle_t stream,
+                                               const nvtxCounterBatch_t* batch) {
+    return STOPPED() ? NVTXW_RESULT_FAILED : real->CounterBatchWrite(stream, batch);
+}
+
+const nvtxwInterface_t* tool_interruptible(const nvtxwInterface_t* iface) {
+    real = iface;
+    guarded = *iface;
+    guarded.SessionBegin = g_session_begin;
+    guarded.DomainRegister = g_domain_register;
+    guarded.StreamOpen = g_stream_open;
+    guarded.EventWrite = g_event_write;
+    guarded.EventBatchWrite = g_event_batch_write;
+    guarded.CounterWrite = g_counter_write;
+    guarded.CounterBatchWrite = g_counter_batch_write;
+    return &guarded;
+}
