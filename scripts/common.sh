@@ -37,21 +37,39 @@ nvtxw_install_deps() {
         nvtxw_die "apt-get install failed for:$missing"
 }
 
-# nvtxw_build DIR [configure options...]: configure (once) and build in DIR.
+# nvtxw_build DIR [configure options...]: configure (once) and build in DIR,
+# saying each step and, every 15 s while make runs, how far it got (the
+# compiler's output goes to DIR/build.log).
 nvtxw_build() {
-    local dir=$1
+    local dir=$1 pid start last compiled
     shift
     if [ ! -x "$NVTXW_TOP/configure" ] || [ "$NVTXW_TOP/configure.ac" -nt "$NVTXW_TOP/configure" ]; then
+        echo "  generating configure (autoreconf) ..."
         (cd "$NVTXW_TOP" && autoreconf -fi >/dev/null 2>&1) || nvtxw_die "autoreconf failed"
     fi
     mkdir -p "$dir"
     if [ ! -f "$dir/Makefile" ]; then
+        echo "  configuring ..."
         (cd "$dir" && "$NVTXW_TOP/configure" -q "$@") || nvtxw_die "configure failed in $dir"
     fi
-    make -C "$dir" -j"$(nproc)" >"$dir/build.log" 2>&1 || {
+    echo "  compiling with $(nproc) jobs (log: $dir/build.log) ..."
+    make -C "$dir" -j"$(nproc)" >"$dir/build.log" 2>&1 &
+    pid=$!
+    start=$SECONDS
+    last=$SECONDS
+    while kill -0 "$pid" 2>/dev/null; do
+        sleep 1
+        if [ $((SECONDS - last)) -ge 15 ]; then
+            compiled=$(grep -c '^ *CC' "$dir/build.log" || true)
+            echo "  ... $compiled files compiled so far ($((SECONDS - start)) s)"
+            last=$SECONDS
+        fi
+    done
+    wait "$pid" || {
         tail -n 40 "$dir/build.log" >&2
         nvtxw_die "build failed in $dir (full log: $dir/build.log)"
     }
+    echo "  built in $((SECONDS - start)) s"
 }
 
 NVTXW_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

@@ -34,13 +34,13 @@ fatal() {
 # interrupt_status to the command's exit status (or "none" when no
 # temporary appeared: the signal was then not sent and the command killed).
 interrupt_run() {
-    local signal=$1 dir=$2 errfile=$3 pid i
+    local signal=$1 dir=$2 errfile=$3 pid i=0
     shift 3
     "$@" >/dev/null 2>"$errfile" &
     pid=$!
     interrupt_status=none
-    for ((i = 0; i < 600; i++)); do
-        if compgen -G "$dir/*.tmp-*" >/dev/null; then
+    while [ "$i" -lt 600 ]; do # POSIX sh too: some tests run under dash
+        if ls -A "$dir" | grep -q '\.tmp-'; then
             kill -s "$signal" "$pid"
             wait "$pid"
             interrupt_status=$?
@@ -48,6 +48,7 @@ interrupt_run() {
         fi
         kill -0 "$pid" 2>/dev/null || break
         sleep 0.1
+        i=$((i + 1))
     done
     kill -s KILL "$pid" 2>/dev/null
     wait "$pid" 2>/dev/null

@@ -109,6 +109,14 @@ const char* nvtxw_reader_domain_name(const nvtxw_reader_t* reader, uint64_t doma
     return reader != NULL && domain < reader->domain_count ? reader->domains[domain].name : NULL;
 }
 
+uint64_t nvtxw_reader_record_total(const nvtxw_reader_t* reader) {
+    uint64_t total = 0;
+    size_t i, n = reader != NULL ? container_reader_chunk_count(reader->container) : 0;
+    for (i = 0; i < n; i++)
+        total += container_reader_chunk_info(reader->container, i)->meta.record_count;
+    return total;
+}
+
 uint64_t nvtxw_reader_record_count(const nvtxw_reader_t* reader) {
     return reader ? reader->returned : 0;
 }

@@ -207,16 +207,19 @@ expect $? "merged with a report: both inputs' events, no temporary left"
     [ "$(grep -c '^event' "$tmp/merge2.txt")" = $((241 + 25 + 25)) ] &&
     [ "$(grep -c '^category domain="chrome" id=136962009 name="c1"$' "$tmp/merge2.txt")" = 1 ]
 expect $? "two different Chrome traces merge; a shared category once"
-# Two names with one hash in two files (c268724 and c698200 share 399724973)
-# cannot merge: the error names the temporary reports, and a note says
-# which input each one holds.
+# Two names with one hash in two files (c268724 and c698200 share 399724973):
+# the merge renumbers the second file's category, says so naming the inputs
+# (not their temporary reports), and each event keeps its own category.
 printf '[{"name":"a","cat":"c268724","ph":"i","ts":1,"pid":1,"tid":1}]' >"$tmp/cat1.json"
 printf '[{"name":"b","cat":"c698200","ph":"i","ts":1,"pid":1,"tid":1}]' >"$tmp/cat2.json"
-"$replay" "$tmp/cat1.json" "$tmp/cat2.json" --to text >/dev/null 2>"$tmp/err"
-[ $? = 1 ] && grep -q 'static category ID 399724973 of domain "chrome"' "$tmp/err" &&
-    grep -q "note: .* was the temporary report of '$tmp/cat1.json'" "$tmp/err" &&
-    grep -q "note: .* was the temporary report of '$tmp/cat2.json'" "$tmp/err"
-expect $? "a category hash shared by two names across files: the merge error names the inputs"
+"$replay" "$tmp/cat1.json" "$tmp/cat2.json" -o "$tmp/cats.json" 2>"$tmp/err" &&
+    grep -q "note: category ID 399724973 of domain \"chrome\" in '$tmp/cat2.json' differs from its registration in '$tmp/cat1.json'; replayed as category ID 399724974" "$tmp/err" &&
+    python3 -c "
+import json, sys
+d = json.load(open('$tmp/cats.json'))
+got = sorted((e['name'], e.get('cat')) for e in d['traceEvents'] if e['ph'] in 'iI')
+sys.exit(0 if got == [('a', 'c268724'), ('b', 'c698200')] else 1)"
+expect $? "a category hash shared by two names across files: renumbered, said naming the inputs, each event keeps its category"
 "$replay" "$phases" --streams helper --to text >"$tmp/filter.txt" 2>"$tmp/err" &&
     [ "$(grep -c '^event' "$tmp/filter.txt")" = 4 ] && grep -q 'name="v2 in"' "$tmp/filter.txt"
 expect $? "--streams filter on a Chrome input"

@@ -66,6 +66,16 @@ for case in "INT 130 report big.nvtxw" "TERM 143 report big.nvtxw" "INT 130 json
     interrupt_run "$sig" "$tmp/intr" "$tmp/intr.err" env TMPDIR="$tmp/intr" "$replay" "${args[@]}"
     check "SIG$sig during a $kind run: exit $code, 'interrupted', nothing left" bash -c "test '$interrupt_status' = $code && grep -q '^nvtxw-replay: interrupted\$' '$tmp/intr.err' && ! grep -q 'error' '$tmp/intr.err' && test -z \"\$(ls -A '$tmp/intr')\""
 done
+# Progress: a line on a terminal (script(1) gives the run one), redrawn with
+# \r and cleared at the end; none with -q, none when stderr is not a terminal.
+if command -v script >/dev/null; then
+    check "progress on a terminal: records, percentage, rate, bytes written" bash -c "script -qec \"'$replay' '$tmp/hello.nvtxw' '$tmp/hello.nvtxw' -o '$tmp/p.nvtxw'\" /dev/null | tr '\\r' '\\n' | grep -Eq '^nvtxw-replay: records \\[[#.]{20}\\] +[0-9.]+%  [0-9.]+( [kMG])?  [0-9.]+( [kMG])?/s  [0-9.]+ ?[kMG]?B written'"
+    check "progress of a producer input: events" bash -c "script -qec \"'$replay' --synthetic tasks:tasks=20000 -o '$tmp/p.nvtxw'\" /dev/null | tr '\\r' '\\n' | grep -Eq '^nvtxw-replay: events [0-9.]+( [kMG])?  '"
+    check "-q: no progress line on a terminal" bash -c "script -qec \"'$replay' '$tmp/hello.nvtxw' '$tmp/hello.nvtxw' -q -o '$tmp/p.nvtxw'\" /dev/null >'$tmp/q.out'; ! grep -q 'records' '$tmp/q.out'"
+else
+    failed=$((failed + 1)) && echo "FAIL: script(1) is missing (util-linux): the progress checks cannot run"
+fi
+check "no progress line when stderr is not a terminal" bash -c "'$replay' '$tmp/hello.nvtxw' '$tmp/hello.nvtxw' -o '$tmp/p.nvtxw' 2>'$tmp/np.err' && ! grep -q 'records' '$tmp/np.err'"
 check "unknown sink: exit 2" bash -c "'$replay' '$tmp/hello.nvtxw' --to nope; test \$? = 2"
 check "two outputs chosen: exit 2" bash -c "'$replay' '$tmp/hello.nvtxw' --to text --stats; test \$? = 2"
 check "missing report: exit 1 with message" bash -c "'$replay' '$tmp/none.nvtxw' 2>&1 >/dev/null | grep -q '^nvtxw-replay: error: .*none.nvtxw'; test \${PIPESTATUS[0]} = 1"

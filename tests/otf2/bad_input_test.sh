@@ -303,6 +303,25 @@ else
     fail "nvtxw-otf2-gen --events 10000000 failed: $(head -c 300 "$tmp/err")"
 fi
 
+# Progress: a line on a terminal (script(1) gives the run one), none with -q.
+fresh
+if command -v script >/dev/null; then
+    script -qec "'$imp' '$pingpong/traces.otf2' -o '$o/p.nvtxw'" /dev/null >"$tmp/tty.out" 2>&1
+    if tr '\r' '\n' <"$tmp/tty.out" | grep -Eq '^nvtxw-otf2-import: events \[[#.]{20}\] +[0-9.]+%'; then
+        pass "progress line on a terminal"
+    else
+        fail "progress line on a terminal: $(head -c 300 "$tmp/tty.out")"
+    fi
+    script -qec "'$imp' '$pingpong/traces.otf2' -q -o '$o/q.nvtxw'" /dev/null >"$tmp/tty.out" 2>&1
+    if ! grep -q 'events \[' "$tmp/tty.out"; then
+        pass "-q: no progress line on a terminal"
+    else
+        fail "-q: a progress line on a terminal: $(head -c 300 "$tmp/tty.out")"
+    fi
+else
+    fail "script(1) is missing (util-linux): the progress checks cannot run"
+fi
+
 # A full standard output is a failure (exit 1, said so), not a silent success.
 for option in --help --version; do
     "$imp" "$option" >/dev/full 2>"$tmp/full.err"

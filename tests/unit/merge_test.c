@@ -111,6 +111,8 @@ static nvtxwResultCode_t merge(const char* a, const char* b, const nvtxw_replay_
         if (rec->kind == NVTXW_RECORD_COUNTER_SAMPLE && out->samples < 16)
             out->times[out->samples++] = rec->timestamp;
     }
+    /* the chunks declare exactly the records read */
+    ck_assert_uint_eq(nvtxw_reader_record_total(readers[0]), nvtxw_reader_record_count(readers[0]));
     nvtxw_reader_close(readers[0]);
     return NVTXW_RESULT_SUCCESS;
 }

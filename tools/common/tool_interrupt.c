@@ -16,6 +16,8 @@ static volatile sig_atomic_t stop_signal;
 static const char* tool_name = "nvtxw";
 static nvtxwInterface_t guarded; /* the interruptible table */
 static const nvtxwInterface_t* real;
+static int counting;
+static atomic_uint_fast64_t writes;
 
 /* Async-signal-safe: write(2) and the default action only. */
 static void on_signal(int signal_number) {
@@ -56,6 +58,16 @@ int tool_interrupt_status(int status) {
 
 /* ---- The interruptible table: each guarded call checks first ---------- */
 
+/* A write call: fails once stopped, else is counted when counting. */
+static int write_stopped(void) {
+    if (stop_signal != 0)
+        return 1;
+    if (counting) /* one writer: no read-modify-write needed */
+        atomic_store_explicit(&writes, atomic_load_explicit(&writes, memory_order_relaxed) + 1,
+                              memory_order_relaxed);
+    return 0;
+}
+
 #define STOPPED() (stop_signal != 0)
 
 static nvtxwResultCode_t g_session_begin(const nvtxwSessionAttributes_t* attr,
@@ -74,24 +86,27 @@ static nvtxwResultCode_t g_stream_open(nvtxwSessionHandle_t session,
 }
 static nvtxwResultCode_t g_event_write(nvtxwStreamHandle_t stream,
                                        const nvtxPayloadData_t* payloads, size_t count) {
-    return STOPPED() ? NVTXW_RESULT_FAILED : real->EventWrite(stream, payloads, count);
+    return write_stopped() ? NVTXW_RESULT_FAILED : real->EventWrite(stream, payloads, count);
 }
 static nvtxwResultCode_t g_event_batch_write(nvtxwStreamHandle_t stream,
                                              const nvtxEventBatch_t* batch) {
-    return STOPPED() ? NVTXW_RESULT_FAILED : real->EventBatchWrite(stream, batch);
+    return write_stopped() ? NVTXW_RESULT_FAILED : real->EventBatchWrite(stream, batch);
 }
 static nvtxwResultCode_t g_counter_write(nvtxwStreamHandle_t stream, int64_t timestamp,
                                          uint64_t counter, const void* value, size_t size) {
-    return STOPPED() ? NVTXW_RESULT_FAILED
-                     : real->CounterWrite(stream, timestamp, counter, value, size);
+    return write_stopped() ? NVTXW_RESULT_FAILED
+                           : real->CounterWrite(stream, timestamp, counter, value, size);
 }
 static nvtxwResultCode_t g_counter_batch_write(nvtxwStreamHandle_t stream,
                                                const nvtxCounterBatch_t* batch) {
-    return STOPPED() ? NVTXW_RESULT_FAILED : real->CounterBatchWrite(stream, batch);
+    return write_stopped() ? NVTXW_RESULT_FAILED : real->CounterBatchWrite(stream, batch);
 }
 
-const nvtxwInterface_t* tool_interruptible(const nvtxwInterface_t* iface) {
+const atomic_uint_fast64_t* tool_interrupt_writes(void) { return &writes; }
+
+const nvtxwInterface_t* tool_interruptible(const nvtxwInterface_t* iface, int count_writes) {
     real = iface;
+    counting = count_writes;
     guarded = *iface;
     guarded.SessionBegin = g_session_begin;
     guarded.DomainRegister = g_domain_register;

@@ -14,6 +14,8 @@
 #ifndef NVTXW_TOOL_INTERRUPT_H
 #define NVTXW_TOOL_INTERRUPT_H
 
+#include <stdatomic.h>
+
 #include "nvtxw/nvtxw.h"
 
 /* Installs the SIGINT and SIGTERM handlers; `tool` names the messages.
@@ -25,8 +27,12 @@ int tool_interrupted(void);
 
 /* A copy of `iface` (the library's table) whose calls that add to a session
  * fail with NVTXW_RESULT_FAILED once the run was asked to stop; SessionEnd,
- * StreamClose and everything else pass through. One per process. */
-const nvtxwInterface_t* tool_interruptible(const nvtxwInterface_t* iface);
+ * StreamClose and everything else pass through. One per process. With
+ * `count_writes`, the event and counter writes are counted in
+ * *tool_interrupt_writes() (one writing thread only: the count is a plain
+ * load and store, for a progress line). */
+const nvtxwInterface_t* tool_interruptible(const nvtxwInterface_t* iface, int count_writes);
+const atomic_uint_fast64_t* tool_interrupt_writes(void);
 
 /* The exit status of a run: when it was asked to stop, prints
  * "TOOL: interrupted" and returns 128 + the signal (130, 143), whatever

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "otf2_import.h"
+#include "tool_progress.h"
 
 /* A clear reason why `path` is not an archive anchor, or NULL if it may be. */
 static const char* anchor_problem(const char* path) {
@@ -142,51 +143,6 @@ static int begin_session(importer* im) {
     return register_all(im) == NVTXW_RESULT_SUCCESS ? 0 : -1;
 }
 
-/* ---- progress ----------------------------------------------------------------- */
-
-static double now_seconds(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-typedef struct progress {
-    importer* im;
-    const char* label; /* "tasks" (the prescan) or "events" */
-    atomic_int stop;
-    double start;
-} progress;
-
-static void progress_draw(const progress* p) {
-    uint64_t done = atomic_load(&p->im->events_done), total = p->im->events_total;
-    double elapsed = now_seconds() - p->start, rate = elapsed > 0 ? done / elapsed : 0;
-    double pct = total ? 100.0 * (double)done / (double)total : 0;
-    int width = 30, filled = (int)(pct * width / 100);
-    char bar[64];
-    for (int i = 0; i < width; i++)
-        bar[i] = i < filled ? '#' : '.';
-    bar[width] = '\0';
-    if (rate > 0 && total > done) {
-        unsigned eta = (unsigned)((double)(total - done) / rate);
-        fprintf(stderr, "\r%-6s [%s] %5.1f%% %.2f M events/s ETA %u:%02u   ", p->label, bar, pct,
-                rate / 1e6, eta / 60, eta % 60);
-    } else {
-        fprintf(stderr, "\r%-6s [%s] %5.1f%% %.2f M events/s           ", p->label, bar, pct,
-                rate / 1e6);
-    }
-}
-
-static void* progress_thread(void* arg) {
-    progress* p = arg;
-    struct timespec tick = {0, 200 * 1000 * 1000};
-    while (!atomic_load(&p->stop)) {
-        progress_draw(p);
-        nanosleep(&tick, NULL);
-    }
-    fprintf(stderr, "\r%78s\r", "");
-    return NULL;
-}
-
 /* ---- the run ------------------------------------------------------------------ */
 
 /* Runs `worker` on opts.threads threads over the selected locations, with a
@@ -195,12 +151,11 @@ static void* progress_thread(void* arg) {
 static int run_workers(importer* im, void* (*worker)(void*), const char* label) {
     unsigned n = im->opts.threads;
     pthread_t* threads;
-    pthread_t bar;
-    progress p = {im, label, 0, now_seconds()};
-    int with_bar;
+    tool_progress bar;
     atomic_store(&im->next_location, 0);
     atomic_store(&im->events_done, 0);
-    with_bar = im->opts.progress && pthread_create(&bar, NULL, progress_thread, &p) == 0;
+    tool_progress_begin(&bar, im->opts.progress, "nvtxw-otf2-import", label, &im->events_done,
+                        im->events_total, im->opts.progress_output);
     if (n > im->selected_count)
         n = im->selected_count > 0 ? (unsigned)im->selected_count : 1;
     threads = calloc(n, sizeof *threads);
@@ -217,10 +172,7 @@ static int run_workers(importer* im, void* (*worker)(void*), const char* label) 
     for (unsigned i = 0; i < n; i++)
         pthread_join(threads[i], NULL);
     free(threads);
-    if (with_bar) {
-        atomic_store(&p.stop, 1);
-        pthread_join(bar, NULL);
-    }
+    tool_progress_end(&bar);
     return atomic_load(&im->failed) ? -1 : 0;
 }
 

@@ -299,8 +299,9 @@ static int convert(cli* c, importer* im) {
         return to_file ? tool_output_end(&out, 1) : 1;
     }
     c->opts.config = config;
-    c->opts.iface = tool_interruptible(iface);
+    c->opts.iface = tool_interruptible(iface, 0);
     c->opts.progress = !c->quiet && isatty(STDERR_FILENO);
+    c->opts.progress_output = to_file ? out.write_path : NULL;
     im->opts = c->opts;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     status = import_run(im);

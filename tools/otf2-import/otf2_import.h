@@ -277,7 +277,8 @@ typedef struct import_options {
     unsigned part, parts;  /* 1-based part of `parts` */
     const char* locations; /* --locations list, or NULL */
     int keep_going;
-    int progress; /* draw a progress bar on stderr */
+    int progress;                /* draw a progress line on stderr */
+    const char* progress_output; /* its "written": files named so*, or NULL */
     const nvtxwInterface_t* iface;
 } import_options;
 

@@ -254,6 +254,10 @@ NVTXW_API nvtxwResultCode_t nvtxw_reader_damage(const nvtxw_reader_t* reader, si
                                                 const char** reason);
 /* Records returned so far by nvtxw_reader_next. */
 NVTXW_API uint64_t nvtxw_reader_record_count(const nvtxw_reader_t* reader);
+/* Records the file's chunks declare (registrations included), known from
+ * open on without reading them: what nvtxw_reader_next will return for an
+ * undamaged report, an estimate otherwise (for progress). 0 for NULL. */
+NVTXW_API uint64_t nvtxw_reader_record_total(const nvtxw_reader_t* reader);
 
 /*
  * Replays every remaining record through `iface` (an NVTXW v2 table, e.g.

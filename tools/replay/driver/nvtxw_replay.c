@@ -28,6 +28,7 @@
 #include "replay_sources.h"
 #include "tool_interrupt.h"
 #include "tool_output.h"
+#include "tool_progress.h"
 
 #define TOOL "nvtxw-replay"
 
@@ -77,6 +78,7 @@ static const char usage_text[] =
     "         --domains P,...      keep the domains named P, else matching glob P\n"
     "         --from NS, --to NS   keep stream records with a timestamp in [from, to]\n"
     "                              (--to with an integer is the window's end)\n"
+    "         -q, --quiet          no progress line (it is drawn only on a terminal)\n"
     "         -h, --help           show this help\n"
     "         -V, --version        show the version\n";
 
@@ -98,7 +100,10 @@ typedef struct options {
     const char* stats_reports; /* --stats-reports, or NULL (the sink's default) */
     const char* backend;       /* --backend */
     int allow_relative_backend;
-    int force; /* --force: the output may be an input */
+    int force;                   /* --force: the output may be an input */
+    int quiet;                   /* -q: no progress line */
+    int progress;                /* draw one: stderr is a terminal and not -q */
+    const char* progress_output; /* its "written": files named so* (NULL: none) */
 } options;
 
 static int usage_error2(const char* message, const char* detail, const char* detail2) {
@@ -241,6 +246,8 @@ static int parse(int argc, char** argv, options* o) {
             o->allow_relative_backend = 1;
         else if (!strcmp(a, "--force"))
             o->force = 1;
+        else if (!strcmp(a, "-q") || !strcmp(a, "--quiet"))
+            o->quiet = 1;
         else if (!strcmp(a, "--stats") || !strncmp(a, "--stats=", 8))
             o->stats_format = a[7] == '=' ? a + 8 : "text";
         else if (takes_value(a))
@@ -336,6 +343,19 @@ static int direct_source(const options* o) {
            o->order == NVTXW_READER_ORDER_STREAM;
 }
 
+/* Runs one producer input into ctx's session with an "events" progress line. */
+static int run_producer(const options* o, const replay_input_ctx* ctx, const replay_source* source,
+                        char* temp, size_t temp_size) {
+    tool_progress bar;
+    int status;
+    tool_progress_begin(&bar, o->progress, TOOL, "events", tool_interrupt_writes(), 0,
+                        temp != NULL ? NULL : o->progress_output);
+    status = temp != NULL ? replay_input_to_report(ctx, source, temp, temp_size)
+                          : replay_input_run(ctx, source);
+    tool_progress_end(&bar);
+    return status;
+}
+
 /* Settles o->inputs: report paths, producer inputs turned into temporary
  * reports named in temps (one PATH_MAX slot per source). 0 or 1. */
 static int gather_reports(options* o, const replay_input_ctx* ctx, char* temps) {
@@ -346,7 +366,7 @@ static int gather_reports(options* o, const replay_input_ctx* ctx, char* temps) 
             o->inputs[o->input_count++] = source->name;
             continue;
         }
-        if (replay_input_to_report(ctx, source, temp, PATH_MAX) != 0) {
+        if (run_producer(o, ctx, source, temp, PATH_MAX) != 0) {
             temp[0] = '\0';
             return 1;
         }
@@ -397,9 +417,30 @@ static void end_renumber_notes(const renumber_notes* notes) {
                 notes->count - RENUMBER_NOTES_MAX);
 }
 
+/* What the replay's periodic poll looks at: the readers, for the records
+ * read so far (the progress line's count). */
+typedef struct replay_poll {
+    nvtxw_reader_t** readers;
+    size_t count;
+    atomic_uint_fast64_t records;
+} replay_poll;
+
+/* Called every 1024 records: the progress count, and whether to stop. */
 static int should_stop(void* context) {
-    (void)context;
+    replay_poll* poll = context;
+    uint64_t records = 0;
+    for (size_t i = 0; i < poll->count; i++)
+        records += nvtxw_reader_record_count(poll->readers[i]);
+    atomic_store_explicit(&poll->records, records, memory_order_relaxed);
     return tool_interrupted() != 0;
+}
+
+/* The records all inputs declare: the progress line's total. */
+static uint64_t records_total(nvtxw_reader_t* const* readers, size_t count) {
+    uint64_t total = 0;
+    for (size_t i = 0; i < count; i++)
+        total += nvtxw_reader_record_total(readers[i]);
+    return total;
 }
 
 static void replay_options(const options* o, renumber_notes* notes, nvtxw_replay_options_t* r) {
@@ -419,27 +460,42 @@ static void replay_options(const options* o, renumber_notes* notes, nvtxw_replay
     r->should_stop = should_stop;
 }
 
+/* The inputs, opened, replayed into one session with a "records" progress
+ * line. */
+static int replay_reports(const options* o, const replay_input_ctx* ctx, nvtxw_reader_t** readers,
+                          renumber_notes* notes) {
+    nvtxw_replay_options_t ropts;
+    replay_poll poll = {readers, o->input_count, 0};
+    tool_progress bar;
+    nvtxwResultCode_t result;
+    replay_options(o, notes, &ropts);
+    ropts.stop_context = &poll;
+    tool_progress_begin(&bar, o->progress, TOOL, "records", &poll.records,
+                        records_total(readers, o->input_count), o->progress_output);
+    result =
+        nvtxw_reader_replay_many(readers, o->input_count, ctx->iface, ctx->config, &ropts, NULL);
+    tool_progress_end(&bar);
+    return result == NVTXW_RESULT_SUCCESS ? 0 : 1;
+}
+
 static int replay(options* o, const char* config, nvtxw_reader_t** readers, char* temps) {
     renumber_notes notes = {o, 0};
-    nvtxw_replay_options_t ropts;
     const void* iface = NULL;
     replay_input_ctx ctx = {TOOL, NULL, config};
-    replay_options(o, &notes, &ropts);
     if (nvtxwGetInterface(NVTXW_INTERFACE_VERSION, &iface) != NVTXW_RESULT_SUCCESS) {
         fprintf(stderr, TOOL ": error: %s\n", nvtxw_last_error());
         return 1;
     }
-    ctx.iface = tool_interruptible(iface);
+    ctx.iface = tool_interruptible(iface, 1);
     if (sniff_sources(o) != 0)
         return 1;
     if (direct_source(o))
-        return replay_input_run(&ctx, &o->sources[0]);
+        return run_producer(o, &ctx, &o->sources[0], NULL, 0);
     if (gather_reports(o, &ctx, temps) != 0 || open_inputs(o, readers) != 0)
         return 1;
     replay_warn_unmatched(TOOL, readers, o->input_count, o->streams, o->stream_count, o->domains,
                           o->domain_count);
-    if (nvtxw_reader_replay_many(readers, o->input_count, ctx.iface, config, &ropts, NULL) !=
-        NVTXW_RESULT_SUCCESS) {
+    if (replay_reports(o, &ctx, readers, &notes) != 0) {
         end_renumber_notes(&notes);
         if (tool_interrupted())
             return 1; /* said by tool_interrupt_status */
@@ -481,6 +537,8 @@ static int run(int argc, char** argv) {
                (status = check_backend(&o, backend_path)) == 0 &&
                (status = (to_file = o.backend == NULL && strcmp(o.sink, "null") != 0) &&
                          tool_output_begin(&out, TOOL, o.output) != 0) == 0) {
+        o.progress = !o.quiet && isatty(STDERR_FILENO);
+        o.progress_output = to_file ? out.write_path : NULL;
         if (snprintf(config, sizeof config,
                      "Sink=%s|Output=%s|Overwrite=yes|StatsFormat=%s|Backend=%s%s%s", o.sink,
                      to_file ? out.write_path : o.output, o.stats_format ? o.stats_format : "text",
