@@ -637,6 +637,31 @@ START_TEST(test_threads) {
 }
 END_TEST
 
+/* One counter written from two streams of one process: two series. Viewers
+ * key a process's counter series by name (and "id"), so the second stream's
+ * samples carry "id": its name, and the first stream's none. */
+START_TEST(test_counter_series_per_stream) {
+    nvtxwSessionHandle_t session = begin("series", "series.json");
+    nvtxDomainHandle_t domain;
+    nvtxwStreamHandle_t a, b;
+    uint64_t counter = 0;
+    char path[PATH_MAX], *text;
+    OK(nvtxwDomainRegister(T, session, "d", &domain));
+    OK(nvtxwCounterInt64Register(T, domain, "queue", NULL, &counter));
+    OK(nvtxwStreamOpen(T, session, "main", domain, "/node/proc", 0, &a));
+    OK(nvtxwStreamOpen(T, session, "io \"thread\"", domain, "/node/proc", 0, &b));
+    OK(nvtxwCounterInt64Write(T, a, 1000, counter, 5));
+    OK(nvtxwCounterInt64Write(T, b, 2000, counter, 7));
+    OK(T->SessionEnd(session));
+    out_path(path, sizeof path, "series.json");
+    text = tu_read_file_or_fail(path, NULL);
+    ck_assert_msg(strstr(text, "\"ph\":\"C\"") != NULL, "%s", text);
+    ck_assert_msg(strstr(text, ",\"id\":\"io \\\"thread\\\"\"") != NULL, "%s", text);
+    ck_assert_msg(strstr(text, ",\"id\":\"main\"") == NULL, "%s", text);
+    free(text);
+}
+END_TEST
+
 /* ---- Bad input ------------------------------------------------------------ */
 
 static nvtxwResultCode_t try_begin(const char* config) {
@@ -750,6 +775,7 @@ int main(void) {
     tcase_add_test(tc, test_golden_events_catch_mutation);
     tcase_add_test(tc, test_flows);
     tcase_add_test(tc, test_threads);
+    tcase_add_test(tc, test_counter_series_per_stream);
     tcase_add_test(tc, test_unwritable_output);
     tcase_add_test(tc, test_existing_output);
     tcase_add_test(tc, test_default_output);

@@ -102,6 +102,24 @@ static nvtxwResultCode_t stream_flush(json_stream* st, int always) {
     return status;
 }
 
+/* Counts the stream in its process; every stream after the first gets its
+ * own counter series (json_stream.counter_series). */
+static nvtxwResultCode_t count_in_process(json_stream* st) {
+    json_sink* cs = st->sink;
+    uintptr_t before = (uintptr_t)idmap_get(&cs->process_streams, st->pid);
+    strbuf id = {NULL, 0, 0};
+    if (idmap_put(&cs->process_streams, st->pid, (void*)(before + 1)) != 0)
+        return error_oom("the JSON process table");
+    if (before == 0)
+        return NVTXW_RESULT_SUCCESS;
+    if (strbuf_append(&id, ",\"id\":", 6) || json_put_cstring(&id, st->stream->name)) {
+        strbuf_free(&id);
+        return error_oom("a JSON counter series");
+    }
+    st->counter_series = id.data; /* strbufs are NUL-terminated; owned */
+    return NVTXW_RESULT_SUCCESS;
+}
+
 nvtxwResultCode_t json_stream_open(sink* s, const core_stream* stream, void** state) {
     json_stream* st = nvtxw_calloc(1, sizeof *st);
     nvtxwResultCode_t status;
@@ -112,6 +130,8 @@ nvtxwResultCode_t json_stream_open(sink* s, const core_stream* stream, void** st
     st->tid = stream->index + 1;
     status = json_process_id(st->sink, stream, &st->pid);
     if (status == NVTXW_RESULT_SUCCESS)
+        status = count_in_process(st);
+    if (status == NVTXW_RESULT_SUCCESS)
         status = json_put_meta(&st->out, "thread_name", st->pid, st->tid, stream->name, 0) ||
                          json_put_meta(&st->out, "thread_sort_index", st->pid, st->tid, NULL,
                                        stream->index)
@@ -119,6 +139,7 @@ nvtxwResultCode_t json_stream_open(sink* s, const core_stream* stream, void** st
                      : stream_flush(st, 1);
     if (status != NVTXW_RESULT_SUCCESS) {
         strbuf_free(&st->out);
+        nvtxw_free(st->counter_series);
         nvtxw_free(st);
         return status;
     }
@@ -141,6 +162,7 @@ nvtxwResultCode_t json_stream_close(sink* s, const core_stream* stream, void* st
     strbuf_free(&st->stack);
     nvtxw_free(st->stack_ends);
     json_ranges_free(&st->ranges);
+    nvtxw_free(st->counter_series);
     nvtxw_free(st);
     return status;
 }
@@ -393,6 +415,7 @@ static int emit_counter(json_stream* st, const char* cat, const char* name) {
     }
     r.ts = event_time(st, 0);
     r.with_color = 0;
+    r.extra = st->counter_series;
     return emit(st, &r);
 }
 
