@@ -145,7 +145,7 @@ round_trip() { # NAME REPORT [nostats]
 NVTXW3_LIBRARY=$build/libnvtxw/.libs/libnvtxw3.so "$build/examples/hello_producer" "$tmp/hello.nvtxw" >/dev/null ||
     fatal "hello_producer could not write the report"
 round_trip hello "$tmp/hello.nvtxw"
-grep -qF '{"name": "bytes moved", "ph": "C", "thread": "worker-0", "ts": "15.900"} args: "value"=1024 (int)' "$tmp/hello.b"
+grep -qF '{"id": "worker-0", "name": "bytes moved", "ph": "C", "thread": "worker-0", "ts": "15.900"} args: "value"=1024 (int)' "$tmp/hello.b"
 expect $? "round trip hello: counter values kept"
 # task rows fold back into task scopes: same rows, slices, flows and task tables
 "$replay" --synthetic tasks:tasks=300 -o "$tmp/tasks.nvtxw" 2>"$tmp/err" ||

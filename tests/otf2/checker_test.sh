@@ -86,8 +86,8 @@ mutation() {
 
 mutation metric-ts "metric 'PAPI_TOT_INS': every sample \(stream, ns, value\)"
 mutation metric-reverse "metric 'PAPI_TOT_INS': every sample \(stream, ns, value\)"
-mutation metric-one-thread "metric 'power': every sample \(stream, ns, value\)"
-mutation metric-ulp "metric 'power': every sample \(stream, ns, value\)"
+mutation metric-one-thread "metric 'power \(node0\)': every sample \(stream, ns, value\)"
+mutation metric-ulp "metric 'power \(node0\)': every sample \(stream, ns, value\)"
 mutation slice-shift "tasks: every TaskSlice \(stream, task, begin ns, end ns\)"
 mutation task-instant-shift \
     "tasks: every ThreadTaskCreate/Complete instant \(stream, kind, task, ns\)"

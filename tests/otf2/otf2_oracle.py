@@ -19,7 +19,8 @@ offsets and mapping tables" below) and prints one JSON object on stdout:
   messages   {matched: [[comm, sender, receiver, tag, bytes], ...],
              unmatched_sends, unmatched_recvs: (the same rows),
              matched_bytes_differ, unresolved}
-  metrics    {"<member name>": {count, sum}}
+  metrics    {"<counter name>": {count, sum}}: the member name, "(SCOPE)" added
+             for a MetricInstance (series_name)
   tasks      {create, switch, complete, distinct, slices, slices_open}
   totals     {events, declared, locations}
 
@@ -131,6 +132,17 @@ NOT_INSTANTS = frozenset((
 PARAMETER_KINDS = ("ParameterInt", "ParameterUnsignedInt", "ParameterString")
 SEND_KINDS = ("MpiSend", "MpiIsend")
 RECV_KINDS = ("MpiRecv", "MpiIrecv")
+
+
+def series_name(metric, member):
+    """The counter a metric member becomes (docs/otf2-mapping.md, Metrics):
+    the member's name, and for a MetricInstance the name of the scope it
+    measures in parentheses, so it differs from the class's own member."""
+    if isinstance(metric, otf2.definitions.MetricInstance):
+        scope = getattr(metric.scope, "name", "")
+        if scope:
+            return "%s (%s)" % (member.name, scope)
+    return member.name
 
 
 class Clock:
@@ -293,9 +305,10 @@ class Oracle:
     def metric(self, st, event):
         now = self.clock.ns(event.time)
         for member, value in zip(event.metric.members, event.values):
-            self.metrics[member.name].append(value)
+            name = series_name(event.metric, member)
+            self.metrics[name].append(value)
             if self.detail:
-                st.metric_list.append([member.name, now, value])
+                st.metric_list.append([name, now, value])
 
     def instant(self, st, kind, event):
         if kind == "CallingContextSample":

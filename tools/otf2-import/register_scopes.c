@@ -236,9 +236,33 @@ static uint64_t instance_scope(const otf2_defs* defs, const metric_def* m) {
     }
 }
 
+/* The name of the scope a metric instance measures ("" when it has none). */
+static const char* instance_scope_name(const otf2_defs* defs, const metric_def* m) {
+    const node_def* node;
+    const group_def* group;
+    const location_def* location;
+    if (!m->instance)
+        return "";
+    switch (m->scope_type) {
+    case OTF2_SCOPE_LOCATION:
+        location = def_table_find(&defs->locations, m->scope, NULL);
+        return location != NULL ? defs_string(defs, location->name) : "";
+    case OTF2_SCOPE_LOCATION_GROUP:
+        group = def_table_find(&defs->groups, m->scope, NULL);
+        return group != NULL ? defs_string(defs, group->name) : "";
+    case OTF2_SCOPE_SYSTEM_TREE_NODE:
+        node = def_table_find(&defs->nodes, m->scope, NULL);
+        return node != NULL ? defs_string(defs, node->name) : "";
+    default:
+        return "";
+    }
+}
+
 static nvtxwResultCode_t register_member(importer* im, const metric_def* m, uint32_t k,
                                          uint64_t id) {
     member_def* member = def_table_find(&im->defs.members, m->members[k], NULL);
+    const char* scope_name = instance_scope_name(&im->defs, m);
+    char name[512];
     nvtxSemanticsCounter_t sem = {
         {sizeof sem, NVTX_SEMANTIC_ID_COUNTERS_V1, NVTX_COUNTER_SEMANTIC_VERSION, NULL},
         counter_flags(member->mode),
@@ -250,13 +274,18 @@ static nvtxwResultCode_t register_member(importer* im, const metric_def* m, uint
         {0}};
     nvtxCounterAttr_t attr = {sizeof attr,
                               counter_type(member->value_type),
-                              defs_string(&im->defs, member->name),
+                              name,
                               defs_string(&im->defs, member->description),
                               instance_scope(&im->defs, m),
                               &sem.header,
                               id};
     uint64_t out;
-    nvtxwResultCode_t rc = im->t->CounterRegister(im->domain, &attr, &out);
+    nvtxwResultCode_t rc;
+    /* An instance's member is named after what it measures too: the class's
+     * member (recorded by the location itself) has the same member name. */
+    snprintf(name, sizeof name, scope_name[0] != '\0' ? "%s (%s)" : "%s",
+             defs_string(&im->defs, member->name), scope_name);
+    rc = im->t->CounterRegister(im->domain, &attr, &out);
     if (rc != NVTXW_RESULT_SUCCESS)
         import_error("cannot register counter %s: %s", attr.name, nvtxw_last_error());
     return rc;

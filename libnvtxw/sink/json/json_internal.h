@@ -50,7 +50,6 @@ typedef struct json_sink {
     char** process_paths; /* pid P >= 2 is the scope path at [P - 2] */
     size_t process_count, process_capacity;
     idmap process_hashes;    /* FNV-1a of a path -> its pid (as a pointer value) */
-    idmap process_streams;   /* pid -> streams opened in it (as a pointer value) */
     _Atomic int64_t base_ns; /* CHROME_BASE_UNSET until the first timestamp */
     int64_t min_rel;         /* smallest rebased ts of closed streams (<= 0) */
     /* Task rows: task_maps[domain index] is a pubmap from a task scope ID
@@ -112,10 +111,10 @@ typedef struct json_stream {
     json_sink* sink;
     const core_stream* stream;
     uint64_t pid, tid;
-    /* Counter series of a stream that is not the first of its process:
-     * ',"id":"STREAM NAME"', so viewers keep them apart from the same
-     * counter of the process's other streams (they key series by pid and
-     * name, and id); NULL for the first stream. */
+    /* ',"id":"STREAM NAME"' on its counter samples: viewers key a process's
+     * counter series by name and id, so a counter written from several
+     * streams of one process stays one series per stream (whatever the
+     * order the streams were opened in). */
     char* counter_series;
     int64_t last_ns;    /* last timestamp written: events without one use it */
     int64_t min_rel;    /* smallest rebased ts written (<= 0) */

@@ -204,7 +204,6 @@ static void json_free(json_sink* cs) {
         nvtxw_free(cs->process_paths[i]);
     nvtxw_free(cs->process_paths);
     idmap_free(&cs->process_hashes);
-    idmap_free(&cs->process_streams);
     strbuf_free(&cs->line);
     nvtxw_free(cs->session_name);
     nvtxw_free(cs->temp_path);

@@ -102,16 +102,9 @@ static nvtxwResultCode_t stream_flush(json_stream* st, int always) {
     return status;
 }
 
-/* Counts the stream in its process; every stream after the first gets its
- * own counter series (json_stream.counter_series). */
-static nvtxwResultCode_t count_in_process(json_stream* st) {
-    json_sink* cs = st->sink;
-    uintptr_t before = (uintptr_t)idmap_get(&cs->process_streams, st->pid);
+/* The stream's counter series member: ',"id":"STREAM NAME"'. */
+static nvtxwResultCode_t counter_series(json_stream* st) {
     strbuf id = {NULL, 0, 0};
-    if (idmap_put(&cs->process_streams, st->pid, (void*)(before + 1)) != 0)
-        return error_oom("the JSON process table");
-    if (before == 0)
-        return NVTXW_RESULT_SUCCESS;
     if (strbuf_append(&id, ",\"id\":", 6) || json_put_cstring(&id, st->stream->name)) {
         strbuf_free(&id);
         return error_oom("a JSON counter series");
@@ -130,7 +123,7 @@ nvtxwResultCode_t json_stream_open(sink* s, const core_stream* stream, void** st
     st->tid = stream->index + 1;
     status = json_process_id(st->sink, stream, &st->pid);
     if (status == NVTXW_RESULT_SUCCESS)
-        status = count_in_process(st);
+        status = counter_series(st);
     if (status == NVTXW_RESULT_SUCCESS)
         status = json_put_meta(&st->out, "thread_name", st->pid, st->tid, stream->name, 0) ||
                          json_put_meta(&st->out, "thread_sort_index", st->pid, st->tid, NULL,
