@@ -18,7 +18,8 @@ libnvtxw_libnvtxw_la_SOURCES += \
 libnvtxw_libnvtxw_la_SOURCES += \
 	libnvtxw/sink/stats/stats_sink.c libnvtxw/sink/stats/stats_internal.h \
 	libnvtxw/sink/stats/stats_event.c libnvtxw/sink/stats/stats_table.c \
-	libnvtxw/sink/stats/stats_print.c libnvtxw/sink/stats/stats_task.c
+	libnvtxw/sink/stats/stats_print.c libnvtxw/sink/stats/stats_task.c \
+	libnvtxw/sink/stats/stats_counter.c
 libnvtxw_libnvtxw_la_SOURCES += \
 	libnvtxw/sink/json/json_sink.c libnvtxw/sink/json/json_internal.h \
 	libnvtxw/sink/json/json_encode.c libnvtxw/sink/json/json_shift.c \

@@ -76,6 +76,13 @@ else
     failed=$((failed + 1)) && echo "FAIL: script(1) is missing (util-linux): the progress checks cannot run"
 fi
 check "no progress line when stderr is not a terminal" bash -c "'$replay' '$tmp/hello.nvtxw' '$tmp/hello.nvtxw' -o '$tmp/p.nvtxw' 2>'$tmp/np.err' && ! grep -q 'records' '$tmp/np.err'"
+# Task tables: text shows the 20 tasks with the most running time and says
+# how many there are; CSV and JSON keep every row; --task-rows sets it.
+check "--stats on 2000 tasks: 20 task rows in text, and a note" bash -c "'$replay' --synthetic tasks:tasks=2000 --stats >'$tmp/t.txt' && test \$(awk '/[(]task_sum[)]/ { t = 1 } t && /^ -/ { r = 1; next } r && /^\$/ { exit } r { n++ } END { print n + 0 }' '$tmp/t.txt') = 20 && grep -q '^(the 20 tasks with the most running time of 2000; --task-rows all' '$tmp/t.txt'"
+check "--stats=csv keeps every task row" bash -c "'$replay' --synthetic tasks:tasks=2000 --stats=csv | awk -F, '/^Running Time/ { on = 1; next } on && /^\$/ { exit } on { n++ } END { exit !(n == 2000) }'"
+check "--task-rows 5 and --task-rows all" bash -c "'$replay' --synthetic tasks:tasks=2000 --stats --task-rows 5 >'$tmp/t5.txt' && test \$(awk '/[(]task_sum[)]/ { t = 1 } t && /^ -/ { r = 1; next } r && /^\$/ { exit } r { n++ } END { print n + 0 }' '$tmp/t5.txt') = 5 && '$replay' --synthetic tasks:tasks=2000 --stats --task-rows all >'$tmp/ta.txt' && test \$(awk '/[(]task_sum[)]/ { t = 1 } t && /^ -/ { r = 1; next } r && /^\$/ { exit } r { n++ } END { print n + 0 }' '$tmp/ta.txt') = 2000 && ! grep -q 'tasks with the most' '$tmp/ta.txt'"
+check "--task-rows x: exit 2" bash -c "'$replay' --synthetic tasks --stats --task-rows x 2>/dev/null; test \$? = 2"
+check "--stats with counters: a counter table by default" bash -c "'$replay' '$tmp/hello.nvtxw' --stats | grep -A4 '^\*\* Counter Summary (counter_sum):' | grep -qE '^ +1000 +4 +0 +[0-9]+ +[0-9.]+ +[0-9]+ +hello:bytes moved\$'"
 check "unknown sink: exit 2" bash -c "'$replay' '$tmp/hello.nvtxw' --to nope; test \$? = 2"
 check "two outputs chosen: exit 2" bash -c "'$replay' '$tmp/hello.nvtxw' --to text --stats; test \$? = 2"
 check "missing report: exit 1 with message" bash -c "'$replay' '$tmp/none.nvtxw' 2>&1 >/dev/null | grep -q '^nvtxw-replay: error: .*none.nvtxw'; test \${PIPESTATUS[0]} = 1"

@@ -27,6 +27,7 @@
 #include <limits.h>
 #include <math.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -529,12 +530,129 @@ START_TEST(bad_config) {
                        "StatsFormat=\"xml\" is not text, csv or json");
     expect_begin_error("Sink=stats|Output=-|StatsReports=nvtx_sum,cuda_api_sum",
                        NVTXW_RESULT_INVALID_ARGUMENT, "StatsReports names \"cuda_api_sum\"");
+    expect_begin_error("Sink=stats|Output=-|StatsTaskRows=0", NVTXW_RESULT_INVALID_ARGUMENT,
+                       "StatsTaskRows=\"0\" is not a row count");
+    expect_begin_error("Sink=stats|Output=-|StatsTaskRows=-5", NVTXW_RESULT_INVALID_ARGUMENT,
+                       "StatsTaskRows=\"-5\" is not a row count");
     /* An existing output without Overwrite=yes. */
     f = fopen(out_path, "w");
     ck_assert_ptr_nonnull(f);
     fclose(f);
     snprintf(config, sizeof config, "Sink=stats|Output=%s", out_path);
     expect_begin_error(config, NVTXW_RESULT_FAILED, "set Overwrite=yes");
+}
+END_TEST
+
+/* ---- Counters --------------------------------------------------------------- */
+
+typedef struct group_sample {
+    int32_t a;
+    int32_t pad;
+    double b;
+} group_sample;
+
+/* Begins a stats session with the default reports (no StatsReports). */
+static nvtxwSessionHandle_t begin_default(const char* format, const char* extra) {
+    nvtxwSessionAttributes_t attr;
+    nvtxwSessionHandle_t session = NULL;
+    char config[PATH_MAX + 256];
+    snprintf(config, sizeof config, "Sink=stats|Output=%s|Overwrite=yes|StatsFormat=%s%s", out_path,
+             format, extra);
+    nvtxwSessionAttributesInit(&attr);
+    attr.name = "counters";
+    attr.configString = config;
+    ck_assert_int_eq(T->SessionBegin(&attr, &session), NVTXW_RESULT_SUCCESS);
+    return session;
+}
+
+/* "queue" (int64, unit items) from two streams, "load" (double, unit k at
+ * a 1/1000 scale) and "grp" (a schema of an int32 and a double: one series
+ * per field), written out of time order within a stream; a no-value sample
+ * is no sample. Ends the session. */
+static void write_counters(nvtxwSessionHandle_t session) {
+    nvtxSemanticsCounter_t items = {
+        {sizeof items, NVTX_SEMANTIC_ID_COUNTERS_V1, NVTX_COUNTER_SEMANTIC_VERSION, NULL},
+        0,
+        "items",
+        0,
+        0,
+        NVTX_COUNTER_LIMIT_UNDEFINED,
+        {0},
+        {0}};
+    nvtxSemanticsCounter_t kilo = items;
+    nvtxPayloadSchemaEntry_t entries[2];
+    nvtxPayloadSchemaAttr_t schema;
+    nvtxDomainHandle_t d;
+    nvtxwStreamHandle_t s1, s2;
+    uint64_t queue, load, grp, grp_schema = 0;
+    group_sample g1 = {4, 0, 2.5}, g2 = {-1, 0, 0.25};
+    kilo.unit = "k";
+    kilo.unitScaleNumerator = 1;
+    kilo.unitScaleDenominator = 1000;
+    OK(nvtxwDomainRegister(T, session, "app", &d));
+    OK(nvtxwCounterInt64Register(T, d, "queue", &items.header, &queue));
+    OK(nvtxwCounterFloat64Register(T, d, "load", &kilo.header, &load));
+    memset(entries, 0, sizeof entries);
+    entries[0].type = NVTX_PAYLOAD_ENTRY_TYPE_INT32;
+    entries[0].name = "a";
+    entries[1].type = NVTX_PAYLOAD_ENTRY_TYPE_DOUBLE;
+    entries[1].name = "b";
+    entries[1].offset = offsetof(group_sample, b);
+    memset(&schema, 0, sizeof schema);
+    schema.fieldMask =
+        NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_TYPE | NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_ENTRIES |
+        NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_NUM_ENTRIES | NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_STATIC_SIZE;
+    schema.type = NVTX_PAYLOAD_SCHEMA_TYPE_STATIC;
+    schema.entries = entries;
+    schema.numEntries = 2;
+    schema.payloadStaticSize = sizeof(group_sample);
+    OK(T->SchemaRegister(d, &schema, &grp_schema));
+    OK(nvtxwCounterRegister(T, d, "grp", grp_schema, NULL, &grp));
+    OK(nvtxwStreamOpen(T, session, "s1", d, "/n/p", 0, &s1));
+    OK(nvtxwStreamOpen(T, session, "s2", d, "/n/p", 0, &s2));
+    OK(nvtxwCounterInt64Write(T, s1, 30, queue, -3));
+    OK(nvtxwCounterInt64Write(T, s1, 10, queue, 5));
+    OK(nvtxwCounterInt64Write(T, s2, 20, queue, 7));
+    OK(nvtxwCounterFloat64Write(T, s1, 5, load, 1500.0));
+    OK(nvtxwCounterFloat64Write(T, s1, 6, load, 500.0));
+    OK(T->CounterWrite(s2, 1, grp, &g1, sizeof g1));
+    OK(T->CounterWrite(s2, 2, grp, &g2, sizeof g2));
+    OK(T->CounterNoValueWrite(s2, 3, queue, NVTX_COUNTER_SAMPLE_UNAVAILABLE));
+    OK(T->SessionEnd(session));
+}
+
+/* counter_sum joins the default reports when there are samples: per series
+ * the sample and stream counts, min, max, mean, the last value by time, in
+ * the counter's unit (scaled), exact integers for integer series. */
+START_TEST(counter_summary) {
+    char* got;
+    write_counters(begin_default("csv", ""));
+    got = tu_read_file_or_fail(out_path, NULL);
+    ck_assert_msg(strstr(got, "\nSamples,Streams,Min,Max,Mean,Last,Unit,Counter\n"
+                              "2,1,-1,4,1.500,-1,,app:grp.a\n"
+                              "2,1,0.250,2.500,1.375,0.250,,app:grp.b\n"
+                              "2,1,0.500,1.500,1.000,0.500,k,app:load\n"
+                              "3,2,-3,7,3.000,-3,items,app:queue\n") != NULL,
+                  "got:\n%s", got);
+    free(got);
+}
+END_TEST
+
+/* Asked-for reports are exactly those: no counter table without counter_sum. */
+START_TEST(counter_summary_only_when_asked) {
+    nvtxwSessionHandle_t session = begin("counters", "text", "nvtx_sum");
+    char* got;
+    write_counters(session);
+    got = tu_read_file_or_fail(out_path, NULL);
+    ck_assert_msg(strstr(got, "counter_sum") == NULL, "got:\n%s", got);
+    free(got);
+    session = begin("counters", "text", "counter_sum");
+    write_counters(session);
+    got = tu_read_file_or_fail(out_path, NULL);
+    ck_assert_msg(strstr(got, "** Counter Summary (counter_sum):") != NULL &&
+                      strstr(got, "items  app:queue\n") != NULL,
+                  "got:\n%s", got);
+    free(got);
 }
 END_TEST
 
@@ -618,6 +736,8 @@ static Suite* stats_suite(void) {
     tcase_add_test(tc, report_selection_and_empty);
     tcase_add_test(tc, bad_config);
     tcase_add_test(tc, four_threads);
+    tcase_add_test(tc, counter_summary);
+    tcase_add_test(tc, counter_summary_only_when_asked);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -41,6 +41,7 @@ static const char usage_text[] =
     "         --force              allow OUT to be the archive's anchor file\n"
     "         --to SINK            report, json, stats, text, sqlite or null\n"
     "         --stats[=FORMAT]     range statistics (text, csv or json) instead\n"
+    "         --task-rows N|all    task_sum rows (default 20 in text, all in csv, json)\n"
     "         --backend LIB        forward to another NVTXW v2 backend (absolute path)\n"
     "         --allow-relative-backend  accept a relative --backend path\n"
     "         --threads N          read N locations at a time (default 1)\n"
@@ -58,6 +59,7 @@ typedef struct cli {
     const char* output;
     const char* sink;
     const char* stats_format;
+    const char* task_rows; /* --task-rows, or NULL (the sink's default) */
     const char* backend;
     int allow_relative_backend;
     int force; /* --force: the output may be the anchor file */
@@ -107,7 +109,12 @@ static int parse_value(cli* c, const char* a, const char* value) {
         c->sink = value;
     else if (!strcmp(a, "--backend"))
         c->backend = value;
-    else if (!strcmp(a, "--threads") && parse_unsigned(value, &c->opts.threads) != 0)
+    else if (!strcmp(a, "--task-rows")) {
+        if (strcmp(value, "all") != 0 &&
+            (value[0] == '\0' || strspn(value, "0123456789") != strlen(value)))
+            return usage_error("--task-rows takes a number of rows or 'all', not '%s'", value);
+        c->task_rows = value;
+    } else if (!strcmp(a, "--threads") && parse_unsigned(value, &c->opts.threads) != 0)
         return usage_error("--threads takes a number from 1 to 4096, not '%s'", value);
     else if (!strcmp(a, "--part"))
         return parse_part(value, c);
@@ -126,8 +133,9 @@ static int parse_value(cli* c, const char* a, const char* value) {
 }
 
 static int takes_value(const char* a) {
-    static const char* const names[] = {"-o",        "--output", "--to",        "--backend",
-                                        "--threads", "--part",   "--locations", "--compression"};
+    static const char* const names[] = {"-o",          "--output",      "--to",
+                                        "--backend",   "--threads",     "--part",
+                                        "--locations", "--compression", "--task-rows"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         if (!strcmp(a, names[i]))
             return 1;
@@ -291,9 +299,11 @@ static int convert(cli* c, importer* im) {
     if (to_file && tool_output_begin(&out, TOOL, c->output) != 0)
         return 1;
     snprintf(config, sizeof config,
-             "Sink=%s|Output=%s|Overwrite=yes|StatsFormat=%s|Backend=%s|Compression=%d", c->sink,
-             to_file ? out.write_path : c->output, c->stats_format ? c->stats_format : "text",
-             c->backend ? c->backend : "", c->compression);
+             "Sink=%s|Output=%s|Overwrite=yes|StatsFormat=%s|Backend=%s|Compression=%d%s%s",
+             c->sink, to_file ? out.write_path : c->output,
+             c->stats_format ? c->stats_format : "text", c->backend ? c->backend : "",
+             c->compression, c->task_rows ? "|StatsTaskRows=" : "",
+             c->task_rows ? c->task_rows : "");
     if (nvtxwGetInterface(NVTXW_INTERFACE_VERSION, &iface) != NVTXW_RESULT_SUCCESS) {
         fprintf(stderr, TOOL ": error: %s\n", nvtxw_last_error());
         return to_file ? tool_output_end(&out, 1) : 1;

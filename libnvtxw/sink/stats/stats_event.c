@@ -196,5 +196,6 @@ void stats_stream_free(stats_stream* st) {
     strbuf_free(&st->name);
     stats_tasks_free(&st->tasks);
     stats_groups_free(&st->reasons);
+    stats_series_free(&st->series);
     nvtxw_free(st);
 }

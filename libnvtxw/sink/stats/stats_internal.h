@@ -32,8 +32,12 @@ enum {
     STATS_REPORT_TRACE = 1u << 3,    /* nvtx_pushpop_trace */
     STATS_REPORT_TASK = 1u << 4,     /* task_sum */
     STATS_REPORT_SUSPEND = 1u << 5,  /* task_suspend_sum */
-    STATS_REPORT_COUNT = 6
+    STATS_REPORT_COUNTER = 1u << 6,  /* counter_sum */
+    STATS_REPORT_COUNT = 7
 };
+
+/* Rows of task_sum by default in the text format (StatsTaskRows). */
+#define STATS_TASK_ROWS_TEXT 20
 
 /* Every closed instance of one (style, range name) pair. */
 typedef struct stats_group {
@@ -96,6 +100,24 @@ typedef struct stats_task {
     char* name;                    /* message of the earliest slice, or NULL */
 } stats_task;
 
+/* The samples of one numeric top-level field of one counter (stats_counter.c). */
+typedef struct stats_series {
+    const core_counter* counter; /* NULL: an empty slot */
+    const char* domain;          /* the writing stream's domain name (the core's) */
+    uint32_t field;              /* top-level field, from 1 */
+    char* field_name;            /* "" for a predefined type's value */
+    uint64_t samples, streams;
+    long double min, max, sum, last; /* in the counter's unit */
+    int64_t last_ts;
+    int integral; /* every value was an integer (and unscaled) */
+} stats_series;
+
+/* Open addressing by (counter, field), at most half full. */
+typedef struct stats_series_map {
+    stats_series* slots;
+    size_t capacity, count;
+} stats_series_map;
+
 typedef struct stats_sink stats_sink;
 
 typedef struct stats_stream {
@@ -113,6 +135,7 @@ typedef struct stats_stream {
     strbuf message, name; /* scratch: the event's message and range name */
     idmap tasks;          /* ordinal + 1 -> stats_task* (owned) */
     stats_groups reasons; /* suspension durations per reason (style 0) */
+    stats_series_map series;
 } stats_stream;
 
 struct stats_sink {
@@ -144,8 +167,10 @@ struct stats_sink {
     pubvec task_scope_maps;
     stats_task_scope** task_scopes;
     size_t task_scope_count, task_scope_capacity;
-    idmap tasks;          /* merged: ordinal + 1 -> stats_task* (owned) */
-    stats_groups reasons; /* merged suspension durations per reason */
+    idmap tasks;             /* merged: ordinal + 1 -> stats_task* (owned) */
+    stats_groups reasons;    /* merged suspension durations per reason */
+    size_t task_rows;        /* task_sum rows written; 0: all (StatsTaskRows) */
+    stats_series_map series; /* merged counter series */
 };
 
 /* stats_table.c: groups. Return 0, or -1 when out of memory. */
@@ -187,6 +212,15 @@ int stats_task_event(stats_stream* st, const core_event* event, const struct eve
 int stats_task_merge(stats_sink* ss, stats_stream* st);
 void stats_tasks_free(idmap* tasks);
 void stats_task_scopes_free(stats_sink* ss);
+
+/* stats_counter.c: counter samples. */
+nvtxwResultCode_t stats_counter_write(void* state, int64_t timestamp, const core_counter* counter,
+                                      const void* data, size_t size);
+/* Adds every series of `from` into `to`. 0, or -1 out of memory. */
+int stats_series_merge(stats_series_map* to, const stats_series_map* from);
+void stats_series_free(stats_series_map* map);
+/* The counter's COUNTERS semantic (unit, scale), or NULL. */
+const nvtxSemanticsCounter_t* stats_counter_semantic(const core_counter* counter);
 
 /* stats_print.c: computes the statistics and writes every requested
  * report to ss->fd. */

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -585,8 +586,125 @@ static void write_task_sum(stats_out* out, const char* title, const char* key, i
         }
     }
     qsort(rows, n, sizeof *rows, compare_task);
-    table.row_count = n;
+    table.row_count = ss->task_rows != 0 && ss->task_rows < n ? ss->task_rows : n;
     render_table(out, &table, first, last);
+    if (table.row_count < n && ss->format == STATS_FORMAT_TEXT)
+        out->failed |=
+            strbuf_printf(&out->buf,
+                          "(the %zu tasks with the most running time of %zu; --task-rows all, "
+                          "or StatsTaskRows=all, lists every task)\n\n",
+                          table.row_count, n) != 0;
+    nvtxw_free(rows);
+}
+
+/* ---- Counters --------------------------------------------------------------- */
+
+static const stats_column counter_columns[] = {
+    {"Samples", "samples", 1}, {"Streams", "streams", 1}, {"Min", "min", 1},
+    {"Max", "max", 1},         {"Mean", "mean", 1},       {"Last", "last", 1},
+    {"Unit", "unit", 0},       {"Counter", "counter", 0},
+};
+
+typedef struct counter_row {
+    const stats_series* series;
+    char* name; /* "domain:counter", ".field" added for a counter group's */
+    const char* unit;
+} counter_row;
+
+/* An exact integer cell when the series is integral and the value fits. */
+static void value_cell(const stats_series* s, long double value, stats_cell* out) {
+    if (s->integral && value >= -9223372036854775807.0L - 1 && value < 9223372036854775808.0L) {
+        out->kind = CELL_INT;
+        out->i = (int64_t)value;
+    } else if (s->integral && value >= 0 && value < 18446744073709551616.0L) {
+        out->kind = CELL_UINT;
+        out->u = (uint64_t)value;
+    } else {
+        out->kind = CELL_REAL;
+        out->d = (double)value;
+    }
+}
+
+static void counter_cell(const void* ctx, size_t row, size_t column, stats_cell* out) {
+    const counter_row* r = &((const counter_row*)ctx)[row];
+    const stats_series* s = r->series;
+    memset(out, 0, sizeof *out);
+    switch (column) {
+    case 0:
+    case 1:
+        out->kind = CELL_UINT;
+        out->u = column == 0 ? s->samples : s->streams;
+        break;
+    case 2:
+        value_cell(s, s->min, out);
+        break;
+    case 3:
+        value_cell(s, s->max, out);
+        break;
+    case 4:
+        out->kind = CELL_REAL;
+        out->d = (double)(s->sum / (long double)s->samples);
+        break;
+    case 5:
+        value_cell(s, s->last, out);
+        break;
+    default:
+        out->kind = CELL_STR;
+        out->s = column == 6 ? r->unit : r->name;
+    }
+}
+
+/* By name, then field. */
+static int compare_counter(const void* a, const void* b) {
+    const counter_row* x = a;
+    const counter_row* y = b;
+    int by_name = strcmp(x->name, y->name);
+    if (by_name != 0)
+        return by_name;
+    return (x->series->field > y->series->field) - (x->series->field < y->series->field);
+}
+
+static char* counter_name(const stats_series* s) {
+    const core_counter* c = s->counter;
+    strbuf name = {NULL, 0, 0};
+    char fallback[40];
+    const char* counter = c->name != NULL && c->name[0] != '\0' ? c->name : fallback;
+    snprintf(fallback, sizeof fallback, "counter %" PRIu64, c->id);
+    if ((s->domain[0] != '\0' && strbuf_printf(&name, "%s:", s->domain) != 0) ||
+        strbuf_append(&name, counter, strlen(counter)) != 0 ||
+        (s->field_name[0] != '\0' && strbuf_printf(&name, ".%s", s->field_name) != 0) ||
+        strbuf_append(&name, "", 0) != 0) {
+        strbuf_free(&name);
+        return NULL;
+    }
+    return name.data;
+}
+
+static void write_counter_sum(stats_out* out, const char* title, const char* key, int first,
+                              int last) {
+    const stats_series_map* series = &out->ss->series;
+    counter_row* rows = nvtxw_calloc(series->count + 1, sizeof *rows);
+    stats_table table = {title, key, counter_columns, 8, 0, counter_cell, rows};
+    size_t i, n = 0;
+    out->failed |= rows == NULL;
+    for (i = 0; rows != NULL && i < series->capacity; i++) {
+        const stats_series* s = &series->slots[i];
+        const nvtxSemanticsCounter_t* sem;
+        if (s->counter == NULL || s->samples == 0)
+            continue;
+        sem = stats_counter_semantic(s->counter);
+        rows[n].series = s;
+        rows[n].unit = sem != NULL && sem->unit != NULL ? sem->unit : "";
+        if ((rows[n++].name = counter_name(s)) == NULL)
+            out->failed = 1;
+    }
+    if (rows != NULL && !out->failed) {
+        qsort(rows, n, sizeof *rows, compare_counter);
+        table.row_count = n;
+        render_table(out, &table, first, last);
+    }
+    for (i = 0; i < n; i++)
+        nvtxw_free(rows[i].name);
     nvtxw_free(rows);
 }
 
@@ -613,12 +731,16 @@ static void write_suspend_sum(stats_out* out, const char* title, const char* key
 
 /* ---- Reports ------------------------------------------------------------------ */
 
-static const char* const report_titles[STATS_REPORT_COUNT] = {
-    "NVTX Range Summary",        "NVTX Push/Pop Range Summary", "NVTX Start/End Range Summary",
-    "NVTX Push/Pop Range Trace", "Task Time Summary",           "Task Suspension Summary"};
+static const char* const report_titles[STATS_REPORT_COUNT] = {"NVTX Range Summary",
+                                                              "NVTX Push/Pop Range Summary",
+                                                              "NVTX Start/End Range Summary",
+                                                              "NVTX Push/Pop Range Trace",
+                                                              "Task Time Summary",
+                                                              "Task Suspension Summary",
+                                                              "Counter Summary"};
 static const char* const report_keys[STATS_REPORT_COUNT] = {
-    "nvtx_sum",           "nvtx_pushpop_sum", "nvtx_startend_sum",
-    "nvtx_pushpop_trace", "task_sum",         "task_suspend_sum"};
+    "nvtx_sum", "nvtx_pushpop_sum", "nvtx_startend_sum", "nvtx_pushpop_trace",
+    "task_sum", "task_suspend_sum", "counter_sum"};
 
 static void write_summary(stats_out* out, unsigned report, const stats_summary* all, size_t count,
                           stats_summary* rows, int first, int last) {
@@ -711,22 +833,31 @@ static void write_reports(stats_out* out, stats_summary* all, size_t count, stat
             write_task_sum(out, report_titles[4], report_keys[4], i == 0, last);
         else if (report == 5)
             write_suspend_sum(out, report_titles[5], report_keys[5], i == 0, last);
+        else if (report == 6)
+            write_counter_sum(out, report_titles[6], report_keys[6], i == 0, last);
         else
             write_summary(out, report, all, count, rows, i == 0, last);
     }
 }
 
-/* The default reports grow the task tables when there are tasks. */
-static void add_default_task_reports(stats_sink* ss) {
-    static const unsigned char task_reports[] = {4, 5}; /* task_sum, task_suspend_sum */
-    if (!ss->default_reports || ss->task_scope_count == 0)
-        return;
-    for (size_t i = 0; i < sizeof task_reports; i++) {
-        if ((ss->reports & (1u << task_reports[i])) == 0) {
-            ss->order[ss->order_count++] = task_reports[i];
-            ss->reports |= 1u << task_reports[i];
-        }
+static void add_report(stats_sink* ss, unsigned char report) {
+    if ((ss->reports & (1u << report)) == 0) {
+        ss->order[ss->order_count++] = report;
+        ss->reports |= 1u << report;
     }
+}
+
+/* The default reports grow the task tables when there are tasks and the
+ * counter table when there are counter samples. */
+static void add_default_reports(stats_sink* ss) {
+    if (!ss->default_reports)
+        return;
+    if (ss->task_scope_count > 0) {
+        add_report(ss, 4); /* task_sum */
+        add_report(ss, 5); /* task_suspend_sum */
+    }
+    if (ss->series.count > 0)
+        add_report(ss, 6); /* counter_sum */
 }
 
 nvtxwResultCode_t stats_report_write(stats_sink* ss) {
@@ -738,7 +869,7 @@ nvtxwResultCode_t stats_report_write(stats_sink* ss) {
     out.ss = ss;
     out.io = NVTXW_RESULT_SUCCESS;
     out.failed = all == NULL || rows == NULL;
-    add_default_task_reports(ss);
+    add_default_reports(ss);
     /* Groups of ranges that never closed have no instance and no row. */
     for (i = 0; !out.failed && i < ss->groups.count; i++)
         if (ss->groups.items[i].count > 0)

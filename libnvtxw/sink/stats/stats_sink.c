@@ -6,7 +6,9 @@
  *
  * Config (docs/config.md): StatsFormat=text|csv|json (default text),
  * StatsReports=comma-separated report names in output order (default
- * nvtx_sum), Output=PATH ("-" = standard output; default the session name
+ * nvtx_sum, and the task and counter tables when the session has tasks or
+ * counter samples), StatsTaskRows=N|all (task_sum rows; default 20 in text,
+ * all in CSV and JSON), Output=PATH ("-" = standard output; default the session name
  * plus ".txt", ".csv" or ".json"), Overwrite=yes|no. A file output is
  * written under a temporary name and renamed at the end, so a faulty session
  * leaves nothing under the final name.
@@ -58,14 +60,15 @@
 #include "sink/stats/stats_internal.h"
 
 static const char* const report_names[STATS_REPORT_COUNT] = {
-    "nvtx_sum",           "nvtx_pushpop_sum", "nvtx_startend_sum",
-    "nvtx_pushpop_trace", "task_sum",         "task_suspend_sum"};
+    "nvtx_sum", "nvtx_pushpop_sum", "nvtx_startend_sum", "nvtx_pushpop_trace",
+    "task_sum", "task_suspend_sum", "counter_sum"};
 static const char* const format_names[] = {"text", "csv", "json"};
 static const char* const format_extensions[] = {".txt", ".csv", ".json"};
 
 typedef struct stats_config {
     char* format;
     char* reports;
+    char* task_rows;
     int failed;
 } stats_config;
 
@@ -78,6 +81,8 @@ static int stats_config_consume(void* state, const char* key_begin, const char* 
         slot = &config->format;
     else if (key_length == 12 && strncmp(key_begin, "StatsReports", 12) == 0)
         slot = &config->reports;
+    else if (key_length == 13 && strncmp(key_begin, "StatsTaskRows", 13) == 0)
+        slot = &config->task_rows;
     if (slot == NULL || *slot != NULL)
         return 0; /* another key, or a later duplicate: the first one wins */
     *slot = nvtxw_strndup(value_begin, (size_t)(value_end - value_begin));
@@ -115,8 +120,8 @@ static nvtxwResultCode_t add_report(stats_sink* ss, const char* begin, const cha
     }
     return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
                      "cannot begin session: StatsReports names \"%.*s\", not nvtx_sum, "
-                     "nvtx_pushpop_sum, nvtx_startend_sum, nvtx_pushpop_trace, task_sum or "
-                     "task_suspend_sum",
+                     "nvtx_pushpop_sum, nvtx_startend_sum, nvtx_pushpop_trace, task_sum, "
+                     "task_suspend_sum or counter_sum",
                      (int)length, begin);
 }
 
@@ -132,8 +137,32 @@ static nvtxwResultCode_t parse_reports(stats_sink* ss, const char* text) {
     }
 }
 
+/* StatsTaskRows: a count of rows, or "all"; without it 20 in text and all
+ * in CSV and JSON (machine formats keep every row unless asked). */
+static nvtxwResultCode_t parse_task_rows(stats_sink* ss, const char* text) {
+    char* end;
+    unsigned long long rows;
+    if (text == NULL) {
+        ss->task_rows = ss->format == STATS_FORMAT_TEXT ? STATS_TASK_ROWS_TEXT : 0;
+        return NVTXW_RESULT_SUCCESS;
+    }
+    if (strcmp(text, "all") == 0) {
+        ss->task_rows = 0;
+        return NVTXW_RESULT_SUCCESS;
+    }
+    errno = 0;
+    rows = strtoull(text, &end, 10);
+    if (errno != 0 || end == text || *end != '\0' || text[0] == '-' || rows == 0 || rows > SIZE_MAX)
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                         "cannot begin session: StatsTaskRows=\"%s\" is not a row count (1 or "
+                         "more) or \"all\"",
+                         text);
+    ss->task_rows = (size_t)rows;
+    return NVTXW_RESULT_SUCCESS;
+}
+
 static nvtxwResultCode_t stats_parse_config(stats_sink* ss, const char* raw) {
-    stats_config config = {NULL, NULL, 0};
+    stats_config config = {NULL, NULL, NULL, 0};
     nvtxwResultCode_t status = NVTXW_RESULT_SUCCESS;
     nvtxwConsumeConfigString(raw, stats_config_consume, &config);
     if (config.failed)
@@ -142,9 +171,12 @@ static nvtxwResultCode_t stats_parse_config(stats_sink* ss, const char* raw) {
         status = parse_format(ss, config.format);
     if (status == NVTXW_RESULT_SUCCESS)
         status = parse_reports(ss, config.reports ? config.reports : "nvtx_sum");
+    if (status == NVTXW_RESULT_SUCCESS)
+        status = parse_task_rows(ss, config.task_rows);
     ss->default_reports = config.reports == NULL;
     nvtxw_free(config.format);
     nvtxw_free(config.reports);
+    nvtxw_free(config.task_rows);
     return status;
 }
 
@@ -189,6 +221,7 @@ static void stats_sink_free(stats_sink* ss) {
     stats_tasks_free(&ss->tasks);
     stats_groups_free(&ss->reasons);
     stats_task_scopes_free(ss);
+    stats_series_free(&ss->series);
     nvtxw_free(ss->path);
     nvtxw_free(ss->tmp_path);
     nvtxw_free(ss->session_name);
@@ -349,7 +382,7 @@ static int stats_merge(stats_sink* ss, stats_stream* st) {
                  stats_group_take(&ss->groups.items[remap[i]], from) != 0;
     }
     failed = failed || merge_rows(ss, st, remap) != 0 || merge_maps(ss, st, remap) != 0 ||
-             stats_task_merge(ss, st) != 0;
+             stats_task_merge(ss, st) != 0 || stats_series_merge(&ss->series, &st->series) != 0;
     nvtxw_free(remap);
     ss->unclosed_pushes += st->depth;
     ss->unmatched_pops += st->unmatched_pops;
@@ -364,13 +397,6 @@ static nvtxwResultCode_t stats_stream_close(sink* s, const core_stream* stream, 
     (void)stream;
     stats_stream_free(st);
     return failed ? error_oom("the merged stats") : NVTXW_RESULT_SUCCESS;
-}
-
-static nvtxwResultCode_t stats_counter_write(void* state, int64_t timestamp,
-                                             const core_counter* counter, const void* data,
-                                             size_t size) {
-    (void)state, (void)timestamp, (void)counter, (void)data, (void)size;
-    return NVTXW_RESULT_SUCCESS;
 }
 
 static nvtxwResultCode_t stats_counter_no_value_write(void* state, int64_t timestamp,

@@ -61,8 +61,10 @@ static const char usage_text[] =
     "         --stats[=FORMAT]     range statistics (text, csv or json; default text)\n"
     "         --stats-reports LIST which statistics tables, comma-separated: nvtx_sum,\n"
     "                              nvtx_pushpop_sum, nvtx_startend_sum,\n"
-    "                              nvtx_pushpop_trace, task_sum, task_suspend_sum\n"
-    "                              (default nvtx_sum, and the task tables with tasks)\n"
+    "                              nvtx_pushpop_trace, task_sum, task_suspend_sum,\n"
+    "                              counter_sum (default nvtx_sum, and the task and\n"
+    "                              counter tables when there are tasks or counters)\n"
+    "         --task-rows N|all    task_sum rows (default 20 in text, all in csv, json)\n"
     "         --backend LIB        forward to another NVTXW v2 backend (absolute path)\n"
     "         --allow-relative-backend\n"
     "                              accept a relative --backend path (made absolute\n"
@@ -98,6 +100,7 @@ typedef struct options {
     int order;
     const char* stats_format;  /* --stats: NULL, or text/csv/json */
     const char* stats_reports; /* --stats-reports, or NULL (the sink's default) */
+    const char* task_rows;     /* --task-rows, or NULL (the sink's default) */
     const char* backend;       /* --backend */
     int allow_relative_backend;
     int force;                   /* --force: the output may be an input */
@@ -203,6 +206,8 @@ static int parse_value(options* o, const char* a, char* value) {
         o->backend = value;
     else if (!strcmp(a, "--stats-reports"))
         o->stats_reports = value;
+    else if (!strcmp(a, "--task-rows"))
+        o->task_rows = value;
     else if (!strcmp(a, "--synthetic"))
         o->sources[o->source_count++] = (replay_source){REPLAY_INPUT_SYNTHETIC, value};
     else if (!strcmp(a, "--streams"))
@@ -220,8 +225,8 @@ static int parse_value(options* o, const char* a, char* value) {
 
 static int takes_value(const char* a) {
     static const char* const names[] = {
-        "--to",      "-o",        "--output", "--order",     "--backend",
-        "--streams", "--domains", "--from",   "--synthetic", "--stats-reports"};
+        "--to",      "-o",     "--output",    "--order",         "--backend",  "--streams",
+        "--domains", "--from", "--synthetic", "--stats-reports", "--task-rows"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         if (!strcmp(a, names[i]))
             return 1;
@@ -269,6 +274,9 @@ static int parse(int argc, char** argv, options* o) {
     if (o->stats_reports != NULL && !tool_config_value_ok(o->stats_reports))
         return usage_error("--stats-reports takes a comma-separated list, not '%s'",
                            o->stats_reports);
+    if (o->task_rows != NULL && strcmp(o->task_rows, "all") != 0 &&
+        strspn(o->task_rows, "0123456789") != strlen(o->task_rows))
+        return usage_error("--task-rows takes a number of rows or 'all', not '%s'", o->task_rows);
     if (!tool_config_value_ok(o->output) ||
         (o->backend != NULL && !tool_config_value_ok(o->backend)))
         return usage_error("paths with '|' or line breaks are not supported: '%s'",
@@ -540,10 +548,11 @@ static int run(int argc, char** argv) {
         o.progress = !o.quiet && isatty(STDERR_FILENO);
         o.progress_output = to_file ? out.write_path : NULL;
         if (snprintf(config, sizeof config,
-                     "Sink=%s|Output=%s|Overwrite=yes|StatsFormat=%s|Backend=%s%s%s", o.sink,
+                     "Sink=%s|Output=%s|Overwrite=yes|StatsFormat=%s|Backend=%s%s%s%s%s", o.sink,
                      to_file ? out.write_path : o.output, o.stats_format ? o.stats_format : "text",
                      o.backend ? o.backend : "", o.stats_reports ? "|StatsReports=" : "",
-                     o.stats_reports ? o.stats_reports : "") >= (int)sizeof config)
+                     o.stats_reports ? o.stats_reports : "", o.task_rows ? "|StatsTaskRows=" : "",
+                     o.task_rows ? o.task_rows : "") >= (int)sizeof config)
             status = usage_error("output path too long: %s", o.output);
         else
             status = replay(&o, config, readers, temps);
