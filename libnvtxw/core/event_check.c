@@ -189,3 +189,19 @@ size_t core_payload_bytes(const nvtxPayloadData_t* p) {
         units++;
     return (units + 1) * unit;
 }
+
+nvtxwResultCode_t core_counter_visit(const core_domain* domain, const core_counter* counter,
+                                     const void* data, size_t size, const nvtxw_visitor_t* visitor,
+                                     void* ctx) {
+    nvtxPayloadData_t payload;
+    nvtxw_visit_options_t options;
+    payload.schemaId = counter->schema_id;
+    payload.size = size;
+    payload.payload = data;
+    memset(&options, 0, sizeof options);
+    options.struct_size = sizeof options;
+    options.resolve_string = resolve_string;
+    options.resolve_ctx = (void*)domain;
+    options.flags = NVTXW_VISIT_ALLOW_FOREIGN_POINTERS;
+    return nvtxw_payload_visit(domain->schemas, &payload, 1, visitor, ctx, &options);
+}

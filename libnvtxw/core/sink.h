@@ -198,6 +198,14 @@ static inline nvtxwResultCode_t core_event_visit(const core_event* event,
     return core_event_walk(event, visitor, ctx, visit_flags, facts);
 }
 
+/* Walks one counter sample (`size` bytes of counter->schema_id in `domain`)
+ * with `visitor`, registered strings resolved and DEEP_COPY pointers into
+ * producer memory readable (the sample is rendered during the call).
+ * Returns what nvtxw_payload_visit returns. */
+nvtxwResultCode_t core_counter_visit(const core_domain* domain, const core_counter* counter,
+                                     const void* data, size_t size, const nvtxw_visitor_t* visitor,
+                                     void* ctx);
+
 /* Bytes of a validated payload: its size, or for SIZE_MAX (predefined C
  * strings only, NUL-terminated as the core checked) the code units up to
  * and including the terminator. */

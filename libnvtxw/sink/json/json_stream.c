@@ -509,29 +509,14 @@ nvtxwResultCode_t json_event_write(void* state, const core_event* event) {
     return stream_flush(st, 0);
 }
 
-static const char* resolve_string(void* ctx, uint64_t handle) {
-    return core_domain_string(ctx, handle);
-}
-
 nvtxwResultCode_t json_counter_write(void* state, int64_t timestamp, const core_counter* counter,
                                      const void* data, size_t size) {
     json_stream* st = state;
-    const core_domain* domain = st->stream->domain;
-    nvtxPayloadData_t payload;
-    nvtxw_visit_options_t options;
     size_t mark = st->out.length;
     char fallback[40];
     nvtxwResultCode_t status;
-    payload.schemaId = counter->schema_id;
-    payload.size = size;
-    payload.payload = data;
-    memset(&options, 0, sizeof options);
-    options.struct_size = sizeof options;
-    options.resolve_string = resolve_string;
-    options.resolve_ctx = (void*)domain;
-    options.flags = NVTXW_VISIT_ALLOW_FOREIGN_POINTERS;
     json_visit_reset(st, 1);
-    status = nvtxw_payload_visit(domain->schemas, &payload, 1, &json_visitor, st, &options);
+    status = core_counter_visit(st->stream->domain, counter, data, size, &json_visitor, st);
     if (status != NVTXW_RESULT_SUCCESS)
         return status;
     st->ev.has_point = 1;

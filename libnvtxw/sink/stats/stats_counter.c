@@ -210,18 +210,11 @@ const nvtxSemanticsCounter_t* stats_counter_semantic(const core_counter* counter
     return NULL;
 }
 
-static const char* resolve_string(void* ctx, uint64_t handle) {
-    return core_domain_string(ctx, handle);
-}
-
 nvtxwResultCode_t stats_counter_write(void* state, int64_t timestamp, const core_counter* counter,
                                       const void* data, size_t size) {
     stats_stream* st = state;
-    const core_domain* domain = st->stream->domain;
     const nvtxSemanticsCounter_t* sem = stats_counter_semantic(counter);
     sample_walk walk;
-    nvtxPayloadData_t payload;
-    nvtxw_visit_options_t options;
     nvtxwResultCode_t status;
     memset(&walk, 0, sizeof walk);
     walk.st = st;
@@ -230,15 +223,7 @@ nvtxwResultCode_t stats_counter_write(void* state, int64_t timestamp, const core
     walk.scale = 1;
     if (sem != NULL && sem->unitScaleNumerator != 0 && sem->unitScaleDenominator != 0)
         walk.scale = (long double)sem->unitScaleNumerator / (long double)sem->unitScaleDenominator;
-    payload.schemaId = counter->schema_id;
-    payload.size = size;
-    payload.payload = data;
-    memset(&options, 0, sizeof options);
-    options.struct_size = sizeof options;
-    options.resolve_string = resolve_string;
-    options.resolve_ctx = (void*)domain;
-    options.flags = NVTXW_VISIT_ALLOW_FOREIGN_POINTERS;
-    status = nvtxw_payload_visit(domain->schemas, &payload, 1, &sample_visitor, &walk, &options);
+    status = core_counter_visit(st->stream->domain, counter, data, size, &sample_visitor, &walk);
     if (walk.failed)
         return error_oom("a counter series");
     /* The core validated the sample's size; a sample the visitor cannot walk
