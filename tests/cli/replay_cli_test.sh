@@ -109,7 +109,7 @@ check "--streams glob: 2 of 4 streams" bash -c "'$replay' '$tmp/hello.nvtxw' '$t
 check "--streams list" bash -c "'$replay' '$tmp/hello.nvtxw' --streams worker-0,worker-3 --to text | grep -c '^event' | grep -qx 3000"
 check "--domains hello keeps all" bash -c "'$replay' '$tmp/hello.nvtxw' --domains 'hel*' --to text | grep -c '^event' | grep -qx 6000"
 check "--domains other drops the domain" bash -c "'$replay' '$tmp/hello.nvtxw' --domains other --to text > '$tmp/d.txt'; test \$(grep -c '^event' '$tmp/d.txt') = 0 && test \$(grep -c '^domain ' '$tmp/d.txt') = 0 && test \$(grep -c '^stream_open' '$tmp/d.txt') = 0"
-check "--from/--to: step 0 of every stream of both inputs" bash -c "'$replay' '$tmp/hello.nvtxw' '$tmp/hello2.nvtxw' --from 0 --to 9999 --to text > '$tmp/w.txt' && test \$(grep -c '^event' '$tmp/w.txt') = 48 && test \$(grep -c '^counter_sample' '$tmp/w.txt') = 8"
+check "--from/--until: step 0 of every stream of both inputs" bash -c "'$replay' '$tmp/hello.nvtxw' '$tmp/hello2.nvtxw' --from 0 --until 9999 --to text > '$tmp/w.txt' && test \$(grep -c '^event' '$tmp/w.txt') = 48 && test \$(grep -c '^counter_sample' '$tmp/w.txt') = 8"
 # Expected counts of a window cutting ranges: hello_producer's timestamps,
 # a push and its pop kept when the push's time is inside, a push/pop range
 # when its begin is, a counter sample by its time.
@@ -135,11 +135,19 @@ PY
 }
 for window in "5000 15000" "123456 234567" "2000000 9999999"; do
     set -- $window
-    check "--from $1 --to $2: pops follow their pushes" bash -c "'$replay' '$tmp/hello.nvtxw' --from $1 --to $2 --to text > '$tmp/w2.txt' && test \"\$(grep -c '^event' '$tmp/w2.txt') \$(grep -c '^counter_sample' '$tmp/w2.txt')\" = '$(expect_window "$1" "$2")'"
+    check "--from $1 --until $2: pops follow their pushes" bash -c "'$replay' '$tmp/hello.nvtxw' --from $1 --until $2 --to text > '$tmp/w2.txt' && test \"\$(grep -c '^event' '$tmp/w2.txt') \$(grep -c '^counter_sample' '$tmp/w2.txt')\" = '$(expect_window "$1" "$2")'"
 done
 check "--from only" bash -c "'$replay' '$tmp/hello.nvtxw' --from 2490000 --to text | grep -c '^event' | grep -qx 24"
-check "--from after --to: exit 2" bash -c "'$replay' '$tmp/hello.nvtxw' --from 10 --to 5; test \$? = 2"
-check "--from not a number: exit 2" bash -c "'$replay' '$tmp/hello.nvtxw' --from 1e3; test \$? = 2"
+check "--from after --until: exit 2" bash -c "'$replay' '$tmp/hello.nvtxw' --from 10 --until 5; test \$? = 2"
+check "--from not a time: exit 2 with the forms it takes" bash -c "'$replay' '$tmp/hello.nvtxw' --from 5x 2>&1 >/dev/null | grep -q \"^nvtxw-replay: error: --from takes a time (1500000, 1.5ms, 2s, 3e9, 4G; units ns us ms s), not '5x'\""
+check "--from 0.5ns (not whole): exit 2" bash -c "'$replay' '$tmp/hello.nvtxw' --from 0.5ns 2>/dev/null; test \$? = 2"
+check "--to with a time: exit 2 naming --until" bash -c "'$replay' '$tmp/hello.nvtxw' --to 5000 2>&1 >/dev/null | grep -q 'the window.s end is --until'"
+# The same window written with units, decimals, exponents and k/M/G.
+"$replay" "$tmp/hello.nvtxw" --from 2490000 --until 4000000 --to text >"$tmp/win.ns" 2>/dev/null
+for pair in "2.49ms 4ms" "2490us 0.004s" "2.49e6 4e6" "2490k 4M" "0.00249s 4000000ns" "2.49ms 4.0000ms"; do
+    read -r from until <<<"$pair"
+    check "--from $from --until $until: the same window as in nanoseconds" bash -c "'$replay' '$tmp/hello.nvtxw' --from $from --until $until --to text | cmp -s - '$tmp/win.ns' && test \$(grep -c '^event' '$tmp/win.ns') -gt 0"
+done
 # Foreign traces merged: a report, synthetic workloads and Chrome traces in
 # one session hold every event and sample of each (counted one by one).
 srcdir=${top_srcdir:-.}

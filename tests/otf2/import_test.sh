@@ -95,6 +95,8 @@ import_archive() {
     check "$name: replay to stats CSV" "$replay" "$w/a.nvtxw" --stats=csv -o "$w/a.csv"
     checker "$name (report)" "$anchor" "$w/a.json" "$w/a.csv" --oracle "$w/oracle.json" \
         --stderr "$w/a.err" --stats-prefix "$stats_prefix"
+    check "$name: stats names have one domain prefix (otf2:TaskSlice, not otf2:otf2:...)" \
+        bash -c "! grep -q ',otf2:otf2:' '$w/a.csv'"
 
     check "$name: import with --threads 2" "$imp" "$anchor" --threads 2 --quiet -o "$w/b.nvtxw"
     check "$name: replay the --threads 2 report" "$replay" "$w/b.nvtxw" -o "$w/b.json"

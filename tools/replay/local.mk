@@ -29,5 +29,5 @@ tools_replay_nvtxw_replay_CPPFLAGS = $(TOOL_CPPFLAGS) -I$(top_srcdir)/tools/repl
 	-DCAPTURE_SCHEMAS_DIR='"$(pkgdatadir)/schemas"' \
 	-DCAPTURE_SOURCE_SCHEMAS_DIR='"$(abs_top_srcdir)/schemas"'
 tools_replay_nvtxw_replay_CFLAGS = $(AM_CFLAGS) $(YAJL_CFLAGS) $(YAML_CFLAGS)
-tools_replay_nvtxw_replay_LDADD = libnvtxw/libnvtxw.la $(YAJL_LIBS) $(YAML_LIBS)
+tools_replay_nvtxw_replay_LDADD = libnvtxw/libnvtxw.la $(YAJL_LIBS) $(YAML_LIBS) -lm
 dist_man1_MANS += docs/nvtxw-replay.1

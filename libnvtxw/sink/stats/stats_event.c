@@ -40,11 +40,21 @@ enum {
     ROLE_END = 8
 };
 
-/* The stream's group of the event's range name. 0, or -1 out of memory. */
+/* Whether `message` (length bytes) already starts with "domain:", as the
+ * OTF2 importer's schema names ("otf2:TaskSlice") do. */
+static int has_domain_prefix(const char* message, size_t length, const char* domain) {
+    size_t n = strlen(domain);
+    return length > n && memcmp(message, domain, n) == 0 && message[n] == ':';
+}
+
+/* The stream's group of the event's range name, "domain:message", the
+ * prefix not doubled. 0, or -1 out of memory. */
 static int event_group(stats_stream* st, const event_info* ev, int style, size_t* group) {
     const char* domain = st->stream->domain->name;
+    const char* message = ev->has_message ? st->message.data + ev->message : "";
+    size_t length = ev->has_message ? ev->message_length : 0;
     strbuf_clear(&st->name);
-    if (domain[0] != '\0' &&
+    if (domain[0] != '\0' && !has_domain_prefix(message, length, domain) &&
         (strbuf_append(&st->name, domain, strlen(domain)) || strbuf_append(&st->name, ":", 1)))
         return -1;
     if (ev->has_message && ev->message_length > 0 &&

@@ -3,7 +3,7 @@
  * Chrome trace JSON and synthetic workloads into any sink.
  *
  *   nvtxw-replay REPORT.nvtxw... [--to SINK | --stats[=FMT] | --backend LIB] [-o OUT]
- *                [--streams P,...] [--domains P,...] [--from NS] [--to NS]
+ *                [--streams P,...] [--domains P,...] [--from T] [--until T]
  *
  * A thin client of the public API: the reports are opened with
  * nvtxw_reader_open and replayed (merged) with nvtxw_reader_replay_many into
@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +35,7 @@
 
 static const char usage_text[] =
     "Usage: " TOOL " INPUT... [--to SINK | --stats[=FORMAT] | --backend LIB] [-o OUT]\n"
-    "                    [--streams PATTERN,...] [--domains PATTERN,...] [--from NS] [--to NS]\n"
+    "                    [--streams PATTERN,...] [--domains PATTERN,...] [--from T] [--until T]\n"
     "       " TOOL " --synthetic NAME[:KEY=VALUE,...] [INPUT...] [options] [-o OUT]\n"
     "\n"
     "Replays every record of the inputs (registrations, events, counters, time\n"
@@ -78,8 +79,8 @@ static const char usage_text[] =
     "         --streams P,...      keep the streams named P (a name as printed, glob\n"
     "                              characters and all), else matching glob P\n"
     "         --domains P,...      keep the domains named P, else matching glob P\n"
-    "         --from NS, --to NS   keep stream records with a timestamp in [from, to]\n"
-    "                              (--to with an integer is the window's end)\n"
+    "         --from T, --until T  keep stream records with a timestamp in [from, until]:\n"
+    "                              nanoseconds, or with a unit: 1.5ms, 2s, 3e9, 4G\n"
     "         -q, --quiet          no progress line (it is drawn only on a terminal)\n"
     "         -h, --help           show this help\n"
     "         -V, --version        show the version\n";
@@ -174,16 +175,55 @@ static int check_output_not_input(const options* o) {
     return -1;
 }
 
-/* A time in nanoseconds (a whole decimal integer); 0 or -1. */
+/* Time suffixes: units of nanoseconds, and the k/M/G multipliers
+ * --synthetic's events= takes. */
+static const struct {
+    const char* suffix;
+    int64_t factor;
+} time_suffixes[] = {{"", 1},           {"ns", 1},   {"us", 1000},   {"ms", 1000000},
+                     {"s", 1000000000}, {"k", 1000}, {"M", 1000000}, {"G", 1000000000}};
+
+/* A timestamp in the recorded unit (nanoseconds for most producers): an
+ * integer or decimal number (1e9 too) with an optional suffix ns, us, ms,
+ * s, k, M or G; the result must be a whole number in int64. 0 or -1. */
 static int parse_time(const char* text, int64_t* out) {
     char* end;
-    long long value;
+    long long whole;
+    double real;
+    size_t i;
     errno = 0;
-    value = strtoll(text, &end, 10);
-    if (errno != 0 || end == text || *end != '\0')
+    whole = strtoll(text, &end, 10);
+    if (end == text)
         return -1;
-    *out = (int64_t)value;
-    return 0;
+    if (*end == '.' || *end == 'e' || *end == 'E' || errno != 0) {
+        errno = 0;
+        real = strtod(text, &end);
+        if (errno != 0)
+            return -1;
+    } else {
+        real = NAN;
+    }
+    for (i = 0; i < sizeof time_suffixes / sizeof time_suffixes[0]; i++) {
+        int64_t factor = time_suffixes[i].factor;
+        double scaled;
+        if (strcmp(end, time_suffixes[i].suffix) != 0)
+            continue;
+        if (isnan(real)) { /* exact integer arithmetic */
+            if (whole > INT64_MAX / factor || whole < INT64_MIN / factor)
+                return -1;
+            *out = (int64_t)whole * factor;
+            return 0;
+        }
+        scaled = real * (double)factor;
+        if (!(scaled >= -9.2233720368547758e18 && scaled < 9.2233720368547758e18))
+            return -1;
+        /* whole up to the decimal's rounding (1.1ms is 1100000.0000000002) */
+        if (fabs(scaled - nearbyint(scaled)) > 1e-9 * fmax(1.0, fabs(scaled)))
+            return -1;
+        *out = (int64_t)nearbyint(scaled);
+        return 0;
+    }
+    return -1;
 }
 
 /* Splits a comma-separated list into patterns (argv is modified). */
@@ -194,14 +234,21 @@ static void add_patterns(char* list, const char** patterns, size_t* count) {
 
 /* An option with a value; -1 = fine, else the exit status. */
 static int parse_value(options* o, const char* a, char* value) {
-    if (!strcmp(a, "--to") && parse_time(value, &o->to) == 0)
-        o->has_to = 1;
+    int64_t ignored;
+    if (!strcmp(a, "--to") && parse_time(value, &ignored) == 0)
+        return usage_error("--to names the sink; '%s' is a time: the window's end is --until",
+                           value);
     else if (!strcmp(a, "--to"))
         o->sink = value;
-    else if (!strcmp(a, "--from") && parse_time(value, &o->from) != 0)
-        return usage_error("--from takes a time in nanoseconds, not '%s'", value);
+    else if ((!strcmp(a, "--from") || !strcmp(a, "--until")) &&
+             parse_time(value, a[2] == 'f' ? &o->from : &o->to) != 0)
+        return usage_error2("%s takes a time (1500000, 1.5ms, 2s, 3e9, 4G; units ns us ms s), "
+                            "not '%s'",
+                            a, value);
     else if (!strcmp(a, "--from"))
         o->has_from = 1;
+    else if (!strcmp(a, "--until"))
+        o->has_to = 1;
     else if (!strcmp(a, "--backend"))
         o->backend = value;
     else if (!strcmp(a, "--stats-reports"))
@@ -225,8 +272,8 @@ static int parse_value(options* o, const char* a, char* value) {
 
 static int takes_value(const char* a) {
     static const char* const names[] = {
-        "--to",      "-o",     "--output",    "--order",         "--backend",  "--streams",
-        "--domains", "--from", "--synthetic", "--stats-reports", "--task-rows"};
+        "--to",      "-o",     "--output",    "--order",         "--backend",   "--streams",
+        "--domains", "--from", "--synthetic", "--stats-reports", "--task-rows", "--until"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         if (!strcmp(a, names[i]))
             return 1;
@@ -270,7 +317,7 @@ static int parse(int argc, char** argv, options* o) {
     if (o->order < 0)
         return usage_error("%s", "--order takes 'stream' or 'time'");
     if (o->has_from && o->has_to && o->from > o->to)
-        return usage_error("%s", "--from is after --to");
+        return usage_error("%s", "--from is after --until");
     if (o->stats_reports != NULL && !tool_config_value_ok(o->stats_reports))
         return usage_error("--stats-reports takes a comma-separated list, not '%s'",
                            o->stats_reports);
