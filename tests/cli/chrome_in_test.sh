@@ -137,8 +137,12 @@ round_trip() { # NAME REPORT [nostats]
     # import's one domain "chrome" (docs/chrome-input.md, Round trip).
     [ "${3:-}" = nostats ] && return
     # the Range column is DOMAIN:NAME; the import has its own domain "chrome"
-    "$replay" "$report" --stats=csv 2>/dev/null | sed -E 's/^(([^,]*,){9})("?)[^,:"]*:/\1\3/' >"$tmp/$name.s1"
-    "$replay" "$tmp/$name.2.nvtxw" --stats=csv 2>/dev/null | sed -E 's/^(([^,]*,){9})("?)[^,:"]*:/\1\3/' >"$tmp/$name.s2"
+    # (every "prefix:" of the name: a message that starts with its domain, as
+    # otf2:TaskSlice, is not prefixed twice in the report, but the import
+    # puts it into domain "chrome": chrome:otf2:TaskSlice)
+    local reports=nvtx_sum,task_sum,task_suspend_sum # counters are named by domain too
+    "$replay" "$report" --stats=csv --stats-reports $reports 2>/dev/null | sed -E ':a; s/^(([^,]*,){9})("?)[^,:"]*:/\1\3/; ta' >"$tmp/$name.s1"
+    "$replay" "$tmp/$name.2.nvtxw" --stats=csv --stats-reports $reports 2>/dev/null | sed -E ':a; s/^(([^,]*,){9})("?)[^,:"]*:/\1\3/; ta' >"$tmp/$name.s2"
     [ -s "$tmp/$name.s1" ] && cmp -s "$tmp/$name.s1" "$tmp/$name.s2"
     expect $? "round trip $name: same range statistics"
 }
@@ -239,7 +243,7 @@ rows = {}
 for e in ev:
     if e['ph'] == 'X':
         rows.setdefault(e['pid'], set()).add(e['tid'])
-assert len(names) == 3001 and len({e['pid'] for e in names}) == 3001, len(names)  # and the session's
+assert len(names) == 3000 and len({e['pid'] for e in names}) == 3000, len(names)  # no empty session process
 assert len(rows) == 3000 and all(len(t) == 2 for t in rows.values())
 " "$tmp/pids.out.json"
 expect $? "3000 pids: 3000 JSON processes of two threads each"

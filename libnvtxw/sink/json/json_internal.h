@@ -46,8 +46,10 @@ typedef struct json_sink {
     char* path;      /* final name */
     char* temp_path; /* written until SessionEnd renames it */
     char* session_name;
-    strbuf line;          /* metadata events (serialized calls only) */
-    char** process_paths; /* pid P >= 2 is the scope path at [P - 2] */
+    strbuf line;               /* metadata events (serialized calls only) */
+    int element_written;       /* the array has its first element (serialized calls) */
+    int session_process_named; /* pid 1's process_name was written */
+    char** process_paths;      /* pid P >= 2 is the scope path at [P - 2] */
     size_t process_count, process_capacity;
     idmap process_hashes;    /* FNV-1a of a path -> its pid (as a pointer value) */
     _Atomic int64_t base_ns; /* CHROME_BASE_UNSET until the first timestamp */

@@ -5,11 +5,9 @@
  * kept per event beyond open split ranges.
  *
  * Output grammar (one event per line, NL = "\n"):
- *   file     := '{"traceEvents":[' NL session { ',' NL event }* NL
+ *   file     := '{"traceEvents":[' [ NL meta { ',' NL event }* ] NL
  *               '],"displayTimeUnit":"ns","otherData":{"generator":"nvtxw",'
  *               '"session":' STRING ',"timestampBase_ns":' INT '}}' NL
- *   session  := '{"name":"process_name","ph":"M","pid":1,"tid":0,'
- *               '"args":{"name":' STRING '}}'   (the session's own process)
  *   event    := meta | '{"name":' STRING [ ',"cat":' STRING ] ',"ph":"' PH '"'
  *               ',"ts":' MICROS [ ',"dur":' MICROS ] ',"pid":' INT ',"tid":' INT
  *               [ ',"id":"0x' HEX '"' ] [ ',"s":"t"' ] [ ',"cname":' STRING ]
@@ -26,16 +24,18 @@
  * pass at SessionEnd shifts every "ts" (json_shift.c); Perfetto
  * rejects negative timestamps. "timestampBase_ns" gives the base back, so
  * ts * 1000 + timestampBase_ns is the producer's timestamp. pid 1 is the
- * session; each distinct stream scope path gets the next pid (2, 3, ...),
+ * session's process (named after the session when a stream or task row
+ * lands in it); each distinct stream scope path gets the next pid (2, 3, ...),
  * a `thread[...]` scope its parent's;
  * the tid of a stream is its open order in the session plus 1. A task scope
  * (path ending in `task[KEY]`, docs/tasks.md) gets a row of its own in its
  * parent's process, tid 2^32 + n, announced at registration
  * (json_task.c); task events are also written there.
  *
- * Concurrency: the leading event (the session's process_name) is written at
- * SessionBegin, so every later event starts with "," and streams never
- * agree on who is first. Each stream collects whole events in its own
+ * Concurrency: every element is written with a leading ",\n" except the
+ * array's first, which is always metadata (a stream's events follow its own
+ * thread_name), written by a serialized call that drops the ",": streams
+ * never agree on who is first. Each stream collects whole events in its own
  * buffer and appends them with one write(2) on an O_APPEND descriptor.
  * The file is written under PATH.tmp.PID and renamed to PATH at SessionEnd;
  * a faulty session removes it.
@@ -85,10 +85,19 @@ int json_put_meta(strbuf* out, const char* what, uint64_t pid, uint64_t tid, con
 }
 
 /* Writes the metadata events built in cs->line (build_status 0). */
+/* Writes the metadata line; the array's first element loses its leading
+ * ",". Metadata is written by serialized calls only, and a stream's events
+ * follow its own thread_name, so the first element is always metadata. */
 static nvtxwResultCode_t json_flush_line(json_sink* cs, int build_status) {
-    nvtxwResultCode_t status = build_status != 0
-                                   ? error_oom("JSON metadata")
-                                   : json_write_all(cs, cs->line.data, cs->line.length);
+    size_t skip = 0;
+    nvtxwResultCode_t status;
+    if (build_status == 0 && !cs->element_written && cs->line.length > 0 &&
+        cs->line.data[0] == ',') {
+        skip = 1;
+        cs->element_written = 1;
+    }
+    status = build_status != 0 ? error_oom("JSON metadata")
+                               : json_write_all(cs, cs->line.data + skip, cs->line.length - skip);
     strbuf_clear(&cs->line);
     return status;
 }
@@ -114,6 +123,29 @@ static uint64_t known_process(const json_sink* cs, const char* path, uint64_t ha
     return 0;
 }
 
+/* pid 1, the session's process, is named after the session when its first
+ * row appears: a session whose streams all have scopes shows no empty
+ * process. */
+static nvtxwResultCode_t session_process(json_sink* cs) {
+    const char* name = cs->session_name[0] ? cs->session_name : "nvtxw-session";
+    if (cs->session_process_named)
+        return NVTXW_RESULT_SUCCESS;
+    cs->session_process_named = 1;
+    return json_flush_line(cs, json_put_meta(&cs->line, "process_name", 1, 0, name, 0) ||
+                                   json_put_meta(&cs->line, "process_sort_index", 1, 0, NULL, 1));
+}
+
+/* A process's metadata, named after its scope path without escapes. 0, or
+ * -1 out of memory. */
+static int process_meta(json_sink* cs, uint64_t pid, const char* path) {
+    strbuf name = {NULL, 0, 0};
+    int status = scope_path_display(path, &name) ||
+                 json_put_meta(&cs->line, "process_name", pid, 0, name.data, 0) ||
+                 json_put_meta(&cs->line, "process_sort_index", pid, 0, NULL, pid);
+    strbuf_free(&name);
+    return status;
+}
+
 nvtxwResultCode_t json_scope_process_id(json_sink* cs, const core_domain* domain, uint64_t scope_id,
                                         uint64_t* pid) {
     const core_scope* scope = core_domain_scope(domain, scope_id);
@@ -121,7 +153,7 @@ nvtxwResultCode_t json_scope_process_id(json_sink* cs, const core_domain* domain
     uint64_t hash;
     *pid = 1;
     if (scope == NULL)
-        return NVTXW_RESULT_SUCCESS; /* no scope, ROOT or a predefined one */
+        return session_process(cs); /* no scope, ROOT or a predefined one */
     hash = path_hash(scope->path);
     if ((*pid = known_process(cs, scope->path, hash)) != 0)
         return NVTXW_RESULT_SUCCESS;
@@ -138,9 +170,7 @@ nvtxwResultCode_t json_scope_process_id(json_sink* cs, const core_domain* domain
     if (idmap_get(&cs->process_hashes, hash) == NULL &&
         idmap_put(&cs->process_hashes, hash, (void*)(uintptr_t)*pid) != 0)
         return error_oom("the JSON process table");
-    return json_flush_line(cs,
-                           json_put_meta(&cs->line, "process_name", *pid, 0, scope->path, 0) ||
-                               json_put_meta(&cs->line, "process_sort_index", *pid, 0, NULL, *pid));
+    return json_flush_line(cs, process_meta(cs, *pid, scope->path));
 }
 
 nvtxwResultCode_t json_process_id(json_sink* cs, const core_stream* stream, uint64_t* pid) {
@@ -211,19 +241,8 @@ static void json_free(json_sink* cs) {
     nvtxw_free(cs);
 }
 
-/* The array's opening and its first element (the session's process name),
- * which alone has no leading ",". */
-static int json_header(json_sink* cs) {
-    const char* name = cs->session_name[0] ? cs->session_name : "nvtxw-session";
-    strbuf* line = &cs->line;
-    if (strbuf_append(line, "{\"traceEvents\":[\n", 17) ||
-        json_put_meta(line, "process_name", 1, 0, name, 0) ||
-        json_put_meta(line, "process_sort_index", 1, 0, NULL, 1))
-        return -1;
-    memmove(line->data + 17, line->data + 19, line->length - 19 + 1);
-    line->length -= 2;
-    return 0;
-}
+/* The array's opening; its first element comes with the first metadata. */
+static int json_header(json_sink* cs) { return strbuf_append(&cs->line, "{\"traceEvents\":[", 16); }
 
 static nvtxwResultCode_t json_create(const core_config* config, const char* session_name,
                                      sink** out) {

@@ -21,6 +21,17 @@ const char* task_scope_last_node(const char* path) {
     return node;
 }
 
+int scope_path_display(const char* path, strbuf* out) {
+    const char* p;
+    for (p = path; *p != '\0'; p++) {
+        if (*p == '\\' && p[1] != '\0')
+            p++;
+        if (strbuf_append(out, p, 1) != 0)
+            return -1;
+    }
+    return strbuf_append(out, "", 0);
+}
+
 int task_scope_key(const char* path, strbuf* key) {
     const char* node = task_scope_last_node(path);
     const char* p;

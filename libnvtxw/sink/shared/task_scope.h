@@ -16,6 +16,10 @@
  * '\' (ABI spec 2.10). */
 const char* task_scope_last_node(const char* path);
 
+/* Appends `path` as a user reads it: every '\' escape (ABI spec 2.10) taken
+ * off, "gpu[CUDA\[0:13\]]" -> "gpu[CUDA[0:13]]". 0, or -1 out of memory. */
+int scope_path_display(const char* path, strbuf* out);
+
 /* Appends KEY, unescaped, to `key` when the path's last node is `task[KEY]`
  * (KEY not empty, the node ending at its unescaped ']'): 1; 0 when the path
  * is not a task's; -1 out of memory. */
