@@ -189,6 +189,7 @@ check "failed text replay keeps the previous output" bash -c "echo old > '$tmp/k
 check "output in a missing directory: exit 1" bash -c "'$replay' '$tmp/hello.nvtxw' -o '$tmp/nodir/out.json' 2>&1 >/dev/null | grep -q '^nvtxw-replay: error: .*nodir'; test \${PIPESTATUS[0]} = 1"
 check "text output to /dev/null still works" "$replay" "$tmp/hello.nvtxw" --to text -o /dev/null
 check "help" bash -c "'$replay' --help | grep -q '^Usage: nvtxw-replay'"
+check "-V names the tool's and the library's versions" bash -c "'$replay' -V | grep -Eq '^nvtxw-replay [0-9][^ ]* \(libnvtxw [0-9][^ ]*\)\$'"
 # A file-size limit is an error like a full disk (exit 1, "File too large", no
 # file left), not death by SIGXFSZ (exit 153).
 mkdir -p "$tmp/fsize"

@@ -322,6 +322,12 @@ else
     fail "script(1) is missing (util-linux): the progress checks cannot run"
 fi
 
+if "$imp" -V | grep -Eq '^nvtxw-otf2-import [0-9][^ ]* \(libnvtxw [0-9][^ ]*, OTF2 [0-9]'; then
+    pass "-V names the tool's, the library's and OTF2's versions"
+else
+    fail "-V: $("$imp" -V 2>&1 | head -c 200)"
+fi
+
 # A full standard output is a failure (exit 1, said so), not a silent success.
 for option in --help --version; do
     "$imp" "$option" >/dev/full 2>"$tmp/full.err"

@@ -63,6 +63,13 @@ for header in $headers; do
     else
         fail "$header is installed (libnvtxw/local.mk)"
     fi
+
+    # cites only what a user has: no project-internal reference text
+    if grep -nE '\.\./shared|spec [0-9]|spec section|nvtxw-abi\.md' "$incdir/$header" >"$tmpdir/cites"; then
+        fail "$header cites text users do not have: $(head -n 2 "$tmpdir/cites")"
+    else
+        pass "$header cites only installed documents"
+    fi
 done
 
 echo "$passed passed, $failed failed"

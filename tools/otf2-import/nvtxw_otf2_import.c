@@ -150,7 +150,7 @@ static int parse_flag(cli* c, const char* a) {
         return 0;
     }
     if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
-        printf(TOOL " %s (OTF2 %s)\n", nvtxw_version(), OTF2_VERSION);
+        printf(TOOL " %s (libnvtxw %s, OTF2 %s)\n", PACKAGE_VERSION, nvtxw_version(), OTF2_VERSION);
         return 0;
     }
     if (!strcmp(a, "-q") || !strcmp(a, "--quiet"))

@@ -2,8 +2,11 @@
  * nvtxw/abi.h - the NVTXW version 2 interface: result codes, handles,
  * attribute structs, the function table and the backend entry points.
  *
- * Normative source: ../shared/spec/nvtxw-abi.md (sections 1-3). Names are
- * NVIDIA's, so producer code written against nvtxw3.h compiles unchanged.
+ * The layouts, constants and rules are those of NVIDIA's NVTXW headers
+ * (nvtxw3.h and its helpers, shipped with Nsight Systems); names are NVIDIA's,
+ * so producer code written against nvtxw3.h compiles unchanged. What this
+ * library does with each call: docs/producer-guide.md, installed in the
+ * package's documentation directory.
  * Every struct layout here is checked byte for byte by tests/unit/abi_test.c.
  */
 #ifndef NVTXW_ABI_H
@@ -37,7 +40,7 @@ typedef int32_t nvtxwInterfaceVersion_t;
 #define NVTXW_GET_INTERFACE_SYMBOL_NAME "nvtxwGetInterface"
 #define NVTXW_FINALIZE_SYMBOL_NAME "nvtxwFinalize"
 
-/* Stream ordering claims (spec 3.1). */
+/* Stream ordering claims. */
 #define NVTXW_STREAM_ORDER_INTERLEAVING_NONE ((int16_t)0)
 #define NVTXW_STREAM_ORDER_INTERLEAVING_SCOPE ((int16_t)1)
 #define NVTXW_STREAM_ORDERING_TYPE_UNKNOWN ((int16_t)0)
@@ -48,7 +51,7 @@ typedef int32_t nvtxwInterfaceVersion_t;
 #define NVTXW_STREAM_ORDERING_SKID_TIME_NS ((int32_t)1)
 #define NVTXW_STREAM_ORDERING_SKID_EVENT_COUNT ((int32_t)2)
 
-/* Opaque handles; valid from their Begin/Open to their End/Close (spec 1.3). */
+/* Opaque handles; valid from their Begin/Open to their End/Close. */
 typedef struct nvtxwSession_st* nvtxwSessionHandle_t;
 typedef struct nvtxwStream_st* nvtxwStreamHandle_t;
 
@@ -77,7 +80,7 @@ typedef struct nvtxwStreamAttributes_v1 {
 } nvtxwStreamAttributes_t;
 
 /* The function table: 21 members, then 43 reserved slots that read as NULL.
- * Offsets never change within major version 2 (spec 1.4). */
+ * Offsets never change within major version 2. */
 typedef struct nvtxwInterface_v2 {
     nvtxwResultCode_t (*SessionBegin)(const nvtxwSessionAttributes_t* attr,
                                       nvtxwSessionHandle_t* sessionOut);
@@ -135,7 +138,7 @@ typedef nvtxwInterface_v2_t nvtxwInterface_t;
 #define NVTXW_INTERFACE_HAS(iface, member)                                                         \
     ((iface) != NVTX_NULLPTR && (iface)->member != NVTX_NULLPTR)
 
-/* Backend entry points (spec 1.1). */
+/* Backend entry points. */
 typedef nvtxwResultCode_t (*nvtxwGetInterface_t)(nvtxwInterfaceVersion_t version,
                                                  const void** ifaceOut);
 typedef void (*nvtxwFinalize_t)(void);

@@ -1,8 +1,8 @@
 /*
  * nvtxw/backend.h - libnvtxw as an NVTXW v2 backend: the two exported entry
- * points of spec 1.1. Producers normally reach them through the reference
- * loader (nvtxw/loader.h, NVTXW3_LIBRARY); linking libnvtxw directly and
- * calling nvtxwGetInterface is equivalent.
+ * points NVIDIA's loader looks up. Producers normally reach them through
+ * the reference loader (nvtxw/loader.h, NVTXW3_LIBRARY); linking libnvtxw
+ * directly and calling nvtxwGetInterface is equivalent.
  *
  * Configuration goes through SessionAttributes.configString (docs/config.md).
  */

@@ -1,6 +1,6 @@
 /*
  * nvtxw/helper_types.h - the types of NVIDIA's NVTXW event helpers
- * (nvtxw3_event_helpers.h, spec 4.1-4.2): event attributes, the helper schema
+ * (nvtxw3_event_helpers.h): event attributes, the helper schema
  * ID set, the event writer and the payload structs the helper schemas
  * describe. Layouts are ABI: producers built on NVIDIA's helpers send exactly
  * these bytes.
@@ -77,7 +77,7 @@ typedef struct nvtxwEventWriter_v1 {
     nvtxwEventHelperSchemaIds_t schemaIds;
 } nvtxwEventWriter_t;
 
-/* Payload structs registered by the helper schemas (spec 4.2). */
+/* Payload structs registered by the helper schemas. */
 typedef struct nvtxwEventUtf8HeaderAttr_v1 {
     uint32_t color;
     uint32_t category;

@@ -1,6 +1,6 @@
 /*
  * nvtxw/helpers.h - NVIDIA's NVTXW helper functions (nvtxw3_event_helpers.h,
- * nvtxw3_setup_helpers.h, nvtxw3_counter_helpers.h; spec 4.3-4.6), as
+ * nvtxw3_setup_helpers.h, nvtxw3_counter_helpers.h), as
  * static inline functions with NVIDIA's names and behaviour, so producers
  * built on the official helpers send the same calls and bytes through us.
  *
@@ -38,7 +38,7 @@
 extern "C" {
 #endif
 
-/* ======================= Event helpers (spec 4.3, 4.4) ======================= */
+/* ======================= Event helpers ======================= */
 #if !defined(NVTXW_EVENT_HELPERS_API)
 #define NVTXW_EVENT_HELPERS_API
 
@@ -102,7 +102,7 @@ typedef struct nvtxw_helper_schema_desc {
             offsetof(nvtxwEventHelperSchemaIds_t, id)                                              \
     }
 
-/* The 13 helper schemas of spec 4.3, in registration order (index 12, the
+/* The 13 helper schemas, in registration order (index 12, the
  * shared UTF-8 message schema, last). A data table, hence the length. */
 NVTXW_INLINE_STATIC const nvtxw_helper_schema_desc_t* nvtxw_helper_schema_descs(void) {
     static const nvtxPayloadSchemaEntry_t markUtf8[] = {
@@ -484,7 +484,7 @@ NVTXW_INLINE_STATIC nvtxwResultCode_t nvtxwRangeEndWrite(const nvtxwEventWriter_
 
 #endif /* NVTXW_EVENT_HELPERS_API */
 
-/* ========================= Setup helpers (spec 4.5) ========================= */
+/* ========================= Setup helpers ========================= */
 #if !defined(NVTXW_SETUP_HELPERS_API)
 #define NVTXW_SETUP_HELPERS_API
 
@@ -697,7 +697,7 @@ nvtxwEventWriterOpen(const nvtxwInterface_t* iface, nvtxwSessionHandle_t session
 
 #endif /* NVTXW_SETUP_HELPERS_API */
 
-/* ======================== Counter helpers (spec 4.6) ======================== */
+/* ======================== Counter helpers ======================== */
 #if !defined(NVTXW_COUNTER_HELPERS_API)
 #define NVTXW_COUNTER_HELPERS_API
 

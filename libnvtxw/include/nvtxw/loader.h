@@ -1,6 +1,6 @@
 /*
  * nvtxw/loader.h - the reference NVTXW backend loader (NVIDIA's
- * nvtxw3_loader.h, spec section 5): nvtxwLoad / nvtxwUnload / nvtxwGetError,
+ * nvtxw3_loader.h): nvtxwLoad / nvtxwUnload / nvtxwGetError,
  * implemented in libnvtxw, and the inline config-string parser
  * nvtxwConsumeConfigString.
  *
@@ -53,7 +53,7 @@ extern "C" {
  * priority over its `library` argument and the default search. */
 #define NVTXW_LIBRARY_ENV_VAR "NVTXW3_LIBRARY"
 
-/* ---- Config strings (spec 5.4) ----
+/* ---- Config strings ----
  *
  * Grammar of nvtxwSessionAttributes_t::configString:
  *   config    = line { separator+ line }
@@ -136,7 +136,7 @@ nvtxwConsumeConfigString(const char* config, nvtxwKeyValuePairConsumer_t consume
     }
 }
 
-/* ---- Loading a backend (spec 5.1-5.3) ---- */
+/* ---- Loading a backend ---- */
 
 /* Platform module handle of a loaded backend (the dlopen handle). */
 typedef void* nvtxwModuleHandle_t;

@@ -4,7 +4,7 @@
  * Self-contained: no CUDA or NVTX installation is needed. The definitions are
  * byte-for-byte those of NVIDIA's nvToolsExt.h, nvToolsExtPayload.h,
  * nvToolsExtCounters.h and nvToolsExtSemantics{Scope,Time,Counters}.h
- * (2026 revision; see ../shared/spec/nvtxw-abi.md sections 2 and 3).
+ * (2026 revision, as in the CUDA toolkit's include/nvtx3).
  *
  * Coexistence contract: this header and NVIDIA's headers may be included in
  * one translation unit, in either order.
@@ -77,7 +77,7 @@ typedef struct nvtxResourceAttributes_v0 nvtxResourceAttributes_t;
 #define NVTX_EXT_COUNTERS_MODULEID 4
 #endif
 
-/* ---- Payload schema entry flags (spec 3.3) -------------------------------- */
+/* ---- Payload schema entry flags -------------------------------- */
 #ifndef NVTX_PAYLOAD_ENTRY_FLAGS_V1
 #define NVTX_PAYLOAD_ENTRY_FLAGS_V1
 #define NVTX_PAYLOAD_ENTRY_FLAG_UNUSED 0
@@ -110,7 +110,7 @@ typedef struct nvtxResourceAttributes_v0 nvtxResourceAttributes_t;
 #define NVTXW_PAYLOAD_ENTRY_FLAG_SEMANTIC_MASK (3 << 10)
 #define NVTXW_PAYLOAD_ENTRY_FLAG_ROLE_MASK (7 << 12)
 
-/* ---- Payload entry types (spec 3.2) --------------------------------------- */
+/* ---- Payload entry types --------------------------------------- */
 #ifndef NVTX_PAYLOAD_ENTRY_TYPES_V1
 #define NVTX_PAYLOAD_ENTRY_TYPES_V1
 #define NVTX_PAYLOAD_ENTRY_TYPE_INVALID 0
@@ -175,7 +175,7 @@ typedef struct nvtxResourceAttributes_v0 nvtxResourceAttributes_t;
 #define NVTX_PAYLOAD_ENTRY_TYPE_RANGE_ID 67
 #endif
 
-/* ---- Schema types and flags (spec 3.4) ------------------------------------ */
+/* ---- Schema types and flags ------------------------------------ */
 #ifndef NVTX_PAYLOAD_SCHEMA_TYPES_V1
 #define NVTX_PAYLOAD_SCHEMA_TYPES_V1
 #define NVTX_PAYLOAD_SCHEMA_TYPE_INVALID 0
@@ -239,7 +239,7 @@ typedef struct nvtxResourceAttributes_v0 nvtxResourceAttributes_t;
 #define NVTX_PAYLOAD_ENUM_ATTR_FIELD_EXTENSION (1 << 6)
 #endif
 
-/* ---- Scopes (spec 3.6) ----------------------------------------------------- */
+/* ---- Scopes ----------------------------------------------------- */
 #ifndef NVTX_SCOPES_V1
 #define NVTX_SCOPES_V1
 #define NVTX_SCOPE_NONE 0
@@ -261,7 +261,7 @@ typedef struct nvtxResourceAttributes_v0 nvtxResourceAttributes_t;
 #define NVTX_SCOPE_ID_DYNAMIC_START ((uint64_t)1 << 32)
 #endif
 
-/* ---- Time (spec 3.7) ------------------------------------------------------- */
+/* ---- Time ------------------------------------------------------- */
 #ifndef NVTX_TIME_V1
 #define NVTX_TIME_V1
 #define NVTX_TIMESTAMP_TYPE_NONE 0
@@ -313,7 +313,7 @@ typedef struct nvtxResourceAttributes_v0 nvtxResourceAttributes_t;
 #define NVTX_BATCH_FLAG_UNSORTED (3 << 1)
 #endif
 
-/* ---- Counters (spec 3.5, 3.8) ---------------------------------------------- */
+/* ---- Counters ---------------------------------------------- */
 #ifndef NVTX_COUNTER_IDS_V1
 #define NVTX_COUNTER_IDS_V1
 #define NVTX_COUNTER_ID_NONE 0
@@ -329,7 +329,7 @@ typedef struct nvtxResourceAttributes_v0 nvtxResourceAttributes_t;
 #endif
 
 /* NVIDIA writes these as (1 << 32) on an int, which compilers fold to 0; the
- * intended values are below. Backends accept both (spec 3.7). */
+ * intended values are below. Backends accept both. */
 #ifndef NVTX_COUNTER_BATCH_FLAGS_V1
 #define NVTX_COUNTER_BATCH_FLAGS_V1
 #define NVTX_COUNTER_BATCH_FLAG_BEGINTIME_INTERVAL_PAIR ((uint64_t)1 << 32)
@@ -340,7 +340,7 @@ typedef struct nvtxResourceAttributes_v0 nvtxResourceAttributes_t;
 extern "C" {
 #endif
 
-/* ---- Payload typedefs (spec 2.4-2.10, 2.18) -------------------------------- */
+/* ---- Payload typedefs -------------------------------- */
 #ifndef NVTX_PAYLOAD_TYPEDEFS_V1
 #define NVTX_PAYLOAD_TYPEDEFS_V1
 
@@ -465,7 +465,7 @@ typedef struct nvtxCounterBatch_v1 {
 
 #endif /* NVTX_COUNTER_TYPEDEFS_V1 */
 
-/* ---- Semantic extensions (spec 2.5) ---------------------------------------- */
+/* ---- Semantic extensions ---------------------------------------- */
 #ifndef NVTX_SEMANTIC_ID_SCOPE_V1
 #define NVTX_SEMANTIC_ID_SCOPE_V1 1
 typedef struct nvtxSemanticsScope_v1 {

@@ -40,7 +40,7 @@ NVTXW_API nvtxw_schema_registry_t* nvtxw_schema_registry_create(void);
 NVTXW_API void nvtxw_schema_registry_destroy(nvtxw_schema_registry_t* registry);
 
 /*
- * Validates, copies and finalizes a schema (spec 2.7, 3.4; docs/schemas.md).
+ * Validates, copies and finalizes a schema (docs/schemas.md).
  * With NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_SCHEMA_ID set, attr->schemaId must lie in
  * [NVTX_PAYLOAD_SCHEMA_ID_STATIC_START, NVTX_PAYLOAD_SCHEMA_ID_DYNAMIC_START)
  * and be unused by any schema or enum of this registry; id_out may then be
@@ -50,7 +50,7 @@ NVTXW_API void nvtxw_schema_registry_destroy(nvtxw_schema_registry_t* registry);
  * Returns NVTXW_RESULT_SUCCESS or NVTXW_RESULT_INVALID_ARGUMENT (or
  * NVTXW_RESULT_FAILED when out of memory); on failure nothing is registered.
  *
- * Layout (finalized here, spec 3.2-3.4):
+ * Layout (finalized here):
  *  - STATIC/DYNAMIC: an entry's offset is explicit when it is entry 0 or its
  *    offset is non-zero; implicit offsets follow the previous fixed entry,
  *    aligned to the entry's natural alignment capped by packAlign (which must
@@ -85,7 +85,7 @@ NVTXW_API nvtxwResultCode_t nvtxw_schema_registry_add_schema(nvtxw_schema_regist
                                                              const nvtxPayloadSchemaAttr_t* attr,
                                                              uint64_t* id_out);
 
-/* Same ID rules for enums (spec 2.9); sizeOfEnum must be 1, 2, 4 or 8.
+/* Same ID rules for enums; sizeOfEnum must be 1, 2, 4 or 8.
  * Enumerator values are matched on their low sizeOfEnum bytes, so a negative
  * C enumerator ((uint64_t)-1) names the payload value 0xFF..FF of any width. */
 NVTXW_API nvtxwResultCode_t nvtxw_schema_registry_add_enum(nvtxw_schema_registry_t* registry,
@@ -135,7 +135,7 @@ NVTXW_API void nvtxw_enum_get_attr(const nvtxw_enum_t* enumeration, nvtxPayloadE
 NVTXW_API uint64_t nvtxw_enum_id(const nvtxw_enum_t* enumeration);
 
 /* Size and natural alignment of a predefined entry type on this platform
- * (spec 3.2); 0 when the type is unknown or has no fixed size
+ *; 0 when the type is unknown or has no fixed size
  * (UNION_SELECTOR: its entry's detail gives it). C-string types report the
  * pointer size of their pointer form. */
 NVTXW_API size_t nvtxw_entry_type_size(uint64_t type);
@@ -261,7 +261,7 @@ typedef struct nvtxw_visit_options {
 #define NVTXW_VISIT_ALLOW_FOREIGN_POINTERS (1u << 0)
 
 /*
- * Walks `count` payloads that together form one event (spec 2.4, 7.3) and
+ * Walks `count` payloads that together form one event and
  * calls `visitor`. Memory use is constant: no tree is built; the only heap
  * use is one scratch buffer for strings that cannot be passed in place
  * (transcoded, or without a NUL in bounds), reused for the whole call and
@@ -274,7 +274,7 @@ typedef struct nvtxw_visit_options {
  * A STATIC schema payload shorter than the schema fails before
  * payload_begin, naming the first field that does not fit; one that holds
  * every entry but not the tail padding (or a larger payloadStaticSize) is
- * decoded (spec 7.3). A LENGTH_INDEX / LENGTH_PAYLOAD_INDEX POINTER entry
+ * decoded. A LENGTH_INDEX / LENGTH_PAYLOAD_INDEX POINTER entry
  * of zero elements is an empty value whatever its pointer. Lengths that do
  * not fit the remaining bytes are errors, never clamped; an array whose
  * outer dimensions multiply to more than max(bytes left, 4096) rows is
@@ -297,7 +297,7 @@ NVTXW_API nvtxwResultCode_t nvtxw_payload_visit(const nvtxw_schema_registry_t* r
 /*
  * Bytes one payload of `schema_id` occupies at `data` (at most `size`): the
  * static size of a STATIC schema, the parsed extent of a DYNAMIC one. Used to
- * step through event batches of dynamic schemas (spec 2.13). Same errors as
+ * step through event batches of dynamic schemas. Same errors as
  * nvtxw_payload_visit.
  */
 NVTXW_API nvtxwResultCode_t nvtxw_payload_measure(const nvtxw_schema_registry_t* registry,

@@ -1,6 +1,6 @@
 /*
  * nvtxw/resource.h - a layout-identical mirror of NVIDIA's
- * nvtxResourceAttributes_v0 (nvToolsExt.h, spec 2.16) for producers that do
+ * nvtxResourceAttributes_v0 (nvToolsExt.h) for producers that do
  * not have nvToolsExt.h. Pass a pointer to it, cast to
  * `const nvtxResourceAttributes_t*`, to the ResourceRegister table member.
  *

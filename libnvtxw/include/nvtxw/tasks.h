@@ -5,7 +5,7 @@
  *
  * Conventions (docs/tasks.md has the full text):
  *  - A task is a scope registered below the process scope with the path
- *    `task[KEY]` (ABI spec 2.10). The scope lives as long as the task object:
+ *    `task[KEY]`. The scope lives as long as the task object:
  *    it stays the same across suspensions, and a recycled task object gets a
  *    new scope (a new key, e.g. with a generation number).
  *  - Every event about a task carries the task's scope in a top-level
@@ -23,7 +23,7 @@
  * NVTXW_TASK_*_SCHEMA_ID below); the payload structs here are their C
  * layouts (tests/unit/tasks_test.c checks them against the YAML).
  *
- * Threading (NVTXW spec section 6): nvtxw_task_schemas_register and the
+ * Threading: nvtxw_task_schemas_register and the
  * scope registrations are registration calls: the caller serializes them
  * and does not overlap them with writes to any stream of the session. NVTXW
  * is offline, so a runtime registers the tasks of a chunk of collected data

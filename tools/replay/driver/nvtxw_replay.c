@@ -291,7 +291,7 @@ static int parse(int argc, char** argv, options* o) {
             return 0;
         }
         if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
-            printf(TOOL " %s\n", nvtxw_version());
+            printf(TOOL " %s (libnvtxw %s)\n", PACKAGE_VERSION, nvtxw_version());
             return 0;
         }
         if (!strcmp(a, "--allow-relative-backend"))
