@@ -54,3 +54,8 @@ void error_clear(void) { error_message[0] = '\0'; }
 const char* nvtxw_last_error(void) { return error_message; }
 
 const char* nvtxw_version(void) { return PACKAGE_VERSION; }
+
+void nvtxw_helper_refused(const char* helper, const char* condition) {
+    error_set(NVTXW_RESULT_INVALID_ARGUMENT, "cannot call %s: %s", helper ? helper : "a helper",
+              condition ? condition : "an argument was refused");
+}

@@ -228,6 +228,29 @@ START_TEST(schemas_register_rejects_bad_arguments) {
     ck_assert_int_eq(nvtxwEventSchemasRegister(iface, DOMAIN, 1, NULL),
                      NVTXW_RESULT_INVALID_ARGUMENT);
     ck_assert_uint_eq(mlog->callCount, 0);
+    /* linked with libnvtxw: a refused helper call leaves a message */
+    ck_assert_msg(strstr(nvtxw_last_error(), "cannot call nvtxwEventSchemasRegister: one of "
+                                             "these holds: iface == NULL,") != NULL,
+                  "%s", nvtxw_last_error());
+}
+END_TEST
+
+/* Write helpers refused before any backend call say which and why. */
+START_TEST(refused_write_helpers_leave_a_message) {
+    nvtxwEventAttributes_t attr = {0, 0, 0};
+    nvtxwEventWriter_t empty;
+    memset(&empty, 0, sizeof empty);
+    ck_assert_int_eq(nvtxwRangePushWrite(NULL, 5, attr), NVTXW_RESULT_INVALID_ARGUMENT);
+    ck_assert_str_eq(nvtxw_last_error(), "cannot call nvtxwRangePushWrite: writer == NULL");
+    ck_assert_int_eq(nvtxwRangePopWrite(&empty, 6), NVTXW_RESULT_INVALID_ARGUMENT);
+    ck_assert_msg(strstr(nvtxw_last_error(), "cannot call an event write helper: one of these "
+                                             "holds: the writer has no table") != NULL,
+                  "%s", nvtxw_last_error());
+    ck_assert_int_eq(nvtxwCounterInt64Write(iface, NULL, 1, 2, 3), NVTXW_RESULT_INVALID_ARGUMENT);
+    ck_assert_msg(strstr(nvtxw_last_error(), "cannot call nvtxwCounterInt64Write:") != NULL &&
+                      strstr(nvtxw_last_error(), "stream == NULL") != NULL,
+                  "%s", nvtxw_last_error());
+    ck_assert_uint_eq(mlog->callCount, 0);
 }
 END_TEST
 
@@ -812,6 +835,7 @@ static Suite* helpers_suite(void) {
 
     tcase_add_checked_fixture(schemas, load_mock, unload_mock);
     tcase_add_test(schemas, schemas_register_all_makes_13_calls);
+    tcase_add_test(schemas, refused_write_helpers_leave_a_message);
     tcase_add_test(schemas, schemas_register_single_bits);
     tcase_add_test(schemas, schemas_register_counts_of_spec);
     tcase_add_test(schemas, schemas_register_rejects_bad_arguments);

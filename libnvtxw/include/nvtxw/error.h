@@ -18,6 +18,12 @@ NVTXW_API const char* nvtxw_last_error(void);
 /* Library version as "MAJOR.MINOR.PATCH". */
 NVTXW_API const char* nvtxw_version(void);
 
+/* For the helpers of nvtxw/helpers.h, which refuse bad arguments before
+ * any backend call: sets this thread's message to "cannot call HELPER:
+ * CONDITION" (the refused condition, as the helper states it). Producers
+ * need not call it. */
+NVTXW_API void nvtxw_helper_refused(const char* helper, const char* condition);
+
 #ifdef __cplusplus
 }
 #endif

@@ -8,7 +8,11 @@
  *  - stateless: no mutable globals (schema tables are static const), so they
  *    are as thread-safe as the backend calls they make;
  *  - arguments are checked first; a bad one returns
- *    NVTXW_RESULT_INVALID_ARGUMENT without any backend call;
+ *    NVTXW_RESULT_INVALID_ARGUMENT without any backend call, and when the
+ *    program links libnvtxw (found through a weak reference on ELF systems
+ *    with GCC or Clang) leaves "cannot call HELPER: CONDITION" in
+ *    nvtxw_last_error(); through the loader alone there is no message, as
+ *    with NVIDIA's helpers;
  *  - backend results are returned unchanged (NOT_SUPPORTED included);
  *  - pointers handed to the backend are borrowed for the call only (the
  *    UTF-8 message payload points straight at the caller's buffer).
@@ -38,6 +42,18 @@
 extern "C" {
 #endif
 
+/* The message of a refused helper call (nvtxw/error.h), when libnvtxw is
+ * linked: a weak reference, so programs that only load a backend through
+ * the loader still link. NVTXW_NO_HELPER_MESSAGES turns it off. */
+#if defined(__GNUC__) && defined(__ELF__) && !defined(NVTXW_NO_HELPER_MESSAGES)
+void nvtxw_helper_refused(const char* helper, const char* condition) __attribute__((weak));
+#define NVTXW_HELPER_REFUSE_(helper, condition)                                                    \
+    (nvtxw_helper_refused ? nvtxw_helper_refused(helper, condition) : (void)0,                     \
+     NVTXW_RESULT_INVALID_ARGUMENT)
+#else
+#define NVTXW_HELPER_REFUSE_(helper, condition) NVTXW_RESULT_INVALID_ARGUMENT
+#endif
+
 /* ======================= Event helpers ======================= */
 #if !defined(NVTXW_EVENT_HELPERS_API)
 #define NVTXW_EVENT_HELPERS_API
@@ -48,7 +64,7 @@ NVTXW_INLINE_STATIC nvtxwResultCode_t
 nvtxwEventWriterInit(nvtxwEventWriter_t* writer, const nvtxwInterface_t* iface,
                      nvtxwStreamHandle_t stream, const nvtxwEventHelperSchemaIds_t* schemaIds) {
     if (writer == NVTX_NULLPTR)
-        return NVTXW_RESULT_INVALID_ARGUMENT;
+        return NVTXW_HELPER_REFUSE_("nvtxwEventWriterInit", "writer == NULL");
     writer->iface = iface;
     writer->stream = stream;
     if (schemaIds != NVTX_NULLPTR)
@@ -227,7 +243,10 @@ nvtxwEventSchemasRegister(const nvtxwInterface_t* iface, nvtxDomainHandle_t doma
     if (iface == NVTX_NULLPTR || iface->SchemaRegister == NVTX_NULLPTR || domain == NVTX_NULLPTR ||
         schemaIdsOut == NVTX_NULLPTR || schemaMask == 0 ||
         (schemaMask & ~(uint32_t)NVTXW_EVENT_HELPER_SCHEMA_ALL) != 0)
-        return NVTXW_RESULT_INVALID_ARGUMENT;
+        return NVTXW_HELPER_REFUSE_("nvtxwEventSchemasRegister",
+                                    "one of these holds: iface == NULL, iface->SchemaRegister == "
+                                    "NULL, domain == NULL, schemaIdsOut == NULL, schemaMask == 0, "
+                                    "(schemaMask & ~(uint32_t)NVTXW_EVENT_HELPER_SCHEMA_ALL) != 0");
     memset(schemaIdsOut, 0, sizeof *schemaIdsOut);
     memset(&attr, 0, sizeof attr);
     attr.fieldMask = NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_TYPE | NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_FLAGS |
@@ -268,7 +287,9 @@ NVTXW_INLINE_STATIC nvtxwResultCode_t nvtxw_helper_write_one(const nvtxwEventWri
     nvtxPayloadData_t data;
 
     if (!nvtxw_helper_writer_ready(writer, schemaId) || payload == NVTX_NULLPTR || size == 0)
-        return NVTXW_RESULT_INVALID_ARGUMENT;
+        return NVTXW_HELPER_REFUSE_("an event write helper",
+                                    "one of these holds: the writer has no table, EventWrite or "
+                                    "stream, or not its helper schema, payload == NULL, size == 0");
     data.schemaId = schemaId;
     data.size = size;
     data.payload = payload;
@@ -287,7 +308,10 @@ nvtxw_helper_write_utf8(const nvtxwEventWriter_t* writer, uint64_t schemaId, con
 
     if (!nvtxw_helper_writer_ready(writer, schemaId) || writer->schemaIds.eventMessageUtf8 == 0 ||
         header == NVTX_NULLPTR || headerSize == 0)
-        return NVTXW_RESULT_INVALID_ARGUMENT;
+        return NVTXW_HELPER_REFUSE_(
+            "a UTF-8 event write helper",
+            "one of these holds: the writer has no table, EventWrite or stream, or not its helper "
+            "schema, writer->schemaIds.eventMessageUtf8 == 0, header == NULL, headerSize == 0");
     if (attr->message != NVTX_NULLPTR)
         length = attr->messageLength != 0 ? attr->messageLength : strlen(attr->message);
     data[0].schemaId = schemaId;
@@ -308,7 +332,7 @@ NVTXW_INLINE_STATIC nvtxwResultCode_t nvtxwMarkWriteUtf8(const nvtxwEventWriter_
     nvtxwEventUtf8Payload_t header;
 
     if (writer == NVTX_NULLPTR)
-        return NVTXW_RESULT_INVALID_ARGUMENT;
+        return NVTXW_HELPER_REFUSE_("nvtxwMarkWriteUtf8", "writer == NULL");
     memset(&header, 0, sizeof header);
     header.timestamp = timestamp;
     header.attr.color = attr.color;
@@ -323,7 +347,7 @@ NVTXW_INLINE_STATIC nvtxwResultCode_t nvtxwMarkWrite(const nvtxwEventWriter_t* w
     nvtxwEventRegStringPayload_t payload;
 
     if (writer == NVTX_NULLPTR)
-        return NVTXW_RESULT_INVALID_ARGUMENT;
+        return NVTXW_HELPER_REFUSE_("nvtxwMarkWrite", "writer == NULL");
     memset(&payload, 0, sizeof payload);
     payload.timestamp = timestamp;
     payload.attr = attr;
@@ -363,7 +387,7 @@ NVTXW_INLINE_STATIC nvtxwResultCode_t nvtxwRangePushPopWriteUtf8(const nvtxwEven
                                                                  int64_t timestampEnd,
                                                                  nvtxwEventAttributesUtf8_t attr) {
     if (writer == NVTX_NULLPTR)
-        return NVTXW_RESULT_INVALID_ARGUMENT;
+        return NVTXW_HELPER_REFUSE_("nvtxwRangePushPopWriteUtf8", "writer == NULL");
     return nvtxw_helper_range_utf8(writer, writer->schemaIds.rangePushPopUtf8, timestampBegin,
                                    timestampEnd, &attr);
 }
@@ -373,7 +397,7 @@ NVTXW_INLINE_STATIC nvtxwResultCode_t nvtxwRangePushPopWrite(const nvtxwEventWri
                                                              int64_t timestampEnd,
                                                              nvtxwEventAttributes_t attr) {
     if (writer == NVTX_NULLPTR)
-        return NVTXW_RESULT_INVALID_ARGUMENT;
+        return NVTXW_HELPER_REFUSE_("nvtxwRangePushPopWrite", "writer == NULL");
     return nvtxw_helper_range_reg(writer, writer->schemaIds.rangePushPopRegString, timestampBegin,
                                   timestampEnd, &attr);
 }
@@ -383,7 +407,7 @@ NVTXW_INLINE_STATIC nvtxwResultCode_t nvtxwRangeStartEndWriteUtf8(const nvtxwEve
                                                                   int64_t timestampEnd,
                                                                   nvtxwEventAttributesUtf8_t attr) {
     if (writer == NVTX_NULLPTR)
-        return NVTXW_RESULT_INVALID_ARGUMENT;
+        return NVTXW_HELPER_REFUSE_("nvtxwRangeStartEndWriteUtf8", "writer == NULL");
     return nvtxw_helper_range_utf8(writer, writer->schemaIds.rangeStartEndUtf8, timestampBegin,
                                    timestampEnd, &attr);
 }
@@ -393,7 +417,7 @@ NVTXW_INLINE_STATIC nvtxwResultCode_t nvtxwRangeStartEndWrite(const nvtxwEventWr
                                                               int64_t timestampEnd,
                                                               nvtxwEventAttributes_t attr) {
     if (writer == NVTX_NULLPTR)
-        return NVTXW_RESULT_INVALID_ARGUMENT;
+        return NVTXW_HELPER_REFUSE_("nvtxwRangeStartEndWrite", "writer == NULL");
     return nvtxw_helper_range_reg(writer, writer->schemaIds.rangeStartEndRegString, timestampBegin,
                                   timestampEnd, &attr);
 }
@@ -404,7 +428,7 @@ NVTXW_INLINE_STATIC nvtxwResultCode_t nvtxwRangePushWriteUtf8(const nvtxwEventWr
     nvtxwEventUtf8Payload_t header;
 
     if (writer == NVTX_NULLPTR)
-        return NVTXW_RESULT_INVALID_ARGUMENT;
+        return NVTXW_HELPER_REFUSE_("nvtxwRangePushWriteUtf8", "writer == NULL");
     memset(&header, 0, sizeof header);
     header.timestamp = timestamp;
     header.attr.color = attr.color;
@@ -419,7 +443,7 @@ NVTXW_INLINE_STATIC nvtxwResultCode_t nvtxwRangePushWrite(const nvtxwEventWriter
     nvtxwEventRegStringPayload_t payload;
 
     if (writer == NVTX_NULLPTR)
-        return NVTXW_RESULT_INVALID_ARGUMENT;
+        return NVTXW_HELPER_REFUSE_("nvtxwRangePushWrite", "writer == NULL");
     memset(&payload, 0, sizeof payload);
     payload.timestamp = timestamp;
     payload.attr = attr;
@@ -432,7 +456,7 @@ NVTXW_INLINE_STATIC nvtxwResultCode_t nvtxwRangePopWrite(const nvtxwEventWriter_
     nvtxwRangePopPayload_t payload;
 
     if (writer == NVTX_NULLPTR)
-        return NVTXW_RESULT_INVALID_ARGUMENT;
+        return NVTXW_HELPER_REFUSE_("nvtxwRangePopWrite", "writer == NULL");
     memset(&payload, 0, sizeof payload);
     payload.timestamp = timestamp;
     return nvtxw_helper_write_one(writer, writer->schemaIds.rangePop, &payload, sizeof payload);
@@ -445,7 +469,7 @@ NVTXW_INLINE_STATIC nvtxwResultCode_t nvtxwRangeStartWriteUtf8(const nvtxwEventW
     nvtxwRangeIdEventUtf8Payload_t header;
 
     if (writer == NVTX_NULLPTR)
-        return NVTXW_RESULT_INVALID_ARGUMENT;
+        return NVTXW_HELPER_REFUSE_("nvtxwRangeStartWriteUtf8", "writer == NULL");
     memset(&header, 0, sizeof header);
     header.rangeId = rangeId;
     header.timestamp = timestamp;
@@ -461,7 +485,7 @@ NVTXW_INLINE_STATIC nvtxwResultCode_t nvtxwRangeStartWrite(const nvtxwEventWrite
     nvtxwRangeIdEventRegStringPayload_t payload;
 
     if (writer == NVTX_NULLPTR)
-        return NVTXW_RESULT_INVALID_ARGUMENT;
+        return NVTXW_HELPER_REFUSE_("nvtxwRangeStartWrite", "writer == NULL");
     memset(&payload, 0, sizeof payload);
     payload.rangeId = rangeId;
     payload.timestamp = timestamp;
@@ -475,7 +499,7 @@ NVTXW_INLINE_STATIC nvtxwResultCode_t nvtxwRangeEndWrite(const nvtxwEventWriter_
     nvtxwRangeEndPayload_t payload;
 
     if (writer == NVTX_NULLPTR)
-        return NVTXW_RESULT_INVALID_ARGUMENT;
+        return NVTXW_HELPER_REFUSE_("nvtxwRangeEndWrite", "writer == NULL");
     memset(&payload, 0, sizeof payload);
     payload.rangeId = rangeId;
     payload.timestamp = timestamp;
@@ -491,7 +515,7 @@ NVTXW_INLINE_STATIC nvtxwResultCode_t nvtxwRangeEndWrite(const nvtxwEventWriter_
 /* Zero-fills *attr and sets structSize. */
 NVTXW_INLINE_STATIC nvtxwResultCode_t nvtxwSessionAttributesInit(nvtxwSessionAttributes_t* attr) {
     if (attr == NVTX_NULLPTR)
-        return NVTXW_RESULT_INVALID_ARGUMENT;
+        return NVTXW_HELPER_REFUSE_("nvtxwSessionAttributesInit", "attr == NULL");
     memset(attr, 0, sizeof *attr);
     attr->structSize = sizeof *attr;
     return NVTXW_RESULT_SUCCESS;
@@ -500,7 +524,7 @@ NVTXW_INLINE_STATIC nvtxwResultCode_t nvtxwSessionAttributesInit(nvtxwSessionAtt
 /* Zero-fills *attr and sets structSize. */
 NVTXW_INLINE_STATIC nvtxwResultCode_t nvtxwDomainAttributesInit(nvtxwDomainAttributes_t* attr) {
     if (attr == NVTX_NULLPTR)
-        return NVTXW_RESULT_INVALID_ARGUMENT;
+        return NVTXW_HELPER_REFUSE_("nvtxwDomainAttributesInit", "attr == NULL");
     memset(attr, 0, sizeof *attr);
     attr->structSize = sizeof *attr;
     return NVTXW_RESULT_SUCCESS;
@@ -510,7 +534,7 @@ NVTXW_INLINE_STATIC nvtxwResultCode_t nvtxwDomainAttributesInit(nvtxwDomainAttri
  * no time domain, no ordering claims. */
 NVTXW_INLINE_STATIC nvtxwResultCode_t nvtxwStreamAttributesInit(nvtxwStreamAttributes_t* attr) {
     if (attr == NVTX_NULLPTR)
-        return NVTXW_RESULT_INVALID_ARGUMENT;
+        return NVTXW_HELPER_REFUSE_("nvtxwStreamAttributesInit", "attr == NULL");
     memset(attr, 0, sizeof *attr);
     attr->structSize = sizeof *attr;
     attr->scopeId = NVTX_SCOPE_NONE;
@@ -537,7 +561,7 @@ NVTXW_INLINE_STATIC nvtxwResultCode_t nvtxwLoadInterface(const char* library,
     nvtxwResultCode_t result;
 
     if (interfaceOut == NVTX_NULLPTR)
-        return NVTXW_RESULT_INVALID_ARGUMENT;
+        return NVTXW_HELPER_REFUSE_("nvtxwLoadInterface", "interfaceOut == NULL");
     *interfaceOut = NVTX_NULLPTR;
     if (moduleOut != NVTX_NULLPTR)
         *moduleOut = NVTX_NULLPTR;
@@ -576,7 +600,9 @@ NVTXW_INLINE_STATIC nvtxwResultCode_t nvtxwDomainRegister(const nvtxwInterface_t
 
     if (iface == NVTX_NULLPTR || iface->DomainRegister == NVTX_NULLPTR || session == NVTX_NULLPTR ||
         domainOut == NVTX_NULLPTR)
-        return NVTXW_RESULT_INVALID_ARGUMENT;
+        return NVTXW_HELPER_REFUSE_("nvtxwDomainRegister",
+                                    "one of these holds: iface == NULL, iface->DomainRegister == "
+                                    "NULL, session == NULL, domainOut == NULL");
     *domainOut = NVTX_NULLPTR;
     nvtxwDomainAttributesInit(&attr);
     attr.name = domainName;
@@ -589,7 +615,9 @@ NVTXW_INLINE_STATIC nvtxwResultCode_t nvtxwCategoryRegister(const nvtxwInterface
                                                             uint32_t category, const char* name) {
     if (iface == NVTX_NULLPTR || iface->CategoryRegister == NVTX_NULLPTR ||
         domain == NVTX_NULLPTR || name == NVTX_NULLPTR || category == 0)
-        return NVTXW_RESULT_INVALID_ARGUMENT;
+        return NVTXW_HELPER_REFUSE_("nvtxwCategoryRegister",
+                                    "one of these holds: iface == NULL, iface->CategoryRegister == "
+                                    "NULL, domain == NULL, name == NULL, category == 0");
     return iface->CategoryRegister(domain, category, name);
 }
 
@@ -602,7 +630,9 @@ NVTXW_INLINE_STATIC nvtxwResultCode_t nvtxwScopeRegister(const nvtxwInterface_t*
 
     if (iface == NVTX_NULLPTR || iface->ScopeRegister == NVTX_NULLPTR || domain == NVTX_NULLPTR ||
         scopeIdOut == NVTX_NULLPTR)
-        return NVTXW_RESULT_INVALID_ARGUMENT;
+        return NVTXW_HELPER_REFUSE_("nvtxwScopeRegister",
+                                    "one of these holds: iface == NULL, iface->ScopeRegister == "
+                                    "NULL, domain == NULL, scopeIdOut == NULL");
     *scopeIdOut = NVTX_SCOPE_NONE;
     memset(&attr, 0, sizeof attr);
     attr.structSize = sizeof attr;
@@ -622,7 +652,9 @@ NVTXW_INLINE_STATIC nvtxwResultCode_t nvtxwTimeDomainRegister(const nvtxwInterfa
 
     if (iface == NVTX_NULLPTR || iface->TimeDomainRegister == NVTX_NULLPTR ||
         domain == NVTX_NULLPTR || timeDomainIdOut == NVTX_NULLPTR)
-        return NVTXW_RESULT_INVALID_ARGUMENT;
+        return NVTXW_HELPER_REFUSE_("nvtxwTimeDomainRegister",
+                                    "one of these holds: iface == NULL, iface->TimeDomainRegister "
+                                    "== NULL, domain == NULL, timeDomainIdOut == NULL");
     *timeDomainIdOut = NVTX_TIME_DOMAIN_ID_NONE;
     memset(&attr, 0, sizeof attr);
     attr.timestampTypeId = timestampTypeId;
@@ -647,7 +679,9 @@ NVTXW_INLINE_STATIC nvtxwResultCode_t nvtxwStreamOpen(const nvtxwInterface_t* if
 
     if (iface == NVTX_NULLPTR || iface->StreamOpen == NVTX_NULLPTR || session == NVTX_NULLPTR ||
         streamOut == NVTX_NULLPTR)
-        return NVTXW_RESULT_INVALID_ARGUMENT;
+        return NVTXW_HELPER_REFUSE_("nvtxwStreamOpen",
+                                    "one of these holds: iface == NULL, iface->StreamOpen == NULL, "
+                                    "session == NULL, streamOut == NULL");
     *streamOut = NVTX_NULLPTR;
     if (scopePath != NVTX_NULLPTR && scopePath[0] != '\0') {
         nvtxDomainHandle_t scopeDomain = domain;
@@ -684,7 +718,10 @@ nvtxwEventWriterOpen(const nvtxwInterface_t* iface, nvtxwSessionHandle_t session
 
     if (iface == NVTX_NULLPTR || iface->SchemaRegister == NVTX_NULLPTR ||
         iface->StreamOpen == NVTX_NULLPTR || session == NVTX_NULLPTR || writerOut == NVTX_NULLPTR)
-        return NVTXW_RESULT_INVALID_ARGUMENT;
+        return NVTXW_HELPER_REFUSE_(
+            "nvtxwEventWriterOpen",
+            "one of these holds: iface == NULL, iface->SchemaRegister == NULL, iface->StreamOpen "
+            "== NULL, session == NULL, writerOut == NULL");
     memset(writerOut, 0, sizeof *writerOut);
     result = nvtxwEventSchemasRegister(iface, domain, NVTXW_EVENT_HELPER_SCHEMA_ALL, &schemaIds);
     if (result != NVTXW_RESULT_SUCCESS)
@@ -714,7 +751,9 @@ NVTXW_INLINE_STATIC nvtxwResultCode_t nvtxwCounterRegister(const nvtxwInterface_
 
     if (iface == NVTX_NULLPTR || iface->CounterRegister == NVTX_NULLPTR || domain == NVTX_NULLPTR ||
         schemaId == 0 || counterIdOut == NVTX_NULLPTR)
-        return NVTXW_RESULT_INVALID_ARGUMENT;
+        return NVTXW_HELPER_REFUSE_("nvtxwCounterRegister",
+                                    "one of these holds: iface == NULL, iface->CounterRegister == "
+                                    "NULL, domain == NULL, schemaId == 0, counterIdOut == NULL");
     *counterIdOut = NVTX_COUNTER_ID_NONE;
     memset(&attr, 0, sizeof attr);
     attr.structSize = sizeof attr;
@@ -748,7 +787,9 @@ NVTXW_INLINE_STATIC nvtxwResultCode_t nvtxwCounterInt64Write(const nvtxwInterfac
                                                              int64_t timestamp, uint64_t counterId,
                                                              int64_t value) {
     if (iface == NVTX_NULLPTR || iface->CounterWrite == NVTX_NULLPTR || stream == NVTX_NULLPTR)
-        return NVTXW_RESULT_INVALID_ARGUMENT;
+        return NVTXW_HELPER_REFUSE_(
+            "nvtxwCounterInt64Write",
+            "one of these holds: iface == NULL, iface->CounterWrite == NULL, stream == NULL");
     return iface->CounterWrite(stream, timestamp, counterId, &value, sizeof value);
 }
 
@@ -758,7 +799,9 @@ NVTXW_INLINE_STATIC nvtxwResultCode_t nvtxwCounterFloat64Write(const nvtxwInterf
                                                                int64_t timestamp,
                                                                uint64_t counterId, double value) {
     if (iface == NVTX_NULLPTR || iface->CounterWrite == NVTX_NULLPTR || stream == NVTX_NULLPTR)
-        return NVTXW_RESULT_INVALID_ARGUMENT;
+        return NVTXW_HELPER_REFUSE_(
+            "nvtxwCounterFloat64Write",
+            "one of these holds: iface == NULL, iface->CounterWrite == NULL, stream == NULL");
     return iface->CounterWrite(stream, timestamp, counterId, &value, sizeof value);
 }
 
