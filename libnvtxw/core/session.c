@@ -119,7 +119,7 @@ static nvtxwResultCode_t config_apply(core_session* session, config_state* state
     config->backend = state->values[KEY_BACKEND];
     config->backend_config = state->values[KEY_BACKEND_CONFIG];
     config->output = state->values[KEY_OUTPUT];
-    config->overwrite = 0;
+    config->overwrite = 1; /* as the tools: an output path names what to write */
     config->compression = CORE_DEFAULT_COMPRESSION;
     config->compression_threads = -1;
     if (state->values[KEY_COMPRESSION_THREADS] != NULL &&

@@ -698,13 +698,13 @@ START_TEST(test_existing_output) {
     ck_assert_ptr_nonnull(file);
     fputs("keep me", file);
     fclose(file);
-    snprintf(config, sizeof config, "Sink=json|Output=%s", path);
+    snprintf(config, sizeof config, "Sink=json|Output=%s|Overwrite=no", path);
     ck_assert_int_ne(try_begin(config), 0);
     ck_assert_msg(strstr(nvtxw_last_error(), "Overwrite=yes") != NULL, "%s", nvtxw_last_error());
     data = tu_read_file_or_fail(path, &size);
     ck_assert_str_eq(data, "keep me");
     free(data);
-    snprintf(config, sizeof config, "Sink=json|Output=%s|Overwrite=yes", path);
+    snprintf(config, sizeof config, "Sink=json|Output=%s", path); /* default: replace */
     ck_assert_int_eq(try_begin(config), 0);
     data = tu_read_file_or_fail(path, &size);
     ck_assert_msg(strncmp(data, "{\"traceEvents\":[", 16) == 0, "%s", data);

@@ -530,16 +530,16 @@ START_TEST(session_output_exists) {
     nvtxwSessionHandle_t s = NULL;
     char* text;
     write_file(out_path, "precious\n");
-    snprintf(config, sizeof config, "Sink=text|Output=%s", out_path);
+    snprintf(config, sizeof config, "Sink=text|Output=%s|Overwrite=no", out_path);
     ck_assert_fails(begin("s", config, &s), NVTXW_RESULT_FAILED, out_path);
     ck_assert_ptr_nonnull(strstr(nvtxw_last_error(), strerror(EEXIST)));
     ck_assert_ptr_nonnull(strstr(nvtxw_last_error(), "Overwrite=yes"));
     text = tu_read_file_or_null(out_path, NULL);
     ck_assert_str_eq(text, "precious\n");
     free(text);
-    snprintf(config, sizeof config, "Sink=text|Output=%s|Overwrite=no", out_path);
+    snprintf(config, sizeof config, "Sink=text|Output=%s|Overwrite=false", out_path);
     ck_assert_fails(begin("s", config, &s), NVTXW_RESULT_FAILED, out_path);
-    snprintf(config, sizeof config, "Sink=text|Output=%s|Overwrite=yes", out_path);
+    snprintf(config, sizeof config, "Sink=text|Output=%s", out_path); /* default: replace */
     ck_assert_ok(begin("s", config, &s));
     expect("session \"s\"");
     expect("session_end");

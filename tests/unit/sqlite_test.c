@@ -279,7 +279,7 @@ START_TEST(test_bad_output) {
     ck_assert_int_ne(try_begin(bad, "", &session), NVTXW_RESULT_SUCCESS);
     ck_assert_msg(strstr(nvtxw_last_error(), bad) != NULL, "message: %s", nvtxw_last_error());
     end(begin());
-    ck_assert_int_ne(try_begin(out_path, "", &session), NVTXW_RESULT_SUCCESS);
+    ck_assert_int_ne(try_begin(out_path, "|Overwrite=no", &session), NVTXW_RESULT_SUCCESS);
     ck_assert_ptr_nonnull(strstr(nvtxw_last_error(), "Overwrite=yes"));
 }
 END_TEST

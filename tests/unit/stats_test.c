@@ -534,11 +534,11 @@ START_TEST(bad_config) {
                        "StatsTaskRows=\"0\" is not a row count");
     expect_begin_error("Sink=stats|Output=-|StatsTaskRows=-5", NVTXW_RESULT_INVALID_ARGUMENT,
                        "StatsTaskRows=\"-5\" is not a row count");
-    /* An existing output without Overwrite=yes. */
+    /* An existing output with Overwrite=no (the default replaces it). */
     f = fopen(out_path, "w");
     ck_assert_ptr_nonnull(f);
     fclose(f);
-    snprintf(config, sizeof config, "Sink=stats|Output=%s", out_path);
+    snprintf(config, sizeof config, "Sink=stats|Output=%s|Overwrite=no", out_path);
     expect_begin_error(config, NVTXW_RESULT_FAILED, "set Overwrite=yes");
 }
 END_TEST

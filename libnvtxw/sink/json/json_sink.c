@@ -206,7 +206,7 @@ nvtxwResultCode_t json_task_meta(json_sink* cs, const json_task* task, const cha
                                                        task->tid, NULL, task->tid));
 }
 
-/* Opens PATH.tmp.PID; an existing PATH is an error unless Overwrite=yes. */
+/* Opens PATH.tmp.PID; an existing PATH is an error with Overwrite=no. */
 static nvtxwResultCode_t json_open(json_sink* cs, const core_config* config) {
     struct stat info;
     size_t length = strlen(cs->path) + 32;
