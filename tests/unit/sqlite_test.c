@@ -272,6 +272,29 @@ START_TEST(test_threads) {
 }
 END_TEST
 
+/* Counter names are distinct per domain: a taken name gets " #2", " #3";
+ * another domain may use it as it is. */
+START_TEST(test_distinct_counter_names) {
+    nvtxwSessionHandle_t session = begin();
+    nvtxDomainHandle_t a, b;
+    uint64_t id;
+    sqlite3* db;
+    ck_assert_int_eq(nvtxwDomainRegister(T, session, "a", &a), NVTXW_RESULT_SUCCESS);
+    ck_assert_int_eq(nvtxwDomainRegister(T, session, "b", &b), NVTXW_RESULT_SUCCESS);
+    for (int i = 0; i < 3; i++)
+        ck_assert_int_eq(nvtxwCounterInt64Register(T, a, "queue", NULL, &id), NVTXW_RESULT_SUCCESS);
+    ck_assert_int_eq(nvtxwCounterInt64Register(T, b, "queue", NULL, &id), NVTXW_RESULT_SUCCESS);
+    ck_assert_int_eq(nvtxwCounterInt64Register(T, a, "queue #2x", NULL, &id), NVTXW_RESULT_SUCCESS);
+    end(session);
+    db = open_db();
+    expect(db,
+           "SELECT d.name, c.name FROM counters c JOIN domains d ON d.id = c.domain_id "
+           "ORDER BY c.domain_id, c.id",
+           "a|queue\na|queue #2\na|queue #3\na|queue #2x\nb|queue\n");
+    sqlite3_close(db);
+}
+END_TEST
+
 START_TEST(test_bad_output) {
     nvtxwSessionHandle_t session = NULL;
     char bad[PATH_MAX + 32];
@@ -319,6 +342,7 @@ static Suite* sqlite_suite(void) {
     tcase_add_test(tc, test_rows);
     tcase_add_test(tc, test_doc_queries);
     tcase_add_test(tc, test_threads);
+    tcase_add_test(tc, test_distinct_counter_names);
     tcase_add_test(tc, test_bad_output);
     /* A measurement, not a check: run by `make bench`, or on request. */
     if (getenv("NVTXW_SQLITE_BENCH_RANGES") != NULL)

@@ -105,6 +105,8 @@ static const char* const stmt_sql[SQ_COUNT] = {
     [SQ_TIME_DOMAIN] = "INSERT OR REPLACE INTO time_domains VALUES (?,?,?,?,?,?,?)",
     [SQ_STREAM] = "INSERT OR REPLACE INTO streams VALUES (?,?,?,?,?,?,?,?,?)",
     [SQ_DOMAIN_YAML] = "UPDATE domains SET schemas_yaml = ?2 WHERE id = ?1",
+    [SQ_COUNTER_NAME_USED] =
+        "SELECT 1 FROM counters WHERE domain_id = ?1 AND name = ?2 AND id != ?3 LIMIT 1",
 };
 
 nvtxwResultCode_t sqlite_db_error(sqlite_sink* ss, const char* what) {

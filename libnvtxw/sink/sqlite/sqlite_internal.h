@@ -65,6 +65,7 @@ enum {
     SQ_TIME_DOMAIN,
     SQ_STREAM,
     SQ_DOMAIN_YAML,
+    SQ_COUNTER_NAME_USED,
     SQ_COUNT
 };
 

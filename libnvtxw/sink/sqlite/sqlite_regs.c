@@ -150,15 +150,59 @@ nvtxwResultCode_t sqlite_enum_register(sink* s, const core_domain* domain,
     return status;
 }
 
+/* Whether another counter of the domain has the name `name` (lock held).
+ * 1 taken, 0 free, -1 a database error. */
+static int counter_name_used(sqlite_sink* ss, const core_domain* domain, uint64_t id,
+                             const char* name) {
+    sqlite3_stmt* stmt = bind_key(ss, SQ_COUNTER_NAME_USED, domain, 0);
+    int rc;
+    bind_cstr(stmt, 2, name);
+    sqlite3_bind_int64(stmt, 3, (sqlite3_int64)id);
+    rc = sqlite3_step(stmt);
+    sqlite3_reset(stmt);
+    sqlite3_clear_bindings(stmt);
+    return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* Counter names are distinct within a domain: a name another counter has
+ * (two inputs of a merge, a producer registering it twice) becomes
+ * "NAME #2", "NAME #3"..., the first free one, as stream names do in a
+ * merge. The core's counter keeps its name; only the table's row differs. */
 nvtxwResultCode_t sqlite_counter_register(sink* s, const core_domain* domain,
                                           const core_counter* counter) {
-    sqlite3_stmt* stmt = bind_key(SS(s), SQ_COUNTER, domain, counter->id);
-    bind_cstr(stmt, 3, counter->name);
+    sqlite_sink* ss = SS(s);
+    strbuf name = {NULL, 0, 0};
+    unsigned long n = 1;
+    int used = 0;
+    nvtxwResultCode_t status;
+    sqlite3_stmt* stmt;
+    pthread_mutex_lock(&ss->lock);
+    if (counter->name != NULL && counter->name[0] != '\0') {
+        while ((used = counter_name_used(ss, domain, counter->id,
+                                         n == 1 ? counter->name : name.data)) == 1) {
+            strbuf_clear(&name);
+            if (strbuf_printf(&name, "%s #%lu", counter->name, ++n) != 0) {
+                used = -2;
+                break;
+            }
+        }
+    }
+    if (used < 0) {
+        pthread_mutex_unlock(&ss->lock);
+        strbuf_free(&name);
+        return used == -2 ? error_oom("a counter name")
+                          : sqlite_db_error(ss, "look up a counter name");
+    }
+    stmt = bind_key(ss, SQ_COUNTER, domain, counter->id);
+    bind_cstr(stmt, 3, n == 1 ? counter->name : name.data);
     bind_cstr(stmt, 4, counter->description);
     sqlite3_bind_int64(stmt, 5, (sqlite3_int64)counter->schema_id);
     sqlite_bind_u64(stmt, 6, counter->scope_id, counter->scope_id != NVTX_SCOPE_NONE);
     sqlite3_bind_int64(stmt, 7, (sqlite3_int64)counter->sample_size);
-    return locked_step(SS(s), SQ_COUNTER, "insert a counter");
+    status = sqlite_db_step(ss, SQ_COUNTER, "insert a counter");
+    pthread_mutex_unlock(&ss->lock);
+    strbuf_free(&name);
+    return status;
 }
 
 nvtxwResultCode_t sqlite_time_domain_register(sink* s, const core_domain* domain,
