@@ -81,7 +81,9 @@ check "no progress line when stderr is not a terminal" bash -c "'$replay' '$tmp/
 check "--stats on 2000 tasks: 20 task rows in text, and a note" bash -c "'$replay' --synthetic tasks:tasks=2000 --stats >'$tmp/t.txt' && test \$(awk '/[(]task_sum[)]/ { t = 1 } t && /^ -/ { r = 1; next } r && /^\$/ { exit } r { n++ } END { print n + 0 }' '$tmp/t.txt') = 20 && grep -q '^(the 20 tasks with the most running time of 2000; --task-rows all' '$tmp/t.txt'"
 check "--stats=csv keeps every task row" bash -c "'$replay' --synthetic tasks:tasks=2000 --stats=csv | awk -F, '/^Running Time/ { on = 1; next } on && /^\$/ { exit } on { n++ } END { exit !(n == 2000) }'"
 check "--task-rows 5 and --task-rows all" bash -c "'$replay' --synthetic tasks:tasks=2000 --stats --task-rows 5 >'$tmp/t5.txt' && test \$(awk '/[(]task_sum[)]/ { t = 1 } t && /^ -/ { r = 1; next } r && /^\$/ { exit } r { n++ } END { print n + 0 }' '$tmp/t5.txt') = 5 && '$replay' --synthetic tasks:tasks=2000 --stats --task-rows all >'$tmp/ta.txt' && test \$(awk '/[(]task_sum[)]/ { t = 1 } t && /^ -/ { r = 1; next } r && /^\$/ { exit } r { n++ } END { print n + 0 }' '$tmp/ta.txt') = 2000 && ! grep -q 'tasks with the most' '$tmp/ta.txt'"
-check "--task-rows x: exit 2" bash -c "'$replay' --synthetic tasks --stats --task-rows x 2>/dev/null; test \$? = 2"
+for bad in x 0 '' 00; do
+    check "--task-rows '$bad': exit 2" bash -c "'$replay' --synthetic tasks --stats --task-rows '$bad' 2>/dev/null; test \$? = 2"
+done
 check "--stats with counters: a counter table by default" bash -c "'$replay' '$tmp/hello.nvtxw' --stats | grep -A4 '^\*\* Counter Summary (counter_sum):' | grep -qE '^ +1000 +4 +0 +[0-9]+ +[0-9.]+ +[0-9]+ +hello:bytes moved\$'"
 check "unknown sink: exit 2" bash -c "'$replay' '$tmp/hello.nvtxw' --to nope; test \$? = 2"
 check "two outputs chosen: exit 2" bash -c "'$replay' '$tmp/hello.nvtxw' --to text --stats; test \$? = 2"

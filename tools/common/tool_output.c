@@ -62,6 +62,12 @@ const char* tool_sink_for_output(const char* output) {
     return NULL;
 }
 
+int tool_row_count_ok(const char* value) {
+    size_t digits = strspn(value, "0123456789");
+    return strcmp(value, "all") == 0 ||
+           (digits > 0 && value[digits] == '\0' && strspn(value, "0") != digits);
+}
+
 int tool_sink_needs_file(const char* sink) {
     return !strcmp(sink, "report") || !strcmp(sink, "json") || !strcmp(sink, "sqlite");
 }

@@ -21,6 +21,9 @@ const char* tool_sink_for_output(const char* output);
 int tool_output_has_extension(const char* output);
 /* The known extensions, for messages: ".nvtxw, .json, ... or .jsonl". */
 extern const char* const tool_output_extensions;
+/* Non-zero when `value` is what --task-rows takes (the stats sink's
+ * StatsTaskRows): "all", or a decimal row count of 1 or more. */
+int tool_row_count_ok(const char* value);
 /* Non-zero for the sinks that write files only (report, json, sqlite). */
 int tool_sink_needs_file(const char* sink);
 /* Non-zero when both paths exist and are the same file. */

@@ -111,8 +111,7 @@ static int parse_value(cli* c, const char* a, const char* value) {
     else if (!strcmp(a, "--backend"))
         c->backend = value;
     else if (!strcmp(a, "--task-rows")) {
-        if (strcmp(value, "all") != 0 &&
-            (value[0] == '\0' || strspn(value, "0123456789") != strlen(value)))
+        if (!tool_row_count_ok(value))
             return usage_error("--task-rows takes a number of rows or 'all', not '%s'", value);
         c->task_rows = value;
     } else if (!strcmp(a, "--threads") && parse_unsigned(value, &c->opts.threads) != 0)

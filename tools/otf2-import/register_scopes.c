@@ -215,53 +215,48 @@ static uint64_t counter_type(uint8_t value_type) {
     }
 }
 
-/* The scope a metric instance measures, or NONE (the recording stream's). */
-static uint64_t instance_scope(const otf2_defs* defs, const metric_def* m) {
-    uint32_t index;
-    if (!m->instance)
-        return NVTX_SCOPE_NONE;
-    switch (m->scope_type) {
-    case OTF2_SCOPE_LOCATION:
-        return def_table_find(&defs->locations, m->scope, &index)
-                   ? IMPORT_SCOPE_LOCATION_BASE + index
-                   : NVTX_SCOPE_NONE;
-    case OTF2_SCOPE_LOCATION_GROUP:
-        return def_table_find(&defs->groups, m->scope, &index) ? IMPORT_SCOPE_GROUP_BASE + index
-                                                               : NVTX_SCOPE_NONE;
-    case OTF2_SCOPE_SYSTEM_TREE_NODE:
-        return def_table_find(&defs->nodes, m->scope, &index) ? IMPORT_SCOPE_NODE_BASE + index
-                                                              : NVTX_SCOPE_NONE;
-    default:
-        return NVTX_SCOPE_NONE;
-    }
-}
+/* What a metric instance measures: its scope ID (NONE for a class, whose
+ * samples are the recording stream's) and that scope's name ("" for none).
+ * One lookup of the scope's definition for both. */
+typedef struct instance_scope {
+    uint64_t id;
+    const char* name;
+} instance_scope;
 
-/* The name of the scope a metric instance measures ("" when it has none). */
-static const char* instance_scope_name(const otf2_defs* defs, const metric_def* m) {
-    const node_def* node;
-    const group_def* group;
-    const location_def* location;
+static instance_scope instance_scope_of(const otf2_defs* defs, const metric_def* m) {
+    instance_scope out = {NVTX_SCOPE_NONE, ""};
+    uint32_t index, name = 0;
+    uint64_t base = 0;
+    const void* def = NULL;
     if (!m->instance)
-        return "";
+        return out;
     switch (m->scope_type) {
     case OTF2_SCOPE_LOCATION:
-        location = def_table_find(&defs->locations, m->scope, NULL);
-        return location != NULL ? defs_string(defs, location->name) : "";
+        if ((def = def_table_find(&defs->locations, m->scope, &index)) != NULL)
+            base = IMPORT_SCOPE_LOCATION_BASE, name = ((const location_def*)def)->name;
+        break;
     case OTF2_SCOPE_LOCATION_GROUP:
-        group = def_table_find(&defs->groups, m->scope, NULL);
-        return group != NULL ? defs_string(defs, group->name) : "";
+        if ((def = def_table_find(&defs->groups, m->scope, &index)) != NULL)
+            base = IMPORT_SCOPE_GROUP_BASE, name = ((const group_def*)def)->name;
+        break;
     case OTF2_SCOPE_SYSTEM_TREE_NODE:
-        node = def_table_find(&defs->nodes, m->scope, NULL);
-        return node != NULL ? defs_string(defs, node->name) : "";
+        if ((def = def_table_find(&defs->nodes, m->scope, &index)) != NULL)
+            base = IMPORT_SCOPE_NODE_BASE, name = ((const node_def*)def)->name;
+        break;
     default:
-        return "";
+        break;
     }
+    if (def != NULL) {
+        out.id = base + index;
+        out.name = defs_string(defs, name);
+    }
+    return out;
 }
 
 static nvtxwResultCode_t register_member(importer* im, const metric_def* m, uint32_t k,
                                          uint64_t id) {
     member_def* member = def_table_find(&im->defs.members, m->members[k], NULL);
-    const char* scope_name = instance_scope_name(&im->defs, m);
+    instance_scope scope = instance_scope_of(&im->defs, m);
     char name[512];
     nvtxSemanticsCounter_t sem = {
         {sizeof sem, NVTX_SEMANTIC_ID_COUNTERS_V1, NVTX_COUNTER_SEMANTIC_VERSION, NULL},
@@ -272,19 +267,16 @@ static nvtxwResultCode_t register_member(importer* im, const metric_def* m, uint
         NVTX_COUNTER_LIMIT_UNDEFINED,
         {0},
         {0}};
-    nvtxCounterAttr_t attr = {sizeof attr,
-                              counter_type(member->value_type),
-                              name,
-                              defs_string(&im->defs, member->description),
-                              instance_scope(&im->defs, m),
-                              &sem.header,
+    nvtxCounterAttr_t attr = {sizeof attr, counter_type(member->value_type),
+                              name,        defs_string(&im->defs, member->description),
+                              scope.id,    &sem.header,
                               id};
     uint64_t out;
     nvtxwResultCode_t rc;
     /* An instance's member is named after what it measures too: the class's
      * member (recorded by the location itself) has the same member name. */
-    snprintf(name, sizeof name, scope_name[0] != '\0' ? "%s (%s)" : "%s",
-             defs_string(&im->defs, member->name), scope_name);
+    snprintf(name, sizeof name, scope.name[0] != '\0' ? "%s (%s)" : "%s",
+             defs_string(&im->defs, member->name), scope.name);
     rc = im->t->CounterRegister(im->domain, &attr, &out);
     if (rc != NVTXW_RESULT_SUCCESS)
         import_error("cannot register counter %s: %s", attr.name, nvtxw_last_error());

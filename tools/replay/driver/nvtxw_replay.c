@@ -321,8 +321,7 @@ static int parse(int argc, char** argv, options* o) {
     if (o->stats_reports != NULL && !tool_config_value_ok(o->stats_reports))
         return usage_error("--stats-reports takes a comma-separated list, not '%s'",
                            o->stats_reports);
-    if (o->task_rows != NULL && strcmp(o->task_rows, "all") != 0 &&
-        strspn(o->task_rows, "0123456789") != strlen(o->task_rows))
+    if (o->task_rows != NULL && !tool_row_count_ok(o->task_rows))
         return usage_error("--task-rows takes a number of rows or 'all', not '%s'", o->task_rows);
     if (!tool_config_value_ok(o->output) ||
         (o->backend != NULL && !tool_config_value_ok(o->backend)))
