@@ -391,25 +391,80 @@ static nvtxwResultCode_t place_entries(layout_t* l) {
     return status;
 }
 
-/* An entry visit_flat can walk: one predefined number or handle, inline at a
- * fixed offset inside the static size, no slot (nothing reads it back). */
-static int flat_entry(const nvtxw_schema_t* s, const finalized_entry_t* fe) {
-    return fe->kind == ENTRY_KIND_PREDEFINED && fe->form == ENTRY_FORM_INLINE && fe->array == 0 &&
-           !fe->runtime && fe->slot == REGISTRY_NO_SLOT && fe->info != NULL &&
-           (fe->info->category == ENTRY_CAT_SIGNED || fe->info->category == ENTRY_CAT_UNSIGNED ||
-            fe->info->category == ENTRY_CAT_FLOAT || fe->info->category == ENTRY_CAT_HANDLE) &&
-           fe->element_size != 0 && fe->inline_size == fe->element_size && fe->offset != SIZE_MAX &&
-           fe->offset <= s->static_size && fe->inline_size <= s->static_size - fe->offset;
+static flat_op_t integer_op(flat_op_t one_byte, size_t size) {
+    switch (size) {
+    case 1:
+        return one_byte;
+    case 2:
+        return (flat_op_t)(one_byte + 1);
+    case 4:
+        return (flat_op_t)(one_byte + 2);
+    case 8:
+        return (flat_op_t)(one_byte + 3);
+    default:
+        return FLAT_OP_NONE;
+    }
 }
 
-static int schema_is_flat(const nvtxw_schema_t* s) {
+/* Read as the general path's read_float does (visit_number.c): binary32
+ * and binary64 directly, every other float converted. */
+static flat_op_t float_op(uint64_t type, size_t size) {
+    switch (type) {
+    case NVTX_PAYLOAD_ENTRY_TYPE_FLOAT:
+    case NVTX_PAYLOAD_ENTRY_TYPE_FLOAT32:
+    case NVTX_PAYLOAD_ENTRY_TYPE_TF32:
+        return size == 4 ? FLAT_OP_FLOAT32 : FLAT_OP_FLOAT_OTHER;
+    case NVTX_PAYLOAD_ENTRY_TYPE_DOUBLE:
+    case NVTX_PAYLOAD_ENTRY_TYPE_FLOAT64:
+        return size == 8 ? FLAT_OP_FLOAT64 : FLAT_OP_FLOAT_OTHER;
+    default:
+        return FLAT_OP_FLOAT_OTHER;
+    }
+}
+
+/* How visit_flat walks the entry: one predefined number or handle, inline at
+ * a fixed offset inside the static size, no slot (nothing reads it back);
+ * FLAT_OP_NONE for any other entry. */
+static flat_op_t flat_op_of(const nvtxw_schema_t* s, const finalized_entry_t* fe) {
+    int plain = fe->kind == ENTRY_KIND_PREDEFINED && fe->form == ENTRY_FORM_INLINE &&
+                fe->array == 0 && !fe->runtime && fe->slot == REGISTRY_NO_SLOT &&
+                fe->info != NULL && fe->element_size != 0 && fe->inline_size == fe->element_size &&
+                fe->offset != SIZE_MAX && fe->offset <= s->static_size &&
+                fe->inline_size <= s->static_size - fe->offset;
+    if (!plain)
+        return FLAT_OP_NONE;
+    switch (fe->info->category) {
+    case ENTRY_CAT_UNSIGNED:
+        return integer_op(FLAT_OP_UNSIGNED_1, fe->element_size);
+    case ENTRY_CAT_SIGNED:
+        return integer_op(FLAT_OP_SIGNED_1, fe->element_size);
+    case ENTRY_CAT_FLOAT:
+        return float_op(fe->info->type, fe->element_size);
+    case ENTRY_CAT_HANDLE:
+        if (fe->element_size == 8)
+            return FLAT_OP_HANDLE_8;
+        return fe->element_size < 8 ? FLAT_OP_HANDLE : FLAT_OP_NONE;
+    default:
+        return FLAT_OP_NONE;
+    }
+}
+
+/* A STATIC schema whose every entry has a flat op: visit_flat's fast path.
+ * The ops are kept only when the whole schema is flat. */
+static int schema_is_flat(nvtxw_schema_t* s) {
     size_t i;
     if (s->attr.type != NVTX_PAYLOAD_SCHEMA_TYPE_STATIC || s->variable)
         return 0;
     for (i = 0; i < s->attr.numEntries; i++)
-        if (!flat_entry(s, &s->fin[i]))
-            return 0;
-    return 1;
+        s->fin[i].flat_op = (uint8_t)flat_op_of(s, &s->fin[i]);
+    for (i = 0; i < s->attr.numEntries; i++)
+        if (s->fin[i].flat_op == FLAT_OP_NONE)
+            break;
+    if (i == s->attr.numEntries)
+        return 1;
+    for (i = 0; i < s->attr.numEntries; i++)
+        s->fin[i].flat_op = FLAT_OP_NONE;
+    return 0;
 }
 
 static nvtxwResultCode_t finish_size(layout_t* l) {

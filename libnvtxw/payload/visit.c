@@ -238,6 +238,12 @@ static int visit_schema_payload(visit_state_t* vs, const nvtxPayloadData_t* p) {
             vs, "schema ID %llu is not registered%s", (unsigned long long)p->schemaId,
             nvtxw_schema_registry_find_enum(vs->registry, p->schemaId) ? " (it is an enum)" : "");
     vs->schema_name = registry_schema_label(schema);
+    if (schema->flat && p->size >= schema->static_size) { /* most payloads */
+        status = VISIT_CALL(vs, payload_begin, vs->index, p->schemaId, p->size, vs->schema_name);
+        if (status == 0)
+            status = visit_flat(vs, schema, p->payload);
+        return status ? status : VISIT_CALL(vs, payload_end, vs->index);
+    }
     if (schema->attr.type == NVTX_PAYLOAD_SCHEMA_TYPE_UNION)
         return visit_fail(vs, "a UNION schema with an external selector cannot be a payload");
     status = check_static_size(vs, schema, p->size);

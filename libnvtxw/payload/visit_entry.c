@@ -433,41 +433,114 @@ static int visit_internal_union(visit_state_t* vs, visit_frame_t* f) {
     return visit_entry(vs, f, (size_t)value + (value >= sel));
 }
 
-/* A flat schema (nvtxw_schema_t.flat) whose bytes the region holds: the
- * same events as visit_entry gives each entry, without its general steps
- * (pointers, arrays, slots, nested objects, per-entry bounds). */
-static int visit_flat(visit_state_t* vs, visit_frame_t* f) {
-    const nvtxw_schema_t* s = f->schema;
-    const uint8_t* base = f->region->data + f->base;
+/* The callback of one value, its result, and its name in *callback. */
+static inline int flat_unsigned(visit_state_t* vs, uint64_t value, const char** callback) {
+    *callback = "on_unsigned";
+    return vs->v->on_unsigned ? vs->v->on_unsigned(vs->ctx, value) : 0;
+}
+
+static inline int flat_signed(visit_state_t* vs, int64_t value, const char** callback) {
+    *callback = "on_signed";
+    return vs->v->on_signed ? vs->v->on_signed(vs->ctx, value) : 0;
+}
+
+static inline int flat_float(visit_state_t* vs, double value, const char** callback) {
+    *callback = "on_float";
+    return vs->v->on_float ? vs->v->on_float(vs->ctx, value) : 0;
+}
+
+static int flat_handle(visit_state_t* vs, uint64_t handle, const char** callback) {
+    *callback = "on_string_handle";
+    if (vs->v->on_string_handle == NULL)
+        return 0;
+    return vs->v->on_string_handle(vs->ctx, handle,
+                                   vs->resolve ? vs->resolve(vs->resolve_ctx, handle) : NULL);
+}
+
+/* One entry's value as visit_emit_number reports it, read by its op. */
+static inline int flat_value(visit_state_t* vs, const finalized_entry_t* fe, const uint8_t* p,
+                             const char** callback) {
+    uint8_t u8;
+    uint16_t u16;
+    uint32_t u32;
+    uint64_t u64;
+    int8_t s8;
+    int16_t s16;
+    int32_t s32;
+    int64_t s64;
+    float f32;
+    double f64;
+    switch ((flat_op_t)fe->flat_op) {
+    case FLAT_OP_UNSIGNED_1:
+        return memcpy(&u8, p, 1), flat_unsigned(vs, u8, callback);
+    case FLAT_OP_UNSIGNED_2:
+        return memcpy(&u16, p, 2), flat_unsigned(vs, u16, callback);
+    case FLAT_OP_UNSIGNED_4:
+        return memcpy(&u32, p, 4), flat_unsigned(vs, u32, callback);
+    case FLAT_OP_UNSIGNED_8:
+        return memcpy(&u64, p, 8), flat_unsigned(vs, u64, callback);
+    case FLAT_OP_SIGNED_1:
+        return memcpy(&s8, p, 1), flat_signed(vs, s8, callback);
+    case FLAT_OP_SIGNED_2:
+        return memcpy(&s16, p, 2), flat_signed(vs, s16, callback);
+    case FLAT_OP_SIGNED_4:
+        return memcpy(&s32, p, 4), flat_signed(vs, s32, callback);
+    case FLAT_OP_SIGNED_8:
+        return memcpy(&s64, p, 8), flat_signed(vs, s64, callback);
+    case FLAT_OP_FLOAT32:
+        return memcpy(&f32, p, 4), flat_float(vs, f32, callback);
+    case FLAT_OP_FLOAT64:
+        return memcpy(&f64, p, 8), flat_float(vs, f64, callback);
+    case FLAT_OP_FLOAT_OTHER:
+        return flat_float(vs, visit_read_float(fe->info->type, p), callback);
+    case FLAT_OP_HANDLE_8:
+        return memcpy(&u64, p, 8), flat_handle(vs, u64, callback);
+    case FLAT_OP_HANDLE:
+        return flat_handle(vs, visit_read_unsigned(p, fe->element_size), callback);
+    case FLAT_OP_NONE:
+    default:
+        break;
+    }
+    return visit_emit_number(vs, fe->info, p, fe->element_size); /* never: finalize.c */
+}
+
+/* Callbacks are called directly and the field path is written only when
+ * one stops the walk: the path names the entry exactly as visit_entry's
+ * would. */
+int visit_flat(visit_state_t* vs, const nvtxw_schema_t* s, const uint8_t* base) {
+    const nvtxw_visitor_t* v = vs->v;
+    const char* callback = "field_begin";
     size_t i;
+    int result = 0;
     if (vs->path_len == VISIT_MAX_PATH)
         return visit_path_push(vs, "", 0, 0); /* names the failure */
     for (i = 0; i < s->attr.numEntries; i++) {
         const finalized_entry_t* fe = &s->fin[i];
-        visit_path_item_t* item = &vs->path[vs->path_len++];
-        int status;
-        item->name = fe->field.name;
-        item->entry = i;
-        item->index = 0;
-        status = VISIT_CALL(vs, field_begin, &fe->field);
-        if (status == 0)
-            status = visit_emit_number(vs, fe->info, base + fe->offset, fe->element_size);
-        if (status == 0)
-            status = VISIT_CALL(vs, field_end, &fe->field);
-        if (status != 0)
-            return status;
-        vs->path_len--;
+        if (v->field_begin != NULL && (result = v->field_begin(vs->ctx, &fe->field)) != 0) {
+            callback = "field_begin";
+            break;
+        }
+        if ((result = flat_value(vs, fe, base + fe->offset, &callback)) != 0)
+            break;
+        if (v->field_end != NULL && (result = v->field_end(vs->ctx, &fe->field)) != 0) {
+            callback = "field_end";
+            break;
+        }
     }
-    f->cursor = s->static_size;
-    return 0;
+    if (result == 0)
+        return 0;
+    (void)visit_path_push(vs, s->fin[i].field.name, i, 0); /* room checked above */
+    return visit_stopped(vs, result, callback);
 }
 
 static int visit_members(visit_state_t* vs, visit_frame_t* f, uint64_t selector) {
     const nvtxw_schema_t* s = f->schema;
     size_t i;
     int status = 0;
-    if (s->flat && f->region->size >= f->base && f->region->size - f->base >= s->static_size)
-        return visit_flat(vs, f);
+    if (s->flat && f->region->size >= f->base && f->region->size - f->base >= s->static_size) {
+        f->cursor = s->static_size;
+        return visit_flat(vs, s, f->region->data + f->base);
+    }
     if (s->attr.type == NVTX_PAYLOAD_SCHEMA_TYPE_UNION_WITH_INTERNAL_SELECTOR)
         return visit_internal_union(vs, f);
     if (s->attr.type == NVTX_PAYLOAD_SCHEMA_TYPE_UNION) {

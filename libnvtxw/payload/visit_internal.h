@@ -134,6 +134,9 @@ static inline int64_t visit_read_signed(const uint8_t* p, size_t size) {
         return i64;
     }
 }
+/* A predefined float type at p as a double (FLOAT16, BF16 exact; FLOAT128
+ * rounded to the nearest). */
+double visit_read_float(uint64_t type, const uint8_t* p);
 /* Emits one predefined (non-string) value of `size` bytes at p. */
 int visit_emit_number(visit_state_t* vs, const entry_type_info_t* info, const uint8_t* p,
                       size_t size);
@@ -147,6 +150,10 @@ int visit_string_entry(visit_state_t* vs, visit_frame_t* f, size_t i, const visi
 /* Dimensions of a LENGTH_INDEX / LENGTH_PAYLOAD_INDEX entry. */
 int visit_lengths(visit_state_t* vs, visit_frame_t* f, size_t i, uint64_t* dims, size_t* ndims);
 
+/* The entries of a flat schema (nvtxw_schema_t.flat) at `base`, which holds
+ * its static size: the events visit_fields gives them, without the general
+ * steps. */
+int visit_flat(visit_state_t* vs, const nvtxw_schema_t* schema, const uint8_t* base);
 /* The fields of `schema` at pos of region; *consumed = parsed size. With
  * `as_object`, wrapped in object_begin/object_end. `selector` picks the
  * member of an external-selector UNION. */

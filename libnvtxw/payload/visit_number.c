@@ -145,7 +145,7 @@ static double float128_to_double(const uint8_t* p) {
 }
 #endif
 
-static double read_float(uint64_t type, const uint8_t* p) {
+double visit_read_float(uint64_t type, const uint8_t* p) {
     float f;
     double d;
     long double ld;
@@ -181,11 +181,13 @@ int visit_emit_number(visit_state_t* vs, const entry_type_info_t* info, const ui
     case ENTRY_CAT_SELECTOR:
         return VISIT_CALL(vs, on_unsigned, visit_read_unsigned(p, size));
     case ENTRY_CAT_FLOAT:
-        return VISIT_CALL(vs, on_float, read_float(info->type, p));
+        return VISIT_CALL(vs, on_float, visit_read_float(info->type, p));
     case ENTRY_CAT_HANDLE: {
         uint64_t handle = visit_read_unsigned(p, size);
-        const char* text = vs->resolve ? vs->resolve(vs->resolve_ctx, handle) : NULL;
-        return VISIT_CALL(vs, on_string_handle, handle, text);
+        if (vs->v->on_string_handle == NULL)
+            return 0; /* the text is looked up only for the callback */
+        return VISIT_CALL(vs, on_string_handle, handle,
+                          vs->resolve ? vs->resolve(vs->resolve_ctx, handle) : NULL);
     }
     case ENTRY_CAT_BYTES:
         return VISIT_CALL(vs, on_bytes, p, size);

@@ -761,6 +761,147 @@ START_TEST(pointer_empty_array) {
 }
 END_TEST
 
+/* The value events of `type` over `size` bytes as a predefined payload
+ * (the general decoder), e.g. " S-2": what a flat schema entry must give. */
+static int predefined_value(uint64_t type, const uint8_t* data, size_t size,
+                            const nvtxw_visit_options_t* options, char* out, size_t capacity) {
+    nvtxPayloadData_t p = {type, size, data};
+    nvtxwResultCode_t rc;
+    const char* got = record(NULL, &p, 1, &rc, options);
+    const char* start = strstr(got, "F()");
+    const char* end = strstr(got, " /F");
+    if (rc != NVTXW_RESULT_SUCCESS || start == NULL || end == NULL)
+        return 0;
+    start += 3;
+    snprintf(out, capacity, "%.*s", (int)(end - start), start);
+    return 1;
+}
+
+/* Every scalar type as an entry of a flat STATIC schema (the visitor's fast
+ * path), of a schema nested at an odd offset in a DYNAMIC one, and in a
+ * schema that is not flat gives the same value events as the general
+ * decoder gives the type as a predefined payload; the handle is resolved. */
+START_TEST(flat_schema_every_type) {
+    nvtxw_visit_options_t options;
+    uint8_t data[2 * 16];
+    uint64_t type;
+    int compared = 0;
+    memset(&options, 0, sizeof options);
+    options.struct_size = sizeof options;
+    options.resolve_string = resolve;
+    for (size_t i = 0; i < sizeof data; i++)
+        data[i] = (uint8_t)(0x81 + 37 * i); /* negative as signed, not a NaN as a float */
+    for (type = 1; type < NVTX_PAYLOAD_ENTRY_TYPE_UNION_SELECTOR; type++) {
+        size_t size = nvtxw_entry_type_size(type);
+        char value[256], flat[600], want[1024];
+        nvtxw_schema_registry_t* r;
+        uint8_t buf[3 * 16 + 8];
+        nvtxPayloadData_t p;
+        uint64_t one, outer, loose;
+        if (size == 0 || size > 16 || (type >= T(CSTRING) && type <= T(CSTRING_UTF32)) ||
+            !predefined_value(type, data, size, &options, value, sizeof value))
+            continue;
+        if (type == T(NVTX_REGISTERED_STRING_HANDLE)) {
+            uint64_t handle = 0x1234;
+            memcpy(data, &handle, sizeof handle);
+            ck_assert(predefined_value(type, data, size, &options, value, sizeof value));
+            ck_assert_str_eq(value, " H4660=registered");
+        }
+        r = nvtxw_schema_registry_create();
+        {
+            nvtxPayloadSchemaEntry_t fe[] = {EF(type, "x", 0, 0), EF(type, "y", 0, 0)};
+            nvtxPayloadSchemaEntry_t oe[] = {E(UINT8, "n"), EF(0, "in", 0, 0)};
+            nvtxPayloadSchemaEntry_t le[] = {EF(type, "x", 0, 0), EF(T(UINT8), "v", FIXED, 1)};
+            one = add(r, fe, 2, STATIC, "flat");
+            oe[1].type = one;
+            outer = add(r, oe, 2, DYNAMIC, "outer");
+            loose = add(r, le, 2, STATIC, "loose");
+        }
+        /* x and y hold the same bytes: both give `value` */
+        memset(buf, 0, sizeof buf);
+        memcpy(buf, data, size);
+        memcpy(buf + size, data, size);
+        p = (nvtxPayloadData_t){one, 2 * size, buf};
+        snprintf(flat, sizeof flat, "F(x)%s /F F(y)%s /F", value, value);
+        snprintf(want, sizeof want, "B1 P0(%llu,%zu,flat) %s /P /B", (unsigned long long)one,
+                 2 * size, flat);
+        {
+            nvtxwResultCode_t rc;
+            const char* got = record(r, &p, 1, &rc, &options);
+            ck_assert_msg(rc == NVTXW_RESULT_SUCCESS, "type %llu: %s", (unsigned long long)type,
+                          nvtxw_last_error());
+            ck_assert_str_eq(got, want);
+        }
+        /* nested after one byte: the inner object at its alignment */
+        {
+            size_t align = nvtxw_entry_type_align(type), at = align > 1 ? align : 1;
+            nvtxwResultCode_t rc;
+            const char* got;
+            memset(buf, 0, sizeof buf);
+            buf[0] = 7;
+            memcpy(buf + at, data, size);
+            memcpy(buf + at + size, data, size);
+            p = (nvtxPayloadData_t){outer, at + 2 * size, buf};
+            got = record(r, &p, 1, &rc, &options);
+            ck_assert_msg(rc == NVTXW_RESULT_SUCCESS, "type %llu nested: %s",
+                          (unsigned long long)type, nvtxw_last_error());
+            snprintf(want, sizeof want,
+                     "B1 P0(%llu,%zu,outer) F(n) U7 /F F(in) {%llu %s } /F /P /B",
+                     (unsigned long long)outer, at + 2 * size, (unsigned long long)one, flat);
+            ck_assert_str_eq(got, want);
+        }
+        /* a fixed array makes the schema not flat: the general entry walk */
+        {
+            nvtxwResultCode_t rc;
+            const char* got;
+            memset(buf, 0, sizeof buf);
+            memcpy(buf, data, size);
+            buf[size] = 3;
+            p = (nvtxPayloadData_t){loose, size + 1, buf};
+            got = record(r, &p, 1, &rc, &options);
+            ck_assert_int_eq(rc, NVTXW_RESULT_SUCCESS);
+            snprintf(want, sizeof want, "B1 P0(%llu,%zu,loose) F(x)%s /F F(v) [1 U3 ] /F /P /B",
+                     (unsigned long long)loose, size + 1, value);
+            ck_assert_str_eq(got, want);
+        }
+        nvtxw_schema_registry_destroy(r);
+        compared++;
+    }
+    ck_assert_int_ge(compared, 40); /* every integer, float and handle type */
+}
+END_TEST
+
+/* A callback that stops the walk of a flat schema: the error names the
+ * entry being walked and the callback, as for any other schema. */
+START_TEST(flat_schema_stops) {
+    static const char* const callbacks[] = {"field_begin", "on_unsigned", "field_end", "on_signed"};
+    static const int stop_events[] = {6, 7, 8, 4};
+    static const char* const fields[] = {"\"b\"", "\"b\"", "\"b\"", "\"a\""};
+    nvtxw_schema_registry_t* r = nvtxw_schema_registry_create();
+    nvtxPayloadSchemaEntry_t es[] = {E(INT32, "a"), E(UINT16, "b"), E(DOUBLE, "c")};
+    uint64_t id = add(r, es, 3, STATIC, "three");
+    struct {
+        int32_t a;
+        uint16_t b;
+        double c;
+    } v = {-5, 9, 0.5};
+    nvtxPayloadData_t p = {id, sizeof v, &v};
+    for (size_t k = 0; k < 4; k++) {
+        recorder_t rec;
+        memset(&rec, 0, sizeof rec);
+        rec.stop_at = stop_events[k]; /* B P F(a) S /F F(b) U /F ... */
+        ck_assert_int_eq(nvtxw_payload_visit(r, &p, 1, &recorder_visitor, &rec, NULL),
+                         NVTXW_RESULT_FAILED);
+        ck_assert_msg(strstr(nvtxw_last_error(), callbacks[k]) != NULL, "%s: %s", callbacks[k],
+                      nvtxw_last_error());
+        ck_assert_msg(strstr(nvtxw_last_error(), fields[k]) != NULL, "%s: %s", fields[k],
+                      nvtxw_last_error());
+        ck_assert_ptr_nonnull(strstr(nvtxw_last_error(), "schema"));
+    }
+    nvtxw_schema_registry_destroy(r);
+}
+END_TEST
+
 int main(void) {
     Suite* s = suite_create("visit");
     TCase* tc = tcase_create("core");
@@ -783,6 +924,8 @@ int main(void) {
     tcase_add_test(tc, enum_negative_values);
     tcase_add_test(tc, static_payload_without_tail);
     tcase_add_test(tc, pointer_empty_array);
+    tcase_add_test(tc, flat_schema_every_type);
+    tcase_add_test(tc, flat_schema_stops);
     suite_add_tcase(s, tc);
     return tu_run_suite(s);
 }
