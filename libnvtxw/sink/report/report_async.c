@@ -44,14 +44,14 @@ struct report_compressor {
     pthread_cond_t done; /* a job was written */
     report_job *head, *tail;
     int stop;
+    int idle;              /* the thread waits on `work` */
+    unsigned done_waiters; /* producers waiting on `done` */
 };
 
-/* Writes one job and gives its buffer back to its stream. */
-static void compress_job(report_compressor* c, report_job* job) {
+/* Gives a written job's buffer back to its stream; with c->mutex held.
+ * Returns whether a producer waits for it. */
+static int job_done(report_compressor* c, report_job* job, nvtxwResultCode_t status) {
     report_stream* st = job->st;
-    nvtxwResultCode_t status =
-        container_write_chunk(st->encoder, &job->meta, job->data.data, job->data.length);
-    pthread_mutex_lock(&c->mutex);
     if (status != NVTXW_RESULT_SUCCESS && st->async_status == NVTXW_RESULT_SUCCESS) {
         st->async_status = status;
         snprintf(st->async_message, sizeof st->async_message, "%s", nvtxw_last_error());
@@ -60,17 +60,27 @@ static void compress_job(report_compressor* c, report_job* job) {
     job->next = st->spare;
     st->spare = job;
     st->in_flight--;
-    pthread_cond_broadcast(&c->done);
-    pthread_mutex_unlock(&c->mutex);
+    return c->done_waiters > 0;
 }
 
+/* One lock section per chunk between two jobs (giving one back, taking the
+ * next); the thread sleeps only when the queue is empty, and is woken only
+ * then (report_async_submit). On a VM every futex wake of the other CPU
+ * costs tens of microseconds, so the hand-over keeps them to about one per
+ * chunk: the signals are sent after the lock is released, so the woken
+ * thread does not block on the lock at once and need a second wake. */
 static void* compressor_main(void* arg) {
     report_compressor* c = arg;
     pthread_mutex_lock(&c->mutex);
     for (;;) {
         report_job* job;
-        while (c->head == NULL && !c->stop)
+        nvtxwResultCode_t status;
+        int wake;
+        while (c->head == NULL && !c->stop) {
+            c->idle = 1;
             pthread_cond_wait(&c->work, &c->mutex);
+            c->idle = 0;
+        }
         if (c->head == NULL)
             break; /* stop, and every job is written */
         job = c->head;
@@ -78,8 +88,15 @@ static void* compressor_main(void* arg) {
         if (c->head == NULL)
             c->tail = NULL;
         pthread_mutex_unlock(&c->mutex);
-        compress_job(c, job);
+        status =
+            container_write_chunk(job->st->encoder, &job->meta, job->data.data, job->data.length);
         pthread_mutex_lock(&c->mutex);
+        wake = job_done(c, job, status);
+        if (wake) {
+            pthread_mutex_unlock(&c->mutex);
+            pthread_cond_broadcast(&c->done);
+            pthread_mutex_lock(&c->mutex);
+        }
     }
     pthread_mutex_unlock(&c->mutex);
     return NULL;
@@ -127,6 +144,13 @@ report_compressor* report_compressor_for(report_sink* rs, uint64_t stream_index)
                : NULL;
 }
 
+/* Waits (c->mutex held) until the thread has written a job. */
+static void wait_done(report_compressor* c) {
+    c->done_waiters++;
+    pthread_cond_wait(&c->done, &c->mutex);
+    c->done_waiters--;
+}
+
 /* The first write error of the stream's jobs, raised on this thread. */
 static nvtxwResultCode_t async_error(const report_stream* st) {
     return st->async_status == NVTXW_RESULT_SUCCESS
@@ -138,9 +162,10 @@ nvtxwResultCode_t report_async_submit(report_stream* st, const container_chunk_m
     report_compressor* c = st->comp;
     report_job* job;
     nvtxwResultCode_t status;
+    int wake;
     pthread_mutex_lock(&c->mutex);
     while (st->in_flight >= REPORT_ASYNC_DEPTH)
-        pthread_cond_wait(&c->done, &c->mutex);
+        wait_done(c);
     status = async_error(st);
     job = status == NVTXW_RESULT_SUCCESS ? st->spare : NULL;
     if (job != NULL)
@@ -174,8 +199,10 @@ nvtxwResultCode_t report_async_submit(report_stream* st, const container_chunk_m
     else
         c->head = job;
     c->tail = job;
-    pthread_cond_signal(&c->work);
+    wake = c->idle;
     pthread_mutex_unlock(&c->mutex);
+    if (wake) /* it waits on `work` (registered before it let the lock go) */
+        pthread_cond_signal(&c->work);
     return NVTXW_RESULT_SUCCESS;
 }
 
@@ -184,7 +211,7 @@ nvtxwResultCode_t report_async_drain(report_stream* st) {
     nvtxwResultCode_t status;
     pthread_mutex_lock(&c->mutex);
     while (st->in_flight > 0)
-        pthread_cond_wait(&c->done, &c->mutex);
+        wait_done(c);
     status = async_error(st);
     pthread_mutex_unlock(&c->mutex);
     return status;
