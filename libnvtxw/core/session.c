@@ -183,12 +183,17 @@ static void session_free(core_session* session) {
 
 static nvtxwResultCode_t session_create_sink(core_session* session) {
     const sink_ops* ops = sink_find(session->config.sink);
-    if (ops == NULL)
-        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
-                         "cannot begin session: unknown Sink=\"%s\" (report, text, null, json, "
-                         "stats or backend)",
-                         session->config.sink);
-    return ops->create(&session->config, session->name, &session->out);
+    char names[160];
+    if (ops != NULL)
+        return ops->create(&session->config, session->name, &session->out);
+    sink_names(names, sizeof names);
+    /* "Sink=report;Output=x": the user separated lines as in a shell */
+    return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                     "cannot begin session: unknown Sink=\"%s\" (%s)%s", session->config.sink,
+                     names,
+                     strpbrk(session->config.sink, ";,=") != NULL
+                         ? "; configuration lines are separated by '|' or newlines"
+                         : "");
 }
 
 nvtxwResultCode_t core_session_begin(const nvtxwSessionAttributes_t* attr,

@@ -265,6 +265,8 @@ struct sink {
 /* Registered sinks, looked up by config name ("report", "text", "null");
  * the table is sink/shared/sink_registry.c. */
 const sink_ops* sink_find(const char* name);
+/* The names sink_find knows, as "report, text, ... or capture", into buf. */
+void sink_names(char* buf, size_t size);
 
 /* Default output path: the session name ('/' replaced by '_') or
  * "nvtxw-session", plus `extension` (".txt"). Caller frees; NULL when out of

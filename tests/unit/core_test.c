@@ -435,6 +435,13 @@ START_TEST(session_unknown_sink) {
     ck_assert_fails(begin("s", "Sink=bogus", &s), NVTXW_RESULT_INVALID_ARGUMENT,
                     "unknown Sink=\"bogus\"");
     ck_assert_ptr_null(s);
+    /* every sink is offered, and lines separated as in a shell are explained */
+    ck_assert_fails(begin("s", "Sink=bogus", &s), NVTXW_RESULT_INVALID_ARGUMENT,
+                    "(report, text, null, stats, json, backend, sqlite or capture)");
+    ck_assert_ptr_null(strstr(nvtxw_last_error(), "separated"));
+    ck_assert_fails(begin("s", "Sink=report;Output=x.nvtxw", &s), NVTXW_RESULT_INVALID_ARGUMENT,
+                    "configuration lines are separated by '|' or newlines");
+    ck_assert_ptr_null(s);
 }
 END_TEST
 

@@ -3,6 +3,7 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "common/alloc.h"
@@ -22,6 +23,18 @@ const sink_ops* sink_find(const char* name) {
             return all_sinks[i];
     }
     return NULL;
+}
+
+void sink_names(char* buf, size_t size) {
+    size_t count = sizeof all_sinks / sizeof all_sinks[0], used = 0, i;
+    buf[0] = '\0';
+    for (i = 0; i < count && used < size; i++) {
+        const char* separator = i == 0 ? "" : i + 1 == count ? " or " : ", ";
+        int n = snprintf(buf + used, size - used, "%s%s", separator, all_sinks[i]->name);
+        if (n < 0)
+            break;
+        used += (size_t)n;
+    }
 }
 
 char* sink_default_output(const char* session_name, const char* extension) {
