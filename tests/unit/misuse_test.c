@@ -42,6 +42,10 @@
 
 #define WRITERS 4
 #define WRITES 20000
+/* Writers go on past WRITES until some call was refused, up to this many:
+ * on a machine whose other core is busy (make -j2 check) the threads can
+ * run one after another for a long time before two are inside at once. */
+#define MAX_WRITES 4000000
 
 static const nvtxwInterface_t* T;
 static char dir[PATH_MAX];
@@ -268,6 +272,7 @@ END_TEST
 typedef struct shared_writer {
     nvtxwEventWriter_t writer;
     pthread_barrier_t* start;
+    atomic_int* any_refused;
     long accepted, refused, other;
     char other_message[256];
 } shared_writer;
@@ -294,9 +299,12 @@ static void* same_stream_main(void* p) {
     memset(&utf8, 0, sizeof utf8);
     utf8.message = message; /* long messages: the encoder's buffer grows */
     pthread_barrier_wait(w->start);
-    for (i = 0; i < WRITES; i++)
+    for (i = 0; i < WRITES || (i < MAX_WRITES && !atomic_load(w->any_refused)); i++) {
         count_result(w, nvtxwRangePushPopWriteUtf8(&w->writer, i, i + 1, utf8),
                      "in use by another thread");
+        if (w->refused == 1)
+            atomic_store(w->any_refused, 1);
+    }
     return NULL;
 }
 
@@ -309,6 +317,7 @@ static void same_stream_run(const char* sink, const char* name) {
     shared_writer writers[WRITERS];
     pthread_t threads[WRITERS];
     long accepted = 0, refused = 0;
+    atomic_int any_refused = 0;
     int i;
     ck_assert_int_eq(nvtxwDomainRegister(T, session, "shared", &domain), 0);
     ck_assert_int_eq(nvtxwEventSchemasRegister(T, domain, NVTXW_EVENT_HELPER_SCHEMA_ALL, &ids), 0);
@@ -318,6 +327,7 @@ static void same_stream_run(const char* sink, const char* name) {
     for (i = 0; i < WRITERS; i++) {
         nvtxwEventWriterInit(&writers[i].writer, T, stream, &ids);
         writers[i].start = &start;
+        writers[i].any_refused = &any_refused;
         ck_assert_int_eq(pthread_create(&threads[i], NULL, same_stream_main, &writers[i]), 0);
     }
     for (i = 0; i < WRITERS; i++) {
@@ -328,10 +338,10 @@ static void same_stream_run(const char* sink, const char* name) {
         refused += writers[i].refused;
     }
     pthread_barrier_destroy(&start);
-    ck_assert_int_eq(accepted + refused, (long)WRITERS * WRITES);
+    ck_assert_int_ge(accepted + refused, (long)WRITERS * WRITES);
     ck_assert_int_gt(accepted, 0);
-    /* Four threads on two cores collide thousands of times: a run with no
-     * refusal means the guard let two writers in at once. */
+    /* Four threads on two cores collide long before MAX_WRITES each: a run
+     * with no refusal means the guard let two writers in at once. */
     ck_assert_int_gt(refused, 0);
     ck_assert_msg(T->SessionEnd(session) == 0, "%s", nvtxw_last_error());
     if (strcmp(sink, "report") == 0)
