@@ -8,6 +8,8 @@ libnvtxw_libnvtxw_la_SOURCES += \
 	libnvtxw/common/handles.h \
 	libnvtxw/common/idmap.c \
 	libnvtxw/common/idmap.h \
+	libnvtxw/common/output_file.c \
+	libnvtxw/common/output_file.h \
 	libnvtxw/common/pubmap.c \
 	libnvtxw/common/pubmap.h \
 	libnvtxw/common/slot_hash.h \

@@ -17,6 +17,7 @@
 
 #include "common/alloc.h"
 #include "common/error_internal.h"
+#include "common/output_file.h"
 #include "common/struct_size.h"
 #include "common/utf8.h"
 #include "core/core_internal.h"
@@ -80,6 +81,17 @@ static int parse_bool(const char* text, int* out) {
     return -1;
 }
 
+/* yes (OUTPUT_REPLACE), no (OUTPUT_KEEP) or in-place (common/output_file.h). */
+static int parse_overwrite(const char* text, int* out) {
+    int yes = 0;
+    if (strcmp(text, "in-place") == 0)
+        return *out = OUTPUT_IN_PLACE, 0;
+    if (parse_bool(text, &yes) != 0)
+        return -1;
+    *out = yes ? OUTPUT_REPLACE : OUTPUT_KEEP;
+    return 0;
+}
+
 static nvtxwResultCode_t parse_compression(const char* text, int* out) {
     char* end;
     long level;
@@ -119,16 +131,17 @@ static nvtxwResultCode_t config_apply(core_session* session, config_state* state
     config->backend = state->values[KEY_BACKEND];
     config->backend_config = state->values[KEY_BACKEND_CONFIG];
     config->output = state->values[KEY_OUTPUT];
-    config->overwrite = 1; /* as the tools: an output path names what to write */
+    config->overwrite = OUTPUT_REPLACE; /* as the tools: an output path names what to write */
     config->compression = CORE_DEFAULT_COMPRESSION;
     config->compression_threads = -1;
     if (state->values[KEY_COMPRESSION_THREADS] != NULL &&
         parse_threads(state->values[KEY_COMPRESSION_THREADS], &config->compression_threads) != 0)
         return NVTXW_RESULT_INVALID_ARGUMENT;
     if (state->values[KEY_OVERWRITE] != NULL &&
-        parse_bool(state->values[KEY_OVERWRITE], &config->overwrite) != 0)
+        parse_overwrite(state->values[KEY_OVERWRITE], &config->overwrite) != 0)
         return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
-                         "cannot begin session: Overwrite=\"%s\" is not yes/no/true/false/1/0",
+                         "cannot begin session: Overwrite=\"%s\" is not yes/no/true/false/1/0 "
+                         "or in-place",
                          state->values[KEY_OVERWRITE]);
     if (state->values[KEY_COMPRESSION] != NULL)
         return parse_compression(state->values[KEY_COMPRESSION], &config->compression);

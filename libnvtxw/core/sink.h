@@ -126,7 +126,7 @@ typedef struct core_config {
     const char* raw;         /* the config string as given ("" when NULL) */
     const char* sink;        /* "report" (default), "text", "null" */
     const char* output;      /* output path; NULL = derived from the session name */
-    int overwrite;           /* replace an existing output (default yes) */
+    int overwrite;           /* OUTPUT_* of common/output_file.h (default OUTPUT_REPLACE) */
     int compression;         /* zstd level for the report sink */
     int compression_threads; /* report sink's compression threads; -1 = default */
     /* Backend=: the library Sink=backend forwards to; BackendConfig=: the

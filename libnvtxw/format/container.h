@@ -70,8 +70,9 @@ typedef struct container_writer container_writer_t;
 typedef struct container_encoder container_encoder_t;
 
 typedef struct container_options {
-    /* Non-zero: replace an existing final_path at finish. Zero: create and
-     * finish fail when final_path exists. */
+    /* common/output_file.h: OUTPUT_KEEP (0: create and finish fail when
+     * final_path exists), OUTPUT_REPLACE (1: a temporary file renamed over
+     * final_path at finish), OUTPUT_IN_PLACE (2: final_path itself). */
     int overwrite;
     /* Stored in the file header (UTF-8, up to 4096 bytes); copied. NULL = "". */
     const char* session_name;
@@ -86,7 +87,8 @@ void container_options_init(container_options* opts);
 
 /*
  * Creates "<final_path>.tmp-XXXXXX" next to final_path (O_CREAT|O_EXCL,
- * mode 0666 & ~umask) and writes the file header. opts may be NULL
+ * mode 0666 & ~umask), or final_path itself with OUTPUT_IN_PLACE, and
+ * writes the file header. opts may be NULL
  * (defaults); it is copied. Returns NULL on error (existing final_path
  * without overwrite, unwritable directory, ...): the message names the path.
  * The writer owns the temp file until finish or abort.

@@ -30,6 +30,7 @@
 
 #include "common/alloc.h"
 #include "common/error_internal.h"
+#include "common/output_file.h"
 #include "format/container_layout.h"
 #include "nvtxw/error.h"
 
@@ -43,9 +44,7 @@ typedef struct index_segment {
 
 struct container_writer {
     int fd;
-    int overwrite;
-    char* final_path;
-    char* temp_path;
+    output_file out;      /* out.path: the report's name; out.written: the file being written */
     _Atomic uint64_t end; /* next free file offset: the only shared write-path state */
     atomic_int fault;     /* 0, or the result code of the first failed write */
     pthread_mutex_t lock; /* fault_message, segments, live_encoders */
@@ -65,7 +64,7 @@ struct container_encoder {
 void container_options_init(container_options* opts) { memset(opts, 0, sizeof *opts); }
 
 const char* container_writer_temp_path(const container_writer_t* writer) {
-    return writer->temp_path;
+    return writer->out.written;
 }
 
 /* Returns the saved error of a faulty writer (setting this thread's message
@@ -99,51 +98,35 @@ static nvtxwResultCode_t writer_pwrite(container_writer_t* w, const void* data, 
     if (err == 0)
         return NVTXW_RESULT_SUCCESS;
     error_set(NVTXW_RESULT_FAILED, "cannot write %s: path=\"%s\", offset=%llu, size=%zu: %s", what,
-              w->temp_path, (unsigned long long)offset, size,
+              w->out.written, (unsigned long long)offset, size,
               container_strerror(err, buf, sizeof buf));
     return writer_set_fault(w, NVTXW_RESULT_FAILED);
 }
 
 /* ---- creation --------------------------------------------------------- */
 
-/* "<final>.tmp-" + 6 characters from [0-9a-z], different on each call. */
-static void temp_name(char* out, size_t size, const char* final_path, unsigned attempt) {
-    static _Atomic uint64_t counter;
-    struct timespec ts;
-    uint64_t seed[4], h;
-    char suffix[7];
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    seed[0] = (uint64_t)getpid();
-    seed[1] = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-    seed[2] = atomic_fetch_add(&counter, 1);
-    seed[3] = attempt;
-    h = XXH3_64bits(seed, sizeof seed);
-    for (int i = 0; i < 6; i++, h /= 36)
-        suffix[i] = "0123456789abcdefghijklmnopqrstuvwxyz"[h % 36];
-    suffix[6] = '\0';
-    snprintf(out, size, "%s.tmp-%s", final_path, suffix);
-}
-
-/* Creates the temp file exclusively (mode 0666 & ~umask, unlike mkstemp). */
-static nvtxwResultCode_t writer_open_temp(container_writer_t* w) {
-    size_t size = strlen(w->final_path) + 12;
+/* Creates the file the report is written to (output_file.h): a temporary
+ * name next to the report, or the report's own name in place. */
+static nvtxwResultCode_t writer_open_output(container_writer_t* w, const char* final_path,
+                                            int mode) {
     char buf[128];
-    int err = 0;
-    w->temp_path = nvtxw_malloc(size);
-    if (w->temp_path == NULL)
-        return error_oom("the temporary report name");
-    for (unsigned attempt = 0; attempt < 100; attempt++) {
-        temp_name(w->temp_path, size, w->final_path, attempt);
-        w->fd = open(w->temp_path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (w->fd >= 0)
-            return NVTXW_RESULT_SUCCESS;
-        err = errno;
-        if (err != EEXIST && err != EINTR)
-            break;
-    }
+    int err;
+    w->fd = output_file_open(&w->out, final_path, mode, O_RDWR);
+    if (w->fd >= 0)
+        return NVTXW_RESULT_SUCCESS;
+    err = errno;
+    if (err == ENOMEM)
+        return error_oom("the report path");
+    if (err == EEXIST && mode == OUTPUT_KEEP)
+        return error_set(NVTXW_RESULT_FAILED,
+                         "cannot create report: path=\"%s\": file exists and overwrite is off",
+                         final_path);
+    if (mode == OUTPUT_IN_PLACE)
+        return error_set(NVTXW_RESULT_FAILED, "cannot create report: path=\"%s\": %s", final_path,
+                         container_strerror(err, buf, sizeof buf));
     return error_set(NVTXW_RESULT_FAILED,
                      "cannot create report: path=\"%s\": cannot create temporary file \"%s\": %s",
-                     w->final_path, w->temp_path, container_strerror(err, buf, sizeof buf));
+                     final_path, w->out.written, container_strerror(err, buf, sizeof buf));
 }
 
 static void fill_uuid(uint8_t uuid[16]) {
@@ -192,15 +175,6 @@ static nvtxwResultCode_t writer_write_header(container_writer_t* w, const contai
     return status;
 }
 
-/* Fails when final_path exists and overwrite is off. */
-static nvtxwResultCode_t check_overwrite(const char* path, int overwrite) {
-    struct stat st;
-    if (overwrite || lstat(path, &st) != 0)
-        return NVTXW_RESULT_SUCCESS;
-    return error_set(NVTXW_RESULT_FAILED,
-                     "cannot create report: path=\"%s\": file exists and overwrite is off", path);
-}
-
 static void writer_free(container_writer_t* w) {
     index_segment* s = w->segments;
     while (s != NULL) {
@@ -212,12 +186,11 @@ static void writer_free(container_writer_t* w) {
     if (w->fd >= 0)
         close(w->fd);
     pthread_mutex_destroy(&w->lock);
-    nvtxw_free(w->temp_path);
-    nvtxw_free(w->final_path);
+    output_file_free(&w->out);
     nvtxw_free(w);
 }
 
-/* Path, name length, and the overwrite rule. */
+/* Path and name length. */
 static nvtxwResultCode_t writer_check_args(const char* final_path, const container_options* opts) {
     if (final_path == NULL || *final_path == '\0')
         return error_set(NVTXW_RESULT_INVALID_ARGUMENT, "cannot create report: path is empty");
@@ -225,7 +198,7 @@ static nvtxwResultCode_t writer_check_args(const char* final_path, const contain
         return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
                          "cannot create report: path=\"%s\": session name longer than %d bytes",
                          final_path, LAYOUT_NAME_MAX);
-    return check_overwrite(final_path, opts->overwrite);
+    return NVTXW_RESULT_SUCCESS;
 }
 
 container_writer_t* container_writer_create(const char* final_path, const container_options* opts) {
@@ -243,21 +216,15 @@ container_writer_t* container_writer_create(const char* final_path, const contai
         return NULL;
     }
     w->fd = -1;
-    w->overwrite = opts->overwrite;
     pthread_mutex_init(&w->lock, NULL);
-    w->final_path = nvtxw_strdup(final_path);
-    if (w->final_path == NULL) {
-        error_oom("the report path");
-        goto error;
-    }
-    if (writer_open_temp(w) != NVTXW_RESULT_SUCCESS)
+    if (writer_open_output(w, final_path, opts->overwrite) != NVTXW_RESULT_SUCCESS)
         goto error;
     if (writer_write_header(w, opts) != NVTXW_RESULT_SUCCESS)
         goto error;
     return w;
 error:
     if (w->fd >= 0)
-        unlink(w->temp_path);
+        output_file_discard(&w->out);
     writer_free(w);
     return NULL;
 }
@@ -469,28 +436,19 @@ static void sync_parent_directory(const char* path) {
     nvtxw_free(dir);
 }
 
-/* Moves the temp file to final_path. Without overwrite, link() refuses an
- * existing target atomically; file systems without hard links fall back to
- * a check followed by rename. */
+/* Makes the written file the report (output_file.h). */
 static nvtxwResultCode_t writer_commit(container_writer_t* w) {
     char buf[128];
-    int err = 0;
-    if (!w->overwrite && link(w->temp_path, w->final_path) == 0) {
-        unlink(w->temp_path);
-        return NVTXW_RESULT_SUCCESS;
-    }
-    if (!w->overwrite) {
-        err = errno;
-        if (err == EEXIST || check_overwrite(w->final_path, 0) != NVTXW_RESULT_SUCCESS)
-            return error_set(NVTXW_RESULT_FAILED,
-                             "cannot finish report: path=\"%s\": file exists and overwrite is off",
-                             w->final_path);
-    }
-    if (rename(w->temp_path, w->final_path) == 0)
+    int err;
+    if (output_file_commit(&w->out) == 0)
         return NVTXW_RESULT_SUCCESS;
     err = errno;
+    if (err == EEXIST)
+        return error_set(NVTXW_RESULT_FAILED,
+                         "cannot finish report: path=\"%s\": file exists and overwrite is off",
+                         w->out.path);
     return error_set(NVTXW_RESULT_FAILED, "cannot finish report: rename \"%s\" to \"%s\": %s",
-                     w->temp_path, w->final_path, container_strerror(err, buf, sizeof buf));
+                     w->out.written, w->out.path, container_strerror(err, buf, sizeof buf));
 }
 
 nvtxwResultCode_t container_writer_finish(container_writer_t* writer) {
@@ -505,7 +463,7 @@ nvtxwResultCode_t container_writer_finish(container_writer_t* writer) {
     if (live != 0) /* caller bug: freeing would leave the encoders dangling */
         return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
                          "cannot finish report: path=\"%s\": %zu encoders still open",
-                         writer->final_path, live);
+                         writer->out.path, live);
     status = writer_check_fault(writer);
     if (status != NVTXW_RESULT_SUCCESS)
         goto error;
@@ -515,13 +473,13 @@ nvtxwResultCode_t container_writer_finish(container_writer_t* writer) {
     if (fsync(writer->fd) != 0) {
         int err = errno;
         status = error_set(NVTXW_RESULT_FAILED, "cannot finish report: fsync \"%s\": %s",
-                           writer->temp_path, container_strerror(err, buf, sizeof buf));
+                           writer->out.written, container_strerror(err, buf, sizeof buf));
         goto error;
     }
     status = writer_commit(writer);
     if (status != NVTXW_RESULT_SUCCESS)
         goto error;
-    sync_parent_directory(writer->final_path);
+    sync_parent_directory(writer->out.path);
     writer_free(writer);
     return NVTXW_RESULT_SUCCESS;
 error:
@@ -532,6 +490,6 @@ error:
 void container_writer_abort(container_writer_t* writer) {
     if (writer == NULL)
         return;
-    unlink(writer->temp_path);
+    output_file_discard(&writer->out);
     writer_free(writer);
 }

@@ -66,6 +66,24 @@ for case in "INT 130 report big.nvtxw" "TERM 143 report big.nvtxw" "INT 130 json
     interrupt_run "$sig" "$tmp/intr" "$tmp/intr.err" env TMPDIR="$tmp/intr" "$replay" "${args[@]}"
     check "SIG$sig during a $kind run: exit $code, 'interrupted', nothing left" bash -c "test '$interrupt_status' = $code && grep -q '^nvtxw-replay: interrupted\$' '$tmp/intr.err' && ! grep -q 'error' '$tmp/intr.err' && test -z \"\$(ls -A '$tmp/intr')\""
 done
+# kill -9: one file is left, OUT.tmp-XXXXXX (the tool's temporary file,
+# which the sink writes itself with Overwrite=in-place), holding what was
+# written; a report there reads up to its last complete chunk.
+for out in big.nvtxw big.json; do
+    rm -rf "$tmp/k9" && mkdir -p "$tmp/k9"
+    "$replay" --synthetic tasks:events=1G -o "$tmp/k9/$out" >/dev/null 2>&1 &
+    pid=$!
+    for _ in $(seq 600); do
+        size=$(stat -c %s "$tmp/k9/$out".tmp-* 2>/dev/null | sort -n | tail -1)
+        [ "${size:-0}" -gt 1000000 ] && break
+        sleep 0.1
+    done
+    kill -9 "$pid"
+    wait "$pid" 2>/dev/null
+    check "kill -9 during a run to $out: one file, $out.tmp-XXXXXX, holding the data" bash -c "test \$(ls -A '$tmp/k9' | wc -l) = 1 && ls -A '$tmp/k9' | grep -Eq '^$out\\.tmp-[A-Za-z0-9]{6}\$' && test \$(stat -c %s '$tmp/k9'/*) -gt 1000000"
+    [ "$out" = big.nvtxw ] &&
+        check "the report left by kill -9 reads up to its last complete chunk" bash -c "'$replay' '$tmp/k9'/big.nvtxw.tmp-* --to text 2>'$tmp/k9.err' | grep -c '^event' >'$tmp/k9.n' && test \$(cat '$tmp/k9.n') -gt 10000 && grep -q 'no trailer (the writer did not finish)' '$tmp/k9.err' && grep -Eq '[0-9]+ records recovered' '$tmp/k9.err'"
+done
 # Progress: a line on a terminal (script(1) gives the run one), redrawn with
 # \r and cleared at the end; none with -q, none when stderr is not a terminal.
 if command -v script >/dev/null; then

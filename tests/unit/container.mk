@@ -8,6 +8,7 @@ TESTS += tests/unit/container_test
 tests_unit_container_test_SOURCES = tests/unit/container_test.c \
 	libnvtxw/format/container_layout.c libnvtxw/format/container_io.c \
 	libnvtxw/format/container_writer.c libnvtxw/format/container_reader.c \
-	libnvtxw/format/container_scan.c libnvtxw/common/alloc.c libnvtxw/common/error.c
+	libnvtxw/format/container_scan.c libnvtxw/common/alloc.c libnvtxw/common/error.c \
+	libnvtxw/common/output_file.c
 tests_unit_container_test_CFLAGS = $(TEST_CFLAGS) $(ZSTD_CFLAGS) $(XXHASH_CFLAGS)
 tests_unit_container_test_LDADD = $(CHECK_LIBS) $(ZSTD_LIBS) $(XXHASH_LIBS) -lpthread

@@ -441,6 +441,8 @@ START_TEST(session_unknown_sink) {
     ck_assert_ptr_null(strstr(nvtxw_last_error(), "separated"));
     ck_assert_fails(begin("s", "Sink=report;Output=x.nvtxw", &s), NVTXW_RESULT_INVALID_ARGUMENT,
                     "configuration lines are separated by '|' or newlines");
+    ck_assert_fails(begin("s", "Sink=null|Overwrite=maybe", &s), NVTXW_RESULT_INVALID_ARGUMENT,
+                    "Overwrite=\"maybe\" is not yes/no/true/false/1/0 or in-place");
     ck_assert_ptr_null(s);
 }
 END_TEST
@@ -551,6 +553,92 @@ START_TEST(session_output_exists) {
     expect("session \"s\"");
     expect("session_end");
     ck_assert_output(s);
+}
+END_TEST
+
+/* Names in `dir` other than "out.txt" (the fixture's text output), joined
+ * by ' ' into buf; returns how many. */
+static int dir_names(char* buf, size_t size, const char* ignore) {
+    DIR* d = opendir(dir);
+    struct dirent* e;
+    int count = 0;
+    buf[0] = '\0';
+    ck_assert_ptr_nonnull(d);
+    while ((e = readdir(d)) != NULL) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || !strcmp(e->d_name, ignore))
+            continue;
+        snprintf(buf + strlen(buf), size - strlen(buf), "%s%s", count ? " " : "", e->d_name);
+        count++;
+    }
+    closedir(d);
+    return count;
+}
+
+/* Whether `name` is "<base>.tmp-" and six letters or digits. */
+static int is_temporary_of(const char* name, const char* base) {
+    size_t n = strlen(base), k;
+    if (strncmp(name, base, n) != 0 || strncmp(name + n, ".tmp-", 5) != 0 || strlen(name) != n + 11)
+        return 0;
+    for (k = n + 5; k < n + 11; k++)
+        if (!(name[k] >= '0' && name[k] <= '9') && !(name[k] >= 'a' && name[k] <= 'z') &&
+            !(name[k] >= 'A' && name[k] <= 'Z'))
+            return 0;
+    return 1;
+}
+
+/* Every file sink writes one file: with Overwrite=yes (the default) a
+ * temporary "OUT.tmp-XXXXXX" beside OUT, created as OUT would be (mode
+ * 0666 & ~umask), renamed at SessionEnd; with Overwrite=in-place OUT itself,
+ * truncated, and no other name ever (the tools hand the sinks their own
+ * temporary file so). */
+START_TEST(session_output_files) {
+    static const char* const sinks[][2] = {{"report", "r.nvtxw"}, {"json", "j.json"},
+                                           {"stats", "s.txt"},    {"sqlite", "q.sqlite"},
+                                           {"text", "t.txt"},     {"capture", "c.jsonl"}};
+    mode_t mask = umask(022);
+    for (size_t i = 0; i < sizeof sinks / sizeof sinks[0]; i++) {
+        const char* sink = sinks[i][0];
+        const char* base = sinks[i][1];
+        int streamed = !strcmp(sink, "text") || !strcmp(sink, "capture");
+        char path[PATH_MAX + 32], config[PATH_MAX + 96], names[1024];
+        nvtxwSessionHandle_t s = NULL;
+        struct stat st;
+        size_t size = 0;
+        char* text;
+        snprintf(path, sizeof path, "%s/%s", dir, base);
+        /* Overwrite=yes: the temporary name while the session runs */
+        snprintf(config, sizeof config, "Sink=%s|Output=%s", sink, path);
+        ck_assert_msg(begin("files", config, &s) == NVTXW_RESULT_SUCCESS, "%s: %s", sink,
+                      nvtxw_last_error());
+        ck_assert_int_eq(dir_names(names, sizeof names, "out.txt"), 1);
+        if (streamed) /* text and capture are written as they go (tail -f) */
+            ck_assert_str_eq(names, base);
+        else
+            ck_assert_msg(is_temporary_of(names, base), "%s: %s", sink, names);
+        ck_assert_ok(T->SessionEnd(s));
+        ck_assert_int_eq(dir_names(names, sizeof names, "out.txt"), 1);
+        ck_assert_str_eq(names, base);
+        ck_assert_int_eq(stat(path, &st), 0);
+        ck_assert_msg((st.st_mode & 0777) == 0644, "%s: mode %o", sink,
+                      (unsigned)(st.st_mode & 0777));
+        /* Overwrite=in-place over a file holding something else */
+        write_file(path, "older contents, longer than some outputs ..............................."
+                         "..................................................................");
+        snprintf(config, sizeof config, "Sink=%s|Output=%s|Overwrite=in-place", sink, path);
+        ck_assert_msg(begin("files", config, &s) == NVTXW_RESULT_SUCCESS, "%s: %s", sink,
+                      nvtxw_last_error());
+        ck_assert_int_eq(dir_names(names, sizeof names, "out.txt"), 1);
+        ck_assert_str_eq(names, base);
+        ck_assert_ok(T->SessionEnd(s));
+        ck_assert_int_eq(dir_names(names, sizeof names, "out.txt"), 1);
+        text = tu_read_file_or_null(path, &size);
+        ck_assert_ptr_nonnull(text);
+        for (size_t k = 0; k + 14 <= size; k++) /* binary outputs: no strstr */
+            ck_assert_msg(memcmp(text + k, "older contents", 14) != 0, "%s: not truncated", sink);
+        free(text);
+        unlink(path);
+    }
+    umask(mask);
 }
 END_TEST
 
@@ -1934,6 +2022,7 @@ static void add_robustness(Suite* suite) {
     tcase_add_test(tc, handles_garbage);
     tcase_add_test(tc, handles_stale_stream_reused_slot);
     tcase_add_test(tc, faulty_session);
+    tcase_add_test(tc, session_output_files);
 }
 
 int main(void) {

@@ -8,6 +8,6 @@ tests_unit_reader_test_SOURCES = tests/unit/reader_test.c tests/unit/report_enco
 	tests/unit/reader_test_shim.c \
 	libnvtxw/format/container_layout.c libnvtxw/format/container_io.c \
 	libnvtxw/format/container_writer.c libnvtxw/format/container_reader.c \
-	libnvtxw/format/container_scan.c libnvtxw/common/alloc.c
+	libnvtxw/format/container_scan.c libnvtxw/common/alloc.c libnvtxw/common/output_file.c
 tests_unit_reader_test_CFLAGS = $(TEST_CFLAGS) $(ZSTD_CFLAGS) $(XXHASH_CFLAGS)
 tests_unit_reader_test_LDADD = $(TEST_LIBS) $(ZSTD_LIBS) $(XXHASH_LIBS) -lpthread

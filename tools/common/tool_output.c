@@ -3,8 +3,12 @@
  *
  * A conversion that fails must leave nothing under the output's final name,
  * whatever the sink. So a tool writing a file hands the sink a temporary
- * name next to it (OUT.tmp-XXXXXX, same directory: rename(2) stays atomic),
- * renames it into place after success and removes it after failure.
+ * name next to it (OUT.tmp-XXXXXX, same directory: rename(2) stays atomic)
+ * with Overwrite=in-place, so that the sink writes that file itself and no
+ * second temporary name of its own: after a crash (kill -9) there is one
+ * file, OUT.tmp-XXXXXX, and a report there reads up to its last complete
+ * chunk. The tool renames it into place after success and removes it after
+ * failure.
  * Standard output, and an OUT that exists and is not a regular file (a FIFO,
  * /dev/null), are written directly.
  */
@@ -77,6 +81,8 @@ int tool_same_file(const char* a, const char* b) {
     return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
            sa.st_ino == sb.st_ino;
 }
+
+const char* tool_overwrite_setting(int to_file) { return to_file ? "in-place" : "yes"; }
 
 int tool_config_value_ok(const char* value) { return strpbrk(value, "|\r\n") == NULL; }
 

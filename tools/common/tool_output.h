@@ -33,6 +33,12 @@ int tool_same_file(const char* a, const char* b);
  * no '|' or line break, which would end it and start another key. */
 int tool_config_value_ok(const char* value);
 
+/* The Overwrite= value of the session: "in-place" when the sink writes
+ * out->write_path (the tool's own temporary file, or a FIFO or device that
+ * is written directly), "yes" when the output is not a file of the tool's
+ * (a backend's). */
+const char* tool_overwrite_setting(int to_file);
+
 /* Chooses out->write_path for `path` and creates the temporary file.
  * 0, or -1 with the error printed. */
 int tool_output_begin(tool_output* out, const char* tool, const char* path);

@@ -299,8 +299,8 @@ static int convert(cli* c, importer* im) {
     if (to_file && tool_output_begin(&out, TOOL, c->output) != 0)
         return 1;
     snprintf(config, sizeof config,
-             "Sink=%s|Output=%s|Overwrite=yes|StatsFormat=%s|Backend=%s|Compression=%d%s%s",
-             c->sink, to_file ? out.write_path : c->output,
+             "Sink=%s|Output=%s|Overwrite=%s|StatsFormat=%s|Backend=%s|Compression=%d%s%s", c->sink,
+             to_file ? out.write_path : c->output, tool_overwrite_setting(to_file),
              c->stats_format ? c->stats_format : "text", c->backend ? c->backend : "",
              c->compression, c->task_rows ? "|StatsTaskRows=" : "",
              c->task_rows ? c->task_rows : "");

@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "common/idmap.h"
+#include "common/output_file.h"
 #include "common/pubmap.h"
 #include "common/strbuf.h"
 #include "core/sink.h"
@@ -44,7 +45,7 @@ typedef struct json_sink {
     sink base;
     int fd;          /* O_APPEND: each write(2) holds whole events */
     char* path;      /* final name */
-    char* temp_path; /* written until SessionEnd renames it */
+    output_file out; /* out.written: the file written (common/output_file.h) */
     char* session_name;
     strbuf line;               /* metadata events (serialized calls only) */
     int element_written;       /* the array has its first element (serialized calls) */

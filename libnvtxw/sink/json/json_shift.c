@@ -77,14 +77,14 @@ static nvtxwResultCode_t shift_copy(FILE* in, FILE* out, int64_t shift) {
 }
 
 nvtxwResultCode_t json_shift_file(json_sink* cs, int64_t shift) {
-    size_t length = strlen(cs->temp_path) + 8;
+    size_t length = strlen(cs->out.written) + 8;
     char* shifted = nvtxw_malloc(length);
     FILE *in = NULL, *out = NULL;
     nvtxwResultCode_t status = NVTXW_RESULT_FAILED;
     if (shifted == NULL)
         return error_oom("the JSON output path");
-    snprintf(shifted, length, "%s.shift", cs->temp_path);
-    in = fopen(cs->temp_path, "r");
+    snprintf(shifted, length, "%s.shift", cs->out.written);
+    in = fopen(cs->out.written, "r");
     out = in ? fopen(shifted, "w") : NULL;
     if (out != NULL)
         status = shift_copy(in, out, shift);
@@ -92,7 +92,7 @@ nvtxwResultCode_t json_shift_file(json_sink* cs, int64_t shift) {
         status = NVTXW_RESULT_FAILED;
     if (in != NULL)
         fclose(in);
-    if (status == NVTXW_RESULT_SUCCESS && rename(shifted, cs->temp_path) != 0)
+    if (status == NVTXW_RESULT_SUCCESS && rename(shifted, cs->out.written) != 0)
         status = NVTXW_RESULT_FAILED;
     if (status != NVTXW_RESULT_SUCCESS) {
         error_set(status, "cannot shift timestamps of JSON output \"%s\": %s", cs->path,

@@ -206,25 +206,24 @@ nvtxwResultCode_t json_task_meta(json_sink* cs, const json_task* task, const cha
                                                        task->tid, NULL, task->tid));
 }
 
-/* Opens PATH.tmp.PID; an existing PATH is an error with Overwrite=no. */
+/* Opens the file written until SessionEnd (common/output_file.h). */
 static nvtxwResultCode_t json_open(json_sink* cs, const core_config* config) {
-    struct stat info;
-    size_t length = strlen(cs->path) + 32;
+    int err;
     if (strcmp(cs->path, "-") == 0)
         return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
                          "cannot open JSON output \"-\": the json sink writes files only");
-    if (!config->overwrite && stat(cs->path, &info) == 0)
+    cs->fd = output_file_open(&cs->out, cs->path, config->overwrite, O_WRONLY | O_APPEND);
+    if (cs->fd >= 0)
+        return NVTXW_RESULT_SUCCESS;
+    err = errno;
+    if (err == ENOMEM)
+        return error_oom("the JSON output path");
+    if (err == EEXIST && config->overwrite == OUTPUT_KEEP)
         return error_set(NVTXW_RESULT_FAILED,
                          "cannot open JSON output \"%s\": %s (set Overwrite=yes to replace it)",
                          cs->path, strerror(EEXIST));
-    if ((cs->temp_path = nvtxw_malloc(length)) == NULL)
-        return error_oom("the JSON output path");
-    snprintf(cs->temp_path, length, "%s.tmp.%ld", cs->path, (long)getpid());
-    cs->fd = open(cs->temp_path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
-    if (cs->fd < 0)
-        return error_set(NVTXW_RESULT_FAILED, "cannot open JSON output \"%s\": %s (writing %s)",
-                         cs->path, strerror(errno), cs->temp_path);
-    return NVTXW_RESULT_SUCCESS;
+    return error_set(NVTXW_RESULT_FAILED, "cannot open JSON output \"%s\": %s (writing %s)",
+                     cs->path, strerror(err), cs->out.written);
 }
 
 static void json_free(json_sink* cs) {
@@ -236,7 +235,7 @@ static void json_free(json_sink* cs) {
     idmap_free(&cs->process_hashes);
     strbuf_free(&cs->line);
     nvtxw_free(cs->session_name);
-    nvtxw_free(cs->temp_path);
+    output_file_free(&cs->out);
     nvtxw_free(cs->path);
     nvtxw_free(cs);
 }
@@ -263,7 +262,7 @@ static nvtxwResultCode_t json_create(const core_config* config, const char* sess
     if (status != NVTXW_RESULT_SUCCESS) {
         if (cs->fd >= 0) {
             close(cs->fd);
-            unlink(cs->temp_path);
+            output_file_discard(&cs->out);
         }
         json_free(cs);
         return status;
@@ -292,11 +291,12 @@ static nvtxwResultCode_t json_destroy(sink* s, int faulty) {
                            strerror(errno));
     if (status == NVTXW_RESULT_SUCCESS && cs->min_rel < 0)
         status = json_shift_file(cs, json_rebase(0, cs->min_rel));
-    if (status == NVTXW_RESULT_SUCCESS && rename(cs->temp_path, cs->path) != 0)
-        status = error_set(NVTXW_RESULT_FAILED, "cannot rename JSON output \"%s\" to \"%s\": %s",
-                           cs->temp_path, cs->path, strerror(errno));
-    if (status != NVTXW_RESULT_SUCCESS)
-        unlink(cs->temp_path);
+    if (status == NVTXW_RESULT_SUCCESS && output_file_commit(&cs->out) != 0)
+        status = error_set(NVTXW_RESULT_FAILED, "cannot rename JSON output \"%s\" to \"%s\": %s%s",
+                           cs->out.written, cs->path, strerror(errno),
+                           errno == EEXIST ? " (set Overwrite=yes to replace it)" : "");
+    else if (status != NVTXW_RESULT_SUCCESS)
+        output_file_discard(&cs->out);
     json_free(cs);
     /* A faulty session's error is the core's to report. */
     return faulty ? NVTXW_RESULT_SUCCESS : status;

@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/output_file.h"
 #include "common/strbuf.h"
 #include "core/sink.h"
 
@@ -105,8 +106,9 @@ typedef struct sqlite_sink {
     sqlite3* db;
     pthread_mutex_t lock; /* serializes every use of db and stmts */
     sqlite3_stmt* stmts[SQ_COUNT];
-    char* path;     /* final output path */
-    char* tmp_path; /* the database while it is written; renamed at the end */
+    char* path;      /* final output path */
+    output_file out; /* out.written: the database while it is written (common/output_file.h) */
+    int committed;   /* out is the output: nothing to remove */
     _Atomic int64_t next_event_id;
     const core_domain** domains; /* registered domains (for the YAML dump) */
     size_t domain_count, domain_capacity;

@@ -36,6 +36,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,39 +51,33 @@
 static void sqlite_sink_free(sqlite_sink* ss) {
     if (ss->db != NULL)
         sqlite_db_close(ss);
-    if (ss->tmp_path != NULL)
-        unlink(ss->tmp_path);
+    if (!ss->committed)
+        output_file_discard(&ss->out);
     pthread_mutex_destroy(&ss->lock);
     nvtxw_free(ss->domains);
     nvtxw_free(ss->path);
-    nvtxw_free(ss->tmp_path);
+    output_file_free(&ss->out);
     nvtxw_free(ss);
 }
 
-/* Creates the temporary file next to the final path and opens it. */
+/* Creates the file the database is written to (common/output_file.h) and
+ * opens it. */
 static nvtxwResultCode_t sqlite_open_output(sqlite_sink* ss, int overwrite) {
-    int fd;
-    if (!overwrite && access(ss->path, F_OK) == 0)
-        return error_set(NVTXW_RESULT_FAILED,
-                         "cannot open sqlite output \"%s\": %s (set Overwrite=yes to replace it)",
-                         ss->path, strerror(EEXIST));
-    ss->tmp_path = nvtxw_malloc(strlen(ss->path) + 12);
-    if (ss->tmp_path == NULL)
-        return error_oom("the sqlite output path");
-    sprintf(ss->tmp_path, "%s.tmp-XXXXXX", ss->path);
-    fd = mkstemp(ss->tmp_path);
+    int fd = output_file_open(&ss->out, ss->path, overwrite, O_RDWR);
     if (fd < 0) {
-        nvtxwResultCode_t status = error_set(NVTXW_RESULT_FAILED,
-                                             "cannot open sqlite output \"%s\": %s (temporary "
-                                             "file \"%s\")",
-                                             ss->path, strerror(errno), ss->tmp_path);
-        nvtxw_free(ss->tmp_path);
-        ss->tmp_path = NULL;
-        return status;
+        int err = errno;
+        if (err == ENOMEM)
+            return error_oom("the sqlite output path");
+        if (err == EEXIST && overwrite == OUTPUT_KEEP)
+            return error_set(NVTXW_RESULT_FAILED,
+                             "cannot open sqlite output \"%s\": %s (set Overwrite=yes to replace "
+                             "it)",
+                             ss->path, strerror(EEXIST));
+        return error_set(NVTXW_RESULT_FAILED, "cannot open sqlite output \"%s\": %s (file \"%s\")",
+                         ss->path, strerror(err), ss->out.written);
     }
-    (void)fchmod(fd, 0644); /* mkstemp's 0600 is for secrets, not reports */
     close(fd);
-    if (sqlite3_open_v2(ss->tmp_path, &ss->db,
+    if (sqlite3_open_v2(ss->out.written, &ss->db,
                         SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
                         NULL) != SQLITE_OK)
         return sqlite_db_error(ss, "open the database");
@@ -113,13 +108,12 @@ static nvtxwResultCode_t sqlite_create(const core_config* config, const char* se
 static nvtxwResultCode_t sqlite_commit(sqlite_sink* ss) {
     nvtxwResultCode_t status = sqlite_db_finish(ss);
     sqlite_db_close(ss);
-    if (status == NVTXW_RESULT_SUCCESS && rename(ss->tmp_path, ss->path) != 0)
-        status = error_set(NVTXW_RESULT_FAILED, "cannot rename sqlite output \"%s\" to \"%s\": %s",
-                           ss->tmp_path, ss->path, strerror(errno));
-    if (status == NVTXW_RESULT_SUCCESS) {
-        nvtxw_free(ss->tmp_path);
-        ss->tmp_path = NULL; /* nothing left to remove */
-    }
+    if (status == NVTXW_RESULT_SUCCESS && output_file_commit(&ss->out) != 0)
+        status =
+            error_set(NVTXW_RESULT_FAILED, "cannot rename sqlite output \"%s\" to \"%s\": %s%s",
+                      ss->out.written, ss->path, strerror(errno),
+                      errno == EEXIST ? " (set Overwrite=yes to replace it)" : "");
+    ss->committed = status == NVTXW_RESULT_SUCCESS;
     return status;
 }
 

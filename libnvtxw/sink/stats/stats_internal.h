@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "common/idmap.h"
+#include "common/output_file.h"
 #include "common/pubmap.h"
 #include "common/strbuf.h"
 #include "core/sink.h"
@@ -148,8 +149,8 @@ struct stats_sink {
                             when the session registered task scopes */
     int overwrite;
     int fd;
-    char* path;     /* final output path, "-" = standard output */
-    char* tmp_path; /* written, then renamed to path (NULL for "-") */
+    char* path;      /* final output path, "-" = standard output */
+    output_file out; /* the file written (common/output_file.h); unused for "-" */
     char* session_name;
     char** stream_names;
     size_t stream_count, stream_capacity;

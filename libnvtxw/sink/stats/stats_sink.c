@@ -188,25 +188,17 @@ static nvtxwResultCode_t stats_open_output(stats_sink* ss) {
                            : error_set(NVTXW_RESULT_FAILED, "cannot open stats output \"-\": %s",
                                        strerror(errno));
     }
-    if (!ss->overwrite && access(ss->path, F_OK) == 0)
+    ss->fd = output_file_open(&ss->out, ss->path, ss->overwrite, O_WRONLY);
+    if (ss->fd >= 0)
+        return NVTXW_RESULT_SUCCESS;
+    if (errno == ENOMEM)
+        return error_oom("the stats output path");
+    if (errno == EEXIST && ss->overwrite == OUTPUT_KEEP)
         return error_set(NVTXW_RESULT_FAILED,
                          "cannot open stats output \"%s\": %s (set Overwrite=yes to replace it)",
                          ss->path, strerror(EEXIST));
-    ss->tmp_path = nvtxw_malloc(strlen(ss->path) + 12);
-    if (ss->tmp_path == NULL)
-        return error_oom("the stats output path");
-    sprintf(ss->tmp_path, "%s.tmp-XXXXXX", ss->path);
-    ss->fd = mkstemp(ss->tmp_path);
-    if (ss->fd < 0) {
-        nvtxwResultCode_t status =
-            error_set(NVTXW_RESULT_FAILED, "cannot open stats output \"%s\": %s", ss->tmp_path,
-                      strerror(errno));
-        nvtxw_free(ss->tmp_path);
-        ss->tmp_path = NULL;
-        return status;
-    }
-    (void)fchmod(ss->fd, 0644); /* mkstemp's 0600 is for secrets, not reports */
-    return NVTXW_RESULT_SUCCESS;
+    return error_set(NVTXW_RESULT_FAILED, "cannot open stats output \"%s\": %s", ss->out.written,
+                     strerror(errno));
 }
 
 static void stats_sink_free(stats_sink* ss) {
@@ -223,7 +215,7 @@ static void stats_sink_free(stats_sink* ss) {
     stats_task_scopes_free(ss);
     stats_series_free(&ss->series);
     nvtxw_free(ss->path);
-    nvtxw_free(ss->tmp_path);
+    output_file_free(&ss->out);
     nvtxw_free(ss->session_name);
     nvtxw_free(ss);
 }
@@ -256,18 +248,12 @@ static nvtxwResultCode_t stats_create(const core_config* config, const char* ses
     return NVTXW_RESULT_SUCCESS;
 }
 
-/* Moves the finished temporary file to its final name. */
+/* Makes the finished file the output. */
 static nvtxwResultCode_t stats_commit(stats_sink* ss) {
-    if (ss->overwrite ? rename(ss->tmp_path, ss->path) != 0 : link(ss->tmp_path, ss->path) != 0) {
-        nvtxwResultCode_t status =
-            error_set(NVTXW_RESULT_FAILED, "cannot write stats output \"%s\": %s%s", ss->path,
-                      strerror(errno), errno == EEXIST ? " (set Overwrite=yes to replace it)" : "");
-        unlink(ss->tmp_path);
-        return status;
-    }
-    if (!ss->overwrite)
-        unlink(ss->tmp_path);
-    return NVTXW_RESULT_SUCCESS;
+    if (output_file_commit(&ss->out) == 0)
+        return NVTXW_RESULT_SUCCESS;
+    return error_set(NVTXW_RESULT_FAILED, "cannot write stats output \"%s\": %s%s", ss->path,
+                     strerror(errno), errno == EEXIST ? " (set Overwrite=yes to replace it)" : "");
 }
 
 static nvtxwResultCode_t stats_destroy(sink* s, int faulty) {
@@ -276,9 +262,9 @@ static nvtxwResultCode_t stats_destroy(sink* s, int faulty) {
     if (close(ss->fd) != 0 && status == NVTXW_RESULT_SUCCESS)
         status = error_set(NVTXW_RESULT_FAILED, "cannot close stats output \"%s\": %s", ss->path,
                            strerror(errno));
-    if (ss->tmp_path != NULL) {
+    if (ss->out.written != NULL) {
         if (faulty || status != NVTXW_RESULT_SUCCESS)
-            unlink(ss->tmp_path);
+            output_file_discard(&ss->out);
         else
             status = stats_commit(ss);
     }

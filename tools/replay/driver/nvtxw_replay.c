@@ -594,9 +594,10 @@ static int run(int argc, char** argv) {
         o.progress = !o.quiet && isatty(STDERR_FILENO);
         o.progress_output = to_file ? out.write_path : NULL;
         if (snprintf(config, sizeof config,
-                     "Sink=%s|Output=%s|Overwrite=yes|StatsFormat=%s|Backend=%s%s%s%s%s", o.sink,
-                     to_file ? out.write_path : o.output, o.stats_format ? o.stats_format : "text",
-                     o.backend ? o.backend : "", o.stats_reports ? "|StatsReports=" : "",
+                     "Sink=%s|Output=%s|Overwrite=%s|StatsFormat=%s|Backend=%s%s%s%s%s", o.sink,
+                     to_file ? out.write_path : o.output, tool_overwrite_setting(to_file),
+                     o.stats_format ? o.stats_format : "text", o.backend ? o.backend : "",
+                     o.stats_reports ? "|StatsReports=" : "",
                      o.stats_reports ? o.stats_reports : "", o.task_rows ? "|StatsTaskRows=" : "",
                      o.task_rows ? o.task_rows : "") >= (int)sizeof config)
             status = usage_error("output path too long: %s", o.output);

@@ -98,7 +98,7 @@ int replay_input_to_report(const replay_input_ctx* ctx, const replay_source* sou
         return 1;
     }
     close(fd);
-    snprintf(config, sizeof config, "Sink=report|Output=%s|Overwrite=yes", path_out);
+    snprintf(config, sizeof config, "Sink=report|Output=%s|Overwrite=in-place", path_out);
     to_report.config = config;
     status = replay_input_run(&to_report, source);
     if (status != 0)
