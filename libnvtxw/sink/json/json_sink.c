@@ -37,7 +37,8 @@
  * thread_name), written by a serialized call that drops the ",": streams
  * never agree on who is first. Each stream collects whole events in its own
  * buffer and appends them with one write(2) on an O_APPEND descriptor.
- * The file is written under PATH.tmp.PID and renamed to PATH at SessionEnd;
+ * The file is written under PATH.tmp-XXXXXX (common/output_file.h; PATH
+ * itself with Overwrite=in-place) and renamed to PATH at SessionEnd;
  * a faulty session removes it.
  */
 #define _POSIX_C_SOURCE 200809L
