@@ -154,8 +154,9 @@ enum {
 };
 
 typedef struct reader_stream_info {
-    uint64_t domain;
+    uint64_t domain; /* NVTXW_READER_NONE for a lost stream */
     char* name;
+    int lost;            /* a placeholder for a stream-open record of a damaged chunk */
     size_t first, count; /* container chunks [first, first + count) */
 } reader_stream_info;
 
@@ -234,6 +235,9 @@ struct nvtxw_reader {
     size_t reg_chunk_count;
     reader_damage_item* damage;
     size_t damage_count, damage_capacity;
+    int reg_damaged;                    /* a registration chunk was skipped, in part or whole */
+    uint64_t reg_lost_records;          /* records of registration chunks skipped so far */
+    uint64_t lost_strings, lost_others; /* placeholders filled in (reader_registrations.c) */
     /* iteration */
     int phase;
     size_t reg_pos;        /* registration chunk being emitted */

@@ -73,7 +73,10 @@ static nvtxwResultCode_t apply_chunk(nvtxw_reader_t* reader, size_t k) {
         reader_load_chunk(reader, chunk, &reader->reg_buffer, &reader->reg_capacity, &size);
     if (status != NVTXW_RESULT_SUCCESS) {
         const container_chunk_info* info = container_reader_chunk_info(reader->container, chunk);
-        return reader_add_damage(reader, info->offset, 0, "%s", nvtxw_last_error()) == 0
+        reader->reg_damaged = 1;
+        reader->reg_lost_records += info->meta.record_count;
+        return reader_add_damage(reader, info->offset, 0, "registration chunk: %s",
+                                 nvtxw_last_error()) == 0
                    ? NVTXW_RESULT_SUCCESS
                    : error_oom("the damage list");
     }
@@ -86,8 +89,14 @@ static nvtxwResultCode_t apply_chunk(nvtxw_reader_t* reader, size_t k) {
         reader_arena_reset(&reader->reg_arena);
         if (r == -2)
             return error_oom("a registration record");
-        if (r == -1)
+        if (r == -1) {
+            const container_chunk_info* info =
+                container_reader_chunk_info(reader->container, chunk);
+            reader->reg_damaged = 1;
+            if (info->meta.record_count > reader->reg_ok[k])
+                reader->reg_lost_records += info->meta.record_count - reader->reg_ok[k];
             return registration_damage(reader, chunk, reader->reg_ok[k], &c, detail);
+        }
         reader->reg_ok[k]++;
     }
     return NVTXW_RESULT_SUCCESS;
@@ -97,9 +106,17 @@ static nvtxwResultCode_t check_abi(const nvtxw_reader_t* reader) {
     const uint16_t one = 1;
     uint8_t little = *(const uint8_t*)&one;
     const uint8_t* a = reader->abi;
+    if (!reader->has_session && reader->damage_count > 0) /* say where and why */
+        return error_set(NVTXW_RESULT_FAILED,
+                         "cannot open report \"%s\": no readable session record: damage at "
+                         "offset %llu: %s",
+                         reader->path, (unsigned long long)reader->damage[0].offset,
+                         reader->damage[0].reason);
     if (!reader->has_session)
         return error_set(NVTXW_RESULT_FAILED,
-                         "cannot open report \"%s\": no readable session record", reader->path);
+                         "cannot open report \"%s\": no readable session record (the report "
+                         "holds none)",
+                         reader->path);
     if (a[0] == sizeof(void*) && a[1] == sizeof(long) && a[2] == sizeof(wchar_t) &&
         a[3] == sizeof(long double) && a[4] == little)
         return NVTXW_RESULT_SUCCESS;
@@ -121,7 +138,7 @@ static nvtxwResultCode_t map_streams(nvtxw_reader_t* reader) {
         uint64_t id;
         size_t first, count;
         container_reader_stream(reader->container, j, &id, &first, &count);
-        if (id < reader->stream_count) {
+        if (id < reader->stream_count && !reader->streams[id].lost) {
             reader->streams[id].first = first;
             reader->streams[id].count = count;
             continue;
@@ -129,10 +146,12 @@ static nvtxwResultCode_t map_streams(nvtxw_reader_t* reader) {
         for (k = first; k < first + count; k++) {
             const container_chunk_info* info = container_reader_chunk_info(reader->container, k);
             if (info->meta.kind == KIND_EVENTS &&
-                reader_add_damage(reader, info->offset, 0,
-                                  "events of stream %llu, which no stream-open record declares; "
-                                  "chunk skipped",
-                                  (unsigned long long)id) != 0)
+                reader_add_damage(
+                    reader, info->offset, 0,
+                    "%llu records of stream %llu, which no readable stream-open "
+                    "record declares%s; chunk skipped",
+                    (unsigned long long)info->meta.record_count, (unsigned long long)id,
+                    reader->reg_damaged ? " (a registration chunk is damaged)" : "") != 0)
                 return error_oom("the damage list");
         }
     }

@@ -25,7 +25,8 @@
  *   0x0B stream open uvar domain, str name, uvar scopeId, uvar timeDomainId,
  *                    svar interleaving, svar type, svar skid, svar skidAmount
  *   0x0C stream close uvar stream
- *   0x7F extension   uvar subkind, bytes body       (skipped)
+ *   0x7F extension   uvar subkind, bytes body: subkind 1 = index marker
+ *                    (uvar kind, uvar domain, uvar index); others skipped
  *   semantics   := uvar n, n x (uvar id, uvar version, body by id:
  *                  1 scope: uvar; 2 time: uvar; 5 counters: uvar flags,
  *                  str unit, uvar num, uvar den, svar limitType, uvar min,
@@ -253,6 +254,30 @@ static int session_record(nvtxw_reader_t* reader, reader_cursor* c, nvtxw_record
     return 0;
 }
 
+static int add_domain(nvtxw_reader_t* reader, reader_cursor* c, const char* name, uint32_t serial) {
+    reader_domain* d;
+    if (reader->domain_count == reader->domain_capacity) {
+        size_t capacity = reader->domain_capacity ? reader->domain_capacity * 2 : 4;
+        reader_domain* grown = nvtxw_reallocarray(reader->domains, capacity, sizeof *grown);
+        if (grown == NULL)
+            return reader_fail(c, "out of memory");
+        reader->domains = grown;
+        reader->domain_capacity = capacity;
+    }
+    d = &reader->domains[reader->domain_count];
+    memset(d, 0, sizeof *d);
+    d->serial = serial;
+    d->name = nvtxw_strdup(name);
+    d->registry = nvtxw_schema_registry_create();
+    if (d->name == NULL || d->registry == NULL) {
+        nvtxw_free(d->name);
+        nvtxw_schema_registry_destroy(d->registry);
+        return reader_fail(c, "out of memory");
+    }
+    reader->domain_count++;
+    return 0;
+}
+
 static int domain_record(nvtxw_reader_t* reader, reader_cursor* c, nvtxw_record_t* rec,
                          reader_arena* a, int apply) {
     const char* name;
@@ -261,30 +286,26 @@ static int domain_record(nvtxw_reader_t* reader, reader_cursor* c, nvtxw_record_
         (reader->major >= 2 &&
          reader_get_bounded(c, UINT32_MAX, "domain handle serial exceeds 32 bits", &serial) != 0))
         return -1;
-    if (apply) {
-        reader_domain* d;
-        if (reader->domain_count == reader->domain_capacity) {
-            size_t capacity = reader->domain_capacity ? reader->domain_capacity * 2 : 4;
-            reader_domain* grown = nvtxw_reallocarray(reader->domains, capacity, sizeof *grown);
-            if (grown == NULL)
-                return reader_fail(c, "out of memory");
-            reader->domains = grown;
-            reader->domain_capacity = capacity;
-        }
-        d = &reader->domains[reader->domain_count];
-        memset(d, 0, sizeof *d);
-        d->serial = (uint32_t)serial;
-        d->name = nvtxw_strdup(name);
-        d->registry = nvtxw_schema_registry_create();
-        if (d->name == NULL || d->registry == NULL) {
-            nvtxw_free(d->name);
-            nvtxw_schema_registry_destroy(d->registry);
-            return reader_fail(c, "out of memory");
-        }
-        reader->domain_count++;
-    }
+    if (apply && add_domain(reader, c, name, (uint32_t)serial) != 0)
+        return -1;
     rec->domain = reader->emit_domains;
     rec->u.domain.name = name;
+    return 0;
+}
+
+/* Appends `text` (owned; NULL for a string of a lost chunk). */
+static int add_string(reader_cursor* c, reader_domain* d, char* text) {
+    if (d->string_count == d->string_capacity) {
+        size_t capacity = d->string_capacity ? d->string_capacity * 2 : 16;
+        char** grown = nvtxw_reallocarray(d->strings, capacity, sizeof *grown);
+        if (grown == NULL)
+            return reader_fail(c, "out of memory");
+        d->strings = grown;
+        d->string_capacity = capacity;
+    }
+    if (d->string_count >= UINT32_MAX - 1)
+        return reader_fail(c, "too many strings");
+    d->strings[d->string_count++] = text;
     return 0;
 }
 
@@ -296,21 +317,13 @@ static int string_record(nvtxw_reader_t* reader, reader_cursor* c, nvtxw_record_
         return -1;
     d = &reader->domains[rec->domain];
     if (apply) {
-        char* copy;
-        if (d->string_count == d->string_capacity) {
-            size_t capacity = d->string_capacity ? d->string_capacity * 2 : 16;
-            char** grown = nvtxw_reallocarray(d->strings, capacity, sizeof *grown);
-            if (grown == NULL)
-                return reader_fail(c, "out of memory");
-            d->strings = grown;
-            d->string_capacity = capacity;
-        }
-        if (d->string_count >= UINT32_MAX - 1)
-            return reader_fail(c, "too many strings");
-        copy = nvtxw_strdup(text);
+        char* copy = nvtxw_strdup(text);
         if (copy == NULL)
             return reader_fail(c, "out of memory");
-        d->strings[d->string_count++] = copy;
+        if (add_string(c, d, copy) != 0) {
+            nvtxw_free(copy);
+            return -1;
+        }
         return 0;
     }
     rec->u.string.index = reader->emit_strings[rec->domain];
@@ -422,11 +435,86 @@ static int scope_record(nvtxw_reader_t* reader, reader_cursor* c, nvtxw_record_t
 }
 
 /* Skips a 0x7F extension record: uvar subkind, bytes body. */
-static int skip_extension(reader_cursor* c) {
-    uint64_t subkind;
+#define READER_MAX_LOST_STRINGS (UINT64_C(1) << 22)
+#define READER_MAX_LOST_OTHERS (UINT64_C(1) << 16)
+
+/* Placeholders for the records of kind `kind` that a lost chunk held,
+ * until the count reaches `index` (first pass). */
+static int fill_gap(nvtxw_reader_t* reader, reader_cursor* c, uint64_t kind, uint64_t domain,
+                    uint64_t index) {
+    uint64_t count = kind == NVTXW_RECORD_DOMAIN        ? reader->domain_count
+                     : kind == NVTXW_RECORD_STREAM_OPEN ? reader->stream_count
+                                                        : reader->domains[domain].string_count;
+    if (index < count)
+        return reader_fail(c, "index marker goes back");
+    if (index - count > reader->reg_lost_records)
+        return reader_fail(c, "index marker skips more records than damaged chunks held");
+    /* A hostile chunk count must not cost unbounded memory: a 16 KiB chunk
+     * holds a few thousand records, far below these. */
+    {
+        uint64_t* filled =
+            kind == NVTXW_RECORD_STRING ? &reader->lost_strings : &reader->lost_others;
+        uint64_t cap =
+            kind == NVTXW_RECORD_STRING ? READER_MAX_LOST_STRINGS : READER_MAX_LOST_OTHERS;
+        if (index - count > cap - *filled)
+            return reader_fail(c, "index marker skips more records than a reader fills in");
+        *filled += index - count;
+    }
+    for (; count < index; count++) {
+        int status;
+        if (kind == NVTXW_RECORD_DOMAIN) {
+            status = add_domain(reader, c, "", 0);
+        } else if (kind == NVTXW_RECORD_STREAM_OPEN) {
+            status = add_stream(reader, c, NVTXW_READER_NONE, "");
+            if (status == 0)
+                reader->streams[reader->stream_count - 1].lost = 1;
+        } else {
+            status = add_string(c, &reader->domains[domain], NULL);
+        }
+        if (status != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Second pass: the numbers handed out jump over the placeholders. */
+static int skip_gap(nvtxw_reader_t* reader, reader_cursor* c, uint64_t kind, uint64_t domain,
+                    uint64_t index) {
+    uint64_t* count = kind == NVTXW_RECORD_DOMAIN        ? &reader->emit_domains
+                      : kind == NVTXW_RECORD_STREAM_OPEN ? &reader->emit_streams
+                                                         : &reader->emit_strings[domain];
+    if (index < *count)
+        return reader_fail(c, "index marker goes back");
+    *count = index;
+    return 0;
+}
+
+/* 0x7F: uvar subkind, bytes body. Subkind 1 is an index marker, body
+ * `uvar kind, uvar domain, uvar index`: the next record of `kind` (domain,
+ * stream open, or string of `domain`) has number `index`. Markers let one
+ * damaged chunk cost only its records: later ones keep their numbers.
+ * Other subkinds are skipped. */
+static int extension_record(nvtxw_reader_t* reader, reader_cursor* c, int apply) {
+    uint64_t subkind, kind, domain, index;
     const uint8_t* body;
     size_t size;
-    return (reader_get_uvar(c, &subkind) || reader_get_bytes(c, &body, &size)) ? -1 : 0;
+    reader_cursor b;
+    if (reader_get_uvar(c, &subkind) || reader_get_bytes(c, &body, &size))
+        return -1;
+    if (subkind != 1)
+        return 0;
+    b.p = body;
+    b.end = body + size;
+    b.problem = NULL;
+    if (reader_get_uvar(&b, &kind) || reader_get_uvar(&b, &domain) || reader_get_uvar(&b, &index))
+        return reader_fail(c, b.problem);
+    if (kind != NVTXW_RECORD_DOMAIN && kind != NVTXW_RECORD_STREAM_OPEN &&
+        kind != NVTXW_RECORD_STRING)
+        return reader_fail(c, "index marker of an unnumbered record kind");
+    if (kind == NVTXW_RECORD_STRING && domain >= reader->domain_count)
+        return reader_fail(c, "domain index out of range");
+    return apply ? fill_gap(reader, c, kind, domain, index)
+                 : skip_gap(reader, c, kind, domain, index);
 }
 
 static int decode_body(nvtxw_reader_t* reader, reader_cursor* c, uint8_t kind, nvtxw_record_t* rec,
@@ -468,7 +556,7 @@ int reader_decode_registration(nvtxw_reader_t* reader, reader_cursor* c, nvtxw_r
     if (reader_get_u8(c, &kind) != 0)
         return -1;
     if (kind == 0x7F)
-        return skip_extension(c) == 0 ? 0 : -1;
+        return extension_record(reader, c, apply) == 0 ? 0 : -1;
     memset(rec, 0, sizeof *rec);
     rec->struct_size = sizeof *rec;
     rec->kind = (nvtxw_record_kind_t)kind;

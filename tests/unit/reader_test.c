@@ -672,7 +672,9 @@ START_TEST(malformed_records_skipped) {
     ck_assert(damage_mentions(reader, "payload count exceeds the chunk"));
     ck_assert(damage_mentions(reader, "length exceeds the chunk"));
     ck_assert(damage_mentions(reader, "without a timestamp"));
-    ck_assert(damage_mentions(reader, "stream 7, which no stream-open record declares"));
+    ck_assert(damage_mentions(
+        reader,
+        "records of stream 7, which no readable stream-open record declares; chunk skipped"));
     ck_assert_uint_eq(nvtxw_reader_damage_count(reader), 6);
     nvtxw_reader_close(reader);
 }
@@ -1169,6 +1171,142 @@ START_TEST(round_trip_through_report_sink) {
 }
 END_TEST
 
+/* A report through the library's sink whose registration log spans
+ * several chunks: stream "early" opened before 2000 strings, "late" after
+ * them, 100 INT64 events on each. */
+#define DAMAGE_STRINGS 2000
+static void write_long_registration_log(const char* file) {
+    const nvtxwInterface_t* t = NULL;
+    char config[256], text[64];
+    nvtxwSessionAttributes_t sattr = {sizeof sattr, "damage", config};
+    nvtxwDomainAttributes_t dattr = {sizeof dattr, "dom"};
+    nvtxwStreamAttributes_t stattr;
+    nvtxwSessionHandle_t session;
+    nvtxDomainHandle_t domain;
+    nvtxwStreamHandle_t streams[2];
+    ck_assert_int_eq(nvtxwGetInterface(NVTXW_INTERFACE_VERSION, (const void**)&t),
+                     NVTXW_RESULT_SUCCESS);
+    snprintf(config, sizeof config, "Sink=report|Output=%s", file);
+    memset(&stattr, 0, sizeof stattr);
+    stattr.structSize = sizeof stattr;
+    ck_assert_int_eq(t->SessionBegin(&sattr, &session), NVTXW_RESULT_SUCCESS);
+    ck_assert_int_eq(t->DomainRegister(session, &dattr, &domain), NVTXW_RESULT_SUCCESS);
+    stattr.domain = domain;
+    stattr.name = "early";
+    ck_assert_int_eq(t->StreamOpen(session, &stattr, &streams[0]), NVTXW_RESULT_SUCCESS);
+    for (int k = 0; k < DAMAGE_STRINGS; k++) {
+        nvtxStringHandle_t h;
+        snprintf(text, sizeof text, "string %04d of the registration log", k);
+        ck_assert_int_eq(t->StringRegister(domain, text, &h), NVTXW_RESULT_SUCCESS);
+    }
+    stattr.name = "late";
+    ck_assert_int_eq(t->StreamOpen(session, &stattr, &streams[1]), NVTXW_RESULT_SUCCESS);
+    for (int64_t k = 0; k < 200; k++) {
+        nvtxPayloadData_t p = {NVTX_PAYLOAD_ENTRY_TYPE_INT64, 8, &k};
+        ck_assert_int_eq(t->EventWrite(streams[k % 2], &p, 1), NVTXW_RESULT_SUCCESS);
+    }
+    ck_assert_int_eq(t->StreamClose(streams[0]), NVTXW_RESULT_SUCCESS);
+    ck_assert_int_eq(t->StreamClose(streams[1]), NVTXW_RESULT_SUCCESS);
+    ck_assert_int_eq(t->SessionEnd(session), NVTXW_RESULT_SUCCESS);
+}
+
+/* A copy of `from` with one byte inverted at `at`. */
+static void flip_copy(const char* from, const char* to, uint64_t at) {
+    size_t size = 0;
+    char* data = tu_read_file_or_null(from, &size);
+    FILE* f;
+    ck_assert_ptr_nonnull(data);
+    ck_assert_uint_lt(at, size);
+    data[at] = (char)~data[at];
+    f = fopen(to, "wb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(fwrite(data, 1, size, f), size);
+    fclose(f);
+    free(data);
+}
+
+static size_t count_events(nvtxw_reader_t* reader) {
+    const nvtxw_record_t* rec;
+    size_t n = 0;
+    while ((rec = next(reader)) != NULL)
+        n += rec->kind == NVTXW_RECORD_EVENT;
+    return n;
+}
+
+static int has_damage_at(nvtxw_reader_t* reader, uint64_t at, const char* text) {
+    for (size_t i = 0; i < nvtxw_reader_damage_count(reader); i++) {
+        uint64_t offset;
+        const char* reason;
+        nvtxw_reader_damage(reader, i, &offset, NULL, &reason);
+        if (offset == at && strstr(reason, text) != NULL)
+            return 1;
+    }
+    return 0;
+}
+
+/* One damaged registration chunk costs the registrations it held and the
+ * events that need them, each said with its offset and reason; the session
+ * record has a chunk of its own, and when that one is damaged the refusal
+ * says where and why. */
+START_TEST(damaged_registration_chunk_costs_its_records) {
+    uint64_t offsets[64], regs[64];
+    uint32_t kinds[64];
+    size_t n, nregs = 0, strings = 0, i;
+    char copy[192];
+    nvtxw_reader_t* reader;
+    write_long_registration_log(path);
+    n = chunk_offsets(path, offsets, kinds, 64);
+    size_t before_events = 0; /* registration chunks before the first event chunk */
+    for (i = 0; i < n; i++) {
+        if (kinds[i] == 1)
+            regs[nregs++] = offsets[i];
+        else if (before_events == 0)
+            before_events = nregs;
+    }
+    ck_assert_uint_ge(nregs, 4);               /* session, then 16 KiB pieces of the log */
+    ck_assert_uint_lt(regs[1] - regs[0], 400); /* the session's chunk holds it alone */
+    snprintf(copy, sizeof copy, "%s/flipped.nvtxw", dir);
+    /* a middle chunk: only strings are lost */
+    flip_copy(path, copy, regs[2] + (regs[3] - regs[2]) / 2);
+    reader = open_ok(copy, NVTXW_READER_ORDER_STREAM);
+    ck_assert(has_damage_at(reader, regs[2], "registration chunk"));
+    ck_assert_uint_eq(nvtxw_reader_stream_count(reader), 2);
+    for (uint64_t h = 1; h <= DAMAGE_STRINGS; h++) { /* the rest keep their numbers */
+        const char* text = nvtxw_reader_string(reader, 0, h);
+        char want[64];
+        snprintf(want, sizeof want, "string %04d of the registration log", (int)(h - 1));
+        if (text != NULL)
+            ck_assert_str_eq(text, want);
+        strings += text != NULL;
+    }
+    ck_assert_uint_lt(strings, DAMAGE_STRINGS);
+    ck_assert_uint_gt(strings, DAMAGE_STRINGS / 2);
+    ck_assert_uint_eq(count_events(reader), 200);
+    nvtxw_reader_close(reader);
+    /* the last chunk before the events holds the late stream's open: its
+     * events are skipped and counted */
+    ck_assert_uint_ge(before_events, 4);
+    flip_copy(path, copy, regs[before_events - 1] + 70);
+    reader = open_ok(copy, NVTXW_READER_ORDER_STREAM);
+    ck_assert(has_damage_at(reader, regs[before_events - 1], "registration chunk"));
+    ck_assert(damage_mentions(reader, "100 records of stream 1, which no readable stream-open "
+                                      "record declares (a registration chunk is damaged)"));
+    ck_assert_uint_eq(count_events(reader), 100);
+    nvtxw_reader_close(reader);
+    /* the session's own chunk: refused, naming the offset and the reason */
+    flip_copy(path, copy, regs[0] + 70);
+    reader = (nvtxw_reader_t*)1;
+    ck_assert_int_eq(nvtxw_reader_open(copy, NULL, &reader), NVTXW_RESULT_FAILED);
+    ck_assert_ptr_null(reader);
+    {
+        char want[128];
+        snprintf(want, sizeof want, "no readable session record: damage at offset %llu: ",
+                 (unsigned long long)regs[0]);
+        ck_assert_msg(strstr(nvtxw_last_error(), want) != NULL, "%s", nvtxw_last_error());
+    }
+}
+END_TEST
+
 /* Time order against a second implementation: a merge that scans every
  * stream's head for the least (timestamp, stream index). Stream counts
  * around powers of two, streams without events, timestamps that tie across
@@ -1290,6 +1428,7 @@ int main(void) {
     tcase_add_test(tc, random_chunks);
     tcase_add_test(tc, replay_to_text);
     tcase_add_test(tc, round_trip_through_report_sink);
+    tcase_add_test(tc, damaged_registration_chunk_costs_its_records);
     tcase_add_test(tc, time_order_matches_a_linear_merge);
     suite_add_tcase(s, tc);
     return tu_run_suite(s);

@@ -188,9 +188,13 @@ typedef struct nvtxw_record {
  * the file cannot be read, is not a report, has a newer major version, was
  * written on another ABI (pointer, long, wchar_t, long double sizes or byte
  * order differ from this platform's: the payload bytes would be misread), or
- * has no readable session record. Reads the whole registration log and
+ * has no readable session record (the message then names the offset and
+ * reason of the first damage). Reads the whole registration log and
  * rebuilds the per-domain schema registries before returning. Damage does
- * not fail the call: see nvtxw_reader_damage.
+ * not fail the call: see nvtxw_reader_damage. A damaged registration chunk
+ * costs the registrations it held: strings of it read as NULL
+ * (nvtxw_reader_string), later ones keep their numbers, and event chunks
+ * of a stream whose stream-open record it held are damage.
  */
 NVTXW_API nvtxwResultCode_t nvtxw_reader_open(const char* path, const nvtxw_reader_options_t* opts,
                                               nvtxw_reader_t** out);

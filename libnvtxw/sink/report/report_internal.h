@@ -30,6 +30,10 @@
 
 /* Raw bytes a stream buffers before it compresses and writes a chunk. */
 #define REPORT_CHUNK_TARGET (256u * 1024u)
+/* Registration chunks are smaller: a damaged one costs the registrations it
+ * holds (and the events that need them), so the log is cut finer than the
+ * events. The session record has a chunk of its own (report_create). */
+#define REPORT_REG_CHUNK_TARGET (16u * 1024u)
 
 /* Lanes of an event chunk (docs/report-records.md, "Lanes"): the bytes of
  * a record are spread over them so that like fields of successive records
@@ -47,6 +51,9 @@ enum {
 
 typedef struct report_compressor report_compressor; /* report_async.c */
 typedef struct report_job report_job;
+
+/* Subkinds of extension records (REC_EXTENSION). */
+#define EXTENSION_INDEX_MARKER 1u
 
 /* Record kinds. */
 enum {
@@ -68,7 +75,8 @@ enum {
     REC_SYNC_POINTS = 0x23,
     REC_CONVERSION = 0x24,
     REC_EVENT_COMPACT = 0x25,
-    REC_COUNTER_SAMPLE_INT = 0x26
+    REC_COUNTER_SAMPLE_INT = 0x26,
+    REC_EXTENSION = 0x7F
 };
 
 /* Payload encodings. */
@@ -144,6 +152,13 @@ typedef struct report_sink {
     strbuf reg;
     uint32_t reg_records;
     _Atomic int reg_pending; /* reg holds records not yet written */
+    /* Index markers (report_reg_begin_at): the registration chunk being
+     * filled (counted from 1), and the chunk of the last marker for domain
+     * records, stream-open records and each domain's strings. */
+    uint64_t reg_chunk;
+    uint64_t domain_marker, stream_marker;
+    uint64_t* string_markers; /* by domain index */
+    size_t string_marker_count;
     /* Domain index -> pubmap* of schema ID -> payload_plan*: registrations
      * add, the write path reads without a lock (report_plan.c). */
     pubvec plans;
@@ -248,6 +263,11 @@ nvtxwResultCode_t report_sync_registrations(report_sink* rs);
  * takes and writes the kind byte; finish ends the record (build_status 0) or
  * drops it, and releases the mutex. */
 size_t report_reg_begin(report_sink* rs, unsigned kind);
+/* The same for a record numbered by its order (domain, string of `domain`,
+ * stream open) that gets `index`: the first of its kind in a chunk is
+ * preceded by an index marker, so a reader that lost an earlier chunk
+ * numbers it right (docs/report-records.md, "Index markers"). */
+size_t report_reg_begin_at(report_sink* rs, unsigned kind, uint64_t domain, uint64_t index);
 nvtxwResultCode_t report_reg_finish(report_sink* rs, int build_status, size_t start);
 
 /* Registration callbacks (report_regs.c). */

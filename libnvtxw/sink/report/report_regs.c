@@ -15,7 +15,7 @@
 
 nvtxwResultCode_t report_domain(sink* s, const core_domain* domain) {
     report_sink* rs = (report_sink*)s;
-    size_t start = report_reg_begin(rs, REC_DOMAIN);
+    size_t start = report_reg_begin_at(rs, REC_DOMAIN, 0, domain->index);
     return report_reg_finish(
         rs, rec_str(&rs->reg, domain->name) || rec_uvar(&rs->reg, domain->serial), start);
 }
@@ -33,8 +33,8 @@ nvtxwResultCode_t report_category(sink* s, const core_domain* domain, uint32_t c
 nvtxwResultCode_t report_string(sink* s, const core_domain* domain, uint64_t handle,
                                 const char* text) {
     report_sink* rs = (report_sink*)s;
-    size_t start = report_reg_begin(rs, REC_STRING);
-    (void)handle; /* implied: strings are numbered in registration order */
+    /* implied: strings are numbered in registration order (handle = index + 1) */
+    size_t start = report_reg_begin_at(rs, REC_STRING, domain->index, (handle & UINT32_MAX) - 1);
     return report_reg_finish(rs, rec_uvar(&rs->reg, domain->index) || rec_str(&rs->reg, text),
                              start);
 }
@@ -158,7 +158,8 @@ nvtxwResultCode_t report_time_domain(sink* s, const core_domain* domain,
 
 nvtxwResultCode_t report_stream_record(report_sink* rs, const core_stream* stream, int open) {
     strbuf* b = &rs->reg;
-    size_t start = report_reg_begin(rs, open ? REC_STREAM_OPEN : REC_STREAM_CLOSE);
+    size_t start = open ? report_reg_begin_at(rs, REC_STREAM_OPEN, 0, stream->index)
+                        : report_reg_begin(rs, REC_STREAM_CLOSE);
     if (!open)
         return report_reg_finish(rs, rec_uvar(b, stream->index), start);
     return report_reg_finish(

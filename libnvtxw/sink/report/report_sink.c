@@ -34,6 +34,7 @@ nvtxwResultCode_t report_flush_registrations(report_sink* rs) {
     status = container_write_chunk(rs->reg_encoder, &meta, rs->reg.data, rs->reg.length);
     strbuf_clear(&rs->reg);
     rs->reg_records = 0;
+    rs->reg_chunk++;
     atomic_store_explicit(&rs->reg_pending, 0, memory_order_release);
     return status;
 }
@@ -60,7 +61,7 @@ static nvtxwResultCode_t reg_end(report_sink* rs, int build_status, size_t recor
     }
     rs->reg_records++;
     atomic_store_explicit(&rs->reg_pending, 1, memory_order_release);
-    if (rs->reg.length >= REPORT_CHUNK_TARGET)
+    if (rs->reg.length >= REPORT_REG_CHUNK_TARGET)
         status = report_flush_registrations(rs);
     return status;
 }
@@ -68,6 +69,58 @@ static nvtxwResultCode_t reg_end(report_sink* rs, int build_status, size_t recor
 size_t report_reg_begin(report_sink* rs, unsigned kind) {
     size_t start;
     pthread_mutex_lock(&rs->reg_mutex);
+    start = rs->reg.length;
+    if (rec_u8(&rs->reg, kind) != 0)
+        rs->reg.length = start;
+    return start;
+}
+
+/* The chunk of the last marker for (kind, domain); NULL when out of memory
+ * (the marker is then written every time). */
+static uint64_t* marker_slot(report_sink* rs, unsigned kind, uint64_t domain) {
+    if (kind == REC_DOMAIN)
+        return &rs->domain_marker;
+    if (kind == REC_STREAM_OPEN)
+        return &rs->stream_marker;
+    if (domain >= rs->string_marker_count) {
+        size_t count = rs->string_marker_count ? rs->string_marker_count : 8;
+        uint64_t* grown;
+        while (count <= domain)
+            count *= 2;
+        grown = nvtxw_reallocarray(rs->string_markers, count, sizeof *grown);
+        if (grown == NULL)
+            return NULL;
+        memset(grown + rs->string_marker_count, 0,
+               (count - rs->string_marker_count) * sizeof *grown);
+        rs->string_markers = grown;
+        rs->string_marker_count = count;
+    }
+    return &rs->string_markers[domain];
+}
+
+/* 0x7F, subkind 1, body: uvar kind, uvar domain, uvar index. */
+static int index_marker(strbuf* b, unsigned kind, uint64_t domain, uint64_t index) {
+    uint8_t body[3 * 10];
+    size_t n = varint_put(body, kind);
+    n += varint_put(body + n, domain);
+    n += varint_put(body + n, index);
+    return rec_u8(b, REC_EXTENSION) || rec_uvar(b, EXTENSION_INDEX_MARKER) || rec_bytes(b, body, n);
+}
+
+size_t report_reg_begin_at(report_sink* rs, unsigned kind, uint64_t domain, uint64_t index) {
+    uint64_t* slot;
+    size_t start;
+    pthread_mutex_lock(&rs->reg_mutex);
+    slot = marker_slot(rs, kind, domain);
+    start = rs->reg.length;
+    if (slot == NULL || *slot != rs->reg_chunk) {
+        if (index_marker(&rs->reg, kind, domain, index) == 0) {
+            if (slot != NULL) /* not counted: the chunk's count is of records read out */
+                *slot = rs->reg_chunk;
+        } else {
+            rs->reg.length = start; /* the record fails too, below, or goes unmarked */
+        }
+    }
     start = rs->reg.length;
     if (rec_u8(&rs->reg, kind) != 0)
         rs->reg.length = start;
@@ -108,6 +161,7 @@ static nvtxwResultCode_t report_open(report_sink* rs, const core_config* config,
 static void report_free(report_sink* rs) {
     report_plans_free(rs);
     strbuf_free(&rs->reg);
+    nvtxw_free(rs->string_markers);
     pthread_mutex_destroy(&rs->reg_mutex);
     nvtxw_free(rs->path);
     nvtxw_free(rs);
@@ -132,6 +186,7 @@ static nvtxwResultCode_t report_create(const core_config* config, const char* se
         return error_oom("the report sink");
     rs->base.ops = &sink_report_ops;
     rs->compression = config->compression;
+    rs->reg_chunk = 1; /* markers of chunk 0: none */
     pthread_mutex_init(&rs->reg_mutex, NULL);
     rs->path =
         config->output ? nvtxw_strdup(config->output) : sink_default_output(session_name, ".nvtxw");
@@ -140,6 +195,8 @@ static nvtxwResultCode_t report_create(const core_config* config, const char* se
         start = report_reg_begin(rs, REC_SESSION);
         status = report_reg_finish(rs, session_record(rs, session_name, config), start);
     }
+    if (status == NVTXW_RESULT_SUCCESS) /* the session record in a chunk of its own */
+        status = report_sync_registrations(rs);
     if (status == NVTXW_RESULT_SUCCESS)
         report_compressors_start(rs, compression_threads(config));
     if (status != NVTXW_RESULT_SUCCESS) {
