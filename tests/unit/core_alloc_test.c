@@ -12,6 +12,10 @@
  * hook is reset a new session must work from the same process. Each run is a
  * fork()ed child that ends with exit(), so under ASan LeakSanitizer checks
  * every run for leaks; the parent only looks at the exit status.
+ *
+ * The reader is swept the same way over a report of that scenario: open,
+ * every record in stream and in time order with every event visited, then
+ * a replay of it into a second report (the library side of nvtxw-replay).
  */
 #define _GNU_SOURCE
 #include <check.h>
@@ -26,6 +30,7 @@
 #include "nvtxw/backend.h"
 #include "nvtxw/error.h"
 #include "nvtxw/helpers.h"
+#include "nvtxw/reader.h"
 #include "test_util.h"
 
 NVTXW_API void nvtxw_alloc_fail_after(long count);
@@ -226,19 +231,105 @@ static void child(const char* sink, long n) {
     exit(EXIT_INJECTED);
 }
 
+/* ---- The reader ---------------------------------------------------------- */
+
+static char source[PATH_MAX + 32]; /* the report the reader sweeps read */
+
+static int count_value(void* ctx, uint64_t value) {
+    (void)value;
+    ++*(uint64_t*)ctx;
+    return 0;
+}
+
+/* Opens `source`, reads every record in `order`, visits every event; the
+ * number of records read, or -1 after a clean failure. */
+static long read_all(run* r, int order) {
+    nvtxw_reader_options_t opts = {sizeof opts, order, 0};
+    nvtxw_reader_t* reader = NULL;
+    nvtxw_visitor_t visitor;
+    uint64_t values = 0;
+    long records = 0;
+    memset(&visitor, 0, sizeof visitor);
+    visitor.struct_size = sizeof visitor;
+    visitor.on_unsigned = count_value;
+    reset_message();
+    checked(r, nvtxw_reader_open(source, &opts, &reader), "nvtxw_reader_open");
+    if (reader == NULL)
+        return -1;
+    for (;;) {
+        const nvtxw_record_t* rec = NULL;
+        reset_message();
+        checked(r, nvtxw_reader_next(reader, &rec), "nvtxw_reader_next");
+        if (rec == NULL)
+            break;
+        records++;
+        if (rec->kind == NVTXW_RECORD_EVENT)
+            CALL(r, nvtxw_reader_visit_event(reader, rec, &visitor, &values));
+    }
+    nvtxw_reader_close(reader);
+    return r->failures ? -1 : records;
+}
+
+/* Replays `source` into a report beside it. */
+static void replay_all(run* r) {
+    nvtxw_reader_t* reader = NULL;
+    char config[PATH_MAX + 64];
+    uint64_t records = 0;
+    snprintf(config, sizeof config, "Sink=report|Output=%s/replayed-%ld.nvtxw", dir, r->iteration);
+    reset_message();
+    checked(r, nvtxw_reader_open(source, NULL, &reader), "nvtxw_reader_open");
+    if (reader == NULL)
+        return;
+    CALL(r, nvtxw_reader_replay(reader, T, config, &records));
+    nvtxw_reader_close(reader);
+}
+
+static void reader_scenario(run* r) {
+    if (read_all(r, NVTXW_READER_ORDER_STREAM) >= 0)
+        (void)read_all(r, NVTXW_READER_ORDER_TIME);
+    replay_all(r);
+}
+
+static void reader_child(long n, long expected) {
+    run r = {0, "reader", n};
+    nvtxw_alloc_fail_after(n);
+    reader_scenario(&r);
+    nvtxw_alloc_fail_after(-1);
+    if (r.failures == 0)
+        exit(EXIT_COMPLETE);
+    r.failures = 0; /* the same process reads the whole report once memory is back */
+    if (read_all(&r, NVTXW_READER_ORDER_TIME) != expected)
+        broken(&r, "after the hook was reset", nvtxw_last_error());
+    nvtxwFinalize();
+    exit(EXIT_INJECTED);
+}
+
 static void sweep(const char* sink) {
-    long n;
+    long n, expected = 0;
+    if (strcmp(sink, "reader") == 0) { /* the source report, written without failures */
+        run r = {0, "report", 0};
+        scenario(&r, "source");
+        ck_assert_int_eq(r.failures, 0);
+        snprintf(source, sizeof source, "%s/source-0", dir);
+        expected = read_all(&r, NVTXW_READER_ORDER_STREAM);
+        ck_assert_int_gt(expected, EVENTS);
+    }
     for (n = 0; n < 100000; n++) {
         int status = 0;
         pid_t pid = fork();
         ck_assert_int_ge(pid, 0);
+        if (pid == 0 && expected > 0)
+            reader_child(n, expected);
         if (pid == 0)
             child(sink, n);
         ck_assert_int_eq(waitpid(pid, &status, 0), pid);
         ck_assert_msg(WIFEXITED(status), "sink=%s n=%ld: child died with signal %d", sink, n,
                       WTERMSIG(status));
-        if (WEXITSTATUS(status) == EXIT_COMPLETE)
+        if (WEXITSTATUS(status) == EXIT_COMPLETE) {
+            /* every allocation of the scenario failed once, each cleanly */
+            ck_assert_msg(n >= 20, "sink=%s: only %ld allocations: is the hook working?", sink, n);
             return;
+        }
         ck_assert_msg(
             WEXITSTATUS(status) == EXIT_INJECTED,
             "sink=%s n=%ld: child exited with %d (3 = bad result, other = sanitizer report)", sink,
@@ -268,6 +359,9 @@ END_TEST
 START_TEST(alloc_sweep_sqlite) { sweep("sqlite"); }
 END_TEST
 
+START_TEST(alloc_sweep_reader) { sweep("reader"); }
+END_TEST
+
 static void setup(void) { tu_make_temp_dir_or_fail(dir, sizeof dir, "nvtxw-alloc"); }
 
 static void teardown(void) { ck_assert_int_eq(tu_remove_tree(dir), 0); }
@@ -287,6 +381,7 @@ int main(void) {
     tcase_add_test(tc, alloc_sweep_stats);
     tcase_add_test(tc, alloc_sweep_capture);
     tcase_add_test(tc, alloc_sweep_sqlite);
+    tcase_add_test(tc, alloc_sweep_reader);
     suite_add_tcase(suite, tc);
     return tu_run_suite(suite);
 }
