@@ -1,0 +1,51 @@
+/*
+ * fuzz/chrome_fuzz.c - libFuzzer target for the Chrome Trace Event Format
+ * input of nvtxw-replay (tools/replay/chrome/, docs/chrome-input.md):
+ * arbitrary bytes as a trace file, replayed into a session whose sink is
+ * Sink=json writing its own temporary file in place, so that whatever the
+ * reader accepts also goes through the JSON writer. Any input must end in
+ * exit status 0 or 1 with no crash, leak or sanitizer report;
+ * fuzz/chrome_fuzz.dict holds the format's keys and phases.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "nvtxw/nvtxw.h"
+#include "replay_input.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
+nvtxwResultCode_t nvtxwGetInterface(nvtxwInterfaceVersion_t version, const void** ifaceOut);
+
+/* Writes `size` bytes to a new temporary file named into `path`. */
+static void write_temporary(char* path, size_t path_size, const char* kind, const uint8_t* data,
+                            size_t size) {
+    FILE* file;
+    int fd;
+    snprintf(path, path_size, "/tmp/nvtxw-%s-fuzz-%ld-XXXXXX", kind, (long)getpid());
+    if ((fd = mkstemp(path)) < 0 || (file = fdopen(fd, "wb")) == NULL)
+        abort();
+    if ((size > 0 && fwrite(data, 1, size, file) != size) || fclose(file) != 0)
+        abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    static const nvtxwInterface_t* iface;
+    replay_input_ctx ctx;
+    char input[64], output[64], config[160];
+    if (iface == NULL && nvtxwGetInterface(NVTXW_INTERFACE_VERSION, (const void**)&iface) != 0)
+        abort();
+    write_temporary(input, sizeof input, "chrome", data, size);
+    write_temporary(output, sizeof output, "chrome-out", NULL, 0);
+    snprintf(config, sizeof config, "Sink=json|Output=%s|Overwrite=in-place", output);
+    ctx.tool = "chrome_fuzz";
+    ctx.iface = iface;
+    ctx.config = config;
+    chrome_trace_replay(&ctx, input);
+    unlink(input);
+    unlink(output);
+    return 0;
+}
