@@ -234,6 +234,39 @@ else
     fail "the mock backend is not built: $mock"
 fi
 
+# An address-space limit of 64 MiB (ulimit -v): the import runs, with one
+# malloc arena and as many reading threads as fit (a note says how many),
+# and gives the same events as without the limit. Before, glibc's per-thread
+# arena and stack reservations made allocations fail.
+if "$gen" -o "$tmp/limit" --ranks 4 --threads 4 --events 1000000 --seed 5 >/dev/null 2>"$tmp/err"; then
+    fresh
+    "$imp" "$tmp/limit/traces.otf2" -o "$o/free.nvtxw" --quiet 2>"$tmp/err"
+    free_status=$?
+    (ulimit -v 65536 && exec "$imp" "$tmp/limit/traces.otf2" -o "$o/one.nvtxw" --quiet) \
+        2>"$tmp/one.err"
+    one_status=$?
+    (ulimit -v 65536 && exec "$imp" "$tmp/limit/traces.otf2" -o "$o/limited.nvtxw" --threads 8) \
+        >/dev/null 2>"$tmp/limited.err"
+    limited_status=$?
+    if [ "$one_status" -eq 0 ] && [ "$(stat -c %s "$o/one.nvtxw")" -gt 100000 ]; then
+        pass "ulimit -v 65536 on one thread: imported"
+    else
+        fail "ulimit -v 65536 on one thread: exit $one_status: $(head -c 300 "$tmp/one.err")"
+    fi
+    if [ "$free_status" -eq 0 ] && [ "$limited_status" -eq 0 ] &&
+        grep -Eq '^nvtxw-otf2-import: note: the address space is limited to 64 MiB \(ulimit -v\): reading [1-7] locations? at a time instead of 8$' "$tmp/limited.err" &&
+        "$replay" "$o/free.nvtxw" --to text -o "$o/free.txt" 2>/dev/null &&
+        "$replay" "$o/limited.nvtxw" --to text -o "$o/limited.txt" 2>/dev/null &&
+        [ "$(grep -c '^event' "$o/free.txt")" -gt 500000 ] &&
+        [ "$(grep '^event' "$o/free.txt" | sort | md5sum)" = "$(grep '^event' "$o/limited.txt" | sort | md5sum)" ]; then
+        pass "ulimit -v 65536 with --threads 8: fewer threads, said so, the same events"
+    else
+        fail "ulimit -v 65536: exit $free_status/$limited_status: $(head -c 300 "$tmp/limited.err")"
+    fi
+else
+    fail "nvtxw-otf2-gen for the memory limit failed: $(head -c 300 "$tmp/err")"
+fi
+
 # Usage errors.
 fresh
 expect_usage "no input" "$o/x.nvtxw" -o "$o/x.nvtxw"

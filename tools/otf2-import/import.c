@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "otf2_import.h"
+#include "tool_memory.h"
 #include "tool_progress.h"
 
 /* A clear reason why `path` is not an archive anchor, or NULL if it may be. */
@@ -164,7 +165,7 @@ static int run_workers(importer* im, void* (*worker)(void*), const char* label) 
         n = 0;
     }
     for (unsigned i = 0; i < n; i++) {
-        if (pthread_create(&threads[i], NULL, worker, im) != 0) {
+        if (tool_thread_start(&threads[i], worker, im) != 0) {
             import_fail(im, "cannot start worker thread %u", i);
             n = i;
         }

@@ -31,7 +31,9 @@ tools_otf2_import_nvtxw_otf2_import_SOURCES = \
 	tools/common/tool_interrupt.c \
 	tools/common/tool_interrupt.h \
 	tools/common/tool_progress.c \
-	tools/common/tool_progress.h
+	tools/common/tool_progress.h \
+	tools/common/tool_memory.c \
+	tools/common/tool_memory.h
 nodist_tools_otf2_import_nvtxw_otf2_import_SOURCES = tools/otf2-import/otf2_events_yaml.inc
 tools_otf2_import_nvtxw_otf2_import_CPPFLAGS = $(TOOL_CPPFLAGS) -D_POSIX_C_SOURCE=200809L \
 	-I$(top_builddir)/tools/otf2-import

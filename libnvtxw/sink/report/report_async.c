@@ -102,6 +102,22 @@ static void* compressor_main(void* arg) {
     return NULL;
 }
 
+/* A compression thread needs little stack (zstd works in its context's
+ * heap): 1 MiB instead of the default 8 MiB of address space, which counts
+ * against a producer's ulimit -v. */
+#define COMPRESSOR_STACK (1u << 20)
+static int start_thread(report_compressor* c) {
+    pthread_attr_t attr;
+    int status = pthread_attr_init(&attr);
+    if (status != 0)
+        return status;
+    status = pthread_attr_setstacksize(&attr, COMPRESSOR_STACK);
+    if (status == 0)
+        status = pthread_create(&c->thread, &attr, compressor_main, c);
+    pthread_attr_destroy(&attr);
+    return status;
+}
+
 void report_compressors_start(report_sink* rs, int count) {
     int i;
     rs->compressors = count > 0 ? nvtxw_calloc((size_t)count, sizeof *rs->compressors) : NULL;
@@ -110,7 +126,7 @@ void report_compressors_start(report_sink* rs, int count) {
         pthread_mutex_init(&c->mutex, NULL);
         pthread_cond_init(&c->work, NULL);
         pthread_cond_init(&c->done, NULL);
-        if (pthread_create(&c->thread, NULL, compressor_main, c) != 0) {
+        if (start_thread(c) != 0) {
             pthread_cond_destroy(&c->done);
             pthread_cond_destroy(&c->work);
             pthread_mutex_destroy(&c->mutex);
