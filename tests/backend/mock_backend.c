@@ -9,8 +9,12 @@
  * ("Member" or "Member=CODE", CODE a decimal nvtxwResultCode_t, default
  * NVTXW_RESULT_FAILED) names a member when nvtxwGetInterface is first called:
  * that is how CLI tests make a backend fail mid-session. Not thread-safe:
- * tests call it from one thread.
+ * tests call it from one thread at a time, except for the gate
+ * (mock_backend_hold): a call of the held member waits in the backend until
+ * mock_backend_release, so a test has a call in progress on one thread
+ * while it makes others, without depending on timing.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +29,9 @@ MOCK_EXPORT void nvtxwFinalize(void);
 MOCK_EXPORT const mock_log_t* mock_backend_log(void);
 MOCK_EXPORT void mock_backend_reset(void);
 MOCK_EXPORT int mock_backend_set_result(const char* member, nvtxwResultCode_t result);
+MOCK_EXPORT int mock_backend_hold(const char* member);
+MOCK_EXPORT void mock_backend_wait_held(void);
+MOCK_EXPORT void mock_backend_release(void);
 
 static const char* const mock_members[] = {"SessionBegin",
                                            "SessionEnd",
@@ -65,9 +72,28 @@ static void* mock_new_handle(void) {
 static uint64_t mock_new_id(void) { return NVTX_PAYLOAD_SCHEMA_ID_DYNAMIC_START + mock_next_id++; }
 
 /* Appends a zeroed call record for member number `member`. */
+static pthread_mutex_t mock_gate_mutex = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t mock_gate_cond = PTHREAD_COND_INITIALIZER;
+static long mock_gate_member = -1; /* the member held, or -1 */
+static int mock_gate_waiting;      /* calls waiting at the gate */
+
+/* A call of the held member waits here until the gate is released. */
+static void mock_gate(size_t member) {
+    pthread_mutex_lock(&mock_gate_mutex);
+    if ((long)member == mock_gate_member) {
+        mock_gate_waiting++;
+        pthread_cond_broadcast(&mock_gate_cond);
+        while ((long)member == mock_gate_member)
+            pthread_cond_wait(&mock_gate_cond, &mock_gate_mutex);
+        mock_gate_waiting--;
+    }
+    pthread_mutex_unlock(&mock_gate_mutex);
+}
+
 static mock_call_t* mock_record(size_t member, const void* handle) {
     mock_call_t* call = &mock_overflow;
 
+    mock_gate(member);
     if (mock_log_data.callCount < MOCK_MAX_CALLS)
         call = &mock_log_data.calls[mock_log_data.callCount];
     mock_log_data.callCount++;
@@ -439,4 +465,32 @@ int mock_backend_set_result(const char* member, nvtxwResultCode_t result) {
         }
     }
     return -1;
+}
+
+int mock_backend_hold(const char* member) {
+    size_t i;
+
+    for (i = 0; i < MOCK_MEMBER_COUNT; ++i) {
+        if (strcmp(member, mock_members[i]) == 0) {
+            pthread_mutex_lock(&mock_gate_mutex);
+            mock_gate_member = (long)i;
+            pthread_mutex_unlock(&mock_gate_mutex);
+            return 0;
+        }
+    }
+    return -1;
+}
+
+void mock_backend_wait_held(void) {
+    pthread_mutex_lock(&mock_gate_mutex);
+    while (mock_gate_waiting == 0)
+        pthread_cond_wait(&mock_gate_cond, &mock_gate_mutex);
+    pthread_mutex_unlock(&mock_gate_mutex);
+}
+
+void mock_backend_release(void) {
+    pthread_mutex_lock(&mock_gate_mutex);
+    mock_gate_member = -1;
+    pthread_cond_broadcast(&mock_gate_cond);
+    pthread_mutex_unlock(&mock_gate_mutex);
 }

@@ -81,5 +81,11 @@ typedef void (*mock_backend_reset_t)(void);
 /* Makes `member` return `result` from now on (until reset); returns 0, or -1
  * for an unknown member name. */
 typedef int (*mock_backend_set_result_t)(const char* member, nvtxwResultCode_t result);
+/* The gate: calls of `member` wait in the backend (before they are logged)
+ * until release; wait_held returns once one waits. hold returns 0, or -1
+ * for an unknown member name. */
+typedef int (*mock_backend_hold_t)(const char* member);
+typedef void (*mock_backend_wait_held_t)(void);
+typedef void (*mock_backend_release_t)(void);
 
 #endif /* NVTXW_TESTS_MOCK_BACKEND_H */

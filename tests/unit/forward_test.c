@@ -14,10 +14,12 @@
 #include <check.h>
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "loader_test_util.h"
@@ -265,6 +267,122 @@ START_TEST(test_forward_to_mock) {
     check_registrations(log);
     check_writes(log);
     ck_assert_int_eq(log->finalizeCount, 1); /* unloaded with nvtxwUnload */
+    dlclose(module);
+}
+END_TEST
+
+/* ---- Calls racing a call in progress (the mock's gate) --------------------- */
+
+typedef struct racer {
+    nvtxwSessionHandle_t session;
+    nvtxwStreamHandle_t stream;
+    nvtxDomainHandle_t domain;
+    nvtxwResultCode_t result;
+    atomic_int done;
+} racer;
+
+static void* racer_write(void* arg) {
+    racer* r = arg;
+    nvtxPayloadData_t p = {NVTX_PAYLOAD_ENTRY_TYPE_INT32, 4, "\1\0\0\0"};
+    r->result = table()->EventWrite(r->stream, &p, 1);
+    atomic_store(&r->done, 1);
+    return NULL;
+}
+
+static void* racer_open(void* arg) {
+    racer* r = arg;
+    r->result = nvtxwStreamOpen(table(), r->session, "late", r->domain, NULL, 0, &r->stream);
+    atomic_store(&r->done, 1);
+    return NULL;
+}
+
+static void* racer_end(void* arg) {
+    racer* r = arg;
+    r->result = table()->SessionEnd(r->session);
+    atomic_store(&r->done, 1);
+    return NULL;
+}
+
+/* While a write is in progress on a stream (held in the target), another
+ * thread's StreamClose and EventWrite on that stream are refused, and
+ * SessionEnd waits for the write, then closes the stream and ends: the
+ * guarantees of docs/threading.md, without depending on timing. */
+START_TEST(test_write_in_progress) {
+    void* module = mock_open();
+    const mock_log_t* log = mock_log_of(module);
+    nvtxPayloadData_t p = {NVTX_PAYLOAD_ENTRY_TYPE_INT32, 4, "\2\0\0\0"};
+    racer writer, ender;
+    pthread_t a, b;
+    size_t i, write_at = 0, close_at = 0, end_at = 0;
+    memset(&writer, 0, sizeof writer);
+    memset(&ender, 0, sizeof ender);
+    ck_assert_int_eq(begin(backend_config("libmockbackend", ""), &writer.session), 0);
+    ck_assert_int_eq(nvtxwDomainRegister(table(), writer.session, "dom", &writer.domain), 0);
+    ck_assert_int_eq(
+        nvtxwStreamOpen(table(), writer.session, "s", writer.domain, NULL, 0, &writer.stream), 0);
+    mock_hold(module, "EventWrite");
+    ck_assert_int_eq(pthread_create(&a, NULL, racer_write, &writer), 0);
+    mock_wait_held(module);
+    ck_assert_int_eq(table()->StreamClose(writer.stream), NVTXW_RESULT_INVALID_ARGUMENT);
+    ck_assert_ptr_nonnull(strstr(nvtxw_last_error(), "in use by another thread"));
+    ck_assert_int_eq(table()->EventWrite(writer.stream, &p, 1), NVTXW_RESULT_INVALID_ARGUMENT);
+    ck_assert_ptr_nonnull(strstr(nvtxw_last_error(), "in use by another thread"));
+    ender.session = writer.session;
+    ck_assert_int_eq(pthread_create(&b, NULL, racer_end, &ender), 0);
+    nanosleep(&(struct timespec){0, 100 * 1000 * 1000}, NULL); /* SessionEnd still waits */
+    ck_assert_int_eq(atomic_load(&ender.done), 0);
+    ck_assert_int_eq(atomic_load(&writer.done), 0);
+    mock_release(module);
+    pthread_join(a, NULL);
+    pthread_join(b, NULL);
+    ck_assert_int_eq(writer.result, NVTXW_RESULT_SUCCESS);
+    ck_assert_int_eq(ender.result, NVTXW_RESULT_SUCCESS);
+    for (i = 0; i < log->callCount; i++) { /* the write, then the close, then the end */
+        if (strcmp(log->calls[i].member, "EventWrite") == 0)
+            write_at = i;
+        else if (strcmp(log->calls[i].member, "StreamClose") == 0)
+            close_at = i;
+        else if (strcmp(log->calls[i].member, "SessionEnd") == 0)
+            end_at = i;
+    }
+    ck_assert_uint_gt(write_at, 0);
+    ck_assert_uint_gt(close_at, write_at);
+    ck_assert_uint_gt(end_at, close_at);
+    dlclose(module);
+}
+END_TEST
+
+/* While a lifecycle call of a session is in progress (a StreamOpen held in
+ * the target), another thread's lifecycle calls of that session are refused
+ * ("session handle ... is in use by another thread"); once it returns they
+ * work. */
+START_TEST(test_session_in_use) {
+    void* module = mock_open();
+    nvtxDomainHandle_t other;
+    nvtxwStreamHandle_t stream = NULL;
+    racer opener;
+    pthread_t a;
+    memset(&opener, 0, sizeof opener);
+    ck_assert_int_eq(begin(backend_config("libmockbackend", ""), &opener.session), 0);
+    ck_assert_int_eq(nvtxwDomainRegister(table(), opener.session, "dom", &opener.domain), 0);
+    mock_hold(module, "StreamOpen");
+    ck_assert_int_eq(pthread_create(&a, NULL, racer_open, &opener), 0);
+    mock_wait_held(module);
+    ck_assert_int_eq(
+        nvtxwStreamOpen(table(), opener.session, "s2", opener.domain, NULL, 0, &stream),
+        NVTXW_RESULT_INVALID_ARGUMENT);
+    ck_assert_ptr_nonnull(strstr(nvtxw_last_error(), "is in use by another thread"));
+    ck_assert_ptr_null(stream);
+    ck_assert_int_eq(nvtxwDomainRegister(table(), opener.session, "other", &other),
+                     NVTXW_RESULT_INVALID_ARGUMENT);
+    ck_assert_ptr_nonnull(strstr(nvtxw_last_error(), "is in use by another thread"));
+    ck_assert_int_eq(table()->SessionEnd(opener.session), NVTXW_RESULT_INVALID_ARGUMENT);
+    ck_assert_ptr_nonnull(strstr(nvtxw_last_error(), "is in use by another thread"));
+    mock_release(module);
+    pthread_join(a, NULL);
+    ck_assert_int_eq(opener.result, NVTXW_RESULT_SUCCESS);
+    ck_assert_int_eq(nvtxwDomainRegister(table(), opener.session, "other", &other), 0);
+    ck_assert_int_eq(table()->SessionEnd(opener.session), NVTXW_RESULT_SUCCESS);
     dlclose(module);
 }
 END_TEST
@@ -532,6 +650,8 @@ static Suite* forward_suite(void) {
     tcase_add_test(tc, test_incomplete_table);
     tcase_add_test(tc, test_forward_to_own_library);
     tcase_add_test(tc, test_concurrent_streams);
+    tcase_add_test(tc, test_write_in_progress);
+    tcase_add_test(tc, test_session_in_use);
     suite_add_tcase(s, tc);
     return s;
 }

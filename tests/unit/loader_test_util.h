@@ -54,4 +54,30 @@ static inline void mock_set_result(void* module, const char* member, nvtxwResult
     ck_assert_int_eq(set(member, result), 0);
 }
 
+/* Calls of `member` wait in the mock until mock_release. */
+static inline void mock_hold(void* module, const char* member) {
+    mock_backend_hold_t hold;
+    void* address = must_dlsym(module, "mock_backend_hold");
+
+    memcpy(&hold, &address, sizeof hold);
+    ck_assert_int_eq(hold(member), 0);
+}
+
+/* Returns once a call waits at the mock's gate. */
+static inline void mock_wait_held(void* module) {
+    mock_backend_wait_held_t wait_held;
+    void* address = must_dlsym(module, "mock_backend_wait_held");
+
+    memcpy(&wait_held, &address, sizeof wait_held);
+    wait_held();
+}
+
+static inline void mock_release(void* module) {
+    mock_backend_release_t release;
+    void* address = must_dlsym(module, "mock_backend_release");
+
+    memcpy(&release, &address, sizeof release);
+    release();
+}
+
 #endif /* NVTXW_TESTS_LOADER_TEST_UTIL_H */
