@@ -7,7 +7,8 @@ AM_TESTS_ENVIRONMENT = \
 	top_builddir='$(top_builddir)'; export top_builddir; \
 	CC='$(CC)'; export CC; CXX='$(CXX)'; export CXX; \
 	NVTX3_INCLUDE='$(NVTX3_INCLUDE)'; export NVTX3_INCLUDE; \
-	CK_DEFAULT_TIMEOUT=60; export CK_DEFAULT_TIMEOUT;
+	CK_DEFAULT_TIMEOUT=60; export CK_DEFAULT_TIMEOUT; \
+	NVTXW_SANITIZERS='$(SANITIZER_FLAGS)'; export NVTXW_SANITIZERS;
 # Whether this build has OTF2 (the importer): tests that also cover it fail
 # when it is missing from a build that should have it.
 if HAVE_OTF2
