@@ -12,7 +12,11 @@
 
 #include "tool_interrupt.h"
 
-static volatile sig_atomic_t stop_signal;
+/* Written by the handler on whichever thread took the signal, read by every
+ * thread: a lock-free atomic (async-signal-safe, and no data race between
+ * threads, which volatile sig_atomic_t does not promise). */
+static atomic_int stop_signal;
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2, "a signal handler needs a lock-free atomic int");
 static const char* tool_name = "nvtxw";
 static nvtxwInterface_t guarded; /* the interruptible table */
 static const nvtxwInterface_t* real;
@@ -23,7 +27,7 @@ static atomic_uint_fast64_t writes;
 static void on_signal(int signal_number) {
     static const char first[] =
         ": stopping and removing temporary files (the signal again stops at once)\n";
-    if (stop_signal != 0) {
+    if (atomic_load(&stop_signal) != 0) {
         struct sigaction dfl;
         memset(&dfl, 0, sizeof dfl);
         dfl.sa_handler = SIG_DFL;
@@ -31,7 +35,7 @@ static void on_signal(int signal_number) {
         raise(signal_number);
         return;
     }
-    stop_signal = signal_number;
+    atomic_store(&stop_signal, signal_number);
     if (write(STDERR_FILENO, tool_name, strlen(tool_name)) >= 0 &&
         write(STDERR_FILENO, first, sizeof first - 1) >= 0) {
     }
@@ -47,20 +51,21 @@ void tool_interrupt_install(const char* tool) {
     sigaction(SIGTERM, &action, NULL);
 }
 
-int tool_interrupted(void) { return stop_signal; }
+int tool_interrupted(void) { return atomic_load(&stop_signal); }
 
 int tool_interrupt_status(int status) {
-    if (stop_signal == 0)
+    int signal_number = atomic_load(&stop_signal);
+    if (signal_number == 0)
         return status;
     fprintf(stderr, "%s: interrupted\n", tool_name);
-    return 128 + stop_signal;
+    return 128 + signal_number;
 }
 
 /* ---- The interruptible table: each guarded call checks first ---------- */
 
 /* A write call: fails once stopped, else is counted when counting. */
 static int write_stopped(void) {
-    if (stop_signal != 0)
+    if (atomic_load_explicit(&stop_signal, memory_order_relaxed) != 0)
         return 1;
     if (counting) /* one writer: no read-modify-write needed */
         atomic_store_explicit(&writes, atomic_load_explicit(&writes, memory_order_relaxed) + 1,
@@ -68,7 +73,7 @@ static int write_stopped(void) {
     return 0;
 }
 
-#define STOPPED() (stop_signal != 0)
+#define STOPPED() (atomic_load_explicit(&stop_signal, memory_order_relaxed) != 0)
 
 static nvtxwResultCode_t g_session_begin(const nvtxwSessionAttributes_t* attr,
                                          nvtxwSessionHandle_t* out) {
