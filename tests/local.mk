@@ -37,7 +37,9 @@ endif
 check-local:
 	@for line in $(SKIPPED_CHECKS); do echo "not run: $$line"; done
 
-# check-long: after `make check`, the headless viewer-engine check of the JSON
+# check-long: after `make check`, the allocation-failure walks of the tools
+# over every allocation (check-alloc-walk, tests/unit/tool_alloc.mk), then
+# the headless viewer-engine check of the JSON
 # sink (tests/viewer/viewer_test.sh: Node 20 and npm; the engine is installed
 # from the npm registry into tests/viewer/engine of the build directory), then
 # the task model's view of the synthetic `tasks` workload in that engine
@@ -45,6 +47,7 @@ check-local:
 # `make check-viewer` runs only the viewer checks (after a make check that
 # already passed, as scripts/test does).
 check-long: check
+	$(MAKE) $(AM_MAKEFLAGS) check-alloc-walk
 	$(MAKE) $(AM_MAKEFLAGS) check-viewer
 check-viewer: all
 	top_srcdir='$(top_srcdir)' top_builddir='$(top_builddir)' \

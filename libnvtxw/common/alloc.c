@@ -10,8 +10,22 @@
 
 /* Remaining successful allocations before injected failures; < 0 = off. */
 static _Atomic long alloc_budget = -1;
+/* The budget as last set, and the allocations refused since. */
+static _Atomic long alloc_budget_set = -1;
+static _Atomic long alloc_refusals;
 
-void nvtxw_alloc_fail_after(long count) { atomic_store(&alloc_budget, count); }
+void nvtxw_alloc_fail_after(long count) {
+    atomic_store(&alloc_refusals, 0);
+    atomic_store(&alloc_budget_set, count);
+    atomic_store(&alloc_budget, count);
+}
+
+long nvtxw_alloc_granted(void) {
+    long budget = atomic_load(&alloc_budget);
+    return budget < 0 ? 0 : atomic_load(&alloc_budget_set) - budget;
+}
+
+long nvtxw_alloc_refused(void) { return atomic_load(&alloc_refusals); }
 
 /* Returns non-zero when this allocation must fail. */
 static int alloc_should_fail(void) {
@@ -24,6 +38,7 @@ static int alloc_should_fail(void) {
         if (budget < 0)
             return 0;
     }
+    atomic_fetch_add_explicit(&alloc_refusals, 1, memory_order_relaxed);
     return 1;
 }
 

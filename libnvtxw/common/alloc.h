@@ -1,10 +1,18 @@
 /*
- * common/alloc.h - the one allocator path of libnvtxw (STYLE rule 12).
+ * common/alloc.h - the one allocator path of libnvtxw and its tools (STYLE
+ * rule 12).
  *
- * Every allocation in the library goes through these wrappers so that tests
- * can make the Nth allocation fail (nvtxw_alloc_fail_after) and walk every
- * error path. They behave like their libc namesakes; nvtxw_free(NULL) is a
- * no-op. Overflow-checked helpers return NULL instead of wrapping.
+ * Every allocation in the library and in the tools (nvtxw-replay,
+ * nvtxw-otf2-import, nvtxw-payload) goes through these wrappers so that tests
+ * can make the Nth allocation of a whole process fail
+ * (nvtxw_alloc_fail_after) and walk every error path. They behave like their
+ * libc namesakes; nvtxw_free(NULL) is a no-op. Overflow-checked helpers
+ * return NULL instead of wrapping.
+ *
+ * They are exported from libnvtxw.so for the tools and the tests only: no
+ * public header declares them and they are not part of the API (the tools
+ * declare them in tools/common/tool_alloc.h, which a test compiles together
+ * with this header so the two cannot drift apart).
  */
 #ifndef NVTXW_COMMON_ALLOC_H
 #define NVTXW_COMMON_ALLOC_H
@@ -13,15 +21,15 @@
 
 #include "nvtxw/export.h"
 
-void* nvtxw_malloc(size_t size);
-void* nvtxw_calloc(size_t count, size_t size);
-void* nvtxw_realloc(void* ptr, size_t size);
+NVTXW_API void* nvtxw_malloc(size_t size);
+NVTXW_API void* nvtxw_calloc(size_t count, size_t size);
+NVTXW_API void* nvtxw_realloc(void* ptr, size_t size);
 /* realloc to count*size bytes; NULL (ptr untouched) on overflow or failure. */
-void* nvtxw_reallocarray(void* ptr, size_t count, size_t size);
-void nvtxw_free(void* ptr);
+NVTXW_API void* nvtxw_reallocarray(void* ptr, size_t count, size_t size);
+NVTXW_API void nvtxw_free(void* ptr);
 /* Copies a NUL-terminated string; NULL in, NULL out (no error). */
-char* nvtxw_strdup(const char* s);
-char* nvtxw_strndup(const char* s, size_t length);
+NVTXW_API char* nvtxw_strdup(const char* s);
+NVTXW_API char* nvtxw_strndup(const char* s, size_t length);
 
 /*
  * Test hook: after `count` more successful allocations, every allocation
@@ -30,5 +38,11 @@ char* nvtxw_strndup(const char* s, size_t length);
  * only; not declared in a public header.
  */
 NVTXW_API void nvtxw_alloc_fail_after(long count);
+/* Test hooks: how many allocations were granted and refused since the last
+ * nvtxw_alloc_fail_after() (granted counts only while a budget is set), so
+ * a test can count a run's allocations and tell a run that met an injected
+ * failure from one that completed within its budget. */
+NVTXW_API long nvtxw_alloc_granted(void);
+NVTXW_API long nvtxw_alloc_refused(void);
 
 #endif /* NVTXW_COMMON_ALLOC_H */

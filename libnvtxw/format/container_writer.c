@@ -17,6 +17,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -423,17 +424,26 @@ end:
 }
 
 /* Makes the rename durable; failures are ignored (some file systems cannot
- * fsync directories, and the data itself is already synced). */
+ * fsync directories, and the data itself is already synced). The folder's
+ * name is cut on the stack: an allocation here could only fail silently. */
 static void sync_parent_directory(const char* path) {
     const char* slash = strrchr(path, '/');
-    char* dir =
-        slash ? nvtxw_strndup(path, slash == path ? 1 : (size_t)(slash - path)) : nvtxw_strdup(".");
-    int fd = dir ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+    char dir[PATH_MAX];
+    size_t length = slash == NULL ? 0 : slash == path ? 1 : (size_t)(slash - path);
+    int fd;
+    if (length >= sizeof dir)
+        return;
+    if (slash == NULL)
+        memcpy(dir, ".", 2);
+    else {
+        memcpy(dir, path, length);
+        dir[length] = '\0';
+    }
+    fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd >= 0) {
         fsync(fd);
         close(fd);
     }
-    nvtxw_free(dir);
 }
 
 /* Makes the written file the report (output_file.h). */

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "otf2_import.h"
+#include "tool_alloc.h"
 
 static _Thread_local char last_error[1024];
 
@@ -52,11 +53,11 @@ static void insert(id_index* index, uint64_t key, uint32_t stored) {
 static int grow(id_index* index) {
     id_index bigger = {0};
     bigger.capacity = index->capacity ? index->capacity * 2 : 64;
-    bigger.keys = malloc(bigger.capacity * sizeof *bigger.keys);
-    bigger.values = calloc(bigger.capacity, sizeof *bigger.values);
+    bigger.keys = nvtxw_malloc(bigger.capacity * sizeof *bigger.keys);
+    bigger.values = nvtxw_calloc(bigger.capacity, sizeof *bigger.values);
     if (bigger.keys == NULL || bigger.values == NULL) {
-        free(bigger.keys);
-        free(bigger.values);
+        nvtxw_free(bigger.keys);
+        nvtxw_free(bigger.values);
         return -1;
     }
     for (size_t i = 0; i < index->capacity; i++) {
@@ -92,8 +93,8 @@ int id_index_get(const id_index* index, uint64_t key, uint32_t* value) {
 }
 
 void id_index_free(id_index* index) {
-    free(index->keys);
-    free(index->values);
+    nvtxw_free(index->keys);
+    nvtxw_free(index->values);
     memset(index, 0, sizeof *index);
 }
 
@@ -111,8 +112,9 @@ void* def_table_add(def_table* table, uint64_t id) {
         char* items = NULL;
         uint64_t* ids = NULL;
         if (capacity > UINT32_MAX ||
-            (items = realloc(table->items, capacity * table->item_size)) == NULL ||
-            ((table->items = items), (ids = realloc(table->ids, capacity * sizeof *ids)) == NULL)) {
+            (items = nvtxw_realloc(table->items, capacity * table->item_size)) == NULL ||
+            ((table->items = items),
+             (ids = nvtxw_realloc(table->ids, capacity * sizeof *ids)) == NULL)) {
             import_error("out of memory reading %s definitions", table->what);
             return NULL;
         }
@@ -150,8 +152,8 @@ void* def_table_at(const def_table* table, size_t index) {
 
 void def_table_free(def_table* table) {
     id_index_free(&table->index);
-    free(table->items);
-    free(table->ids);
+    nvtxw_free(table->items);
+    nvtxw_free(table->ids);
     table->items = NULL;
     table->ids = NULL;
     table->count = table->capacity = 0;

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "otf2_import.h"
+#include "tool_alloc.h"
 
 #define ADD(table, type, id)                                                                       \
     type* d = def_table_add(&defs->table, (id));                                                   \
@@ -23,7 +24,7 @@
 static OTF2_CallbackCode on_string(void* ud, OTF2_StringRef self, const char* text) {
     otf2_defs* defs = ud;
     ADD(strings, string_def, self);
-    d->text = strdup(text != NULL ? text : "");
+    d->text = nvtxw_strdup(text != NULL ? text : "");
     if (d->text == NULL) {
         import_error("out of memory reading string definitions");
         return OTF2_CALLBACK_INTERRUPT;
@@ -116,7 +117,7 @@ static OTF2_CallbackCode on_members(void* ud, OTF2_GroupRef self, OTF2_StringRef
     d->type = type;
     d->paradigm = paradigm;
     d->count = count;
-    d->members = malloc((count ? count : 1) * sizeof *d->members);
+    d->members = nvtxw_malloc((count ? count : 1) * sizeof *d->members);
     if (d->members == NULL) {
         import_error("out of memory reading group %u (%u members)", (unsigned)self, count);
         return OTF2_CALLBACK_INTERRUPT;
@@ -175,8 +176,8 @@ static OTF2_CallbackCode on_metric_class(void* ud, OTF2_MetricRef self, uint8_t 
     (void)occurrence, (void)recorder_kind;
     ADD(metrics, metric_def, self);
     d->count = count;
-    d->members = malloc((count ? count : 1) * sizeof *d->members);
-    d->value_types = malloc((count ? count : 1) * sizeof *d->value_types);
+    d->members = nvtxw_malloc((count ? count : 1) * sizeof *d->members);
+    d->value_types = nvtxw_malloc((count ? count : 1) * sizeof *d->value_types);
     if (d->members == NULL || d->value_types == NULL) {
         import_error("out of memory reading metric class %u", (unsigned)self);
         return OTF2_CALLBACK_INTERRUPT;
@@ -367,16 +368,16 @@ int defs_read(OTF2_Reader* reader, otf2_defs* defs, const char* archive) {
 void defs_free(otf2_defs* defs) {
     def_table* strings = &defs->strings;
     for (size_t i = 0; i < strings->count; i++)
-        free(((string_def*)def_table_at(strings, i))->text);
+        nvtxw_free(((string_def*)def_table_at(strings, i))->text);
     for (size_t i = 0; i < defs->locations.count; i++)
-        free(((location_def*)def_table_at(&defs->locations, i))->stream_name);
+        nvtxw_free(((location_def*)def_table_at(&defs->locations, i))->stream_name);
     for (size_t i = 0; i < defs->member_groups.count; i++)
-        free(((members_def*)def_table_at(&defs->member_groups, i))->members);
+        nvtxw_free(((members_def*)def_table_at(&defs->member_groups, i))->members);
     for (size_t i = 0; i < defs->metrics.count; i++) {
         metric_def* m = def_table_at(&defs->metrics, i);
         if (!m->instance) {
-            free(m->members);
-            free(m->value_types);
+            nvtxw_free(m->members);
+            nvtxw_free(m->value_types);
         }
     }
     def_table* all[] = {&defs->strings,    &defs->regions,       &defs->nodes,      &defs->groups,

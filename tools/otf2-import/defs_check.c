@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "otf2_import.h"
+#include "tool_alloc.h"
 
 static int bad_ref(const char* what, uint64_t id, const char* field, const def_table* target,
                    uint64_t ref) {
@@ -97,7 +98,7 @@ static int name_streams(otf2_defs* defs) {
             return -1;
         if (g == NULL)
             return bad_ref("location", l->id, "location group", &defs->groups, l->group);
-        if ((l->stream_name = malloc(size)) == NULL) {
+        if ((l->stream_name = nvtxw_malloc(size)) == NULL) {
             import_error("out of memory naming streams");
             return -1;
         }

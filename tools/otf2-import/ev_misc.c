@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "ev_common.h"
+#include "tool_alloc.h"
 
 #define MEASUREMENT PARADIGM(c, OTF2_PARADIGM_MEASUREMENT_SYSTEM)
 #define UNKNOWN_PARADIGM PARADIGM(c, OTF2_PARADIGM_UNKNOWN)
@@ -68,7 +69,7 @@ static OTF2_CallbackCode on_program_begin(EV_ARGS, OTF2_StringRef name, uint32_t
     layout = &c->im->layouts.schema[ES_PROGRAM_BEGIN];
     for (uint32_t i = 0; i < count; i++)
         size += strlen(defs_string(&c->im->defs, args[i])) + 1;
-    if ((buf = malloc(layout->string_offset + size)) == NULL)
+    if ((buf = nvtxw_malloc(layout->string_offset + size)) == NULL)
         return ev_fail(c, EK_ProgramBegin, "out of memory (%" PRIu32 " arguments)", count);
     const uint64_t v[] = {(uint64_t)c->now, NAME(c, EK_ProgramBegin), MEASUREMENT,
                           ev_string(c, name)};
@@ -85,7 +86,7 @@ static OTF2_CallbackCode on_program_begin(EV_ARGS, OTF2_StringRef name, uint32_t
     }
     cc = ev_write_sized(c, EK_ProgramBegin, ES_PROGRAM_BEGIN, buf, (size_t)(p - buf) + 1,
                         attributes);
-    free(buf);
+    nvtxw_free(buf);
     return cc;
 }
 

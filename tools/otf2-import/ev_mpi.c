@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "ev_common.h"
+#include "tool_alloc.h"
 
 static uint64_t mix(uint64_t h, uint64_t v) {
     h ^= v + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
@@ -41,14 +42,14 @@ static seq_entry* seq_find(seq_entry* table, size_t capacity, const seq_entry* k
 
 static int seq_grow(loc_ctx* c) {
     size_t capacity = c->seq_capacity ? c->seq_capacity * 2 : 64;
-    seq_entry* table = calloc(capacity, sizeof *table);
+    seq_entry* table = nvtxw_calloc(capacity, sizeof *table);
     if (table == NULL)
         return -1;
     for (size_t i = 0; i < c->seq_capacity; i++) {
         if (c->seqs[i].used)
             *seq_find(table, capacity, &c->seqs[i]) = c->seqs[i];
     }
-    free(c->seqs);
+    nvtxw_free(c->seqs);
     c->seqs = table;
     c->seq_capacity = capacity;
     return 0;

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "otf2_import.h"
+#include "tool_alloc.h"
 #include "tool_memory.h"
 #include "tool_progress.h"
 
@@ -90,7 +91,7 @@ static int location_listed(const char* list, uint64_t id) {
 static int select_locations(importer* im) {
     def_table* locs = &im->defs.locations;
     size_t n = 0;
-    im->selected = malloc(locs->count * sizeof *im->selected);
+    im->selected = nvtxw_malloc(locs->count * sizeof *im->selected);
     if (im->selected == NULL) {
         import_error("out of memory");
         return -1;
@@ -159,7 +160,7 @@ static int run_workers(importer* im, void* (*worker)(void*), const char* label) 
                         im->events_total, im->opts.progress_output);
     if (n > im->selected_count)
         n = im->selected_count > 0 ? (unsigned)im->selected_count : 1;
-    threads = calloc(n, sizeof *threads);
+    threads = nvtxw_calloc(n, sizeof *threads);
     if (threads == NULL) {
         import_fail(im, "out of memory");
         n = 0;
@@ -172,7 +173,7 @@ static int run_workers(importer* im, void* (*worker)(void*), const char* label) 
     }
     for (unsigned i = 0; i < n; i++)
         pthread_join(threads[i], NULL);
-    free(threads);
+    nvtxw_free(threads);
     tool_progress_end(&bar);
     return atomic_load(&im->failed) ? -1 : 0;
 }
@@ -182,10 +183,10 @@ static void importer_free(importer* im) {
         OTF2_Reader_Close(im->reader);
     layouts_free(&im->layouts);
     defs_free(&im->defs);
-    free(im->selected);
+    nvtxw_free(im->selected);
     task_set_free(&im->found);
-    free(im->task_keys);
-    free(im->task_scopes);
+    nvtxw_free(im->task_keys);
+    nvtxw_free(im->task_scopes);
     pthread_rwlock_destroy(&im->gate);
     pthread_mutex_destroy(&im->lock);
 }

@@ -26,6 +26,7 @@ tools_otf2_import_nvtxw_otf2_import_SOURCES = \
 	tools/otf2-import/ev_misc.c \
 	tools/otf2-import/ev_io.c \
 	tools/otf2-import/ev_metric.c \
+	tools/common/tool_alloc.h \
 	tools/common/tool_output.c \
 	tools/common/tool_output.h \
 	tools/common/tool_interrupt.c \

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "otf2_import.h"
+#include "tool_alloc.h"
 
 #define PROGRESS_BATCH 4096
 
@@ -115,10 +116,10 @@ static int reserve_payloads(loc_ctx* c, size_t count) {
         return 0;
     while (capacity < count)
         capacity *= 2;
-    if ((p = realloc(c->payloads, capacity * sizeof *p)) == NULL)
+    if ((p = nvtxw_realloc(c->payloads, capacity * sizeof *p)) == NULL)
         return -1;
     c->payloads = p;
-    if ((v = realloc(c->attribute_values, capacity * sizeof *v)) == NULL)
+    if ((v = nvtxw_realloc(c->attribute_values, capacity * sizeof *v)) == NULL)
         return -1;
     c->attribute_values = v;
     c->payload_capacity = capacity;
@@ -249,7 +250,7 @@ OTF2_CallbackCode ev_write(loc_ctx* c, event_kind kind, event_schema es, const u
 int pending_push(pending_list* list, const pending_op* op) {
     if (list->count == list->capacity) {
         size_t capacity = list->capacity ? list->capacity * 2 : 8;
-        pending_op* items = realloc(list->items, capacity * sizeof *items);
+        pending_op* items = nvtxw_realloc(list->items, capacity * sizeof *items);
         if (items == NULL)
             return -1;
         list->items = items;
@@ -274,7 +275,7 @@ int pending_take(pending_list* list, uint64_t key1, uint64_t key2, pending_op* o
 int stack_push(loc_ctx* c, uint8_t kind, uint64_t id) {
     if (c->depth == c->stack_capacity) {
         size_t capacity = c->stack_capacity ? c->stack_capacity * 2 : 64;
-        open_range* stack = realloc(c->stack, capacity * sizeof *stack);
+        open_range* stack = nvtxw_realloc(c->stack, capacity * sizeof *stack);
         if (stack == NULL)
             return -1;
         c->stack = stack;

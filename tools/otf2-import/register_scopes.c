@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "otf2_import.h"
+#include "tool_alloc.h"
 
 static void escape(const char* in, char* out, size_t size) {
     size_t n = 0;
@@ -75,7 +76,7 @@ static int node_depths(const def_table* nodes, long* depth, size_t* chain) {
 /* order[] = 0..count-1 sorted by depth (counting sort, stable); depth
  * values are below count. depth[] is overwritten. */
 static void sort_by_depth(long* depth, size_t count, size_t* order) {
-    size_t* start = calloc(count + 1, sizeof *start);
+    size_t* start = nvtxw_calloc(count + 1, sizeof *start);
     if (start == NULL) { /* keep the walk order: parents may come late, then */
         for (size_t i = 0; i < count; i++)
             order[i] = i;
@@ -87,15 +88,15 @@ static void sort_by_depth(long* depth, size_t count, size_t* order) {
         start[d] += start[d - 1];
     for (size_t i = 0; i < count; i++)
         order[start[depth[i]]++] = i;
-    free(start);
+    nvtxw_free(start);
 }
 
 /* Nodes in parent-first order (by depth: linear in the number of nodes,
  * however the archive orders them); a cycle is refused. */
 static nvtxwResultCode_t register_nodes(importer* im) {
     def_table* nodes = &im->defs.nodes;
-    long* depth = malloc((nodes->count + 1) * sizeof *depth);
-    size_t* chain = malloc((nodes->count + 1) * sizeof *chain);
+    long* depth = nvtxw_malloc((nodes->count + 1) * sizeof *depth);
+    size_t* chain = nvtxw_malloc((nodes->count + 1) * sizeof *chain);
     nvtxwResultCode_t rc = NVTXW_RESULT_SUCCESS;
     if (depth == NULL || chain == NULL) {
         rc = NVTXW_RESULT_FAILED;
@@ -118,8 +119,8 @@ static nvtxwResultCode_t register_nodes(importer* im) {
                                                          : IMPORT_SCOPE_NODE_BASE + parent,
             IMPORT_SCOPE_NODE_BASE + i);
     }
-    free(depth);
-    free(chain);
+    nvtxw_free(depth);
+    nvtxw_free(chain);
     return rc;
 }
 

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "otf2_import.h"
+#include "tool_alloc.h"
 
 static uint64_t task_hash(const task_key* key) {
     uint64_t h = (uint64_t)key->team * 0x9E3779B97F4A7C15ULL;
@@ -68,8 +69,9 @@ int task_set_add(task_set* set, const task_key* key, uint64_t parent) {
         return 0;
     if (set->count == set->capacity) {
         size_t capacity = set->capacity ? set->capacity * 2 : 64;
-        task_key* keys = realloc(set->keys, capacity * sizeof *keys);
-        uint64_t* values = keys != NULL ? realloc(set->values, capacity * sizeof *values) : NULL;
+        task_key* keys = nvtxw_realloc(set->keys, capacity * sizeof *keys);
+        uint64_t* values =
+            keys != NULL ? nvtxw_realloc(set->values, capacity * sizeof *values) : NULL;
         if (keys != NULL)
             set->keys = keys;
         if (values == NULL || capacity > UINT32_MAX)
@@ -86,8 +88,8 @@ int task_set_add(task_set* set, const task_key* key, uint64_t parent) {
 
 void task_set_free(task_set* set) {
     id_index_free(&set->index);
-    free(set->keys);
-    free(set->values);
+    nvtxw_free(set->keys);
+    nvtxw_free(set->values);
     memset(set, 0, sizeof *set);
 }
 
@@ -242,7 +244,7 @@ static int threading_paradigm(unsigned paradigm) {
  * record found in them anyway keeps its fields without a scope (counted,
  * ev_thread.c). */
 int tasks_possible(const otf2_defs* defs) {
-    size_t* threads = calloc(defs->groups.count + 1, sizeof *threads);
+    size_t* threads = nvtxw_calloc(defs->groups.count + 1, sizeof *threads);
     int possible = 0;
     for (size_t i = 0; i < defs->member_groups.count && !possible; i++) {
         members_def* g = def_table_at(&defs->member_groups, i);
@@ -258,7 +260,7 @@ int tasks_possible(const otf2_defs* defs) {
                  def_table_find(&defs->groups, l->group, &group) != NULL)
             possible = ++threads[group] > 1;
     }
-    free(threads);
+    nvtxw_free(threads);
     return possible;
 }
 
@@ -279,9 +281,9 @@ static int order_compare(const void* a, const void* b, void* keys) {
  * on the thread schedule) and the lookup table of the conversion. */
 static int sort_found(importer* im, size_t** order) {
     task_set* found = &im->found;
-    *order = malloc((found->count + 1) * sizeof **order);
-    im->task_keys = malloc((found->count + 1) * sizeof *im->task_keys);
-    im->task_scopes = malloc((found->count + 1) * sizeof *im->task_scopes);
+    *order = nvtxw_malloc((found->count + 1) * sizeof **order);
+    im->task_keys = nvtxw_malloc((found->count + 1) * sizeof *im->task_keys);
+    im->task_scopes = nvtxw_malloc((found->count + 1) * sizeof *im->task_scopes);
     if (*order == NULL || im->task_keys == NULL || im->task_scopes == NULL)
         return -1;
     for (size_t i = 0; i < found->count; i++)
@@ -302,7 +304,7 @@ nvtxwResultCode_t register_tasks(importer* im) {
     size_t* order = NULL;
     nvtxwResultCode_t rc = NVTXW_RESULT_SUCCESS;
     int sorted = sort_found(im, &order);
-    free(order);
+    nvtxw_free(order);
     task_set_free(&im->found); /* before the scopes take their memory */
 #ifdef __GLIBC__
     malloc_trim(0); /* the set grew in the prescan workers' arenas: give it back */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "otf2_import.h"
+#include "tool_alloc.h"
 
 /* The location's local file `ext` ("def", "evt"), for messages. */
 static void location_file(const importer* im, uint64_t id, const char* ext, char* out,
@@ -134,13 +135,13 @@ static int read_events(loc_ctx* c, OTF2_EvtReaderCallbacks* cb) {
 }
 
 static void ctx_free(loc_ctx* c) {
-    free(c->stack);
-    free(c->seqs);
-    free(c->collectives.items);
-    free(c->rma_collectives.items);
-    free(c->io_ops.items);
-    free(c->payloads);
-    free(c->attribute_values);
+    nvtxw_free(c->stack);
+    nvtxw_free(c->seqs);
+    nvtxw_free(c->collectives.items);
+    nvtxw_free(c->rma_collectives.items);
+    nvtxw_free(c->io_ops.items);
+    nvtxw_free(c->payloads);
+    nvtxw_free(c->attribute_values);
 }
 
 /* A failed location: the whole run fails, or with --keep-going the

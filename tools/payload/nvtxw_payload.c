@@ -20,6 +20,7 @@
 #include <strings.h>
 
 #include "nvtxw/nvtxw.h"
+#include "tool_alloc.h"
 #include "tool_output.h"
 
 #define TOOL "nvtxw-payload"
@@ -157,7 +158,7 @@ static int grow_buffer(unsigned char** bytes, size_t* capacity) {
     unsigned char* grown;
     if (wanted > MAX_PAYLOAD_BYTES + 1)
         wanted = MAX_PAYLOAD_BYTES + 1;
-    grown = realloc(*bytes, wanted);
+    grown = nvtxw_realloc(*bytes, wanted);
     if (grown == NULL)
         return -1;
     *bytes = grown;
@@ -199,7 +200,7 @@ static int read_file(const char* path, unsigned char** bytes_out, size_t* size_o
     }
     fclose(file);
     if (status != 0) {
-        free(bytes);
+        nvtxw_free(bytes);
         return status;
     }
     *bytes_out = bytes;
@@ -454,7 +455,7 @@ static int run_decode(int argc, char** argv) {
     else
         status = decode_arguments(&options, argc - first, argv + first, args);
     for (i = 0; i < MAX_PAYLOADS; i++)
-        free(args[i].bytes); /* unused slots are zeroed */
+        nvtxw_free(args[i].bytes); /* unused slots are zeroed */
     nvtxw_schema_registry_destroy(options.registry);
     return status;
 }

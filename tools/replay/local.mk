@@ -22,7 +22,7 @@ tools_replay_nvtxw_replay_SOURCES = tools/replay/replay_input.h \
 	tools/replay/capture/capture_maps.c tools/replay/capture/capture_lines.c \
 	tools/replay/capture/capture_line.h tools/replay/capture/capture_regs.c \
 	tools/replay/capture/capture_payload.c tools/replay/capture/capture_replay.c \
-	tools/common/tool_output.c tools/common/tool_output.h \
+	tools/common/tool_alloc.h tools/common/tool_output.c tools/common/tool_output.h \
 	tools/common/tool_interrupt.c tools/common/tool_interrupt.h \
 	tools/common/tool_progress.c tools/common/tool_progress.h
 tools_replay_nvtxw_replay_CPPFLAGS = $(TOOL_CPPFLAGS) -I$(top_srcdir)/tools/replay \

@@ -21,6 +21,7 @@
 #include "capture_line.h"
 #include "capture_reader.h"
 #include "nvtxw/error.h"
+#include "tool_alloc.h"
 
 enum kind {
     K_HEADER,
@@ -105,24 +106,24 @@ static const kind_spec kinds[] = {
 
 static void line_free(line* l) {
     size_t i;
-    free(l->value.text);
+    nvtxw_free(l->value.text);
     for (i = 0; i < MAX_ATTRS; i++)
-        free(l->attrs[i].text);
+        nvtxw_free(l->attrs[i].text);
     capture_payloads_clear(&l->payloads);
-    free(l->payloads.items);
-    free(l->payloads.buffers);
-    free(l->payloads.relocs);
-    free(l->data);
-    free(l->points);
-    free(l->json);
-    free(l->semantics_json);
+    nvtxw_free(l->payloads.items);
+    nvtxw_free(l->payloads.buffers);
+    nvtxw_free(l->payloads.relocs);
+    nvtxw_free(l->data);
+    nvtxw_free(l->points);
+    nvtxw_free(l->json);
+    nvtxw_free(l->semantics_json);
 }
 
 /* ---- domains and the session ---- */
 
 static void domain_free(capture_domain* d) {
     size_t i;
-    free(d->name);
+    nvtxw_free(d->name);
     nvtxw_schema_registry_destroy(d->mirror);
     capture_names_free(&d->schema_names, NULL);
     capture_idmap_free(&d->schema_ids);
@@ -134,19 +135,19 @@ static void domain_free(capture_domain* d) {
     capture_names_free(&d->counter_names, NULL);
     capture_names_free(&d->string_texts, NULL);
     for (i = 0; i < d->counter_count; i++)
-        free(d->counters[i]);
-    free(d->counters);
-    free(d);
+        nvtxw_free(d->counters[i]);
+    nvtxw_free(d->counters);
+    nvtxw_free(d);
 }
 
 void capture_session_free(capture_reader* r) {
     size_t i;
     for (i = 0; i < r->domain_count; i++)
         domain_free(r->domains[i]);
-    free(r->domains);
+    nvtxw_free(r->domains);
     capture_names_free(&r->streams, free);
-    free(r->session_name);
-    free(r->session_config);
+    nvtxw_free(r->session_name);
+    nvtxw_free(r->session_config);
 }
 
 capture_domain* capture_domain_find(capture_reader* r, const char* name) {
@@ -167,7 +168,7 @@ static int session_begin(capture_reader* r, yaml_mark_t mark) {
         return 0;
     /* The first value of a key wins: the tool's settings come first. */
     if (r->session_config != NULL) {
-        config = malloc(strlen(tool_config) + strlen(r->session_config) + 2);
+        config = nvtxw_malloc(strlen(tool_config) + strlen(r->session_config) + 2);
         if (config == NULL)
             return capture_error(r, mark, "out of memory");
         sprintf(config, "%s|%s", tool_config, r->session_config);
@@ -175,7 +176,7 @@ static int session_begin(capture_reader* r, yaml_mark_t mark) {
     attr.name = r->session_name ? r->session_name : "capture";
     attr.configString = config ? config : tool_config;
     status = r->ctx->iface->SessionBegin(&attr, &r->session);
-    free(config);
+    nvtxw_free(config);
     if (status != NVTXW_RESULT_SUCCESS)
         return capture_call_failed(r, mark, "SessionBegin", status);
     return 0;
@@ -189,14 +190,14 @@ static capture_domain* domain_register(capture_reader* r, const char* name, yaml
         return NULL;
     if (r->domain_count == r->domain_capacity) {
         size_t want = r->domain_capacity ? r->domain_capacity * 2 : 8;
-        capture_domain** grown = realloc(r->domains, want * sizeof *grown);
+        capture_domain** grown = nvtxw_realloc(r->domains, want * sizeof *grown);
         if (grown == NULL)
             return capture_error(r, mark, "out of memory"), NULL;
         r->domains = grown;
         r->domain_capacity = want;
     }
-    d = calloc(1, sizeof *d);
-    if (d == NULL || (d->name = strdup(name)) == NULL ||
+    d = nvtxw_calloc(1, sizeof *d);
+    if (d == NULL || (d->name = nvtxw_strdup(name)) == NULL ||
         (d->mirror = nvtxw_schema_registry_create()) == NULL) {
         if (d != NULL)
             domain_free(d);
@@ -240,16 +241,16 @@ static int do_stream_open(capture_reader* r, line* l) {
     attr.orderingType = (int16_t)ATTR(l, 3)->i;
     attr.orderingSkid = (int32_t)ATTR(l, 4)->i;
     attr.orderingSkidAmount = ATTR(l, 5)->i;
-    if ((s = calloc(1, sizeof *s)) == NULL)
+    if ((s = nvtxw_calloc(1, sizeof *s)) == NULL)
         return capture_error(r, l->start, "out of memory");
     s->domain = l->domain;
     status = r->ctx->iface->StreamOpen(r->session, &attr, &s->handle);
     if (status != NVTXW_RESULT_SUCCESS) {
-        free(s);
+        nvtxw_free(s);
         return capture_call_failed(r, l->start, "StreamOpen", status);
     }
     if (capture_names_put(&r->streams, l->value.text, s) != 0) {
-        free(s);
+        nvtxw_free(s);
         return capture_error(r, l->start, "out of memory");
     }
     return 0;
@@ -262,7 +263,7 @@ static int do_stream_close(capture_reader* r, line* l) {
         return capture_error(r, l->value.mark, "unmatched stream_close: stream \"%s\" is not open",
                              l->value.text);
     status = r->ctx->iface->StreamClose(s->handle);
-    free(s);
+    nvtxw_free(s);
     capture_names_put(&r->streams, l->value.text, NULL); /* replaces: cannot fail */
     return status ? capture_call_failed(r, l->start, "StreamClose", status) : 0;
 }
@@ -379,7 +380,7 @@ static int read_scalar(capture_reader* r, enum value_type type, const char* what
     case V_TEXT:
         if (capture_text(r, what, &text) != 0)
             return -1;
-        if ((v->text = strdup(text)) == NULL)
+        if ((v->text = nvtxw_strdup(text)) == NULL)
             return CAPTURE_FAIL(r, "out of memory");
         return 0;
     default:
@@ -423,7 +424,7 @@ static int read_points(capture_reader* r, line* l) {
             nvtxSyncPoint_t* grown;
             capacity = capacity ? capacity * 2 : 16;
             if (capacity * sizeof p > CAPTURE_MAX_PAYLOAD ||
-                (grown = realloc(l->points, capacity * sizeof p)) == NULL)
+                (grown = nvtxw_realloc(l->points, capacity * sizeof p)) == NULL)
                 return CAPTURE_FAIL(r, "too many sync points in one line");
             l->points = grown;
         }
@@ -497,7 +498,7 @@ static int read_context(capture_reader* r, line* l, const char* key) {
     if (session_begin(r, r->event.start_mark) != 0)
         return -1;
     l->domain = capture_domain_find(r, name);
-    if (l->domain == NULL && (l->value.text = strdup(name)) == NULL)
+    if (l->domain == NULL && (l->value.text = nvtxw_strdup(name)) == NULL)
         return CAPTURE_FAIL(r, "out of memory");
     l->value.mark = r->event.start_mark;
     l->value.present = l->domain == NULL; /* a registration unless a kind follows */
@@ -517,7 +518,7 @@ static int read_key(capture_reader* r, line* l) {
             return CAPTURE_FAIL(r, "unknown line kind \"%.60s\"", key);
         if (l->domain == NULL && l->value.present && l->value.text[0] != '\0')
             return CAPTURE_FAIL(r, "unknown domain \"%s\" (not registered)", l->value.text);
-        free(l->value.text); /* "" names the default domain, registered on use */
+        nvtxw_free(l->value.text); /* "" names the default domain, registered on use */
         memset(&l->value, 0, sizeof l->value);
         if (kinds[kind].on_stream != (l->stream != NULL))
             return CAPTURE_FAIL(r,

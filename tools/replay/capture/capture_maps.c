@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "capture_reader.h"
+#include "tool_alloc.h"
 
 static size_t hash_u64(uint64_t key) {
     key ^= key >> 33;
@@ -43,8 +44,8 @@ static int idmap_grow(capture_idmap* map) {
     capture_idmap bigger = {0};
     size_t i;
     bigger.capacity = map->capacity ? map->capacity * 2 : 64;
-    bigger.keys = calloc(bigger.capacity, sizeof *bigger.keys);
-    bigger.values = calloc(bigger.capacity, sizeof *bigger.values);
+    bigger.keys = nvtxw_calloc(bigger.capacity, sizeof *bigger.keys);
+    bigger.values = nvtxw_calloc(bigger.capacity, sizeof *bigger.values);
     if (bigger.keys == NULL || bigger.values == NULL) {
         capture_idmap_free(&bigger);
         return -1;
@@ -74,8 +75,8 @@ int capture_idmap_put(capture_idmap* map, uint64_t key, uint64_t value) {
 }
 
 void capture_idmap_free(capture_idmap* map) {
-    free(map->keys);
-    free(map->values);
+    nvtxw_free(map->keys);
+    nvtxw_free(map->values);
     memset(map, 0, sizeof *map);
 }
 
@@ -100,11 +101,11 @@ static int names_grow(capture_names* names) {
     capture_names bigger = {0};
     size_t i;
     bigger.capacity = names->capacity ? names->capacity * 2 : 64;
-    bigger.keys = calloc(bigger.capacity, sizeof *bigger.keys);
-    bigger.values = calloc(bigger.capacity, sizeof *bigger.values);
+    bigger.keys = nvtxw_calloc(bigger.capacity, sizeof *bigger.keys);
+    bigger.values = nvtxw_calloc(bigger.capacity, sizeof *bigger.values);
     if (bigger.keys == NULL || bigger.values == NULL) {
-        free(bigger.keys);
-        free(bigger.values);
+        nvtxw_free(bigger.keys);
+        nvtxw_free(bigger.values);
         return -1;
     }
     for (i = 0; i < names->capacity; i++) {
@@ -114,8 +115,8 @@ static int names_grow(capture_names* names) {
             bigger.values[j] = names->values[i];
         }
     }
-    free(names->keys);
-    free(names->values);
+    nvtxw_free(names->keys);
+    nvtxw_free(names->values);
     bigger.count = names->count;
     *names = bigger;
     return 0;
@@ -127,7 +128,7 @@ int capture_names_put(capture_names* names, const char* key, void* value) {
         return -1;
     i = names_slot(names, key);
     if (names->keys[i] == NULL) {
-        if ((names->keys[i] = strdup(key)) == NULL)
+        if ((names->keys[i] = nvtxw_strdup(key)) == NULL)
             return -1;
         names->count++;
     }
@@ -140,9 +141,9 @@ void capture_names_free(capture_names* names, void (*free_value)(void*)) {
     for (i = 0; i < names->capacity; i++) {
         if (names->keys[i] != NULL && free_value != NULL)
             free_value(names->values[i]);
-        free(names->keys[i]);
+        nvtxw_free(names->keys[i]);
     }
-    free(names->keys);
-    free(names->values);
+    nvtxw_free(names->keys);
+    nvtxw_free(names->values);
     memset(names, 0, sizeof *names);
 }

@@ -23,6 +23,7 @@
 #include <strings.h>
 
 #include "capture_reader.h"
+#include "tool_alloc.h"
 
 #define ARRAY_KIND(flags) (((flags) >> 4) & 7)
 enum { ARR_NONE = 0, ARR_FIXED = 1, ARR_ZT = 2, ARR_INDEX = 3 };
@@ -51,7 +52,7 @@ static int reserve(encoder* e, size_t end) {
         unsigned char* grown;
         while (want < end)
             want *= 2;
-        if ((grown = realloc(e->buf, want)) == NULL)
+        if ((grown = nvtxw_realloc(e->buf, want)) == NULL)
             return CAPTURE_FAIL(e->r, "out of memory");
         memset(grown + e->capacity, 0, want - e->capacity);
         e->buf = grown;
@@ -254,7 +255,7 @@ static int encode_string(encoder* e, const nvtxPayloadSchemaEntry_t* entry, size
             return -1;
         if (e->patch_count == e->patch_capacity) {
             size_t want = e->patch_capacity ? e->patch_capacity * 2 : 8;
-            patch* grown = realloc(e->patches, want * sizeof *grown);
+            patch* grown = nvtxw_realloc(e->patches, want * sizeof *grown);
             if (grown == NULL)
                 return CAPTURE_FAIL(e->r, "out of memory");
             e->patches = grown;
@@ -267,7 +268,7 @@ static int encode_string(encoder* e, const nvtxPayloadSchemaEntry_t* entry, size
             unsigned char* grown;
             while (want < e->tail_size + length)
                 want *= 2;
-            if (want > CAPTURE_MAX_PAYLOAD || (grown = realloc(e->tail, want)) == NULL)
+            if (want > CAPTURE_MAX_PAYLOAD || (grown = nvtxw_realloc(e->tail, want)) == NULL)
                 return CAPTURE_FAIL(e->r, "payload larger than 64 MiB");
             e->tail = grown;
             e->tail_capacity = want;
@@ -315,13 +316,13 @@ static int encode_array(encoder* e, const nvtxPayloadSchemaEntry_t* entry, size_
             return -1;
         if ((kind == ARR_FIXED && count != entry->arrayOrUnionDetail) ||
             reserve(e, at + count) != 0) {
-            free(bytes);
+            nvtxw_free(bytes);
             return kind == ARR_FIXED ? CAPTURE_FAIL(e->r, "%s: expected %" PRIu64 " bytes", what,
                                                     entry->arrayOrUnionDetail)
                                      : -1;
         }
         memcpy(e->buf + at, bytes, count);
-        free(bytes);
+        nvtxw_free(bytes);
         *cursor = at + count;
         return 0;
     }
@@ -462,11 +463,11 @@ static int encode_fields(encoder* e, uint64_t schema_id, size_t base, size_t* en
     cursor = in_order ? base : base + nvtxw_schema_static_size(s);
     if (reserve(e, base + nvtxw_schema_static_size(s)) != 0)
         return -1;
-    if ((seen = calloc(attr.numEntries + 1, 1)) == NULL)
+    if ((seen = nvtxw_calloc(attr.numEntries + 1, 1)) == NULL)
         return CAPTURE_FAIL(e->r, "out of memory");
     while (status == 0 && e->r->event.type != YAML_MAPPING_END_EVENT)
         status = encode_field(e, s, &attr, in_order, seen, &last, base, &cursor);
-    free(seen);
+    nvtxw_free(seen);
     if (status != 0)
         return -1;
     if (in_order && last + 1 != (long)attr.numEntries)
@@ -482,9 +483,9 @@ static int encode_fields(encoder* e, uint64_t schema_id, size_t base, size_t* en
 /* ---- payloads ---- */
 
 static void encoder_free(encoder* e) {
-    free(e->buf);
-    free(e->patches);
-    free(e->tail);
+    nvtxw_free(e->buf);
+    nvtxw_free(e->patches);
+    nvtxw_free(e->tail);
 }
 
 /* The value of a predefined-type payload: a scalar, a list, or a string. */
@@ -550,7 +551,7 @@ static int read_pointers(encoder* e) {
             return CAPTURE_FAIL(e->r, "more pointers than the payload's %zu bytes", e->size);
         if (p->reloc_count == p->reloc_capacity) {
             size_t want = p->reloc_capacity ? p->reloc_capacity * 2 : 4;
-            capture_reloc* grown = realloc(p->relocs, want * sizeof *grown);
+            capture_reloc* grown = nvtxw_realloc(p->relocs, want * sizeof *grown);
             if (grown == NULL)
                 return CAPTURE_FAIL(e->r, "out of memory");
             p->relocs = grown;
@@ -573,7 +574,7 @@ static int encode_single(encoder* e, uint64_t type, int schema) {
     if (capture_text(e->r, "a payload key", &key) != 0)
         return -1;
     if (!strcmp(key, "hex")) {
-        free(e->buf);
+        nvtxw_free(e->buf);
         e->buf = NULL;
         status = capture_next(e->r) || capture_hex(e->r, "hex", &e->buf, &e->size);
         e->capacity = e->size; /* capture_hex allocated exactly this much */
@@ -632,13 +633,13 @@ static int append_payload(capture_reader* r, capture_payloads* out, uint64_t sch
                           unsigned char* data, size_t size) {
     if (out->count == out->capacity) {
         size_t want = out->capacity ? out->capacity * 2 : 4;
-        nvtxPayloadData_t* items = realloc(out->items, want * sizeof *items);
+        nvtxPayloadData_t* items = nvtxw_realloc(out->items, want * sizeof *items);
         unsigned char** buffers;
         if (items != NULL)
             out->items = items;
-        buffers = items ? realloc(out->buffers, want * sizeof *buffers) : NULL;
+        buffers = items ? nvtxw_realloc(out->buffers, want * sizeof *buffers) : NULL;
         if (buffers == NULL) {
-            free(data);
+            nvtxw_free(data);
             return CAPTURE_FAIL(r, "out of memory");
         }
         out->buffers = buffers;
@@ -735,7 +736,7 @@ int capture_payloads_relocate(capture_reader* r, capture_payloads* p) {
 void capture_payloads_clear(capture_payloads* p) {
     size_t i;
     for (i = 0; i < p->count; i++)
-        free(p->buffers[i]);
+        nvtxw_free(p->buffers[i]);
     p->count = 0;
     p->reloc_count = 0;
 }

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "capture_reader.h"
+#include "tool_alloc.h"
 #include "tool_interrupt.h"
 
 /* ---- read handler ---- */
@@ -266,11 +267,11 @@ int capture_reader_open(capture_reader* r, const replay_input_ctx* ctx, const ch
     }
     r->jsonl = detect_jsonl(r->file);
     slash = strrchr(path, '/');
-    r->dir = slash ? strndup(path, (size_t)(slash - path)) : strdup(".");
+    r->dir = slash ? nvtxw_strndup(path, (size_t)(slash - path)) : nvtxw_strdup(".");
     if (r->dir == NULL || !yaml_parser_initialize(&r->parser)) {
         fprintf(stderr, "%s: error: out of memory\n", ctx->tool);
         fclose(r->file);
-        free(r->dir);
+        nvtxw_free(r->dir);
         return -1;
     }
     yaml_parser_set_input(&r->parser, read_handler, r);
@@ -283,7 +284,7 @@ void capture_reader_close(capture_reader* r) {
     yaml_parser_delete(&r->parser);
     if (r->file != NULL)
         fclose(r->file);
-    free(r->dir);
+    nvtxw_free(r->dir);
 }
 
 /* ---- values ---- */
@@ -414,13 +415,13 @@ int capture_hex(capture_reader* r, const char* what, unsigned char** out, size_t
     length = strlen(s);
     if (length % 2 != 0)
         return CAPTURE_FAIL(r, "%s: odd number of hex digits", what);
-    *out = malloc(length / 2 + 1);
+    *out = nvtxw_malloc(length / 2 + 1);
     if (*out == NULL)
         return CAPTURE_FAIL(r, "out of memory");
     for (i = 0; i < length; i += 2) {
         int hi = hex_digit(s[i]), lo = hex_digit(s[i + 1]);
         if (hi < 0 || lo < 0) {
-            free(*out);
+            nvtxw_free(*out);
             *out = NULL;
             return CAPTURE_FAIL(r, "%s: bad hex digit at offset %zu", what, i);
         }
@@ -453,7 +454,7 @@ static int append(capture_reader* r, char** buf, size_t* length, size_t* capacit
         char* grown;
         while (want < *length + n + 1)
             want *= 2;
-        if (want > CAPTURE_MAX_PAYLOAD || (grown = realloc(*buf, want)) == NULL)
+        if (want > CAPTURE_MAX_PAYLOAD || (grown = nvtxw_realloc(*buf, want)) == NULL)
             return CAPTURE_FAIL(r, "inline definition too large");
         *buf = grown;
         *capacity = want;

@@ -19,6 +19,7 @@
 #include "nvtxw/error.h"
 #include "nvtxw/resource.h"
 #include "nvtxw/schema_yaml.h"
+#include "tool_alloc.h"
 
 int capture_call_failed(capture_reader* r, yaml_mark_t mark, const char* call,
                         nvtxwResultCode_t status) {
@@ -143,7 +144,7 @@ static int translate_semantics(capture_reader* r, capture_domain* d, yaml_mark_t
     nvtxSemanticsHeader_t* head = NULL;
     nvtxSemanticsHeader_t** tail = &head;
     for (; h != NULL; h = h->next) {
-        nvtxSemanticsHeader_t* copy = malloc(h->structSize);
+        nvtxSemanticsHeader_t* copy = nvtxw_malloc(h->structSize);
         uint64_t* id = NULL;
         if (copy == NULL)
             return capture_error(r, mark, "out of memory");
@@ -172,7 +173,7 @@ static int translate_semantics(capture_reader* r, capture_domain* d, yaml_mark_t
 static void semantics_free(const nvtxSemanticsHeader_t* h) {
     while (h != NULL) {
         const nvtxSemanticsHeader_t* next = h->next;
-        free((void*)h);
+        nvtxw_free((void*)h);
         h = next;
     }
 }
@@ -193,7 +194,7 @@ static int register_schema(capture_reader* r, capture_domain* d, yaml_mark_t mar
     size_t i;
     int failed = 0;
     nvtxw_schema_get_attr(schema, &attr);
-    entries = calloc(attr.numEntries ? attr.numEntries : 1, sizeof *entries);
+    entries = nvtxw_calloc(attr.numEntries ? attr.numEntries : 1, sizeof *entries);
     if (entries == NULL)
         return capture_error(r, mark, "out of memory");
     for (i = 0; i < attr.numEntries; i++) {
@@ -213,7 +214,7 @@ static int register_schema(capture_reader* r, capture_domain* d, yaml_mark_t mar
         failed ? NVTXW_RESULT_SUCCESS : r->ctx->iface->SchemaRegister(d->handle, &attr, target);
     for (i = 0; i < attr.numEntries; i++)
         semantics_free(entries[i].semantics);
-    free(entries);
+    nvtxw_free(entries);
     if (failed)
         return -1;
     return status ? capture_call_failed(r, mark, "SchemaRegister", status) : 0;
@@ -279,13 +280,13 @@ static int load_failed(capture_reader* r, yaml_mark_t mark) {
 int capture_reg_inline(capture_reader* r, line* l, const char* kind) {
     size_t first = nvtxw_schema_registry_count(l->domain->mirror);
     size_t length = strlen(l->json) + 32;
-    char* doc = malloc(length);
+    char* doc = nvtxw_malloc(length);
     nvtxwResultCode_t status;
     if (doc == NULL)
         return capture_error(r, l->value.mark, "out of memory");
     snprintf(doc, length, "{items: [{%s: %s}]}", kind, l->json);
     status = nvtxw_schema_yaml_load_string(l->domain->mirror, doc, strlen(doc), "inline");
-    free(doc);
+    nvtxw_free(doc);
     if (status != NVTXW_RESULT_SUCCESS)
         return load_failed(r, l->value.mark);
     if (ATTR(l, 0)->present) {
@@ -331,22 +332,22 @@ static int counter_semantics(capture_reader* r, line* l, nvtxw_schema_registry_t
                              const nvtxSemanticsHeader_t** out) {
     const char* json = l->semantics_json;
     size_t length = strlen(json) + 80;
-    char* doc = malloc(length);
+    char* doc = nvtxw_malloc(length);
     const nvtxw_schema_t* schema;
     const nvtxw_enum_t* enumeration;
     nvtxPayloadSchemaAttr_t attr;
     *out = NULL;
     if (doc == NULL || (*scratch = nvtxw_schema_registry_create()) == NULL) {
-        free(doc);
+        nvtxw_free(doc);
         return capture_error(r, ATTR(l, 4)->mark, "out of memory");
     }
     snprintf(doc, length,
              "{items: [{schema: {kind: static, entries: [{type: int8, counter: %s}]}}]}", json);
     if (nvtxw_schema_yaml_load_string(*scratch, doc, strlen(doc), "semantics") != 0) {
-        free(doc);
+        nvtxw_free(doc);
         return load_failed(r, ATTR(l, 4)->mark);
     }
-    free(doc);
+    nvtxw_free(doc);
     nvtxw_schema_registry_at(*scratch, 0, &schema, &enumeration);
     nvtxw_schema_get_attr(schema, &attr);
     *out = attr.entries[0].semantics;
@@ -364,7 +365,7 @@ static size_t sample_size(const capture_domain* d, uint64_t type) {
 int capture_reg_counter(capture_reader* r, line* l) {
     nvtxCounterAttr_t attr;
     nvtxw_schema_registry_t* scratch = NULL;
-    capture_counter* c = calloc(1, sizeof *c);
+    capture_counter* c = nvtxw_calloc(1, sizeof *c);
     capture_domain* d = l->domain;
     nvtxwResultCode_t status;
     int failed = c == NULL && capture_error(r, l->start, "out of memory");
@@ -387,13 +388,13 @@ int capture_reg_counter(capture_reader* r, line* l) {
     nvtxw_schema_registry_destroy(scratch);
     if (!failed && d->counter_count == d->counter_capacity) {
         size_t want = d->counter_capacity ? d->counter_capacity * 2 : 16;
-        capture_counter** grown = realloc(d->counters, want * sizeof *grown);
+        capture_counter** grown = nvtxw_realloc(d->counters, want * sizeof *grown);
         failed = grown == NULL && capture_error(r, l->start, "out of memory");
         if (grown != NULL)
             d->counters = grown, d->counter_capacity = want;
     }
     if (failed) {
-        free(c);
+        nvtxw_free(c);
         return -1;
     }
     d->counters[d->counter_count++] = c;

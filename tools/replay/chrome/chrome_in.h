@@ -241,6 +241,9 @@ void chrome_event_warning(chrome_import* im, const char* format, ...)
     __attribute__((format(printf, 2, 3)));
 /* Fails with the backend's words; returns 1. */
 int chrome_api_error(chrome_import* im, const char* what, nvtxwResultCode_t rc);
+/* Prints "TOOL: error: PATH: out of memory (WHAT)" for work outside any one
+ * event (registrations, the end of the trace); returns 1. */
+int chrome_out_of_memory(chrome_import* im, const char* what);
 
 /* Second pass: one event mapped to NVTXW calls; 0, or 1 with the error
  * printed. */

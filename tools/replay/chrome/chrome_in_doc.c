@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "chrome_in.h"
+#include "tool_alloc.h"
 
 void cj_doc_reset(cj_doc* doc) {
     doc->count = 0;
@@ -23,8 +24,8 @@ void cj_doc_reset(cj_doc* doc) {
 }
 
 void cj_doc_free(cj_doc* doc) {
-    free(doc->nodes);
-    free(doc->text);
+    nvtxw_free(doc->nodes);
+    nvtxw_free(doc->text);
     memset(doc, 0, sizeof *doc);
 }
 
@@ -40,7 +41,7 @@ static uint32_t doc_text(cj_doc* doc, const char* text, size_t len) {
         char* grown;
         while (cap < doc->text_len + len + 1)
             cap *= 2;
-        if ((grown = realloc(doc->text, cap)) == NULL)
+        if ((grown = nvtxw_realloc(doc->text, cap)) == NULL)
             return CJ_NONE;
         doc->text = grown;
         doc->text_cap = cap;
@@ -63,7 +64,7 @@ int cj_doc_key(cj_doc* doc, const char* key, size_t len) {
 
 static int doc_grow_nodes(cj_doc* doc) {
     size_t cap = doc->cap ? doc->cap * 2 : 64;
-    cj_node* grown = realloc(doc->nodes, cap * sizeof *grown);
+    cj_node* grown = nvtxw_realloc(doc->nodes, cap * sizeof *grown);
     if (grown == NULL)
         return -1;
     doc->nodes = grown;
@@ -140,7 +141,7 @@ int cj_buf_put(cj_buf* buf, const void* data, size_t len) {
         char* grown;
         while (cap < buf->len + len)
             cap *= 2;
-        if ((grown = realloc(buf->data, cap)) == NULL)
+        if ((grown = nvtxw_realloc(buf->data, cap)) == NULL)
             return -1;
         buf->data = grown;
         buf->cap = cap;
@@ -214,7 +215,7 @@ static size_t key_hash(const char* key, size_t len) {
 
 static int table_grow(ct_table* table) {
     size_t cap = table->cap ? table->cap * 2 : 64;
-    ct_slot* slots = calloc(cap, sizeof *slots);
+    ct_slot* slots = nvtxw_calloc(cap, sizeof *slots);
     if (slots == NULL)
         return -1;
     for (size_t i = 0; i < table->cap; i++) {
@@ -226,7 +227,7 @@ static int table_grow(ct_table* table) {
             ;
         slots[j] = table->slots[i];
     }
-    free(table->slots);
+    nvtxw_free(table->slots);
     table->slots = slots;
     table->cap = cap;
     return 0;
@@ -250,7 +251,7 @@ uint64_t* ct_find(ct_table* table, const char* key, size_t len, int insert, int*
             return NULL;
         return ct_find(table, key, len, insert, added);
     }
-    if ((table->slots[i].key = malloc(len + 1)) == NULL)
+    if ((table->slots[i].key = nvtxw_malloc(len + 1)) == NULL)
         return NULL;
     memcpy(table->slots[i].key, key, len);
     table->slots[i].key[len] = '\0';
@@ -264,8 +265,8 @@ uint64_t* ct_find(ct_table* table, const char* key, size_t len, int insert, int*
 
 void ct_free(ct_table* table) {
     for (size_t i = 0; i < table->cap; i++)
-        free(table->slots[i].key);
-    free(table->slots);
+        nvtxw_free(table->slots[i].key);
+    nvtxw_free(table->slots);
     memset(table, 0, sizeof *table);
 }
 
@@ -275,7 +276,7 @@ void ct_remove(ct_table* table, const char* key, size_t len) {
     if (value == NULL)
         return;
     hole = (size_t)((ct_slot*)((char*)value - offsetof(ct_slot, value)) - table->slots);
-    free(table->slots[hole].key);
+    nvtxw_free(table->slots[hole].key);
     table->slots[hole].key = NULL;
     table->count--;
     /* Backward shift: later entries of the probe run move into the hole

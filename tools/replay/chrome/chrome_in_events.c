@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "chrome_in.h"
+#include "tool_alloc.h"
 
 #define SYNTHETIC_RANGE_ID 0xC000000000000000ull
 
@@ -134,14 +135,14 @@ static uint32_t cname_color(const char* cname) {
 
 /* ---- held events ---- */
 
-static held* held_new(void) { return calloc(1, sizeof(held)); }
+static held* held_new(void) { return nvtxw_calloc(1, sizeof(held)); }
 
 static void held_free(held* h) {
     if (h == NULL)
         return;
-    free(h->name.data);
-    free(h->args.data);
-    free(h);
+    nvtxw_free(h->name.data);
+    nvtxw_free(h->args.data);
+    nvtxw_free(h);
 }
 
 static void put_u64(unsigned char* at, uint64_t v) { memcpy(at, &v, 8); }
@@ -175,8 +176,8 @@ static int held_write(chrome_import* im, chrome_thread* t, held* h) {
     h->kind = HELD_NONE;
     if (h->name.cap > 65536 || h->args.cap > 65536) {
         /* one huge event does not keep its buffers for the rest of the run */
-        free(h->name.data);
-        free(h->args.data);
+        nvtxw_free(h->name.data);
+        nvtxw_free(h->args.data);
         memset(&h->name, 0, sizeof h->name);
         memset(&h->args, 0, sizeof h->args);
     }
@@ -376,7 +377,7 @@ static int map_async_begin(chrome_import* im, const cj_doc* doc, int64_t ts, chr
     stack = (open_stack*)(uintptr_t)*slot;
     if (stack == NULL || stack->count == stack->cap) {
         size_t cap = stack ? stack->cap * 2 : 2;
-        open_stack* grown = realloc(stack, sizeof *stack + cap * sizeof(uint64_t));
+        open_stack* grown = nvtxw_realloc(stack, sizeof *stack + cap * sizeof(uint64_t));
         if (grown == NULL)
             return chrome_event_error(im, "out of memory");
         if (stack == NULL)
@@ -415,7 +416,7 @@ static int map_async_end(chrome_import* im, const cj_doc* doc, int64_t ts, chrom
     }
     id = stack->ids[--stack->count];
     if (stack->count == 0) {
-        free(stack);
+        nvtxw_free(stack);
         ct_remove(&im->async_index, im->scratch.data, im->scratch.len);
     }
     ct_remove(&im->open_ids, (const char*)&id, 8);
@@ -591,28 +592,28 @@ int chrome_map_finish(chrome_import* im) {
 void chrome_import_free(chrome_import* im) {
     for (size_t i = 0; i < im->thread_count; i++) {
         held_free(im->threads[i].pending);
-        free(im->threads[i].pid_key);
-        free(im->threads[i].tid_key);
-        free(im->threads[i].name);
-        free(im->threads[i].task_path);
+        nvtxw_free(im->threads[i].pid_key);
+        nvtxw_free(im->threads[i].tid_key);
+        nvtxw_free(im->threads[i].name);
+        nvtxw_free(im->threads[i].task_path);
     }
     for (size_t i = 0; i < im->process_count; i++) {
-        free(im->processes[i].pid_key);
-        free(im->processes[i].name);
-        free(im->processes[i].labels);
+        nvtxw_free(im->processes[i].pid_key);
+        nvtxw_free(im->processes[i].name);
+        nvtxw_free(im->processes[i].labels);
     }
     for (size_t i = 0; i < im->counter_count; i++)
-        free(im->counters[i].name);
+        nvtxw_free(im->counters[i].name);
     for (size_t i = 0; i < im->async_index.cap; i++) {
         if (im->async_index.slots[i].key != NULL)
-            free((void*)(uintptr_t)im->async_index.slots[i].value);
+            nvtxw_free((void*)(uintptr_t)im->async_index.slots[i].value);
     }
     held_free(im->cur);
-    free(im->threads);
-    free(im->processes);
-    free(im->counters);
-    free(im->session_name);
-    free(im->scratch.data);
+    nvtxw_free(im->threads);
+    nvtxw_free(im->processes);
+    nvtxw_free(im->counters);
+    nvtxw_free(im->session_name);
+    nvtxw_free(im->scratch.data);
     ct_free(&im->process_index);
     ct_free(&im->thread_index);
     ct_free(&im->counter_index);

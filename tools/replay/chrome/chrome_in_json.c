@@ -32,6 +32,7 @@
 #include <yajl/yajl_parse.h>
 
 #include "chrome_in.h"
+#include "tool_alloc.h"
 #include "tool_interrupt.h"
 
 #define CHUNK (256u << 10)
@@ -364,7 +365,7 @@ static void skip_bom(reader* r, FILE* file) {
 int chrome_read(const char* tool, const char* path, const chrome_reader_cb* cb, void* user,
                 chrome_read_result* result) {
     reader r;
-    unsigned char* chunk = malloc(CHUNK);
+    unsigned char* chunk = nvtxw_malloc(CHUNK);
     FILE* file = fopen(path, "rb");
     int status = 1;
     memset(&r, 0, sizeof r);
@@ -392,6 +393,6 @@ int chrome_read(const char* tool, const char* path, const chrome_reader_cb* cb, 
     if (file != NULL)
         fclose(file);
     cj_doc_free(&r.doc);
-    free(chunk);
+    nvtxw_free(chunk);
     return status;
 }

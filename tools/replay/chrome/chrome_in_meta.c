@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "chrome_in.h"
+#include "tool_alloc.h"
 
 void chrome_id_key(const cj_doc* doc, uint32_t node, cj_buf* out) {
     out->len = 0;
@@ -32,7 +33,7 @@ void chrome_id_key(const cj_doc* doc, uint32_t node, cj_buf* out) {
 }
 
 static char* copy_text(const char* text, size_t len) {
-    char* copy = malloc(len + 1);
+    char* copy = nvtxw_malloc(len + 1);
     if (copy != NULL) {
         memcpy(copy, text, len);
         copy[len] = '\0';
@@ -44,7 +45,7 @@ static int grow(void** items, size_t* cap, size_t count, size_t size) {
     void* grown;
     if (count < *cap)
         return 0;
-    grown = realloc(*items, (*cap ? *cap * 2 : 16) * size);
+    grown = nvtxw_realloc(*items, (*cap ? *cap * 2 : 16) * size);
     if (grown == NULL)
         return -1;
     *items = grown;
@@ -96,10 +97,10 @@ int chrome_thread_of(chrome_import* im, const cj_doc* doc, uint32_t* thread) {
         cj_buf tid = {0};
         chrome_id_key(doc, cj_get(doc, 0, "tid"), &tid);
         if (tid.data == NULL || cj_buf_put(key, tid.data, tid.len) != 0) {
-            free(tid.data);
+            nvtxw_free(tid.data);
             return chrome_event_error(im, "out of memory");
         }
-        free(tid.data);
+        nvtxw_free(tid.data);
     }
     if ((slot = ct_find(&im->thread_index, key->data, key->len, 1, &added)) == NULL)
         return chrome_event_error(im, "out of memory");
@@ -113,8 +114,11 @@ int chrome_thread_of(chrome_import* im, const cj_doc* doc, uint32_t* thread) {
         t->tid_key = copy_text(key->data + pid_len + 1, key->len - pid_len - 1);
         t->process = process;
         t->first_seen = im->event_index;
-        if (t->pid_key == NULL || t->tid_key == NULL)
+        if (t->pid_key == NULL || t->tid_key == NULL) { /* not counted: not freed later */
+            nvtxw_free(t->pid_key);
+            nvtxw_free(t->tid_key);
             return chrome_event_error(im, "out of memory");
+        }
         *slot = im->thread_count++;
     }
     *thread = (uint32_t)*slot;
@@ -137,7 +141,7 @@ static int task_row_meta(chrome_import* im, const cj_doc* doc, uint32_t args, ch
     t->task_old_scope = strtoull(cj_text(doc, scope), &end, 10);
     if (errno != 0 || *end != '\0' || cj_text(doc, scope)[0] == '-')
         return chrome_event_error(im, "args.task_scope must be a scope ID (an unsigned integer)");
-    free(t->task_path);
+    nvtxw_free(t->task_path);
     if ((t->task_path = copy_text(cj_text(doc, path), doc->nodes[path].len)) == NULL ||
         chrome_task_slot(im, t->task_old_scope, 1) == NULL)
         return chrome_event_error(im, "out of memory");
@@ -193,7 +197,7 @@ static int meta_event(chrome_import* im, const cj_doc* doc, const char* name) {
     text_slot = !is_process                       ? &im->threads[thread].name
                 : !strcmp(name, "process_labels") ? &im->processes[process].labels
                                                   : &im->processes[process].name;
-    free(*text_slot);
+    nvtxw_free(*text_slot);
     *text_slot = copy_text(cj_text(doc, value), doc->nodes[value].len);
     return *text_slot == NULL ? chrome_event_error(im, "out of memory") : 0;
 }
@@ -239,7 +243,7 @@ static int counter_event(chrome_import* im, const cj_doc* doc, uint32_t thread) 
             c->process = process;
             /* "value" is the series our JSON sink writes for one counter:
              * the counter keeps the event's name (docs/chrome-input.md). */
-            if ((c->name = malloc(size)) == NULL)
+            if ((c->name = nvtxw_malloc(size)) == NULL)
                 return chrome_event_error(im, "out of memory");
             if (!strcmp(series, "value"))
                 snprintf(c->name, size, "%s", base);
@@ -278,7 +282,7 @@ static int meta_on_member(void* user, const char* key, const cj_doc* doc) {
     session = cj_get(doc, 0, "session");
     base = cj_get(doc, 0, "timestampBase_ns");
     if (session != CJ_NONE && doc->nodes[session].type == CJ_STRING) {
-        free(im->session_name);
+        nvtxw_free(im->session_name);
         im->session_name = copy_text(cj_text(doc, session), doc->nodes[session].len);
     }
     if (base != CJ_NONE && doc->nodes[base].type == CJ_NUMBER)

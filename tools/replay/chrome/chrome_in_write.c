@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "chrome_in.h"
+#include "tool_alloc.h"
 #include "tool_interrupt.h"
 
 #define CHROME_SHAPES_MAX 4096
@@ -57,6 +58,11 @@ void chrome_event_warning(chrome_import* im, const char* format, ...) {
     va_start(args, format);
     vreport(im, "warning", format, args);
     va_end(args);
+}
+
+int chrome_out_of_memory(chrome_import* im, const char* what) {
+    fprintf(stderr, "%s: error: %s: out of memory (%s)\n", im->ctx->tool, im->path, what);
+    return 1;
 }
 
 int chrome_api_error(chrome_import* im, const char* what, nvtxwResultCode_t rc) {
@@ -185,11 +191,12 @@ static int register_process(chrome_import* im, chrome_process* p, ct_table* used
     else
         snprintf(path, sizeof path, "pid %s", id_text(p->pid_key));
     if (ct_find(used, path, strlen(path), 1, &added) == NULL)
-        return chrome_api_error(im, "memory", NVTXW_RESULT_FAILED);
+        return chrome_out_of_memory(im, "process names");
     if (!added) {
         size_t len = strlen(path);
         snprintf(path + len, sizeof path - len, " (pid %s)", id_text(p->pid_key));
-        ct_find(used, path, strlen(path), 1, NULL);
+        if (ct_find(used, path, strlen(path), 1, NULL) == NULL)
+            return chrome_out_of_memory(im, "process names");
     }
     memset(&attr, 0, sizeof attr);
     attr.structSize = sizeof attr;
@@ -239,7 +246,7 @@ static int open_stream(chrome_import* im, chrome_thread* t, ct_table* used) {
             snprintf(name, sizeof name, "%s (pid %.60s)#%d", base, id_text(t->pid_key), n);
     }
     if (!added)
-        return chrome_api_error(im, "memory", NVTXW_RESULT_FAILED);
+        return chrome_out_of_memory(im, "stream names");
     memset(&attr, 0, sizeof attr);
     attr.structSize = sizeof attr;
     attr.name = name;
@@ -269,12 +276,12 @@ static int register_task(chrome_import* im, chrome_thread* t) {
 
 static int register_streams(chrome_import* im) {
     ct_table used = {0};
-    uint32_t* order = calloc(im->thread_count + 1, sizeof *order);
-    int status = order == NULL;
+    uint32_t* order = nvtxw_calloc(im->thread_count + 1, sizeof *order);
+    int status = order == NULL ? chrome_out_of_memory(im, "stream order") : 0;
     for (size_t i = 0; i < im->process_count && status == 0; i++)
         status = register_process(im, &im->processes[i], &used);
     ct_free(&used);
-    for (uint32_t i = 0; i < im->thread_count && order != NULL; i++)
+    for (uint32_t i = 0; i < im->thread_count && status == 0; i++)
         order[i] = i;
     sort_im = im;
     if (status == 0)
@@ -284,7 +291,7 @@ static int register_streams(chrome_import* im) {
         status = t->task_path != NULL ? register_task(im, t) : open_stream(im, t, &used);
     }
     ct_free(&used);
-    free(order);
+    nvtxw_free(order);
     return status;
 }
 
@@ -511,7 +518,7 @@ static int json_fallback(cj_buf* out, const cj_doc* doc, uint32_t args, const ch
                  cj_buf_put(&key, cj_key(doc, k), doc->nodes[k].key_len) ||
                  cj_buf_put(&key, "\":", 2) || cj_buf_put(out, key.data, key.len) ||
                  cj_write_json(doc, k, out);
-        free(key.data);
+        nvtxw_free(key.data);
         first = 0;
     }
     return status || cj_buf_put(out, "}", 2);

@@ -27,6 +27,7 @@
 #include "nvtxw/nvtxw.h"
 #include "replay_patterns.h"
 #include "replay_sources.h"
+#include "tool_alloc.h"
 #include "tool_interrupt.h"
 #include "tool_output.h"
 #include "tool_progress.h"
@@ -577,12 +578,12 @@ static int run(int argc, char** argv) {
         patterns += strlen(argv[i]) / 2 + 1; /* bounds the comma-separated items */
     o.output = "-";
     o.order = NVTXW_READER_ORDER_STREAM;
-    o.inputs = calloc((size_t)argc, sizeof *o.inputs);
-    o.streams = calloc(patterns, sizeof *o.streams);
-    o.domains = calloc(patterns, sizeof *o.domains);
-    o.sources = calloc((size_t)argc, sizeof *o.sources);
-    readers = calloc((size_t)argc, sizeof *readers);
-    temps = calloc((size_t)argc, PATH_MAX);
+    o.inputs = nvtxw_calloc((size_t)argc, sizeof *o.inputs);
+    o.streams = nvtxw_calloc(patterns, sizeof *o.streams);
+    o.domains = nvtxw_calloc(patterns, sizeof *o.domains);
+    o.sources = nvtxw_calloc((size_t)argc, sizeof *o.sources);
+    readers = nvtxw_calloc((size_t)argc, sizeof *readers);
+    temps = nvtxw_calloc((size_t)argc, PATH_MAX);
     if (o.inputs == NULL || o.streams == NULL || o.domains == NULL || o.sources == NULL ||
         readers == NULL || temps == NULL) {
         fprintf(stderr, TOOL ": error: out of memory\n");
@@ -615,12 +616,12 @@ static int run(int argc, char** argv) {
             unlink(temps + i * PATH_MAX);
     }
     nvtxwFinalize();
-    free(readers);
-    free(temps);
-    free(o.sources);
-    free(o.inputs);
-    free(o.streams);
-    free(o.domains);
+    nvtxw_free(readers);
+    nvtxw_free(temps);
+    nvtxw_free(o.sources);
+    nvtxw_free(o.inputs);
+    nvtxw_free(o.streams);
+    nvtxw_free(o.domains);
     return tool_interrupt_status(status);
 }
 

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "synthetic.h"
+#include "tool_alloc.h"
 
 enum {
     P_THREADS = 2,
@@ -336,20 +337,20 @@ static int run_gpu(synth_run* run) {
     s.threads = run->value[P_THREADS];
     s.devices = run->value[P_DEVICES];
     s.streams = run->value[P_STREAMS];
-    s.host = calloc(s.threads, sizeof *s.host);
-    s.dev = calloc(s.devices * s.streams, sizeof *s.dev);
-    s.mem_counter = calloc(s.devices, sizeof *s.mem_counter);
-    s.mem_used = calloc(s.devices, sizeof *s.mem_used);
+    s.host = nvtxw_calloc(s.threads, sizeof *s.host);
+    s.dev = nvtxw_calloc(s.devices * s.streams, sizeof *s.dev);
+    s.mem_counter = nvtxw_calloc(s.devices, sizeof *s.mem_counter);
+    s.mem_used = nvtxw_calloc(s.devices, sizeof *s.mem_used);
     if (s.host == NULL || s.dev == NULL || s.mem_counter == NULL || s.mem_used == NULL)
         fprintf(stderr, "%s: error: --synthetic gpu: out of memory\n", run->ctx->tool);
     else
         status = setup(&s) || iterate(&s) ||
                  synth_close(run, &s.host[0].w.stream, s.threads, sizeof *s.host) ||
                  synth_close(run, &s.dev[0].stream, s.devices * s.streams, sizeof *s.dev);
-    free(s.host);
-    free(s.dev);
-    free(s.mem_counter);
-    free(s.mem_used);
+    nvtxw_free(s.host);
+    nvtxw_free(s.dev);
+    nvtxw_free(s.mem_counter);
+    nvtxw_free(s.mem_used);
     return status;
 }
 

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "synthetic.h"
+#include "tool_alloc.h"
 
 enum { P_RANKS = 2, P_PER_NODE, P_ITERATIONS, P_MESSAGES, P_COLLECTIVE, P_BYTES, P_COMPUTE };
 
@@ -330,24 +331,24 @@ static int run_mpi(synth_run* run) {
     s.run = run;
     s.ranks = run->value[P_RANKS];
     s.messages = run->value[P_MESSAGES];
-    s.writers = calloc(s.ranks, sizeof *s.writers);
-    s.gflops = calloc(s.ranks, sizeof *s.gflops);
-    s.sent = calloc(s.ranks, sizeof *s.sent);
-    s.clock = calloc(s.ranks, sizeof *s.clock);
-    s.send_time = calloc(s.ranks * (s.messages + 1), sizeof *s.send_time);
-    s.bytes_sent = calloc(s.ranks, sizeof *s.bytes_sent);
+    s.writers = nvtxw_calloc(s.ranks, sizeof *s.writers);
+    s.gflops = nvtxw_calloc(s.ranks, sizeof *s.gflops);
+    s.sent = nvtxw_calloc(s.ranks, sizeof *s.sent);
+    s.clock = nvtxw_calloc(s.ranks, sizeof *s.clock);
+    s.send_time = nvtxw_calloc(s.ranks * (s.messages + 1), sizeof *s.send_time);
+    s.bytes_sent = nvtxw_calloc(s.ranks, sizeof *s.bytes_sent);
     if (s.writers == NULL || s.gflops == NULL || s.sent == NULL || s.clock == NULL ||
         s.send_time == NULL || s.bytes_sent == NULL)
         fprintf(stderr, "%s: error: --synthetic mpi: out of memory\n", run->ctx->tool);
     else
         status = setup(&s) || iterate(&s) ||
                  synth_close(run, &s.writers[0].stream, s.ranks, sizeof *s.writers);
-    free(s.writers);
-    free(s.gflops);
-    free(s.sent);
-    free(s.clock);
-    free(s.send_time);
-    free(s.bytes_sent);
+    nvtxw_free(s.writers);
+    nvtxw_free(s.gflops);
+    nvtxw_free(s.sent);
+    nvtxw_free(s.clock);
+    nvtxw_free(s.send_time);
+    nvtxw_free(s.bytes_sent);
     return status;
 }
 

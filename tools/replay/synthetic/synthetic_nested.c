@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "synthetic_nested.h"
+#include "tool_alloc.h"
 
 enum { P_THREADS = 2, P_DOMAINS, P_CATEGORIES, P_DEPTH, P_ITERATIONS, P_PAYLOAD_EVERY };
 
@@ -195,20 +196,20 @@ static int run_nested(synth_run* run) {
     s.domains = run->value[P_DOMAINS];
     s.depth = run->value[P_DEPTH];
     int allocated;
-    s.dom = calloc(s.domains, sizeof *s.dom);
-    s.streams = calloc(s.threads * s.domains, sizeof *s.streams);
+    s.dom = nvtxw_calloc(s.domains, sizeof *s.dom);
+    s.streams = nvtxw_calloc(s.threads * s.domains, sizeof *s.streams);
     allocated = s.dom != NULL && s.streams != NULL;
     for (uint64_t k = 0; allocated && k < s.domains; k++)
-        allocated = (s.dom[k].levels = calloc(s.depth, sizeof *s.dom[k].levels)) != NULL;
+        allocated = (s.dom[k].levels = nvtxw_calloc(s.depth, sizeof *s.dom[k].levels)) != NULL;
     if (!allocated)
         fprintf(stderr, "%s: error: --synthetic nested: out of memory\n", run->ctx->tool);
     else
         status = setup(&s) || iterate(&s) ||
                  synth_close(run, &s.streams[0].w.stream, s.threads * s.domains, sizeof *s.streams);
     for (uint64_t k = 0; s.dom != NULL && k < s.domains; k++)
-        free(s.dom[k].levels);
-    free(s.dom);
-    free(s.streams);
+        nvtxw_free(s.dom[k].levels);
+    nvtxw_free(s.dom);
+    nvtxw_free(s.streams);
     return status;
 }
 

@@ -31,6 +31,7 @@
 
 #include "nvtxw/tasks.h"
 #include "synthetic.h"
+#include "tool_alloc.h"
 
 enum { P_WORKERS = 2, P_TASKS, P_LIVE, P_FANOUT, P_DEPTH, P_SLICES, P_WAIT, P_SLICE_NS };
 
@@ -421,15 +422,15 @@ static int simulate(tasks_state* s) {
 }
 
 static int allocate(tasks_state* s) {
-    s->w = calloc(s->workers, sizeof *s->w);
-    s->tasks = calloc(s->live_max, sizeof *s->tasks);
-    s->free_slots = calloc(s->live_max, sizeof *s->free_slots);
-    s->waiting.slot = calloc(s->live_max, sizeof *s->waiting.slot);
+    s->w = nvtxw_calloc(s->workers, sizeof *s->w);
+    s->tasks = nvtxw_calloc(s->live_max, sizeof *s->tasks);
+    s->free_slots = nvtxw_calloc(s->live_max, sizeof *s->free_slots);
+    s->waiting.slot = nvtxw_calloc(s->live_max, sizeof *s->waiting.slot);
     s->waiting.capacity = s->live_max;
     if (s->w == NULL || s->tasks == NULL || s->free_slots == NULL || s->waiting.slot == NULL)
         return 1;
     for (uint32_t i = 0; i < s->workers; i++) {
-        s->w[i].queue.slot = calloc(s->live_max, sizeof *s->w[i].queue.slot);
+        s->w[i].queue.slot = nvtxw_calloc(s->live_max, sizeof *s->w[i].queue.slot);
         s->w[i].queue.capacity = s->live_max;
         if (s->w[i].queue.slot == NULL)
             return 1;
@@ -442,11 +443,11 @@ static int allocate(tasks_state* s) {
 
 static void release(tasks_state* s) {
     for (uint32_t i = 0; s->w != NULL && i < s->workers; i++)
-        free(s->w[i].queue.slot);
-    free(s->w);
-    free(s->tasks);
-    free(s->free_slots);
-    free(s->waiting.slot);
+        nvtxw_free(s->w[i].queue.slot);
+    nvtxw_free(s->w);
+    nvtxw_free(s->tasks);
+    nvtxw_free(s->free_slots);
+    nvtxw_free(s->waiting.slot);
 }
 
 static int run_tasks(synth_run* run) {
