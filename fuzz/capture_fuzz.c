@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "fuzz_temp.h"
 #include "nvtxw/nvtxw.h"
 #include "replay_input.h"
 
@@ -23,12 +24,12 @@ nvtxwResultCode_t nvtxwGetInterface(nvtxwInterfaceVersion_t version, const void*
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     static const nvtxwInterface_t* iface;
     replay_input_ctx ctx;
-    char path[64];
+    char path[FUZZ_TEMP_NAME_MAX];
     FILE* file;
     int fd;
     if (iface == NULL && nvtxwGetInterface(NVTXW_INTERFACE_VERSION, (const void**)&iface) != 0)
         abort();
-    snprintf(path, sizeof path, "/tmp/nvtxw-capture-fuzz-%ld-XXXXXX", (long)getpid());
+    fuzz_temp_name(path, "capture");
     if ((fd = mkstemp(path)) < 0 || (file = fdopen(fd, "wb")) == NULL)
         abort();
     if ((size > 0 && fwrite(data, 1, size, file) != size) || fclose(file) != 0)

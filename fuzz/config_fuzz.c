@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fuzz_temp.h"
 #include "nvtxw/nvtxw.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
@@ -26,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                                         "Sink=stats|Output=/dev/null|Overwrite=in-place\n",
                                         "Sink=report|Output=%s|Overwrite=in-place\n"};
     static const nvtxwInterface_t* iface;
-    char report[64], first[128];
+    char report[FUZZ_TEMP_NAME_MAX], first[FUZZ_TEMP_NAME_MAX + 64];
     nvtxwSessionAttributes_t attr;
     nvtxwSessionHandle_t session = NULL;
     nvtxwResultCode_t rc;
@@ -36,7 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (iface == NULL && nvtxwGetInterface(NVTXW_INTERFACE_VERSION, (const void**)&iface) != 0)
         abort();
     line = sinks[size > 0 ? data[0] % 4 : 0];
-    snprintf(report, sizeof report, "/tmp/nvtxw-config-fuzz-%ld-XXXXXX", (long)getpid());
+    fuzz_temp_name(report, "config");
     if ((fd = mkstemp(report)) < 0)
         abort();
     close(fd);

@@ -3,7 +3,7 @@
 # target compiles the library sources into itself so that every library
 # function is instrumented (coverage and sanitizers), and needs no libtool
 # library.
-EXTRA_DIST += fuzz/visit_fuzz.c fuzz/README.md
+EXTRA_DIST += fuzz/visit_fuzz.c fuzz/README.md fuzz/fuzz_temp.h
 EXTRA_DIST += fuzz/yaml_fuzz.c fuzz/yaml_fuzz.dict
 EXTRA_DIST += fuzz/registry_fuzz.c fuzz/reader_fuzz.c
 EXTRA_DIST += fuzz/capture_fuzz.c fuzz/capture_fuzz.dict

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fuzz_temp.h"
 #include "nvtxw/reader.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
@@ -133,10 +134,10 @@ static int on_string(void* ctx, const char* s, size_t n) {
 }
 
 /* Writes the input to a private temporary file; the reader takes a path. */
-static int write_input(const uint8_t* data, size_t size, char* path, size_t path_size) {
+static int write_input(const uint8_t* data, size_t size, char* path) {
     FILE* file;
     int fd;
-    snprintf(path, path_size, "/tmp/nvtxw-reader-fuzz-%ld-XXXXXX", (long)getpid());
+    fuzz_temp_name(path, "reader");
     fd = mkstemp(path);
     if (fd < 0)
         return -1;
@@ -176,8 +177,8 @@ static void read_all(const char* path, int order) {
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-    char path[128];
-    if (write_input(data, size, path, sizeof path) != 0) {
+    char path[FUZZ_TEMP_NAME_MAX];
+    if (write_input(data, size, path) != 0) {
         unlink(path);
         return 0;
     }

@@ -18,7 +18,10 @@ for target in "$@"; do
     mkdir -p "$findings" "$scratch/$target"
     set -- -max_total_time="$seconds" -print_final_stats=1 -artifact_prefix="$findings/"
     [ -f "$srcdir/fuzz/${target}_fuzz.dict" ] && set -- "$@" -dict="$srcdir/fuzz/${target}_fuzz.dict"
-    [ "$target" = reader ] && set -- "$@" -max_len=20000
+    # The reader's inputs reach so many features that libFuzzer's entropic
+    # schedule took 43 % of the time (perf): 181 executions/s with it, 439
+    # without.
+    [ "$target" = reader ] && set -- "$@" -max_len=20000 -entropic=0
     [ "$target" = chrome ] && set -- "$@" -max_len=65536
     if "fuzz/${target}_fuzz" "$@" "$scratch/$target" "$srcdir/fuzz/corpus/$target" \
         >"$scratch/$target.log" 2>&1; then
