@@ -38,6 +38,8 @@ static nvtxwResultCode_t next_registration(nvtxw_reader_t* reader, const nvtxw_r
     while (reader->reg_pos < reader->reg_chunk_count) {
         int r;
         if (reader->reg_record >= reader->reg_ok[reader->reg_pos]) {
+            if (reader->reg_lossy[reader->reg_pos]) /* as the opening pass counted */
+                reader->reg_losses[1]++;
             reader->reg_pos++;
             reader->reg_record = 0;
             reader->reg_loaded = 0;

@@ -133,8 +133,9 @@ typedef struct reader_domain {
     nvtxw_schema_registry_t* registry;
     char** strings;
     size_t string_count, string_capacity;
-    uint32_t serial; /* high half of the writer's string handles (format 2) */
-    idmap plans;     /* schema ID -> reader_plan* (reader_records.c), made on first use */
+    uint32_t serial;           /* high half of the writer's string handles (format 2) */
+    idmap plans;               /* schema ID -> reader_plan* (reader_records.c), made on first use */
+    uint32_t string_anchor[2]; /* per pass: see reg_losses */
 } reader_domain;
 
 /* How payloads of one schema are decoded: the encoding a compact record
@@ -238,6 +239,18 @@ struct nvtxw_reader {
     int reg_damaged;                    /* a registration chunk was skipped, in part or whole */
     uint64_t reg_lost_records;          /* records of registration chunks skipped so far */
     uint64_t lost_strings, lost_others; /* placeholders filled in (reader_registrations.c) */
+    /* Numbers after a lost registration chunk (reader_registrations.c). Per
+     * pass (0 opening, 1 emitting): how many losses were passed, and for
+     * domains, stream opens and each domain's strings the loss count when
+     * their numbering was last known (at the start, or at an index marker).
+     * A record of a kind whose numbering predates the last loss has no known
+     * number (a report written before markers): it is dropped and counted,
+     * never handed out under another record's number. */
+    uint32_t reg_losses[2], domain_anchor[2], stream_anchor[2];
+    uint8_t* reg_lossy;       /* per registration chunk: records were lost at its end */
+    uint64_t reg_dropped;     /* records dropped so (opening pass) */
+    uint64_t reg_loss_offset; /* offset of the first damaged registration chunk */
+    int reg_drop;             /* the record just decoded is dropped */
     /* iteration */
     int phase;
     size_t reg_pos;        /* registration chunk being emitted */

@@ -42,7 +42,8 @@ static nvtxwResultCode_t collect_registration_chunks(nvtxw_reader_t* reader) {
     size_t i;
     reader->reg_chunks = nvtxw_calloc(n ? n : 1, sizeof *reader->reg_chunks);
     reader->reg_ok = nvtxw_calloc(n ? n : 1, sizeof *reader->reg_ok);
-    if (reader->reg_chunks == NULL || reader->reg_ok == NULL)
+    reader->reg_lossy = nvtxw_calloc(n ? n : 1, sizeof *reader->reg_lossy);
+    if (reader->reg_chunks == NULL || reader->reg_ok == NULL || reader->reg_lossy == NULL)
         return error_oom("the registration log");
     for (i = 0; i < n; i++)
         if (container_reader_chunk_info(reader->container, i)->meta.kind == KIND_REGISTRATIONS)
@@ -63,6 +64,18 @@ static nvtxwResultCode_t registration_damage(nvtxw_reader_t* reader, size_t chun
     return NVTXW_RESULT_SUCCESS;
 }
 
+/* Chunk k lost records after its first reg_ok[k]: later numbered records
+ * need an index marker to keep their numbers (reg_losses). */
+static void note_registration_loss(nvtxw_reader_t* reader, size_t k, uint64_t lost) {
+    if (reader->reg_losses[0] == 0)
+        reader->reg_loss_offset =
+            container_reader_chunk_info(reader->container, reader->reg_chunks[k])->offset;
+    reader->reg_damaged = 1;
+    reader->reg_lost_records += lost;
+    reader->reg_lossy[k] = 1;
+    reader->reg_losses[0]++;
+}
+
 /* First pass over one registration chunk. */
 static nvtxwResultCode_t apply_chunk(nvtxw_reader_t* reader, size_t k) {
     size_t chunk = reader->reg_chunks[k];
@@ -73,8 +86,7 @@ static nvtxwResultCode_t apply_chunk(nvtxw_reader_t* reader, size_t k) {
         reader_load_chunk(reader, chunk, &reader->reg_buffer, &reader->reg_capacity, &size);
     if (status != NVTXW_RESULT_SUCCESS) {
         const container_chunk_info* info = container_reader_chunk_info(reader->container, chunk);
-        reader->reg_damaged = 1;
-        reader->reg_lost_records += info->meta.record_count;
+        note_registration_loss(reader, k, info->meta.record_count);
         return reader_add_damage(reader, info->offset, 0, "registration chunk: %s",
                                  nvtxw_last_error()) == 0
                    ? NVTXW_RESULT_SUCCESS
@@ -92,9 +104,10 @@ static nvtxwResultCode_t apply_chunk(nvtxw_reader_t* reader, size_t k) {
         if (r == -1) {
             const container_chunk_info* info =
                 container_reader_chunk_info(reader->container, chunk);
-            reader->reg_damaged = 1;
-            if (info->meta.record_count > reader->reg_ok[k])
-                reader->reg_lost_records += info->meta.record_count - reader->reg_ok[k];
+            note_registration_loss(reader, k,
+                                   info->meta.record_count > reader->reg_ok[k]
+                                       ? info->meta.record_count - reader->reg_ok[k]
+                                       : 0);
             return registration_damage(reader, chunk, reader->reg_ok[k], &c, detail);
         }
         reader->reg_ok[k]++;
@@ -198,6 +211,13 @@ static nvtxwResultCode_t reader_load(nvtxw_reader_t* reader, unsigned container_
         status = collect_registration_chunks(reader);
     for (k = 0; k < reader->reg_chunk_count && status == NVTXW_RESULT_SUCCESS; k++)
         status = apply_chunk(reader, k);
+    if (status == NVTXW_RESULT_SUCCESS && reader->reg_dropped > 0 &&
+        reader_add_damage(reader, reader->reg_loss_offset, 0,
+                          "%llu domain, string and stream-open records after this damaged "
+                          "registration chunk carry no index marker (the report was written "
+                          "before markers): their numbers are unknown, so they were dropped",
+                          (unsigned long long)reader->reg_dropped) != 0)
+        status = error_oom("the damage list");
     if (status == NVTXW_RESULT_SUCCESS)
         status = check_abi(reader);
     if (status == NVTXW_RESULT_SUCCESS)
@@ -268,6 +288,7 @@ void nvtxw_reader_close(nvtxw_reader_t* reader) {
     nvtxw_free(reader->reg_buffer);
     nvtxw_free(reader->reg_chunks);
     nvtxw_free(reader->reg_ok);
+    nvtxw_free(reader->reg_lossy);
     nvtxw_free(reader->domains);
     nvtxw_free(reader->streams);
     nvtxw_free(reader->session_name);

@@ -52,6 +52,20 @@ static int get_domain(nvtxw_reader_t* reader, reader_cursor* c, nvtxw_record_t* 
     return rec->domain < count ? 0 : reader_fail(c, "domain index out of range");
 }
 
+/* Whether a numbered record whose numbering was last known at loss count
+ * `anchor` has a known number in this pass; if not, the record is dropped
+ * (see reg_losses in reader_internal.h) and 0 returned. */
+static int numbered(nvtxw_reader_t* reader, int apply, uint32_t anchor) {
+    if (anchor == reader->reg_losses[apply ? 0 : 1])
+        return 1;
+    reader->reg_drop = 1;
+    if (apply) {
+        reader->reg_dropped++;
+        reader->reg_lost_records++; /* a later index marker may skip over it */
+    }
+    return 0;
+}
+
 static int get_int(reader_cursor* c, int64_t min, int64_t max, int64_t* out) {
     if (reader_get_svar(c, out) != 0)
         return -1;
@@ -267,6 +281,10 @@ static int add_domain(nvtxw_reader_t* reader, reader_cursor* c, const char* name
     d = &reader->domains[reader->domain_count];
     memset(d, 0, sizeof *d);
     d->serial = serial;
+    /* numbered from 0 from here on; the emitting pass sets its own anchor
+     * when it reaches the domain's record */
+    d->string_anchor[0] = reader->reg_losses[0];
+    d->string_anchor[1] = UINT32_MAX;
     d->name = nvtxw_strdup(name);
     d->registry = nvtxw_schema_registry_create();
     if (d->name == NULL || d->registry == NULL) {
@@ -286,8 +304,12 @@ static int domain_record(nvtxw_reader_t* reader, reader_cursor* c, nvtxw_record_
         (reader->major >= 2 &&
          reader_get_bounded(c, UINT32_MAX, "domain handle serial exceeds 32 bits", &serial) != 0))
         return -1;
+    if (!numbered(reader, apply, reader->domain_anchor[apply ? 0 : 1]))
+        return 0;
     if (apply && add_domain(reader, c, name, (uint32_t)serial) != 0)
         return -1;
+    if (!apply && reader->emit_domains < reader->domain_count)
+        reader->domains[reader->emit_domains].string_anchor[1] = reader->reg_losses[1];
     rec->domain = reader->emit_domains;
     rec->u.domain.name = name;
     return 0;
@@ -316,6 +338,8 @@ static int string_record(nvtxw_reader_t* reader, reader_cursor* c, nvtxw_record_
     if (get_domain(reader, c, rec) || reader_get_str(c, a, &text))
         return -1;
     d = &reader->domains[rec->domain];
+    if (!numbered(reader, apply, d->string_anchor[apply ? 0 : 1]))
+        return 0;
     if (apply) {
         char* copy = nvtxw_strdup(text);
         if (copy == NULL)
@@ -402,6 +426,8 @@ static int stream_open_record(nvtxw_reader_t* reader, reader_cursor* c, nvtxw_re
     rec->u.stream_open.ordering_type = (int16_t)v[1];
     rec->u.stream_open.ordering_skid = (int32_t)v[2];
     rec->u.stream_open.ordering_skid_amount = v[3];
+    if (!numbered(reader, apply, reader->stream_anchor[apply ? 0 : 1]))
+        return 0;
     rec->stream = reader->emit_streams;
     return apply ? add_stream(reader, c, rec->domain, rec->u.stream_open.name) : 0;
 }
@@ -409,6 +435,10 @@ static int stream_open_record(nvtxw_reader_t* reader, reader_cursor* c, nvtxw_re
 static int stream_close_record(nvtxw_reader_t* reader, reader_cursor* c, nvtxw_record_t* rec) {
     if (reader_get_uvar(c, &rec->stream) != 0)
         return -1;
+    if (rec->stream >= reader->stream_count && reader->reg_losses[0] > 0) {
+        reader->reg_drop = 1; /* the close of a stream whose open was lost or dropped */
+        return 0;
+    }
     if (rec->stream >= reader->stream_count)
         return reader_fail(c, "stream index out of range");
     rec->domain = reader->streams[rec->stream].domain;
@@ -460,10 +490,18 @@ static int fill_gap(nvtxw_reader_t* reader, reader_cursor* c, uint64_t kind, uin
             return reader_fail(c, "index marker skips more records than a reader fills in");
         *filled += index - count;
     }
+    if (kind == NVTXW_RECORD_DOMAIN)
+        reader->domain_anchor[0] = reader->reg_losses[0];
+    else if (kind == NVTXW_RECORD_STREAM_OPEN)
+        reader->stream_anchor[0] = reader->reg_losses[0];
+    else
+        reader->domains[domain].string_anchor[0] = reader->reg_losses[0];
     for (; count < index; count++) {
         int status;
         if (kind == NVTXW_RECORD_DOMAIN) {
             status = add_domain(reader, c, "", 0);
+            if (status == 0) /* its strings come with markers or not at all */
+                reader->domains[reader->domain_count - 1].string_anchor[0] = UINT32_MAX;
         } else if (kind == NVTXW_RECORD_STREAM_OPEN) {
             status = add_stream(reader, c, NVTXW_READER_NONE, "");
             if (status == 0)
@@ -486,6 +524,12 @@ static int skip_gap(nvtxw_reader_t* reader, reader_cursor* c, uint64_t kind, uin
     if (index < *count)
         return reader_fail(c, "index marker goes back");
     *count = index;
+    if (kind == NVTXW_RECORD_DOMAIN)
+        reader->domain_anchor[1] = reader->reg_losses[1];
+    else if (kind == NVTXW_RECORD_STREAM_OPEN)
+        reader->stream_anchor[1] = reader->reg_losses[1];
+    else
+        reader->domains[domain].string_anchor[1] = reader->reg_losses[1];
     return 0;
 }
 
@@ -562,7 +606,8 @@ int reader_decode_registration(nvtxw_reader_t* reader, reader_cursor* c, nvtxw_r
     rec->kind = (nvtxw_record_kind_t)kind;
     rec->stream = NVTXW_READER_NONE;
     rec->domain = NVTXW_READER_NONE;
+    reader->reg_drop = 0;
     if (decode_body(reader, c, kind, rec, a, apply, detail, detail_size) == 0)
-        return 1;
+        return reader->reg_drop ? 0 : 1;
     return (c->problem != NULL && strcmp(c->problem, "out of memory") == 0) ? -2 : -1;
 }

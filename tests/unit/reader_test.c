@@ -1307,6 +1307,92 @@ START_TEST(damaged_registration_chunk_costs_its_records) {
 }
 END_TEST
 
+/* A report written before index markers: the registration log in four
+ * chunks (session; domain "app" with strings 0-1 and stream A; strings 2-3
+ * and stream B; strings 4-5 and stream C), then 3 events of each stream. */
+static void write_markerless_log(const char* file) {
+    static const int64_t ts[] = {10, 20, 30};
+    static const char* const names[] = {"A", "B", "C"};
+    char text[32];
+    report r;
+    report_begin(&r, file);
+    enc_session(&r.b, "old", "", NULL);
+    regs_chunk(&r);
+    for (int k = 0; k < 3; k++) {
+        if (k == 0)
+            enc_domain(&r.b, "app");
+        for (int i = 2 * k; i < 2 * k + 2; i++) {
+            snprintf(text, sizeof text, "string %d", i);
+            enc_record(&r.b, 0x04);
+            enc_uvar(&r.b, 0);
+            enc_str(&r.b, text);
+        }
+        enc_stream_open(&r.b, 0, names[k], 0, 0);
+        regs_chunk(&r);
+    }
+    for (uint64_t stream = 0; stream < 3; stream++) {
+        raw_events(&r.b, ts, 3);
+        enc_chunk(r.enc, ENC_KIND_EVENTS, stream, 10, 30, &r.b);
+    }
+    report_end(&r);
+}
+
+/* Without markers the numbers after a lost chunk are unknown: the later
+ * strings and stream are dropped and counted, never read under the lost
+ * ones' numbers (string 4 as string 2, stream C with B's events). */
+START_TEST(damaged_chunk_without_markers_drops_later_numbers) {
+    uint64_t offsets[16], regs[16];
+    uint32_t kinds[16];
+    size_t n, nregs = 0, i;
+    char copy[192];
+    nvtxw_reader_t* reader;
+    const nvtxw_record_t* rec;
+    write_markerless_log(path);
+    n = chunk_offsets(path, offsets, kinds, 16);
+    for (i = 0; i < n; i++)
+        if (kinds[i] == 1)
+            regs[nregs++] = offsets[i];
+    ck_assert_uint_eq(nregs, 4);
+    reader = open_ok(path, NVTXW_READER_ORDER_STREAM); /* undamaged: all of it */
+    ck_assert_uint_eq(nvtxw_reader_stream_count(reader), 3);
+    ck_assert_str_eq(nvtxw_reader_string(reader, 0, 5), "string 4");
+    ck_assert_uint_eq(count_events(reader), 9);
+    nvtxw_reader_close(reader);
+    snprintf(copy, sizeof copy, "%s/flipped.nvtxw", dir);
+    flip_copy(path, copy, regs[2] + (regs[3] - regs[2]) / 2);
+    for (int order = NVTXW_READER_ORDER_STREAM; order <= NVTXW_READER_ORDER_TIME; order++) {
+        size_t strings = 0, streams = 0, events = 0;
+        reader = open_ok(copy, order);
+        ck_assert(has_damage_at(reader, regs[2], "registration chunk"));
+        ck_assert(damage_mentions(reader, "3 domain, string and stream-open records after this "
+                                          "damaged registration chunk carry no index marker"));
+        ck_assert(damage_mentions(reader, "3 records of stream 1, which no readable stream-open "
+                                          "record declares"));
+        ck_assert(damage_mentions(reader, "3 records of stream 2, which no readable stream-open "
+                                          "record declares"));
+        ck_assert_uint_eq(nvtxw_reader_stream_count(reader), 1);
+        ck_assert_str_eq(nvtxw_reader_stream_name(reader, 0), "A");
+        ck_assert_str_eq(nvtxw_reader_string(reader, 0, 1), "string 0");
+        ck_assert_str_eq(nvtxw_reader_string(reader, 0, 2), "string 1");
+        for (uint64_t h = 3; h <= 6; h++)
+            ck_assert_ptr_null(nvtxw_reader_string(reader, 0, h));
+        while ((rec = next(reader)) != NULL) { /* what is handed out agrees */
+            strings += rec->kind == NVTXW_RECORD_STRING;
+            streams += rec->kind == NVTXW_RECORD_STREAM_OPEN;
+            events += rec->kind == NVTXW_RECORD_EVENT;
+            if (rec->kind == NVTXW_RECORD_STRING)
+                ck_assert_uint_lt(rec->u.string.index, 2);
+            if (rec->kind == NVTXW_RECORD_EVENT)
+                ck_assert_uint_eq(rec->stream, 0);
+        }
+        ck_assert_uint_eq(strings, 2);
+        ck_assert_uint_eq(streams, 1);
+        ck_assert_uint_eq(events, 3);
+        nvtxw_reader_close(reader);
+    }
+}
+END_TEST
+
 /* Time order against a second implementation: a merge that scans every
  * stream's head for the least (timestamp, stream index). Stream counts
  * around powers of two, streams without events, timestamps that tie across
@@ -1429,6 +1515,7 @@ int main(void) {
     tcase_add_test(tc, replay_to_text);
     tcase_add_test(tc, round_trip_through_report_sink);
     tcase_add_test(tc, damaged_registration_chunk_costs_its_records);
+    tcase_add_test(tc, damaged_chunk_without_markers_drops_later_numbers);
     tcase_add_test(tc, time_order_matches_a_linear_merge);
     suite_add_tcase(s, tc);
     return tu_run_suite(s);
