@@ -183,6 +183,10 @@ typedef struct container_damage {
     uint64_t offset;
     uint64_t length;
     container_damage_reason reason;
+    /* BAD_PAYLOAD: what the chunk's header, which was valid, says (kind,
+     * record count, stream); has_meta is 0 for the other reasons. */
+    int has_meta;
+    container_chunk_meta meta;
 } container_damage;
 
 /* Static English name of a reason ("truncated chunk", ...). */

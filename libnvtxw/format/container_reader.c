@@ -81,7 +81,11 @@ nvtxwResultCode_t container_reader_add_chunk(container_reader_t* r,
 
 nvtxwResultCode_t container_reader_add_damage(container_reader_t* r, uint64_t offset,
                                               uint64_t length, container_damage_reason reason) {
-    container_damage d = {offset, length, reason};
+    container_damage d;
+    memset(&d, 0, sizeof d);
+    d.offset = offset;
+    d.length = length;
+    d.reason = reason;
     return array_push((void**)&r->damage, &r->damage_count, &r->damage_capacity, &d, sizeof d,
                       "the damage list");
 }

@@ -174,6 +174,10 @@ nvtxwResultCode_t container_scan(container_reader_t* r, uint64_t end, int traile
         case SCAN_BAD_PAYLOAD:
             status = container_reader_add_damage(r, pos, container_chunk_span(&h),
                                                  CONTAINER_DAMAGE_BAD_PAYLOAD);
+            if (status == NVTXW_RESULT_SUCCESS) { /* the record layer counts what it lost */
+                r->damage[r->damage_count - 1].has_meta = 1;
+                r->damage[r->damage_count - 1].meta = h.meta;
+            }
             pos += container_chunk_span(&h);
             break;
         case SCAN_TRUNCATED:

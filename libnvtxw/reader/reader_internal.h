@@ -251,6 +251,7 @@ struct nvtxw_reader {
     uint64_t reg_dropped;     /* records dropped so (opening pass) */
     uint64_t reg_loss_offset; /* offset of the first damaged registration chunk */
     int reg_drop;             /* the record just decoded is dropped */
+    int reg_lost_unknown;     /* damage of unknown content precedes: markers may skip more */
     /* iteration */
     int phase;
     size_t reg_pos;        /* registration chunk being emitted */

@@ -66,14 +66,38 @@ static nvtxwResultCode_t registration_damage(nvtxw_reader_t* reader, size_t chun
 
 /* Chunk k lost records after its first reg_ok[k]: later numbered records
  * need an index marker to keep their numbers (reg_losses). */
-static void note_registration_loss(nvtxw_reader_t* reader, size_t k, uint64_t lost) {
+static void note_registration_loss(nvtxw_reader_t* reader, size_t k, uint64_t lost,
+                                   uint64_t offset) {
     if (reader->reg_losses[0] == 0)
-        reader->reg_loss_offset =
-            container_reader_chunk_info(reader->container, reader->reg_chunks[k])->offset;
+        reader->reg_loss_offset = offset;
     reader->reg_damaged = 1;
     reader->reg_lost_records += lost;
     reader->reg_lossy[k] = 1;
     reader->reg_losses[0]++;
+}
+
+/* Damage the container found between registration chunks k - 1 and k (a
+ * scan of a file without a usable index lists damaged chunks as damage, not
+ * as chunks): a registration chunk whose payload is damaged (its header
+ * says so) is a loss at the end of chunk k - 1; a range of unknown content
+ * may have held registrations too, so index markers may then skip any
+ * number of records (still bounded by the placeholders a reader fills in).
+ * Such a range is not counted as a loss for reports without markers: it is
+ * far more often a piece of the event chunks. */
+static void note_damage_before(nvtxw_reader_t* reader, size_t k) {
+    uint64_t from =
+        container_reader_chunk_info(reader->container, reader->reg_chunks[k - 1])->offset;
+    uint64_t to = container_reader_chunk_info(reader->container, reader->reg_chunks[k])->offset;
+    size_t n = container_reader_damage_count(reader->container);
+    for (size_t i = 0; i < n; i++) {
+        const container_damage* d = container_reader_damage(reader->container, i);
+        if (d->offset <= from || d->offset >= to)
+            continue;
+        if (d->has_meta && d->meta.kind == KIND_REGISTRATIONS)
+            note_registration_loss(reader, k - 1, d->meta.record_count, d->offset);
+        else if (!d->has_meta)
+            reader->reg_lost_unknown = 1;
+    }
 }
 
 /* First pass over one registration chunk. */
@@ -86,7 +110,7 @@ static nvtxwResultCode_t apply_chunk(nvtxw_reader_t* reader, size_t k) {
         reader_load_chunk(reader, chunk, &reader->reg_buffer, &reader->reg_capacity, &size);
     if (status != NVTXW_RESULT_SUCCESS) {
         const container_chunk_info* info = container_reader_chunk_info(reader->container, chunk);
-        note_registration_loss(reader, k, info->meta.record_count);
+        note_registration_loss(reader, k, info->meta.record_count, info->offset);
         return reader_add_damage(reader, info->offset, 0, "registration chunk: %s",
                                  nvtxw_last_error()) == 0
                    ? NVTXW_RESULT_SUCCESS
@@ -107,7 +131,8 @@ static nvtxwResultCode_t apply_chunk(nvtxw_reader_t* reader, size_t k) {
             note_registration_loss(reader, k,
                                    info->meta.record_count > reader->reg_ok[k]
                                        ? info->meta.record_count - reader->reg_ok[k]
-                                       : 0);
+                                       : 0,
+                                   info->offset);
             return registration_damage(reader, chunk, reader->reg_ok[k], &c, detail);
         }
         reader->reg_ok[k]++;
@@ -209,8 +234,11 @@ static nvtxwResultCode_t reader_load(nvtxw_reader_t* reader, unsigned container_
     status = copy_container_damage(reader);
     if (status == NVTXW_RESULT_SUCCESS)
         status = collect_registration_chunks(reader);
-    for (k = 0; k < reader->reg_chunk_count && status == NVTXW_RESULT_SUCCESS; k++)
+    for (k = 0; k < reader->reg_chunk_count && status == NVTXW_RESULT_SUCCESS; k++) {
+        if (k > 0)
+            note_damage_before(reader, k);
         status = apply_chunk(reader, k);
+    }
     if (status == NVTXW_RESULT_SUCCESS && reader->reg_dropped > 0 &&
         reader_add_damage(reader, reader->reg_loss_offset, 0,
                           "%llu domain, string and stream-open records after this damaged "

@@ -477,7 +477,7 @@ static int fill_gap(nvtxw_reader_t* reader, reader_cursor* c, uint64_t kind, uin
                                                         : reader->domains[domain].string_count;
     if (index < count)
         return reader_fail(c, "index marker goes back");
-    if (index - count > reader->reg_lost_records)
+    if (index - count > reader->reg_lost_records && !reader->reg_lost_unknown)
         return reader_fail(c, "index marker skips more records than damaged chunks held");
     /* A hostile chunk count must not cost unbounded memory: a 16 KiB chunk
      * holds a few thousand records, far below these. */

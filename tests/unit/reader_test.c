@@ -1307,6 +1307,59 @@ START_TEST(damaged_registration_chunk_costs_its_records) {
 }
 END_TEST
 
+/* Opens `file` ignoring its footer index (as for a crashed writer's file). */
+static nvtxw_reader_t* open_scanning(const char* file) {
+    nvtxw_reader_options_t opts;
+    nvtxw_reader_t* reader = NULL;
+    memset(&opts, 0, sizeof opts);
+    opts.struct_size = sizeof opts;
+    opts.flags = NVTXW_READER_SCAN;
+    ck_assert_int_eq(nvtxw_reader_open(file, &opts, &reader), NVTXW_RESULT_SUCCESS);
+    return reader;
+}
+
+/* Without a usable index (a crashed writer's file) a damaged chunk is found
+ * by the scan, not listed as a chunk: one whose payload is damaged (its
+ * header still says it held registrations) or whose header is damaged must
+ * still cost only its own records, not every later registration chunk
+ * (whose index markers skip the records it held). */
+START_TEST(damaged_registration_chunk_found_by_a_scan_costs_its_records) {
+    uint64_t offsets[64], regs[64];
+    uint32_t kinds[64];
+    size_t n, nregs = 0, i;
+    char copy[192];
+    write_long_registration_log(path);
+    n = chunk_offsets(path, offsets, kinds, 64);
+    for (i = 0; i < n; i++)
+        if (kinds[i] == 1)
+            regs[nregs++] = offsets[i];
+    ck_assert_uint_ge(nregs, 4);
+    snprintf(copy, sizeof copy, "%s/flipped.nvtxw", dir);
+    for (int in_header = 0; in_header <= 1; in_header++) {
+        size_t strings = 0;
+        nvtxw_reader_t* reader;
+        flip_copy(path, copy, in_header ? regs[2] + 8 : regs[2] + (regs[3] - regs[2]) / 2);
+        reader = open_scanning(copy);
+        ck_assert(has_damage_at(reader, regs[2],
+                                in_header ? "bad chunk header" : "payload checksum mismatch"));
+        ck_assert(!damage_mentions(reader, "index marker"));
+        ck_assert_uint_eq(nvtxw_reader_stream_count(reader), 2);
+        for (uint64_t h = 1; h <= DAMAGE_STRINGS; h++) {
+            const char* text = nvtxw_reader_string(reader, 0, h);
+            char want[64];
+            snprintf(want, sizeof want, "string %04d of the registration log", (int)(h - 1));
+            if (text != NULL)
+                ck_assert_str_eq(text, want);
+            strings += text != NULL;
+        }
+        ck_assert_uint_lt(strings, DAMAGE_STRINGS);
+        ck_assert_uint_gt(strings, DAMAGE_STRINGS / 2);
+        ck_assert_uint_eq(count_events(reader), 200);
+        nvtxw_reader_close(reader);
+    }
+}
+END_TEST
+
 /* A report written before index markers: the registration log in four
  * chunks (session; domain "app" with strings 0-1 and stream A; strings 2-3
  * and stream B; strings 4-5 and stream C), then 3 events of each stream. */
@@ -1516,6 +1569,7 @@ int main(void) {
     tcase_add_test(tc, round_trip_through_report_sink);
     tcase_add_test(tc, damaged_registration_chunk_costs_its_records);
     tcase_add_test(tc, damaged_chunk_without_markers_drops_later_numbers);
+    tcase_add_test(tc, damaged_registration_chunk_found_by_a_scan_costs_its_records);
     tcase_add_test(tc, time_order_matches_a_linear_merge);
     suite_add_tcase(s, tc);
     return tu_run_suite(s);
