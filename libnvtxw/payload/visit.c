@@ -232,29 +232,28 @@ static int visit_schema_payload(visit_state_t* vs, const nvtxPayloadData_t* p) {
     const nvtxw_schema_t* schema = nvtxw_schema_registry_find_schema(vs->registry, p->schemaId);
     visit_region_t region;
     size_t consumed = 0;
-    int status;
+    int flat, status;
     if (schema == NULL)
         return visit_fail(
             vs, "schema ID %llu is not registered%s", (unsigned long long)p->schemaId,
             nvtxw_schema_registry_find_enum(vs->registry, p->schemaId) ? " (it is an enum)" : "");
     vs->schema_name = registry_schema_label(schema);
-    if (schema->flat && p->size >= schema->static_size) { /* most payloads */
-        status = VISIT_CALL(vs, payload_begin, vs->index, p->schemaId, p->size, vs->schema_name);
-        if (status == 0)
-            status = visit_flat(vs, schema, p->payload);
-        return status ? status : VISIT_CALL(vs, payload_end, vs->index);
-    }
-    if (schema->attr.type == NVTX_PAYLOAD_SCHEMA_TYPE_UNION)
+    flat = schema->flat && p->size >= schema->static_size; /* most payloads */
+    if (!flat && schema->attr.type == NVTX_PAYLOAD_SCHEMA_TYPE_UNION)
         return visit_fail(vs, "a UNION schema with an external selector cannot be a payload");
-    status = check_static_size(vs, schema, p->size);
+    status = flat ? 0 : check_static_size(vs, schema, p->size);
     if (status == 0)
         status = VISIT_CALL(vs, payload_begin, vs->index, p->schemaId, p->size, vs->schema_name);
     if (status != 0)
         return status;
-    region.data = p->payload;
-    region.size = p->size;
-    region.payload = vs->index;
-    status = visit_fields(vs, schema, &region, 0, 0, 0, &consumed);
+    if (flat) {
+        status = visit_flat(vs, schema, p->payload);
+    } else {
+        region.data = p->payload;
+        region.size = p->size;
+        region.payload = vs->index;
+        status = visit_fields(vs, schema, &region, 0, 0, 0, &consumed);
+    }
     return status ? status : VISIT_CALL(vs, payload_end, vs->index);
 }
 
