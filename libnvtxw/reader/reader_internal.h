@@ -249,6 +249,8 @@ struct nvtxw_reader {
     uint32_t reg_losses[2], domain_anchor[2], stream_anchor[2];
     uint8_t* reg_lossy;       /* per registration chunk: records were lost at its end */
     uint64_t reg_dropped;     /* records dropped so (opening pass) */
+    uint64_t reg_orphans;     /* records dropped for naming a lost domain, string or stream */
+    size_t reg_damage_seen;   /* container damage entries note_damage_before has passed */
     uint64_t reg_loss_offset; /* offset of the first damaged registration chunk */
     int reg_drop;             /* the record just decoded is dropped */
     int reg_lost_unknown;     /* damage of unknown content precedes: markers may skip more */

@@ -89,9 +89,13 @@ static void note_damage_before(nvtxw_reader_t* reader, size_t k) {
         container_reader_chunk_info(reader->container, reader->reg_chunks[k - 1])->offset;
     uint64_t to = container_reader_chunk_info(reader->container, reader->reg_chunks[k])->offset;
     size_t n = container_reader_damage_count(reader->container);
-    for (size_t i = 0; i < n; i++) {
-        const container_damage* d = container_reader_damage(reader->container, i);
-        if (d->offset <= from || d->offset >= to)
+    /* both lists are in file order: one pass over the damage for the log */
+    for (; reader->reg_damage_seen < n; reader->reg_damage_seen++) {
+        const container_damage* d =
+            container_reader_damage(reader->container, reader->reg_damage_seen);
+        if (d->offset >= to)
+            break;
+        if (d->offset <= from)
             continue;
         if (d->has_meta && d->meta.kind == KIND_REGISTRATIONS)
             note_registration_loss(reader, k - 1, d->meta.record_count, d->offset);
@@ -245,6 +249,12 @@ static nvtxwResultCode_t reader_load(nvtxw_reader_t* reader, unsigned container_
                           "registration chunk carry no index marker (the report was written "
                           "before markers): their numbers are unknown, so they were dropped",
                           (unsigned long long)reader->reg_dropped) != 0)
+        status = error_oom("the damage list");
+    if (status == NVTXW_RESULT_SUCCESS && reader->reg_orphans > 0 &&
+        reader_add_damage(reader, reader->reg_loss_offset, 0,
+                          "%llu records after this damaged registration chunk name a domain, "
+                          "string or stream whose record was lost or dropped: they were dropped",
+                          (unsigned long long)reader->reg_orphans) != 0)
         status = error_oom("the damage list");
     if (status == NVTXW_RESULT_SUCCESS)
         status = check_abi(reader);

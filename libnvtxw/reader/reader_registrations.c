@@ -45,11 +45,33 @@
 #include "payload/registry_restore.h"
 #include "reader/reader_internal.h"
 
-static int get_domain(nvtxw_reader_t* reader, reader_cursor* c, nvtxw_record_t* rec) {
-    uint64_t count = reader->domain_count;
+/* Drops the record being decoded (reader_decode_registration returns 0 for
+ * it); the opening pass counts it in `*count`. */
+static int drop_record(nvtxw_reader_t* reader, int apply, uint64_t* count) {
+    reader->reg_drop = 1;
+    if (apply)
+        (*count)++;
+    return 0;
+}
+
+/* A record naming a domain, string or stream beyond those this pass has
+ * counted so far, or a placeholder: after a lost registration chunk it names
+ * what the loss took (or what was dropped after it), and is dropped and
+ * counted; before any loss it is malformed (`problem`). */
+static int orphan(nvtxw_reader_t* reader, reader_cursor* c, int apply, const char* problem) {
+    if (reader->reg_losses[apply ? 0 : 1] == 0)
+        return reader_fail(c, problem);
+    return drop_record(reader, apply, &reader->reg_orphans);
+}
+
+/* The domain a record names. Both passes bound it by the domains counted so
+ * far (the opening pass's count is the emitting pass's numbers handed out),
+ * so both drop the same records. Callers check reg_drop before using it. */
+static int get_domain(nvtxw_reader_t* reader, reader_cursor* c, nvtxw_record_t* rec, int apply) {
+    uint64_t count = apply ? reader->domain_count : reader->emit_domains;
     if (reader_get_uvar(c, &rec->domain) != 0)
         return -1;
-    return rec->domain < count ? 0 : reader_fail(c, "domain index out of range");
+    return rec->domain < count ? 0 : orphan(reader, c, apply, "domain index out of range");
 }
 
 /* Whether a numbered record whose numbering was last known at loss count
@@ -58,11 +80,9 @@ static int get_domain(nvtxw_reader_t* reader, reader_cursor* c, nvtxw_record_t* 
 static int numbered(nvtxw_reader_t* reader, int apply, uint32_t anchor) {
     if (anchor == reader->reg_losses[apply ? 0 : 1])
         return 1;
-    reader->reg_drop = 1;
-    if (apply) {
-        reader->reg_dropped++;
+    if (apply)
         reader->reg_lost_records++; /* a later index marker may skip over it */
-    }
+    drop_record(reader, apply, &reader->reg_dropped);
     return 0;
 }
 
@@ -214,8 +234,10 @@ static int schema_record(nvtxw_reader_t* reader, reader_cursor* c, nvtxw_record_
                          reader_arena* a, int apply, char* detail, size_t detail_size) {
     nvtxPayloadSchemaAttr_t attr;
     nvtxw_schema_registry_t* registry;
-    if (get_domain(reader, c, rec) || get_schema(c, a, &attr))
+    if (get_domain(reader, c, rec, apply) || get_schema(c, a, &attr))
         return -1;
+    if (reader->reg_drop)
+        return 0;
     registry = reader->domains[rec->domain].registry;
     if (apply && registry_restore_schema(registry, &attr, attr.schemaId) != NVTXW_RESULT_SUCCESS) {
         snprintf(detail, detail_size, "%s", nvtxw_last_error());
@@ -229,8 +251,10 @@ static int enum_record(nvtxw_reader_t* reader, reader_cursor* c, nvtxw_record_t*
                        reader_arena* a, int apply, char* detail, size_t detail_size) {
     nvtxPayloadEnumAttr_t attr;
     nvtxw_schema_registry_t* registry;
-    if (get_domain(reader, c, rec) || get_enum(c, a, &attr))
+    if (get_domain(reader, c, rec, apply) || get_enum(c, a, &attr))
         return -1;
+    if (reader->reg_drop)
+        return 0;
     registry = reader->domains[rec->domain].registry;
     if (apply && registry_restore_enum(registry, &attr, attr.schemaId) != NVTXW_RESULT_SUCCESS) {
         snprintf(detail, detail_size, "%s", nvtxw_last_error());
@@ -335,8 +359,10 @@ static int string_record(nvtxw_reader_t* reader, reader_cursor* c, nvtxw_record_
                          reader_arena* a, int apply) {
     reader_domain* d;
     const char* text;
-    if (get_domain(reader, c, rec) || reader_get_str(c, a, &text))
+    if (get_domain(reader, c, rec, apply) || reader_get_str(c, a, &text))
         return -1;
+    if (reader->reg_drop)
+        return 0;
     d = &reader->domains[rec->domain];
     if (!numbered(reader, apply, d->string_anchor[apply ? 0 : 1]))
         return 0;
@@ -355,27 +381,39 @@ static int string_record(nvtxw_reader_t* reader, reader_cursor* c, nvtxw_record_
     return 0;
 }
 
+/* A resource naming a string (index + 1; 0 for none) beyond those of its
+ * domain counted so far, or a placeholder of a lost one, names what a loss
+ * took. */
+static int resource_string(nvtxw_reader_t* reader, reader_cursor* c, const nvtxw_record_t* rec,
+                           int apply) {
+    const reader_domain* d = &reader->domains[rec->domain];
+    uint64_t index = rec->u.resource.message_string;
+    uint64_t count = apply ? d->string_count : reader->emit_strings[rec->domain];
+    if (index == 0 || (index <= count && d->strings[index - 1] != NULL))
+        return 0;
+    return orphan(reader, c, apply, "resource names an unknown string");
+}
+
 static int resource_record(nvtxw_reader_t* reader, reader_cursor* c, nvtxw_record_t* rec,
-                           reader_arena* a) {
+                           reader_arena* a, int apply) {
     int64_t id_type, msg_type;
-    if (get_domain(reader, c, rec) || get_int(c, INT32_MIN, INT32_MAX, &id_type) ||
+    if (get_domain(reader, c, rec, apply) || get_int(c, INT32_MIN, INT32_MAX, &id_type) ||
         reader_get_uvar(c, &rec->u.resource.identifier) ||
         get_int(c, INT32_MIN, INT32_MAX, &msg_type) ||
         reader_get_str(c, a, &rec->u.resource.message) ||
-        reader_get_bounded(c, reader->domains[rec->domain].string_count,
-                           "resource names an unknown string", &rec->u.resource.message_string))
+        reader_get_uvar(c, &rec->u.resource.message_string))
         return -1;
     rec->u.resource.identifier_type = (int32_t)id_type;
     rec->u.resource.message_type = (int32_t)msg_type;
-    return 0;
+    return reader->reg_drop ? 0 : resource_string(reader, c, rec, apply);
 }
 
 static int counter_record(nvtxw_reader_t* reader, reader_cursor* c, nvtxw_record_t* rec,
-                          reader_arena* a) {
+                          reader_arena* a, int apply) {
     nvtxCounterAttr_t* attr = &rec->u.counter.attr;
     memset(attr, 0, sizeof *attr);
     attr->structSize = sizeof *attr;
-    return (get_domain(reader, c, rec) || reader_get_uvar(c, &attr->counterId) ||
+    return (get_domain(reader, c, rec, apply) || reader_get_uvar(c, &attr->counterId) ||
             reader_get_uvar(c, &attr->schemaId) || reader_get_str(c, a, &attr->name) ||
             reader_get_str(c, a, &attr->description) || reader_get_uvar(c, &attr->scopeId) ||
             get_semantics(c, a, &attr->semantics))
@@ -383,9 +421,10 @@ static int counter_record(nvtxw_reader_t* reader, reader_cursor* c, nvtxw_record
                : 0;
 }
 
-static int time_domain_record(nvtxw_reader_t* reader, reader_cursor* c, nvtxw_record_t* rec) {
+static int time_domain_record(nvtxw_reader_t* reader, reader_cursor* c, nvtxw_record_t* rec,
+                              int apply) {
     nvtxTimeDomainAttr_t* attr = &rec->u.time_domain.attr;
-    return (get_domain(reader, c, rec) || reader_get_uvar(c, &attr->timeDomainId) ||
+    return (get_domain(reader, c, rec, apply) || reader_get_uvar(c, &attr->timeDomainId) ||
             reader_get_uvar(c, &attr->scopeId) || reader_get_uvar(c, &attr->timestampTypeId) ||
             reader_get_uvar(c, &attr->timerFlags) || reader_get_svar(c, &attr->timerResolution) ||
             reader_get_uvar(c, &attr->timerStart))
@@ -413,10 +452,26 @@ static int add_stream(nvtxw_reader_t* reader, reader_cursor* c, uint64_t domain,
     return 0;
 }
 
+/* A stream open whose domain was lost still takes its number when the
+ * numbering is known (index markers): a placeholder like those of lost
+ * chunks, so later streams keep theirs. */
+static int orphan_stream(nvtxw_reader_t* reader, reader_cursor* c, int apply) {
+    if (reader->stream_anchor[apply ? 0 : 1] != reader->reg_losses[apply ? 0 : 1])
+        return 0; /* no known number either: nothing to keep */
+    if (!apply) {
+        reader->emit_streams++;
+        return 0;
+    }
+    if (add_stream(reader, c, NVTXW_READER_NONE, "") != 0)
+        return -1;
+    reader->streams[reader->stream_count - 1].lost = 1;
+    return 0;
+}
+
 static int stream_open_record(nvtxw_reader_t* reader, reader_cursor* c, nvtxw_record_t* rec,
                               reader_arena* a, int apply) {
     int64_t v[4];
-    if (get_domain(reader, c, rec) || reader_get_str(c, a, &rec->u.stream_open.name) ||
+    if (get_domain(reader, c, rec, apply) || reader_get_str(c, a, &rec->u.stream_open.name) ||
         reader_get_uvar(c, &rec->u.stream_open.scope_id) ||
         reader_get_uvar(c, &rec->u.stream_open.time_domain_id) ||
         get_int(c, INT16_MIN, INT16_MAX, &v[0]) || get_int(c, INT16_MIN, INT16_MAX, &v[1]) ||
@@ -426,29 +481,31 @@ static int stream_open_record(nvtxw_reader_t* reader, reader_cursor* c, nvtxw_re
     rec->u.stream_open.ordering_type = (int16_t)v[1];
     rec->u.stream_open.ordering_skid = (int32_t)v[2];
     rec->u.stream_open.ordering_skid_amount = v[3];
+    if (reader->reg_drop) /* its domain was lost: its number is kept by a placeholder */
+        return orphan_stream(reader, c, apply);
     if (!numbered(reader, apply, reader->stream_anchor[apply ? 0 : 1]))
         return 0;
     rec->stream = reader->emit_streams;
     return apply ? add_stream(reader, c, rec->domain, rec->u.stream_open.name) : 0;
 }
 
-static int stream_close_record(nvtxw_reader_t* reader, reader_cursor* c, nvtxw_record_t* rec) {
+/* The close of a stream this pass has not counted yet, or of a placeholder,
+ * is that of a stream whose open was lost or dropped. */
+static int stream_close_record(nvtxw_reader_t* reader, reader_cursor* c, nvtxw_record_t* rec,
+                               int apply) {
+    uint64_t count = apply ? reader->stream_count : reader->emit_streams;
     if (reader_get_uvar(c, &rec->stream) != 0)
         return -1;
-    if (rec->stream >= reader->stream_count && reader->reg_losses[0] > 0) {
-        reader->reg_drop = 1; /* the close of a stream whose open was lost or dropped */
-        return 0;
-    }
-    if (rec->stream >= reader->stream_count)
-        return reader_fail(c, "stream index out of range");
+    if (rec->stream >= count || reader->streams[rec->stream].lost)
+        return orphan(reader, c, apply, "stream index out of range");
     rec->domain = reader->streams[rec->stream].domain;
     return 0;
 }
 
 static int category_record(nvtxw_reader_t* reader, reader_cursor* c, nvtxw_record_t* rec,
-                           reader_arena* a) {
+                           reader_arena* a, int apply) {
     uint64_t id;
-    if (get_domain(reader, c, rec) ||
+    if (get_domain(reader, c, rec, apply) ||
         reader_get_bounded(c, UINT32_MAX, "category out of range", &id) ||
         reader_get_str(c, a, &rec->u.category.name))
         return -1;
@@ -457,8 +514,8 @@ static int category_record(nvtxw_reader_t* reader, reader_cursor* c, nvtxw_recor
 }
 
 static int scope_record(nvtxw_reader_t* reader, reader_cursor* c, nvtxw_record_t* rec,
-                        reader_arena* a) {
-    return (get_domain(reader, c, rec) || reader_get_uvar(c, &rec->u.scope.id) ||
+                        reader_arena* a, int apply) {
+    return (get_domain(reader, c, rec, apply) || reader_get_uvar(c, &rec->u.scope.id) ||
             reader_get_uvar(c, &rec->u.scope.parent) || reader_get_str(c, a, &rec->u.scope.path))
                ? -1
                : 0;
@@ -555,8 +612,10 @@ static int extension_record(nvtxw_reader_t* reader, reader_cursor* c, int apply)
     if (kind != NVTXW_RECORD_DOMAIN && kind != NVTXW_RECORD_STREAM_OPEN &&
         kind != NVTXW_RECORD_STRING)
         return reader_fail(c, "index marker of an unnumbered record kind");
-    if (kind == NVTXW_RECORD_STRING && domain >= reader->domain_count)
-        return reader_fail(c, "domain index out of range");
+    if (kind == NVTXW_RECORD_STRING &&
+        domain >= (apply ? reader->domain_count : reader->emit_domains))
+        return reader->reg_losses[apply ? 0 : 1] > 0 ? 0 /* the strings of a lost domain */
+                                                     : reader_fail(c, "domain index out of range");
     return apply ? fill_gap(reader, c, kind, domain, index)
                  : skip_gap(reader, c, kind, domain, index);
 }
@@ -569,25 +628,25 @@ static int decode_body(nvtxw_reader_t* reader, reader_cursor* c, uint8_t kind, n
     case NVTXW_RECORD_DOMAIN:
         return domain_record(reader, c, rec, a, apply);
     case NVTXW_RECORD_CATEGORY:
-        return category_record(reader, c, rec, a);
+        return category_record(reader, c, rec, a, apply);
     case NVTXW_RECORD_STRING:
         return string_record(reader, c, rec, a, apply);
     case NVTXW_RECORD_RESOURCE:
-        return resource_record(reader, c, rec, a);
+        return resource_record(reader, c, rec, a, apply);
     case NVTXW_RECORD_SCOPE:
-        return scope_record(reader, c, rec, a);
+        return scope_record(reader, c, rec, a, apply);
     case NVTXW_RECORD_SCHEMA:
         return schema_record(reader, c, rec, a, apply, detail, detail_size);
     case NVTXW_RECORD_ENUM:
         return enum_record(reader, c, rec, a, apply, detail, detail_size);
     case NVTXW_RECORD_COUNTER:
-        return counter_record(reader, c, rec, a);
+        return counter_record(reader, c, rec, a, apply);
     case NVTXW_RECORD_TIME_DOMAIN:
-        return time_domain_record(reader, c, rec);
+        return time_domain_record(reader, c, rec, apply);
     case NVTXW_RECORD_STREAM_OPEN:
         return stream_open_record(reader, c, rec, a, apply);
     case NVTXW_RECORD_STREAM_CLOSE:
-        return stream_close_record(reader, c, rec);
+        return stream_close_record(reader, c, rec, apply);
     default:
         return reader_fail(c, "unknown record kind");
     }

@@ -1446,6 +1446,217 @@ START_TEST(damaged_chunk_without_markers_drops_later_numbers) {
 }
 END_TEST
 
+/* Small registration records for the damage tests below. */
+static void enc_string(enc_buf* b, uint64_t domain, const char* text) {
+    enc_record(b, 0x04);
+    enc_uvar(b, domain);
+    enc_str(b, text);
+}
+
+static void enc_category(enc_buf* b, uint64_t domain, uint64_t id, const char* name) {
+    enc_record(b, 0x03);
+    enc_uvar(b, domain);
+    enc_uvar(b, id);
+    enc_str(b, name);
+}
+
+static void enc_stream_close(enc_buf* b, uint64_t stream) {
+    enc_record(b, 0x0C);
+    enc_uvar(b, stream);
+}
+
+/* A resource named by string `string_plus_one` (0: by its message). */
+static void enc_resource(enc_buf* b, uint64_t domain, uint64_t string_plus_one) {
+    enc_record(b, 0x05);
+    enc_uvar(b, domain);
+    enc_svar(b, 1);
+    enc_uvar(b, 42);
+    enc_svar(b, 1);
+    enc_str(b, "res");
+    enc_uvar(b, string_plus_one);
+}
+
+/* An index marker (not a counted record): the next record of `kind` has
+ * number `index` (all below 128, so one byte each). */
+static void enc_marker(enc_buf* b, uint8_t kind, uint8_t domain, uint8_t index) {
+    const uint8_t body[3] = {kind, domain, index};
+    enc_u8(b, 0x7F);
+    enc_uvar(b, 1);
+    enc_bytes(b, body, sizeof body);
+}
+
+/* Offsets of the registration chunks of `file` (exactly `want` of them). */
+static void registration_chunks(const char* file, uint64_t* regs, size_t want) {
+    uint64_t offsets[32];
+    uint32_t kinds[32];
+    size_t n = chunk_offsets(file, offsets, kinds, 32), nregs = 0;
+    for (size_t i = 0; i < n; i++)
+        if (kinds[i] == 1 && nregs < want)
+            regs[nregs++] = offsets[i];
+    ck_assert_uint_eq(nregs, want);
+}
+
+static void three_events(report* r, uint64_t stream) {
+    static const int64_t ts[] = {10, 20, 30};
+    raw_events(&r->b, ts, 3);
+    enc_chunk(r->enc, ENC_KIND_EVENTS, stream, 10, 30, &r->b);
+}
+
+/* A report without markers whose third registration chunk (domain "lib"
+ * and its stream B) will be lost; the fourth names both. */
+static void write_markerless_orphans(const char* file) {
+    report r;
+    report_begin(&r, file);
+    enc_session(&r.b, "old", "", NULL);
+    regs_chunk(&r);
+    enc_domain(&r.b, "app"); /* domain 0 */
+    enc_string(&r.b, 0, "s0");
+    enc_stream_open(&r.b, 0, "A", 0, 0); /* stream 0 */
+    regs_chunk(&r);
+    enc_domain(&r.b, "lib"); /* domain 1, lost */
+    enc_string(&r.b, 0, "s1");
+    enc_stream_open(&r.b, 1, "B", 0, 0); /* stream 1, lost */
+    regs_chunk(&r);
+    enc_string(&r.b, 1, "lib s0");      /* names a lost domain */
+    enc_category(&r.b, 1, 7, "libcat"); /* too */
+    enc_string(&r.b, 0, "s2");          /* number unknown without markers */
+    enc_resource(&r.b, 0, 1);           /* names s0: kept */
+    enc_resource(&r.b, 0, 2);           /* names the lost s1 */
+    enc_stream_close(&r.b, 1);          /* a lost stream */
+    enc_category(&r.b, 0, 3, "appcat");
+    enc_stream_close(&r.b, 0);
+    regs_chunk(&r);
+    three_events(&r, 0);
+    three_events(&r, 1);
+    report_end(&r);
+}
+
+/* Records that name a lost domain, string or stream are dropped one by one
+ * and counted; they do not cost the rest of their chunk. */
+START_TEST(records_naming_lost_registrations_are_dropped_alone) {
+    uint64_t regs[4];
+    char copy[192];
+    const nvtxw_record_t* rec;
+    write_markerless_orphans(path);
+    registration_chunks(path, regs, 4);
+    snprintf(copy, sizeof copy, "%s/flipped.nvtxw", dir);
+    flip_copy(path, copy, regs[2] + (regs[3] - regs[2]) / 2);
+    for (int order = NVTXW_READER_ORDER_STREAM; order <= NVTXW_READER_ORDER_TIME; order++) {
+        size_t categories = 0, resources = 0, closes = 0, strings = 0, events = 0;
+        nvtxw_reader_t* reader = open_ok(copy, order);
+        ck_assert(has_damage_at(reader, regs[2], "registration chunk"));
+        ck_assert(!damage_mentions(reader, "malformed record"));
+        ck_assert(damage_mentions(reader, "1 domain, string and stream-open records after"));
+        ck_assert(damage_mentions(reader, "4 records after this damaged registration chunk name "
+                                          "a domain, string or stream whose record was lost"));
+        ck_assert_uint_eq(nvtxw_reader_domain_count(reader), 1);
+        while ((rec = next(reader)) != NULL) {
+            if (rec->kind == NVTXW_RECORD_CATEGORY) {
+                ck_assert_uint_eq(rec->domain, 0);
+                ck_assert_str_eq(rec->u.category.name, "appcat");
+                categories++;
+            } else if (rec->kind == NVTXW_RECORD_RESOURCE) {
+                ck_assert_uint_eq(rec->u.resource.message_string, 1);
+                resources++;
+            } else if (rec->kind == NVTXW_RECORD_STREAM_CLOSE) {
+                ck_assert_uint_eq(rec->stream, 0);
+                closes++;
+            }
+            strings += rec->kind == NVTXW_RECORD_STRING;
+            events += rec->kind == NVTXW_RECORD_EVENT;
+        }
+        ck_assert_uint_eq(categories, 1);
+        ck_assert_uint_eq(resources, 1);
+        ck_assert_uint_eq(closes, 1);
+        ck_assert_uint_eq(strings, 1);
+        ck_assert_uint_eq(events, 3);
+        nvtxw_reader_close(reader);
+    }
+}
+END_TEST
+
+/* A report with markers whose third chunk (domain "lib", streams 1 and 2)
+ * will be lost. The fourth closes stream 1 before a marker fills its
+ * placeholder and stream 2 after, and opens stream 4 in the lost domain. */
+static void write_marked_orphans(const char* file) {
+    report r;
+    report_begin(&r, file);
+    enc_session(&r.b, "new", "", NULL);
+    regs_chunk(&r);
+    enc_marker(&r.b, 0x02, 0, 0);
+    enc_domain(&r.b, "app");
+    enc_marker(&r.b, 0x0B, 0, 0);
+    enc_stream_open(&r.b, 0, "A", 0, 0);
+    regs_chunk(&r);
+    enc_marker(&r.b, 0x02, 0, 1);
+    enc_domain(&r.b, "lib");
+    enc_marker(&r.b, 0x0B, 0, 1);
+    enc_stream_open(&r.b, 0, "B", 0, 0);
+    enc_stream_open(&r.b, 1, "B2", 0, 0);
+    regs_chunk(&r);
+    enc_stream_close(&r.b, 1);
+    enc_marker(&r.b, 0x04, 1, 0);
+    enc_string(&r.b, 1, "lib s0");
+    enc_marker(&r.b, 0x0B, 0, 3);
+    enc_stream_open(&r.b, 0, "C", 0, 0); /* 3 */
+    enc_stream_open(&r.b, 1, "D", 0, 0); /* 4, in the lost domain */
+    enc_stream_open(&r.b, 0, "E", 0, 0); /* 5 */
+    enc_stream_close(&r.b, 2);
+    enc_stream_close(&r.b, 3);
+    enc_stream_close(&r.b, 0);
+    regs_chunk(&r);
+    for (uint64_t stream = 0; stream < 6; stream++)
+        three_events(&r, stream);
+    report_end(&r);
+}
+
+/* Both passes drop the same closes (the opening pass used to drop a close
+ * its count had not reached while the emitting pass handed it out), and a
+ * stream opened in a lost domain keeps its number so later ones keep
+ * theirs. */
+START_TEST(closes_and_opens_of_lost_streams_are_dropped_in_both_passes) {
+    static const char* const names[] = {"A", NULL, NULL, "C", NULL, "E"};
+    uint64_t regs[4];
+    char copy[192];
+    const nvtxw_record_t* rec;
+    write_marked_orphans(path);
+    registration_chunks(path, regs, 4);
+    snprintf(copy, sizeof copy, "%s/flipped.nvtxw", dir);
+    flip_copy(path, copy, regs[2] + (regs[3] - regs[2]) / 2);
+    for (int order = NVTXW_READER_ORDER_STREAM; order <= NVTXW_READER_ORDER_TIME; order++) {
+        size_t opens = 0, closes = 0, events[6] = {0};
+        nvtxw_reader_t* reader = open_ok(copy, order);
+        ck_assert(!damage_mentions(reader, "malformed record"));
+        ck_assert(damage_mentions(reader, "4 records after this damaged registration chunk name "
+                                          "a domain, string or stream whose record was lost"));
+        ck_assert(damage_mentions(reader, "3 records of stream 4, which no readable stream-open"));
+        ck_assert_uint_eq(nvtxw_reader_stream_count(reader), 6);
+        for (uint64_t s = 0; s < 6; s++)
+            if (names[s] != NULL)
+                ck_assert_str_eq(nvtxw_reader_stream_name(reader, s), names[s]);
+        while ((rec = next(reader)) != NULL) {
+            if (rec->kind == NVTXW_RECORD_STREAM_OPEN) {
+                ck_assert_ptr_nonnull(names[rec->stream]);
+                ck_assert_str_eq(rec->u.stream_open.name, names[rec->stream]);
+                opens++;
+            } else if (rec->kind == NVTXW_RECORD_STREAM_CLOSE) {
+                ck_assert_msg(rec->stream == 0 || rec->stream == 3, "close of stream %llu",
+                              (unsigned long long)rec->stream);
+                closes++;
+            } else if (rec->kind == NVTXW_RECORD_EVENT) {
+                ck_assert_uint_lt(rec->stream, 6);
+                events[rec->stream]++;
+            }
+        }
+        ck_assert_uint_eq(opens, 3);
+        ck_assert_uint_eq(closes, 2);
+        for (uint64_t s = 0; s < 6; s++)
+            ck_assert_uint_eq(events[s], names[s] != NULL ? 3 : 0);
+        nvtxw_reader_close(reader);
+    }
+}
+END_TEST
+
 /* Time order against a second implementation: a merge that scans every
  * stream's head for the least (timestamp, stream index). Stream counts
  * around powers of two, streams without events, timestamps that tie across
@@ -1569,6 +1780,8 @@ int main(void) {
     tcase_add_test(tc, round_trip_through_report_sink);
     tcase_add_test(tc, damaged_registration_chunk_costs_its_records);
     tcase_add_test(tc, damaged_chunk_without_markers_drops_later_numbers);
+    tcase_add_test(tc, records_naming_lost_registrations_are_dropped_alone);
+    tcase_add_test(tc, closes_and_opens_of_lost_streams_are_dropped_in_both_passes);
     tcase_add_test(tc, damaged_registration_chunk_found_by_a_scan_costs_its_records);
     tcase_add_test(tc, time_order_matches_a_linear_merge);
     suite_add_tcase(s, tc);
