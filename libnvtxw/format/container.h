@@ -175,7 +175,8 @@ typedef enum container_damage_reason {
     CONTAINER_DAMAGE_BAD_HEADER,    /* no valid chunk header (magic, checksum, sizes) */
     CONTAINER_DAMAGE_BAD_PAYLOAD,   /* valid header, payload checksum mismatch */
     CONTAINER_DAMAGE_BAD_TRAILER,   /* trailer checksum or fields invalid */
-    CONTAINER_DAMAGE_BAD_INDEX      /* trailer valid, footer index chunk invalid */
+    CONTAINER_DAMAGE_BAD_INDEX,     /* trailer valid, footer index chunk invalid */
+    CONTAINER_DAMAGE_CUT_OFF        /* no trailer, and the file ends inside a chunk */
 } container_damage_reason;
 
 /* One damaged byte range [offset, offset + length). */

@@ -22,8 +22,10 @@ const char* container_damage_reason_name(container_damage_reason reason) {
     switch (reason) {
     case CONTAINER_DAMAGE_TRUNCATED:
         return "truncated chunk";
+    case CONTAINER_DAMAGE_CUT_OFF:
+        return "truncated chunk, no trailer: the writer did not finish";
     case CONTAINER_DAMAGE_UNFINISHED:
-        return "no trailer (the writer did not finish)";
+        return "no trailer: the writer did not finish";
     case CONTAINER_DAMAGE_ZERO_FILL:
         return "zero-filled range (reserved but never written)";
     case CONTAINER_DAMAGE_BAD_HEADER:

@@ -9,6 +9,7 @@
  *     fewer than 64 bytes left             -> TRUNCATED [pos, end), stop
  *     valid chunk header at pos:
  *       chunk extends past end             -> TRUNCATED [pos, end), stop
+ *     (CUT_OFF for TRUNCATED when no trailer follows: the writer stopped)
  *       payload checksum mismatch          -> BAD_PAYLOAD [pos, pos+span)
  *       otherwise                          -> chunk (container kinds skipped)
  *       pos += span
@@ -182,7 +183,10 @@ nvtxwResultCode_t container_scan(container_reader_t* r, uint64_t end, int traile
             break;
         case SCAN_TRUNCATED:
         case SCAN_SHORT:
-            status = container_reader_add_damage(r, pos, end - pos, CONTAINER_DAMAGE_TRUNCATED);
+            /* without a trailer, the writer stopped in the middle of a chunk */
+            status = container_reader_add_damage(r, pos, end - pos,
+                                                 trailer_follows ? CONTAINER_DAMAGE_TRUNCATED
+                                                                 : CONTAINER_DAMAGE_CUT_OFF);
             clean = 0;
             pos = end;
             break;

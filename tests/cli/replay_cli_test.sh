@@ -82,7 +82,7 @@ for out in big.nvtxw big.json; do
     wait "$pid" 2>/dev/null
     check "kill -9 during a run to $out: one file, $out.tmp-XXXXXX, holding the data" bash -c "test \$(ls -A '$tmp/k9' | wc -l) = 1 && ls -A '$tmp/k9' | grep -Eq '^$out\\.tmp-[A-Za-z0-9]{6}\$' && test \$(stat -c %s '$tmp/k9'/*) -gt 1000000"
     [ "$out" = big.nvtxw ] &&
-        check "the report left by kill -9 reads up to its last complete chunk" bash -c "'$replay' '$tmp/k9'/big.nvtxw.tmp-* --to text 2>'$tmp/k9.err' | grep -c '^event' >'$tmp/k9.n' && test \$(cat '$tmp/k9.n') -gt 10000 && grep -q 'no trailer (the writer did not finish)' '$tmp/k9.err' && grep -Eq '[0-9]+ records recovered' '$tmp/k9.err'"
+        check "the report left by kill -9 reads up to its last complete chunk" bash -c "'$replay' '$tmp/k9'/big.nvtxw.tmp-* --to text 2>'$tmp/k9.err' | grep -c '^event' >'$tmp/k9.n' && test \$(cat '$tmp/k9.n') -gt 10000 && grep -q 'no trailer: the writer did not finish' '$tmp/k9.err' && grep -Eq '[0-9]+ records recovered' '$tmp/k9.err'"
 done
 # Progress: a line on a terminal (script(1) gives the run one), redrawn with
 # \r and cleared at the end; none with -q, none when stderr is not a terminal.

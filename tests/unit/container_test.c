@@ -321,7 +321,7 @@ START_TEST(truncation_every_byte) {
         if (f.bounds[k] == n)
             expect_damage(r, 0, n, 0, CONTAINER_DAMAGE_UNFINISHED);
         else
-            expect_damage(r, 0, f.bounds[k], n - f.bounds[k], CONTAINER_DAMAGE_TRUNCATED);
+            expect_damage(r, 0, f.bounds[k], n - f.bounds[k], CONTAINER_DAMAGE_CUT_OFF);
         container_reader_close(r);
     }
     free(f.data);
@@ -770,7 +770,7 @@ START_TEST(killed_writer) {
         check_chunk(r, i, 10, (uint32_t)i);
     ck_assert_uint_eq(container_reader_damage_count(r), 1);
     ck_assert(container_reader_damage(r, 0)->reason == CONTAINER_DAMAGE_UNFINISHED ||
-              container_reader_damage(r, 0)->reason == CONTAINER_DAMAGE_TRUNCATED);
+              container_reader_damage(r, 0)->reason == CONTAINER_DAMAGE_CUT_OFF);
     container_reader_close(r);
 }
 END_TEST
