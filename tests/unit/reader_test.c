@@ -1244,6 +1244,22 @@ static int has_damage_at(nvtxw_reader_t* reader, uint64_t at, const char* text) 
     return 0;
 }
 
+/* The strings of write_long_registration_log after one chunk was lost:
+ * some are gone, the others keep their numbers. */
+static void check_some_strings_lost(nvtxw_reader_t* reader) {
+    size_t strings = 0;
+    for (uint64_t h = 1; h <= DAMAGE_STRINGS; h++) {
+        const char* text = nvtxw_reader_string(reader, 0, h);
+        char want[64];
+        snprintf(want, sizeof want, "string %04d of the registration log", (int)(h - 1));
+        if (text != NULL)
+            ck_assert_str_eq(text, want);
+        strings += text != NULL;
+    }
+    ck_assert_uint_lt(strings, DAMAGE_STRINGS);
+    ck_assert_uint_gt(strings, DAMAGE_STRINGS / 2);
+}
+
 /* One damaged registration chunk costs the registrations it held and the
  * events that need them, each said with its offset and reason; the session
  * record has a chunk of its own, and when that one is damaged the refusal
@@ -1251,7 +1267,7 @@ static int has_damage_at(nvtxw_reader_t* reader, uint64_t at, const char* text) 
 START_TEST(damaged_registration_chunk_costs_its_records) {
     uint64_t offsets[64], regs[64];
     uint32_t kinds[64];
-    size_t n, nregs = 0, strings = 0, i;
+    size_t n, nregs = 0, i;
     char copy[192];
     nvtxw_reader_t* reader;
     write_long_registration_log(path);
@@ -1271,16 +1287,7 @@ START_TEST(damaged_registration_chunk_costs_its_records) {
     reader = open_ok(copy, NVTXW_READER_ORDER_STREAM);
     ck_assert(has_damage_at(reader, regs[2], "registration chunk"));
     ck_assert_uint_eq(nvtxw_reader_stream_count(reader), 2);
-    for (uint64_t h = 1; h <= DAMAGE_STRINGS; h++) { /* the rest keep their numbers */
-        const char* text = nvtxw_reader_string(reader, 0, h);
-        char want[64];
-        snprintf(want, sizeof want, "string %04d of the registration log", (int)(h - 1));
-        if (text != NULL)
-            ck_assert_str_eq(text, want);
-        strings += text != NULL;
-    }
-    ck_assert_uint_lt(strings, DAMAGE_STRINGS);
-    ck_assert_uint_gt(strings, DAMAGE_STRINGS / 2);
+    check_some_strings_lost(reader);
     ck_assert_uint_eq(count_events(reader), 200);
     nvtxw_reader_close(reader);
     /* the last chunk before the events holds the late stream's open: its
@@ -1336,7 +1343,6 @@ START_TEST(damaged_registration_chunk_found_by_a_scan_costs_its_records) {
     ck_assert_uint_ge(nregs, 4);
     snprintf(copy, sizeof copy, "%s/flipped.nvtxw", dir);
     for (int in_header = 0; in_header <= 1; in_header++) {
-        size_t strings = 0;
         nvtxw_reader_t* reader;
         flip_copy(path, copy, in_header ? regs[2] + 8 : regs[2] + (regs[3] - regs[2]) / 2);
         reader = open_scanning(copy);
@@ -1344,21 +1350,30 @@ START_TEST(damaged_registration_chunk_found_by_a_scan_costs_its_records) {
                                 in_header ? "bad chunk header" : "payload checksum mismatch"));
         ck_assert(!damage_mentions(reader, "index marker"));
         ck_assert_uint_eq(nvtxw_reader_stream_count(reader), 2);
-        for (uint64_t h = 1; h <= DAMAGE_STRINGS; h++) {
-            const char* text = nvtxw_reader_string(reader, 0, h);
-            char want[64];
-            snprintf(want, sizeof want, "string %04d of the registration log", (int)(h - 1));
-            if (text != NULL)
-                ck_assert_str_eq(text, want);
-            strings += text != NULL;
-        }
-        ck_assert_uint_lt(strings, DAMAGE_STRINGS);
-        ck_assert_uint_gt(strings, DAMAGE_STRINGS / 2);
+        check_some_strings_lost(reader);
         ck_assert_uint_eq(count_events(reader), 200);
         nvtxw_reader_close(reader);
     }
 }
 END_TEST
+
+/* Writes a report with `write` at `path` and a copy at `copy` whose third
+ * of four registration chunks is damaged; its offset in `*at`. */
+static void write_and_damage_third_chunk(void (*write)(const char*), char* copy, size_t copy_size,
+                                         uint64_t* at) {
+    uint64_t offsets[32], regs[4];
+    uint32_t kinds[32];
+    size_t n, nregs = 0;
+    write(path);
+    n = chunk_offsets(path, offsets, kinds, 32);
+    for (size_t i = 0; i < n; i++)
+        if (kinds[i] == 1 && nregs < 4)
+            regs[nregs++] = offsets[i];
+    ck_assert_uint_eq(nregs, 4);
+    snprintf(copy, copy_size, "%s/flipped.nvtxw", dir);
+    flip_copy(path, copy, regs[2] + (regs[3] - regs[2]) / 2);
+    *at = regs[2];
+}
 
 /* A report written before index markers: the registration log in four
  * chunks (session; domain "app" with strings 0-1 and stream A; strings 2-3
@@ -1394,29 +1409,20 @@ static void write_markerless_log(const char* file) {
  * strings and stream are dropped and counted, never read under the lost
  * ones' numbers (string 4 as string 2, stream C with B's events). */
 START_TEST(damaged_chunk_without_markers_drops_later_numbers) {
-    uint64_t offsets[16], regs[16];
-    uint32_t kinds[16];
-    size_t n, nregs = 0, i;
+    uint64_t lost;
     char copy[192];
     nvtxw_reader_t* reader;
     const nvtxw_record_t* rec;
-    write_markerless_log(path);
-    n = chunk_offsets(path, offsets, kinds, 16);
-    for (i = 0; i < n; i++)
-        if (kinds[i] == 1)
-            regs[nregs++] = offsets[i];
-    ck_assert_uint_eq(nregs, 4);
+    write_and_damage_third_chunk(write_markerless_log, copy, sizeof copy, &lost);
     reader = open_ok(path, NVTXW_READER_ORDER_STREAM); /* undamaged: all of it */
     ck_assert_uint_eq(nvtxw_reader_stream_count(reader), 3);
     ck_assert_str_eq(nvtxw_reader_string(reader, 0, 5), "string 4");
     ck_assert_uint_eq(count_events(reader), 9);
     nvtxw_reader_close(reader);
-    snprintf(copy, sizeof copy, "%s/flipped.nvtxw", dir);
-    flip_copy(path, copy, regs[2] + (regs[3] - regs[2]) / 2);
     for (int order = NVTXW_READER_ORDER_STREAM; order <= NVTXW_READER_ORDER_TIME; order++) {
         size_t strings = 0, streams = 0, events = 0;
         reader = open_ok(copy, order);
-        ck_assert(has_damage_at(reader, regs[2], "registration chunk"));
+        ck_assert(has_damage_at(reader, lost, "registration chunk"));
         ck_assert(damage_mentions(reader, "3 domain, string and stream-open records after this "
                                           "damaged registration chunk carry no index marker"));
         ck_assert(damage_mentions(reader, "3 records of stream 1, which no readable stream-open "
@@ -1485,17 +1491,6 @@ static void enc_marker(enc_buf* b, uint8_t kind, uint8_t domain, uint8_t index) 
     enc_bytes(b, body, sizeof body);
 }
 
-/* Offsets of the registration chunks of `file` (exactly `want` of them). */
-static void registration_chunks(const char* file, uint64_t* regs, size_t want) {
-    uint64_t offsets[32];
-    uint32_t kinds[32];
-    size_t n = chunk_offsets(file, offsets, kinds, 32), nregs = 0;
-    for (size_t i = 0; i < n; i++)
-        if (kinds[i] == 1 && nregs < want)
-            regs[nregs++] = offsets[i];
-    ck_assert_uint_eq(nregs, want);
-}
-
 static void three_events(report* r, uint64_t stream) {
     static const int64_t ts[] = {10, 20, 30};
     raw_events(&r->b, ts, 3);
@@ -1534,17 +1529,14 @@ static void write_markerless_orphans(const char* file) {
 /* Records that name a lost domain, string or stream are dropped one by one
  * and counted; they do not cost the rest of their chunk. */
 START_TEST(records_naming_lost_registrations_are_dropped_alone) {
-    uint64_t regs[4];
+    uint64_t lost;
     char copy[192];
     const nvtxw_record_t* rec;
-    write_markerless_orphans(path);
-    registration_chunks(path, regs, 4);
-    snprintf(copy, sizeof copy, "%s/flipped.nvtxw", dir);
-    flip_copy(path, copy, regs[2] + (regs[3] - regs[2]) / 2);
+    write_and_damage_third_chunk(write_markerless_orphans, copy, sizeof copy, &lost);
     for (int order = NVTXW_READER_ORDER_STREAM; order <= NVTXW_READER_ORDER_TIME; order++) {
         size_t categories = 0, resources = 0, closes = 0, strings = 0, events = 0;
         nvtxw_reader_t* reader = open_ok(copy, order);
-        ck_assert(has_damage_at(reader, regs[2], "registration chunk"));
+        ck_assert(has_damage_at(reader, lost, "registration chunk"));
         ck_assert(!damage_mentions(reader, "malformed record"));
         ck_assert(damage_mentions(reader, "1 domain, string and stream-open records after"));
         ck_assert(damage_mentions(reader, "4 records after this damaged registration chunk name "
@@ -1616,16 +1608,14 @@ static void write_marked_orphans(const char* file) {
  * theirs. */
 START_TEST(closes_and_opens_of_lost_streams_are_dropped_in_both_passes) {
     static const char* const names[] = {"A", NULL, NULL, "C", NULL, "E"};
-    uint64_t regs[4];
+    uint64_t lost;
     char copy[192];
     const nvtxw_record_t* rec;
-    write_marked_orphans(path);
-    registration_chunks(path, regs, 4);
-    snprintf(copy, sizeof copy, "%s/flipped.nvtxw", dir);
-    flip_copy(path, copy, regs[2] + (regs[3] - regs[2]) / 2);
+    write_and_damage_third_chunk(write_marked_orphans, copy, sizeof copy, &lost);
     for (int order = NVTXW_READER_ORDER_STREAM; order <= NVTXW_READER_ORDER_TIME; order++) {
         size_t opens = 0, closes = 0, events[6] = {0};
         nvtxw_reader_t* reader = open_ok(copy, order);
+        ck_assert(has_damage_at(reader, lost, "registration chunk"));
         ck_assert(!damage_mentions(reader, "malformed record"));
         ck_assert(damage_mentions(reader, "4 records after this damaged registration chunk name "
                                           "a domain, string or stream whose record was lost"));
