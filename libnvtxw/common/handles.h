@@ -156,6 +156,15 @@ static inline handle_status handle_enter(handle_table* table, uint64_t handle, v
     return HANDLE_ENTERED;
 }
 
+/* Leaves the entered slot `entry` of `handle` (handle_slot_of, kept by the
+ * caller: a slot never moves while its handle lives). */
+static inline void handle_leave_slot(handle_slot* entry, uint64_t handle) {
+    /* Only the thread inside leaves, and nobody else changes the state
+     * while it is inside: a store is enough. */
+    atomic_store_explicit(&entry->state, handle_state_free(handle_generation_of(handle)),
+                          memory_order_release);
+}
+
 /* Leaves an entered slot. */
 static inline void handle_leave(handle_table* table, uint64_t handle) {
     handle_slot* entry = handle_slot_of(table, handle);

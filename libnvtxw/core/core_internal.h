@@ -106,12 +106,27 @@ static inline core_stream* core_stream_enter(nvtxwStreamHandle_t handle, const c
     return stream;
 }
 static inline void core_stream_leave(core_stream* stream) {
-    handle_leave(&core_streams, stream->handle);
+    handle_leave_slot(stream->handle_slot, stream->handle);
 }
+/* The refusal of a write call on an entered stream whose session is ending
+ * or faulty: leaves the stream, sets *status and the message, returns NULL. */
+core_stream* core_stream_refuse_write(core_stream* stream, const char* call,
+                                      nvtxwResultCode_t* status);
 /* Enters the stream of a write call and checks its session's fault state;
- * NULL with *status and the message set on failure (then not entered). */
-core_stream* core_stream_for_write(nvtxwStreamHandle_t handle, const char* call,
-                                   nvtxwResultCode_t* status);
+ * NULL with *status and the message set on failure (then not entered).
+ * Inline: every write call starts here. */
+static inline core_stream* core_stream_for_write(nvtxwStreamHandle_t handle, const char* call,
+                                                 nvtxwResultCode_t* status) {
+    core_stream* stream = core_stream_enter(handle, call);
+    if (stream == NULL) {
+        *status = NVTXW_RESULT_INVALID_ARGUMENT;
+        return NULL;
+    }
+    if (atomic_load_explicit(&stream->session->ending, memory_order_acquire) ||
+        atomic_load_explicit(&stream->session->fault, memory_order_acquire) != NVTXW_RESULT_SUCCESS)
+        return core_stream_refuse_write(stream, call, status);
+    return stream;
+}
 
 /* Fault handling, inline for the write path (session.c has the slow
  * halves). core_session_check returns the session's saved fault (message

@@ -94,7 +94,8 @@ struct core_stream {
     /* The core's own. */
     core_session* session;
     uint64_t handle;
-    size_t slot; /* position in session->streams while open */
+    struct handle_slot* handle_slot; /* the handle's slot: write calls leave it by a store */
+    size_t slot;                     /* position in session->streams while open */
     void* sink_state;
     /* Fast plans looked up last, direct-mapped by schema ID (write path;
      * this stream's thread only); plan NULL = an empty slot. */

@@ -141,6 +141,7 @@ static nvtxwResultCode_t stream_publish(core_session* session, core_stream* stre
         session_remove_stream(session, stream);
         return error_oom("a stream handle");
     }
+    stream->handle_slot = handle_slot_of(&core_streams, stream->handle);
     return NVTXW_RESULT_SUCCESS;
 }
 

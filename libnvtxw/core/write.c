@@ -16,22 +16,14 @@
 #include "common/error_internal.h"
 #include "core/core_internal.h"
 
-core_stream* core_stream_for_write(nvtxwStreamHandle_t handle, const char* call,
-                                   nvtxwResultCode_t* status) {
-    core_stream* stream = core_stream_enter(handle, call);
-    *status = NVTXW_RESULT_INVALID_ARGUMENT;
-    if (stream == NULL)
-        return NULL;
-    if (atomic_load_explicit(&stream->session->ending, memory_order_acquire)) {
+core_stream* core_stream_refuse_write(core_stream* stream, const char* call,
+                                      nvtxwResultCode_t* status) {
+    if (atomic_load_explicit(&stream->session->ending, memory_order_acquire))
         *status = error_set(NVTXW_RESULT_INVALID_ARGUMENT,
                             "cannot %s: stream \"%s\" is closing: its session is ending", call,
                             stream->name);
-        core_stream_leave(stream);
-        return NULL;
-    }
-    *status = core_session_check(stream->session);
-    if (*status == NVTXW_RESULT_SUCCESS)
-        return stream;
+    else
+        *status = core_session_check(stream->session);
     core_stream_leave(stream);
     return NULL;
 }
@@ -45,18 +37,18 @@ static nvtxwResultCode_t not_supported(const core_stream* stream, const char* wh
 
 static nvtxwResultCode_t event_write(core_stream* stream, const nvtxPayloadData_t* payloads,
                                      size_t count) {
+    const sink_ops* ops = stream_ops(stream);
     core_event event;
     if (payloads == NULL || count == 0)
         return error_set(NVTXW_RESULT_INVALID_ARGUMENT, "cannot write event on stream \"%s\": %s",
                          stream->name, payloads == NULL ? "payloads is NULL" : "payloadCount is 0");
-    if (stream_ops(stream)->event_write == NULL)
+    if (ops->event_write == NULL)
         return not_supported(stream, "events");
     event.stream = stream;
     event.payloads = payloads;
     event.count = count;
     event.scope_id = NVTX_SCOPE_NONE;
-    return core_session_sink_result(stream->session,
-                                    stream_ops(stream)->event_write(stream->sink_state, &event));
+    return core_session_sink_result(stream->session, ops->event_write(stream->sink_state, &event));
 }
 
 nvtxwResultCode_t core_event_write(nvtxwStreamHandle_t handle, const nvtxPayloadData_t* payloads,
