@@ -91,11 +91,16 @@ static void draw(const tool_progress* p) {
             eta);
 }
 
+/* Draws at least once, even when the work ends before this thread first
+ * runs: a run shown on a terminal always shows its line (a short import on a
+ * loaded machine otherwise showed none). */
 static void* progress_thread(void* arg) {
     tool_progress* p = arg;
     struct timespec tick = {0, REDRAW_NS};
-    while (!atomic_load(&p->stop)) {
+    for (;;) {
         draw(p);
+        if (atomic_load(&p->stop))
+            break;
         nanosleep(&tick, NULL);
     }
     fputs("\r\033[K", stderr);
