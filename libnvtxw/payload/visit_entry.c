@@ -433,33 +433,37 @@ static int visit_internal_union(visit_state_t* vs, visit_frame_t* f) {
     return visit_entry(vs, f, (size_t)value + (value >= sel));
 }
 
-/* The callback of one value, its result, and its name in *callback. */
-static inline int flat_unsigned(visit_state_t* vs, uint64_t value, const char** callback) {
-    *callback = "on_unsigned";
+/* The callback of one value and its result. */
+static inline int flat_unsigned(visit_state_t* vs, uint64_t value) {
     return vs->v->on_unsigned ? vs->v->on_unsigned(vs->ctx, value) : 0;
 }
 
-static inline int flat_signed(visit_state_t* vs, int64_t value, const char** callback) {
-    *callback = "on_signed";
+static inline int flat_signed(visit_state_t* vs, int64_t value) {
     return vs->v->on_signed ? vs->v->on_signed(vs->ctx, value) : 0;
 }
 
-static inline int flat_float(visit_state_t* vs, double value, const char** callback) {
-    *callback = "on_float";
+static inline int flat_float(visit_state_t* vs, double value) {
     return vs->v->on_float ? vs->v->on_float(vs->ctx, value) : 0;
 }
 
-static int flat_handle(visit_state_t* vs, uint64_t handle, const char** callback) {
-    *callback = "on_string_handle";
+static int flat_handle(visit_state_t* vs, uint64_t handle) {
     if (vs->v->on_string_handle == NULL)
         return 0;
     return vs->v->on_string_handle(vs->ctx, handle,
                                    vs->resolve ? vs->resolve(vs->resolve_ctx, handle) : NULL);
 }
 
+/* Inlined into both loops of visit_flat (GCC and Clang): a call per field
+ * costs more than the switch it holds. */
+#if defined(__GNUC__)
+#define FLAT_INLINE inline __attribute__((always_inline))
+#else
+#define FLAT_INLINE inline
+#endif
+
 /* One entry's value as visit_emit_number reports it, read by its op. */
-static inline int flat_value(visit_state_t* vs, const finalized_entry_t* fe, const uint8_t* p,
-                             const char** callback) {
+static FLAT_INLINE int flat_value(visit_state_t* vs, const finalized_entry_t* fe,
+                                  const uint8_t* p) {
     uint8_t u8;
     uint16_t u16;
     uint32_t u32;
@@ -472,31 +476,31 @@ static inline int flat_value(visit_state_t* vs, const finalized_entry_t* fe, con
     double f64;
     switch ((flat_op_t)fe->flat_op) {
     case FLAT_OP_UNSIGNED_1:
-        return memcpy(&u8, p, 1), flat_unsigned(vs, u8, callback);
+        return memcpy(&u8, p, 1), flat_unsigned(vs, u8);
     case FLAT_OP_UNSIGNED_2:
-        return memcpy(&u16, p, 2), flat_unsigned(vs, u16, callback);
+        return memcpy(&u16, p, 2), flat_unsigned(vs, u16);
     case FLAT_OP_UNSIGNED_4:
-        return memcpy(&u32, p, 4), flat_unsigned(vs, u32, callback);
+        return memcpy(&u32, p, 4), flat_unsigned(vs, u32);
     case FLAT_OP_UNSIGNED_8:
-        return memcpy(&u64, p, 8), flat_unsigned(vs, u64, callback);
+        return memcpy(&u64, p, 8), flat_unsigned(vs, u64);
     case FLAT_OP_SIGNED_1:
-        return memcpy(&s8, p, 1), flat_signed(vs, s8, callback);
+        return memcpy(&s8, p, 1), flat_signed(vs, s8);
     case FLAT_OP_SIGNED_2:
-        return memcpy(&s16, p, 2), flat_signed(vs, s16, callback);
+        return memcpy(&s16, p, 2), flat_signed(vs, s16);
     case FLAT_OP_SIGNED_4:
-        return memcpy(&s32, p, 4), flat_signed(vs, s32, callback);
+        return memcpy(&s32, p, 4), flat_signed(vs, s32);
     case FLAT_OP_SIGNED_8:
-        return memcpy(&s64, p, 8), flat_signed(vs, s64, callback);
+        return memcpy(&s64, p, 8), flat_signed(vs, s64);
     case FLAT_OP_FLOAT32:
-        return memcpy(&f32, p, 4), flat_float(vs, f32, callback);
+        return memcpy(&f32, p, 4), flat_float(vs, f32);
     case FLAT_OP_FLOAT64:
-        return memcpy(&f64, p, 8), flat_float(vs, f64, callback);
+        return memcpy(&f64, p, 8), flat_float(vs, f64);
     case FLAT_OP_FLOAT_OTHER:
-        return flat_float(vs, visit_read_float(fe->info->type, p), callback);
+        return flat_float(vs, visit_read_float(fe->info->type, p));
     case FLAT_OP_HANDLE_8:
-        return memcpy(&u64, p, 8), flat_handle(vs, u64, callback);
+        return memcpy(&u64, p, 8), flat_handle(vs, u64);
     case FLAT_OP_HANDLE:
-        return flat_handle(vs, visit_read_unsigned(p, fe->element_size), callback);
+        return flat_handle(vs, visit_read_unsigned(p, fe->element_size));
     case FLAT_OP_NONE:
     default:
         break;
@@ -504,33 +508,67 @@ static inline int flat_value(visit_state_t* vs, const finalized_entry_t* fe, con
     return visit_emit_number(vs, fe->info, p, fe->element_size); /* never: finalize.c */
 }
 
+/* The name of the callback flat_value called for `fe`, for the message of
+ * a walk it stopped (looked up only then, off the per-field path). */
+static const char* flat_callback(const finalized_entry_t* fe) {
+    switch ((flat_op_t)fe->flat_op) {
+    case FLAT_OP_UNSIGNED_1:
+    case FLAT_OP_UNSIGNED_2:
+    case FLAT_OP_UNSIGNED_4:
+    case FLAT_OP_UNSIGNED_8:
+        return "on_unsigned";
+    case FLAT_OP_SIGNED_1:
+    case FLAT_OP_SIGNED_2:
+    case FLAT_OP_SIGNED_4:
+    case FLAT_OP_SIGNED_8:
+        return "on_signed";
+    case FLAT_OP_FLOAT32:
+    case FLAT_OP_FLOAT64:
+    case FLAT_OP_FLOAT_OTHER:
+        return "on_float";
+    case FLAT_OP_HANDLE_8:
+    case FLAT_OP_HANDLE:
+        return "on_string_handle";
+    case FLAT_OP_NONE:
+    default:
+        return "a value callback"; /* never: finalize.c gives every flat entry an op */
+    }
+}
+
 /* Callbacks are called directly and the field path is written only when
  * one stops the walk: the path names the entry exactly as visit_entry's
- * would. */
+ * would. A visitor without field_begin and field_end (most: they want the
+ * values) takes a loop that tests for neither. */
 int visit_flat(visit_state_t* vs, const nvtxw_schema_t* s, const uint8_t* base) {
     const nvtxw_visitor_t* v = vs->v;
-    const char* callback = "field_begin";
-    size_t i;
+    const char* callback = NULL;
+    size_t i, n = s->attr.numEntries;
     int result = 0;
     if (vs->path_len == VISIT_MAX_PATH)
         return visit_path_push(vs, "", 0, 0); /* names the failure */
-    for (i = 0; i < s->attr.numEntries; i++) {
-        const finalized_entry_t* fe = &s->fin[i];
-        if (v->field_begin != NULL && (result = v->field_begin(vs->ctx, &fe->field)) != 0) {
-            callback = "field_begin";
-            break;
-        }
-        if ((result = flat_value(vs, fe, base + fe->offset, &callback)) != 0)
-            break;
-        if (v->field_end != NULL && (result = v->field_end(vs->ctx, &fe->field)) != 0) {
-            callback = "field_end";
-            break;
+    if (v->field_begin == NULL && v->field_end == NULL) {
+        for (i = 0; i < n; i++)
+            if ((result = flat_value(vs, &s->fin[i], base + s->fin[i].offset)) != 0)
+                break;
+    } else {
+        for (i = 0; i < n; i++) {
+            const finalized_entry_t* fe = &s->fin[i];
+            if (v->field_begin != NULL && (result = v->field_begin(vs->ctx, &fe->field)) != 0) {
+                callback = "field_begin";
+                break;
+            }
+            if ((result = flat_value(vs, fe, base + fe->offset)) != 0)
+                break;
+            if (v->field_end != NULL && (result = v->field_end(vs->ctx, &fe->field)) != 0) {
+                callback = "field_end";
+                break;
+            }
         }
     }
     if (result == 0)
         return 0;
     (void)visit_path_push(vs, s->fin[i].field.name, i, 0); /* room checked above */
-    return visit_stopped(vs, result, callback);
+    return visit_stopped(vs, result, callback != NULL ? callback : flat_callback(&s->fin[i]));
 }
 
 static int visit_members(visit_state_t* vs, visit_frame_t* f, uint64_t selector) {

@@ -871,6 +871,21 @@ START_TEST(flat_schema_every_type) {
 }
 END_TEST
 
+/* Value callbacks that stop the walk at the value *ctx counts down to. */
+static int stop_on_count(void* ctx) { return --*(int*)ctx == 0 ? 1 : 0; }
+static int stop_on_count_signed(void* ctx, int64_t value) {
+    (void)value;
+    return stop_on_count(ctx);
+}
+static int stop_on_count_unsigned(void* ctx, uint64_t value) {
+    (void)value;
+    return stop_on_count(ctx);
+}
+static int stop_on_count_float(void* ctx, double value) {
+    (void)value;
+    return stop_on_count(ctx);
+}
+
 /* A callback that stops the walk of a flat schema: the error names the
  * entry being walked and the callback, as for any other schema. */
 START_TEST(flat_schema_stops) {
@@ -897,6 +912,25 @@ START_TEST(flat_schema_stops) {
         ck_assert_msg(strstr(nvtxw_last_error(), fields[k]) != NULL, "%s: %s", fields[k],
                       nvtxw_last_error());
         ck_assert_ptr_nonnull(strstr(nvtxw_last_error(), "schema"));
+    }
+    /* A visitor of values only (no field_begin, no field_end) takes the
+     * flat walk's other loop: its stops are named the same way. */
+    for (int k = 1; k <= 3; k++) {
+        static const char* const value_callbacks[] = {"", "on_signed", "on_unsigned", "on_float"};
+        static const char* const value_fields[] = {"", "\"a\"", "\"b\"", "\"c\""};
+        nvtxw_visitor_t values;
+        int stop_at = k;
+        memset(&values, 0, sizeof values);
+        values.struct_size = sizeof values;
+        values.on_signed = stop_on_count_signed;
+        values.on_unsigned = stop_on_count_unsigned;
+        values.on_float = stop_on_count_float;
+        ck_assert_int_eq(nvtxw_payload_visit(r, &p, 1, &values, &stop_at, NULL),
+                         NVTXW_RESULT_FAILED);
+        ck_assert_msg(strstr(nvtxw_last_error(), value_callbacks[k]) != NULL, "%s: %s",
+                      value_callbacks[k], nvtxw_last_error());
+        ck_assert_msg(strstr(nvtxw_last_error(), value_fields[k]) != NULL, "%s: %s",
+                      value_fields[k], nvtxw_last_error());
     }
     nvtxw_schema_registry_destroy(r);
 }
