@@ -92,19 +92,24 @@ static nvtxwResultCode_t malformed(nvtxw_reader_t* reader, reader_stream_cursor*
     return NVTXW_RESULT_SUCCESS;
 }
 
-/* Decodes the cursor's next record into its head (has_head = 0 at the end). */
-static nvtxwResultCode_t cursor_fill(nvtxw_reader_t* reader, reader_stream_cursor* cur) {
+/* No record decoded yet (cursor_fill_from). */
+#define NOT_DECODED 2
+
+/* cursor_fill from the result `r` of a record already decoded (or
+ * NOT_DECODED): on to the next chunks and past malformed records until a
+ * record is in the head (has_head = 0 at the end). */
+static nvtxwResultCode_t cursor_fill_from(nvtxw_reader_t* reader, reader_stream_cursor* cur,
+                                          int r) {
     nvtxwResultCode_t status = NVTXW_RESULT_SUCCESS;
-    cur->has_head = 0;
-    cur->started = 1;
-    for (;;) {
-        int r;
-        if (!cur->loaded || cur->cur.p == cur->cur.end) {
-            cur->loaded = load_next_chunk(reader, cur, &status);
-            if (!cur->loaded)
-                return status;
+    for (;; r = NOT_DECODED) {
+        if (r == NOT_DECODED) {
+            if (!cur->loaded || cur->cur.p == cur->cur.end) {
+                cur->loaded = load_next_chunk(reader, cur, &status);
+                if (!cur->loaded)
+                    return status;
+            }
+            r = reader_decode_stream_record(reader, cur);
         }
-        r = reader_decode_stream_record(reader, cur);
         if (r == -2)
             return error_oom("a report record");
         if (r == -1) {
@@ -119,6 +124,21 @@ static nvtxwResultCode_t cursor_fill(nvtxw_reader_t* reader, reader_stream_curso
             return NVTXW_RESULT_SUCCESS;
         }
     }
+}
+
+/* Decodes the cursor's next record into its head (has_head = 0 at the end).
+ * Inline for the common case: a record of the chunk already loaded. */
+static inline nvtxwResultCode_t cursor_fill(nvtxw_reader_t* reader, reader_stream_cursor* cur) {
+    int r = NOT_DECODED;
+    cur->has_head = 0;
+    cur->started = 1;
+    if (cur->loaded && cur->cur.p != cur->cur.end &&
+        (r = reader_decode_stream_record(reader, cur)) == 1) {
+        cur->record_number++;
+        cur->has_head = 1;
+        return NVTXW_RESULT_SUCCESS;
+    }
+    return cursor_fill_from(reader, cur, r);
 }
 
 /* ---- Time order: a tournament tree ------------------------------------- */
