@@ -97,15 +97,13 @@ static inline int varint_get_unbounded(const uint8_t** pos, uint64_t* value) {
     stops = ~word & 0x8080808080808080u; /* the bytes without a continuation bit */
     if (stops == 0)
         return varint_get_loop(pos, value); /* 9 or 10 bytes */
-    word &= stops ^ (stops - 1);            /* the bytes up to the first stop */
-    v = word & 0x7Fu;
-    v |= (word >> 1) & ((uint64_t)0x7F << 7);
-    v |= (word >> 2) & ((uint64_t)0x7F << 14);
-    v |= (word >> 3) & ((uint64_t)0x7F << 21);
-    v |= (word >> 4) & ((uint64_t)0x7F << 28);
-    v |= (word >> 5) & ((uint64_t)0x7F << 35);
-    v |= (word >> 6) & ((uint64_t)0x7F << 42);
-    v |= (word >> 7) & ((uint64_t)0x7F << 49);
+    /* the bytes up to the first stop, without their continuation bits */
+    v = word & (stops ^ (stops - 1)) & 0x7F7F7F7F7F7F7F7Fu;
+    /* pairs of 7-bit groups into 14 bits per 16, those into 28 per 32,
+     * those into 56: byte i's seven bits land at bit 7 * i */
+    v = (v & 0x007F007F007F007Fu) | ((v & 0x7F007F007F007F00u) >> 1);
+    v = (v & 0x00003FFF00003FFFu) | ((v & 0x3FFF00003FFF0000u) >> 2);
+    v = (v & 0x000000000FFFFFFFu) | ((v & 0x0FFFFFFF00000000u) >> 4);
     *pos = p + ((unsigned)__builtin_ctzll(stops) + 1) / 8;
     *value = v;
     return 0;
