@@ -410,6 +410,85 @@ int field_decode_lanes_unchecked(const field_plan* plan, field_input lanes[FIELD
     return decode_ops(plan, lanes, event_ts, serial, out, problem, 0, 0);
 }
 
+/* One field of every record of `run` from `in`: the value of record r is
+ * decoded by `convert` (which may `goto too_big`) and stored at
+ * at + r * stride. */
+#define FOR_EACH_VALUE(convert)                                                                    \
+    for (r = 0; r < run->count; r++, at += run->stride, times += run->stride) {                    \
+        if (varint_get_unbounded(&in->p, &v) != 0)                                                 \
+            goto bad_varint;                                                                       \
+        convert;                                                                                   \
+    }
+
+int field_decode_run_unchecked(const field_plan* plan, field_input lanes[FIELD_LANES],
+                               const field_run* run, uint32_t serial, const char** problem) {
+    uint32_t k;
+    size_t r;
+    if (!field_plan_decodes_runs(plan))
+        return *problem = "fields share a lane", -1;
+    if (plan->has_gaps)
+        for (r = 0; r < run->count; r++)
+            memset(run->out + r * run->stride, 0, plan->static_size);
+    for (k = 0; k < plan->op_count; k++) {
+        const field_op* op = &plan->ops[k];
+        field_input* in = &lanes[op->lane];
+        uint8_t* at = run->out + op->offset;
+        const uint8_t* times = run->times;
+        uint64_t v;
+        int64_t sv, t;
+        switch (op->code) {
+        case CODE_RAW:
+            for (r = 0; r < run->count; r++, at += run->stride) {
+                memcpy(at, in->p, op->size);
+                in->p += op->size;
+            }
+            break;
+        case CODE_U8:
+            FOR_EACH_VALUE(if (v > 0xFFu) goto too_big; *at = (uint8_t)v)
+            break;
+        case CODE_U16:
+            FOR_EACH_VALUE(if (v > 0xFFFFu) goto too_big; store16(at, v))
+            break;
+        case CODE_U32:
+            FOR_EACH_VALUE(if (v > 0xFFFFFFFFu) goto too_big; store32(at, v))
+            break;
+        case CODE_S8:
+            FOR_EACH_VALUE(sv = varint_unzigzag(v); if (!fits_signed(sv, 8)) goto too_big;
+                           *at = (uint8_t)sv)
+            break;
+        case CODE_S16:
+            FOR_EACH_VALUE(sv = varint_unzigzag(v); if (!fits_signed(sv, 16)) goto too_big;
+                           store16(at, (uint64_t)sv))
+            break;
+        case CODE_S32:
+            FOR_EACH_VALUE(sv = varint_unzigzag(v); if (!fits_signed(sv, 32)) goto too_big;
+                           store32(at, (uint64_t)sv))
+            break;
+        case CODE_S64:
+            FOR_EACH_VALUE(v = (uint64_t)varint_unzigzag(v); memcpy(at, &v, 8))
+            break;
+        case CODE_TS:
+            FOR_EACH_VALUE(memcpy(&t, times, 8); v = (uint64_t)varint_unzigzag(v) + (uint64_t)t;
+                           memcpy(at, &v, 8))
+            break;
+        case CODE_HANDLE:
+            FOR_EACH_VALUE(if (v > 0xFFFFFFFFu) goto bad_handle;
+                           v = v != 0 ? v | (uint64_t)serial << 32 : 0; memcpy(at, &v, 8))
+            break;
+        default: /* CODE_U64 */
+            FOR_EACH_VALUE(memcpy(at, &v, 8))
+            break;
+        }
+    }
+    return 0;
+bad_varint:
+    return *problem = "bad varint in a payload field", -1;
+bad_handle:
+    return *problem = "string handle index exceeds 32 bits", -1;
+too_big:
+    return *problem = "payload field value exceeds its type", -1;
+}
+
 int field_decode(const field_plan* plan, const uint8_t** in, const uint8_t* end, int64_t event_ts,
                  uint32_t serial, uint8_t* out, const char** problem) {
     field_input one = {*in, end};

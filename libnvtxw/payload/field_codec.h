@@ -107,4 +107,30 @@ int field_decode_lanes_unchecked(const field_plan* plan, field_input lanes[FIELD
                                  int64_t event_ts, uint32_t serial, uint8_t* out,
                                  const char** problem);
 
+/* A run of records of one plan decoded lane by lane: record r's payload at
+ * out + r * stride and its event time (an int64_t, for FIELD_TS) at
+ * times + r * stride. */
+typedef struct field_run {
+    uint8_t* out;
+    const uint8_t* times;
+    size_t stride;
+    size_t count;
+} field_run;
+
+/* Whether runs of `plan` can be decoded column by column: every field has
+ * a lane of its own (at most FIELD_LANES fields). */
+static inline int field_plan_decodes_runs(const field_plan* plan) {
+    return plan->op_count <= FIELD_LANES;
+}
+
+/* Decodes the fields of run->count records, field by field: each lane's
+ * values one after another, with one dispatch per field instead of per
+ * value. For a caller that knows each of the plan's lanes holds at least
+ * run->count * plan->bound bytes (no end checks; values are still checked
+ * against their fields). Returns 0, or -1 with *problem set: the lanes are
+ * then partly consumed and the caller decodes the records one by one from
+ * where it started, which names the record at fault. */
+int field_decode_run_unchecked(const field_plan* plan, field_input lanes[FIELD_LANES],
+                               const field_run* run, uint32_t serial, const char** problem);
+
 #endif /* NVTXW_PAYLOAD_FIELD_CODEC_H */

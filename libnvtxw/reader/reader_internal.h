@@ -193,6 +193,12 @@ typedef struct reader_stream_cursor {
     } srefs[READER_SREF_MAX];
     uint32_t sref_count;
     reader_arena arena; /* the pending record's memory */
+    /* A run of compact records of one schema decoded ahead, lane by lane
+     * (reader_records.c): run_count slots of run_stride bytes (a
+     * reader_run_slot, then the payload), run_next the next to hand out. */
+    uint8_t* run;
+    size_t run_capacity, run_stride;
+    uint32_t run_count, run_next;
     nvtxw_record_t head;
     int64_t key;
     int has_head;

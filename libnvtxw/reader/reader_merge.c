@@ -23,9 +23,12 @@ void reader_cursor_free(reader_stream_cursor* cur) {
     nvtxw_free(cur->buffer);
     nvtxw_free(cur->dict);
     reader_arena_reset(&cur->arena);
+    nvtxw_free(cur->run);
     cur->buffer = NULL;
     cur->dict = NULL;
+    cur->run = NULL;
     cur->capacity = cur->dict_capacity = cur->dict_count = 0;
+    cur->run_capacity = cur->run_count = cur->run_next = 0;
 }
 
 static void cursor_rewind(reader_stream_cursor* cur) {
@@ -66,6 +69,7 @@ static int load_next_chunk(nvtxw_reader_t* reader, reader_stream_cursor* cur,
             cur->now = 0;
             cur->has_now = 0;
             cur->chunk_first = chunk->meta.first_ts;
+            cur->run_count = cur->run_next = 0;
             cur->dict_count = 0;
             cur->sref_count = 0;
             cur->record_number = 0;

@@ -29,6 +29,7 @@
  */
 #include "config.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "common/alloc.h"
@@ -517,6 +518,136 @@ static int decode_body(nvtxw_reader_t* reader, reader_stream_cursor* cur, uint8_
                    sizeof(((nvtxw_record_t*)0)->u.sync_points))),                                  \
          sizeof(((nvtxw_record_t*)0)->u.conversion_factor))
 
+/* ---- Runs: compact records of one schema decoded ahead ----------------- */
+
+/* Records of a run, and the bytes of its slots: bounded per cursor, since
+ * in time order every stream's cursor holds one. */
+#define RUN_MAX 32
+#define RUN_BYTES 4096
+/* Shorter runs cost more to set up than they save (compact_one_fields
+ * tests the headers of the first RUN_MIN records). */
+#define RUN_MIN 4
+
+/* Out of line: inlined, its frame made every compact record dearer. */
+#if defined(__GNUC__)
+#define RUN_NOINLINE __attribute__((noinline))
+#else
+#define RUN_NOINLINE
+#endif
+
+/* A run's slot: the record's time and payload descriptor; its payload
+ * follows, READER_ARENA_ALIGN-aligned. */
+typedef struct reader_run_slot {
+    int64_t timestamp;
+    nvtxPayloadData_t payload;
+} reader_run_slot;
+
+#define RUN_SLOT_HEADER                                                                            \
+    ((sizeof(reader_run_slot) + READER_ARENA_ALIGN - 1) & ~(size_t)(READER_ARENA_ALIGN - 1))
+
+static reader_run_slot* run_slot(const reader_stream_cursor* cur, size_t i) {
+    return (reader_run_slot*)(cur->run + i * cur->run_stride);
+}
+
+/* Hands out the run's next record. */
+static void run_take(reader_stream_cursor* cur, nvtxw_record_t* rec) {
+    reader_run_slot* slot = run_slot(cur, cur->run_next++);
+    rec->kind = NVTXW_RECORD_EVENT;
+    rec->has_timestamp = 1;
+    rec->timestamp = slot->timestamp;
+    rec->u.event.payloads = &slot->payload;
+    rec->u.event.count = 1;
+}
+
+/* How many records from the main lane's position on, at most `most`, are
+ * compact records of one payload of schema reference `ref` (0x25, 1, ref). */
+static size_t run_length(const reader_cursor* c, uint8_t ref, size_t most) {
+    const uint8_t* p = c->p;
+    size_t n = 0;
+    while (n < most && reader_left(c) - 3 * n >= 3 && p[0] == 0x25 && p[1] == 1 && p[2] == ref) {
+        p += 3;
+        n++;
+    }
+    return n;
+}
+
+/* Whether the RUN_MIN - 1 records after the one at `p` (3 * RUN_MIN bytes
+ * readable) have its header (0x25, one payload, `ref`). */
+static inline int run_ahead(const uint8_t* p, uint8_t ref) {
+    int i;
+    for (i = 1; i < RUN_MIN; i++)
+        if (p[3 * i + 2] != ref || p[3 * i] != 0x25 || p[3 * i + 1] != 1)
+            return 0;
+    return 1;
+}
+
+/* Decodes, when the chunk has several compact records of the schema of
+ * reference `ref` in a row, up to RUN_MAX of them lane by lane into the
+ * cursor's run (each lane holds `need` bytes per record: cur->fast_room is
+ * measured). Returns 1 with the run's first record handed out into `rec`,
+ * 0 when there is no run or it does not decode (nothing consumed: the
+ * records are then decoded one by one, which names any fault). */
+static RUN_NOINLINE int decode_run(reader_stream_cursor* cur, const reader_plan* plan, uint8_t ref,
+                                   size_t need, nvtxw_record_t* rec) {
+    reader_cursor* c = &cur->cur;
+    reader_cursor* time = &cur->lanes[READER_LANE_TIME];
+    const uint8_t* time_start = time->p;
+    field_input start[FIELD_LANES];
+    size_t stride = RUN_SLOT_HEADER + ((plan->fields.static_size + READER_ARENA_ALIGN - 1) &
+                                       ~(size_t)(READER_ARENA_ALIGN - 1));
+    size_t n, i;
+    int64_t now = cur->now;
+    const char* problem = NULL;
+    field_run run;
+    if (!field_plan_decodes_runs(&plan->fields) || (n = run_length(c, ref, RUN_MAX)) < RUN_MIN)
+        return 0;
+    if (n > RUN_BYTES / stride)
+        n = RUN_BYTES / stride;
+    if (n > cur->fast_room / need)
+        n = cur->fast_room / need;
+    if (n < RUN_MIN)
+        return 0;
+    if (cur->run == NULL) {
+        if ((cur->run = nvtxw_malloc(RUN_BYTES)) == NULL)
+            return 0; /* one by one, which needs no more memory */
+        cur->run_capacity = RUN_BYTES;
+    }
+    cur->run_stride = stride;
+    for (i = 0; i < n; i++) {
+        uint64_t z;
+        if (varint_get_unbounded(&time->p, &z) != 0) {
+            time->p = time_start;
+            return 0;
+        }
+        now = (int64_t)((uint64_t)now + (uint64_t)varint_unzigzag(z));
+        run_slot(cur, i)->timestamp = now;
+    }
+    memcpy(start, cur->fields, sizeof start);
+    run.out = cur->run + RUN_SLOT_HEADER;
+    run.times = cur->run + offsetof(reader_run_slot, timestamp);
+    run.stride = stride;
+    run.count = n;
+    if (field_decode_run_unchecked(&plan->fields, cur->fields, &run, cur->serial, &problem) != 0) {
+        time->p = time_start;
+        memcpy(cur->fields, start, sizeof start);
+        return 0;
+    }
+    for (i = 0; i < n; i++) {
+        reader_run_slot* slot = run_slot(cur, i);
+        slot->payload.schemaId = cur->srefs[ref - 1].schema_id;
+        slot->payload.size = plan->fields.static_size;
+        slot->payload.payload = (uint8_t*)slot + RUN_SLOT_HEADER;
+    }
+    c->p += 3; /* the others' headers are taken as they are handed out */
+    cur->fast_room -= n * need;
+    cur->now = now;
+    cur->has_now = 1;
+    cur->run_count = (uint32_t)n;
+    cur->run_next = 0;
+    run_take(cur, rec);
+    return 1;
+}
+
 /* Most records of a format-2 chunk: 0x25 with one fields payload whose
  * schema the chunk's table already numbers, while the time and field lanes
  * hold the longest encoding (cur->fast_room, measured once for many
@@ -535,6 +666,11 @@ static int compact_one_fields(reader_stream_cursor* cur, nvtxw_record_t* rec) {
     uint8_t ref;
     size_t need;
     unsigned lanes;
+    if (cur->run_next < cur->run_count) { /* decoded with the run's first */
+        c->p += 3;
+        run_take(cur, rec);
+        return 1;
+    }
     if (reader_left(c) < 3 || c->p[1] != 1 || (ref = c->p[2]) == 0 || ref > cur->sref_count ||
         (plan = cur->srefs[ref - 1].plan) == NULL || plan->encoding != 4)
         return 0;
@@ -546,6 +682,12 @@ static int compact_one_fields(reader_stream_cursor* cur, nvtxw_record_t* rec) {
         if (cur->fast_room < need)
             return 0; /* the chunk's last records: checked */
     }
+    /* a run needs the next RUN_MIN - 1 records to be of the same schema:
+     * testing their headers here keeps the cost of alternating or nested
+     * schemas (push, pop, push, push, pop, ...) to three compares */
+    if (reader_left(c) >= 3 * RUN_MIN && run_ahead(c->p, ref) &&
+        decode_run(cur, plan, ref, need, rec))
+        return 1;
     payload = reader_arena_alloc(&cur->arena,
                                  sizeof *payload + READER_ARENA_ALIGN + plan->fields.static_size);
     if (payload == NULL)

@@ -7,8 +7,9 @@
  * with padding zeroed, and the decoder refuses truncated bytes, values too
  * wide for their field and handle indices beyond 32 bits, on the checked
  * and the unchecked (fast) path alike; varint_put against the plain LEB128
- * loop for every bit length, varint_get_unbounded against varint_get, and
- * field_decode_lanes_unchecked against field_decode_lanes.
+ * loop for every bit length, varint_get_unbounded against varint_get,
+ * field_decode_lanes_unchecked against field_decode_lanes, and runs decoded
+ * column by column against the same records decoded one by one.
  */
 #define _POSIX_C_SOURCE 200809L /* test_util.h */
 #include <check.h>
@@ -478,6 +479,134 @@ START_TEST(unchecked_lanes_match_checked) {
 }
 END_TEST
 
+/* Runs (field_decode_run_unchecked, the reader's column-wise decoding of
+ * records of one schema) against the same records decoded one by one with
+ * field_decode_lanes_unchecked: two layouts of at most FIELD_LANES fields
+ * that between them take every field code (raw, unsigned and signed of
+ * every width, timestamp, handle), runs of 1 to 40 records with their own
+ * event times. Encoded lanes give the same bytes and lane positions; random
+ * lane bytes give a failure exactly when one of the records fails alone. */
+typedef struct six {
+    uint8_t u8;
+    int16_t i16;
+    uint32_t u32;
+    int64_t begin; /* TIMESTAMP */
+    uint64_t name; /* registered string handle */
+    double d;      /* raw */
+} six;
+
+typedef struct five {
+    int8_t i8;
+    uint16_t u16;
+    int32_t i32;
+    uint64_t u64;
+    int64_t i64;
+} five;
+
+#define RUN_RECORDS 40
+#define RUN_STRIDE 64 /* a record's event time, then its payload */
+
+static void run_against_records(const field_plan* plan, uint64_t* state, int encoded) {
+    static uint8_t lanes[FIELD_LANES][RUN_RECORDS * 80];
+    uint8_t by_record[RUN_RECORDS][RUN_STRIDE], by_run[RUN_RECORDS][RUN_STRIDE];
+    field_input one[FIELD_LANES], run_lanes[FIELD_LANES];
+    size_t count = 1 + next_random(state) % RUN_RECORDS, r;
+    const char *problem_one = NULL, *problem_run = NULL;
+    int failed_one = 0, status;
+    uint8_t* at[FIELD_LANES];
+    field_run run = {by_run[0] + 8, by_run[0], RUN_STRIDE, count};
+    ck_assert_uint_le(plan->static_size, RUN_STRIDE - 8);
+    for (unsigned k = 0; k < FIELD_LANES; k++) {
+        for (size_t i = 0; i < sizeof lanes[k]; i++)
+            lanes[k][i] = (uint8_t)(encoded ? next_random(state) : next_random(state) & 0x83);
+        at[k] = lanes[k];
+    }
+    memset(by_record, 0x11, sizeof by_record);
+    memset(by_run, 0x22, sizeof by_run);
+    for (r = 0; r < count; r++) {
+        int64_t ts = (int64_t)next_random(state) >> (next_random(state) % 64);
+        uint8_t payload[RUN_STRIDE];
+        for (size_t i = 0; i < sizeof payload; i++)
+            payload[i] = (uint8_t)(next_random(state) >> (next_random(state) % 8 * 8));
+        if (plan->static_size == sizeof(six)) {
+            six v;
+            memcpy(&v, payload, sizeof v);
+            v.name = r % 3 == 0 ? 0 : (uint64_t)SERIAL << 32 | (1 + (uint32_t)r);
+            if (r % 2 == 0)
+                v.begin = ts + (int64_t)r;
+            memcpy(payload, &v, sizeof v);
+        }
+        memcpy(by_record[r], &ts, 8);
+        memcpy(by_run[r], &ts, 8);
+        if (encoded)
+            ck_assert_int_eq(field_encode_lanes(plan, payload, ts, SERIAL, at), 0);
+    }
+    for (unsigned k = 0; k < FIELD_LANES; k++) {
+        one[k].p = run_lanes[k].p = lanes[k];
+        one[k].end = run_lanes[k].end = lanes[k] + sizeof lanes[k];
+    }
+    for (r = 0; r < count && !failed_one; r++) {
+        int64_t ts;
+        memcpy(&ts, by_record[r], 8);
+        failed_one = field_decode_lanes_unchecked(plan, one, ts, SERIAL, by_record[r] + 8,
+                                                  &problem_one) != 0;
+    }
+    status = field_decode_run_unchecked(plan, run_lanes, &run, SERIAL, &problem_run);
+    if (encoded)
+        ck_assert_int_eq(failed_one, 0);
+    ck_assert_int_eq(status != 0, failed_one);
+    if (failed_one) {
+        ck_assert_ptr_nonnull(problem_run);
+        return;
+    }
+    for (r = 0; r < count; r++)
+        ck_assert_mem_eq(by_record[r] + 8, by_run[r] + 8, plan->static_size);
+    for (unsigned k = 0; k < FIELD_LANES; k++)
+        ck_assert_ptr_eq(one[k].p, run_lanes[k].p);
+}
+
+START_TEST(runs_match_records) {
+    static const nvtxPayloadSchemaEntry_t six_entries[] = {
+        E(UINT8, "u8"),
+        E(INT16, "i16"),
+        E(UINT32, "u32"),
+        E_FLAGS(NVTX_PAYLOAD_ENTRY_FLAG_TIMESTAMP, INT64, "begin"),
+        E(NVTX_REGISTERED_STRING_HANDLE, "name"),
+        E(DOUBLE, "d"),
+    };
+    static const nvtxPayloadSchemaEntry_t five_entries[] = {
+        E(INT8, "i8"), E(UINT16, "u16"), E(INT32, "i32"), E(UINT64, "u64"), E(INT64, "i64"),
+    };
+    field_plan plans[2];
+    uint64_t state = 777;
+    ck_assert_int_eq(
+        field_plan_make(find(add(six_entries, 6, NVTX_PAYLOAD_SCHEMA_TYPE_STATIC)), &plans[0]), 1);
+    ck_assert_int_eq(
+        field_plan_make(find(add(five_entries, 5, NVTX_PAYLOAD_SCHEMA_TYPE_STATIC)), &plans[1]), 1);
+    ck_assert_uint_eq(plans[0].static_size, sizeof(six));
+    ck_assert_uint_eq(plans[1].static_size, sizeof(five));
+    for (int p = 0; p < 2; p++) {
+        ck_assert(field_plan_decodes_runs(&plans[p]));
+        ck_assert_uint_le(plans[p].bound, 80);
+    }
+    for (int round = 0; round < 6000; round++)
+        run_against_records(&plans[round % 2], &state, round % 3 != 0);
+    /* a layout whose fields share a lane is refused, not misread */
+    {
+        field_plan plan;
+        field_input lanes[FIELD_LANES];
+        uint8_t out[sizeof(everything) + 8];
+        memset(lanes, 0, sizeof lanes);
+        const char* problem = NULL;
+        field_run run = {out + 8, out, sizeof out, 1};
+        ck_assert_int_eq(field_plan_make(find(everything_id), &plan), 1);
+        ck_assert(!field_plan_decodes_runs(&plan));
+        ck_assert_int_eq(field_decode_run_unchecked(&plan, lanes, &run, SERIAL, &problem), -1);
+        ck_assert_ptr_nonnull(problem);
+    }
+}
+END_TEST
+
 int main(void) {
     Suite* s = suite_create("field_codec");
     TCase* tc = tcase_create("core");
@@ -492,6 +621,7 @@ int main(void) {
     tcase_add_test(tc, varint_every_length);
     tcase_add_test(tc, varint_unbounded_matches_bounded);
     tcase_add_test(tc, unchecked_lanes_match_checked);
+    tcase_add_test(tc, runs_match_records);
     suite_add_tcase(s, tc);
     return tu_run_suite(s);
 }
