@@ -44,7 +44,8 @@ typedef enum nvtxw_reader_order {
     /* Merged across streams by timestamp; ties by stream index, then write
      * order. Records without a timestamp take their stream's current time
      * (the last timestamp before them), so they keep their place. Memory:
-     * one decoded chunk per stream. */
+     * one decoded chunk per stream, and up to 4 KiB per stream of records
+     * decoded ahead. */
     NVTXW_READER_ORDER_TIME = 1
 } nvtxw_reader_order_t;
 
