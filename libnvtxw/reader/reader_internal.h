@@ -303,6 +303,36 @@ nvtxwResultCode_t reader_load_chunk(nvtxw_reader_t* reader, size_t i, uint8_t** 
 int reader_decode_registration(nvtxw_reader_t* reader, reader_cursor* c, nvtxw_record_t* rec,
                                reader_arena* arena, int apply, char* detail, size_t detail_size);
 
+/* A slot of a cursor's run (reader_records.c): the record's time and
+ * payload descriptor; its payload follows, READER_ARENA_ALIGN-aligned. */
+typedef struct reader_run_slot {
+    int64_t timestamp;
+    nvtxPayloadData_t payload;
+} reader_run_slot;
+
+#define READER_RUN_SLOT_HEADER                                                                     \
+    ((sizeof(reader_run_slot) + READER_ARENA_ALIGN - 1) & ~(size_t)(READER_ARENA_ALIGN - 1))
+
+static inline reader_run_slot* reader_run_slot_at(const reader_stream_cursor* cur, size_t i) {
+    return (reader_run_slot*)(cur->run + i * cur->run_stride);
+}
+
+/* Whether cur->head holds a record of the cursor's run that has records
+ * after it: the next one is then handed out by reader_run_advance. */
+static inline int reader_run_continues(const reader_stream_cursor* cur) {
+    return cur->run_next != 0 && cur->run_next < cur->run_count;
+}
+
+/* Moves cur->head on to the run's next record: only its time and payload
+ * differ from the record before it (reader_run_continues). */
+static inline void reader_run_advance(reader_stream_cursor* cur) {
+    reader_run_slot* slot = reader_run_slot_at(cur, cur->run_next++);
+    cur->cur.p += 3; /* its header, checked when the run was decoded */
+    cur->head.timestamp = slot->timestamp;
+    cur->head.u.event.payloads = &slot->payload;
+    cur->key = slot->timestamp;
+}
+
 /* Stream records (reader_records.c), same return convention (no -2 except
  * out of memory). Fills cur->head. */
 int reader_decode_stream_record(nvtxw_reader_t* reader, reader_stream_cursor* cur);

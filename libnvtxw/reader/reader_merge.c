@@ -134,6 +134,11 @@ static nvtxwResultCode_t cursor_fill_from(nvtxw_reader_t* reader, reader_stream_
  * Inline for the common case: a record of the chunk already loaded. */
 static inline nvtxwResultCode_t cursor_fill(nvtxw_reader_t* reader, reader_stream_cursor* cur) {
     int r = NOT_DECODED;
+    if (reader_run_continues(cur)) { /* the head holds the run's last record */
+        reader_run_advance(cur);
+        cur->record_number++;
+        return NVTXW_RESULT_SUCCESS;
+    }
     cur->has_head = 0;
     cur->started = 1;
     if (cur->loaded && cur->cur.p != cur->cur.end &&

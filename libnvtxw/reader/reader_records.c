@@ -535,23 +535,9 @@ static int decode_body(nvtxw_reader_t* reader, reader_stream_cursor* cur, uint8_
 #define RUN_NOINLINE
 #endif
 
-/* A run's slot: the record's time and payload descriptor; its payload
- * follows, READER_ARENA_ALIGN-aligned. */
-typedef struct reader_run_slot {
-    int64_t timestamp;
-    nvtxPayloadData_t payload;
-} reader_run_slot;
-
-#define RUN_SLOT_HEADER                                                                            \
-    ((sizeof(reader_run_slot) + READER_ARENA_ALIGN - 1) & ~(size_t)(READER_ARENA_ALIGN - 1))
-
-static reader_run_slot* run_slot(const reader_stream_cursor* cur, size_t i) {
-    return (reader_run_slot*)(cur->run + i * cur->run_stride);
-}
-
 /* Hands out the run's next record. */
 static void run_take(reader_stream_cursor* cur, nvtxw_record_t* rec) {
-    reader_run_slot* slot = run_slot(cur, cur->run_next++);
+    reader_run_slot* slot = reader_run_slot_at(cur, cur->run_next++);
     rec->kind = NVTXW_RECORD_EVENT;
     rec->has_timestamp = 1;
     rec->timestamp = slot->timestamp;
@@ -593,8 +579,8 @@ static RUN_NOINLINE int decode_run(reader_stream_cursor* cur, const reader_plan*
     reader_cursor* time = &cur->lanes[READER_LANE_TIME];
     const uint8_t* time_start = time->p;
     field_input start[FIELD_LANES];
-    size_t stride = RUN_SLOT_HEADER + ((plan->fields.static_size + READER_ARENA_ALIGN - 1) &
-                                       ~(size_t)(READER_ARENA_ALIGN - 1));
+    size_t stride = READER_RUN_SLOT_HEADER + ((plan->fields.static_size + READER_ARENA_ALIGN - 1) &
+                                              ~(size_t)(READER_ARENA_ALIGN - 1));
     size_t n, i;
     int64_t now = cur->now;
     const char* problem = NULL;
@@ -620,10 +606,10 @@ static RUN_NOINLINE int decode_run(reader_stream_cursor* cur, const reader_plan*
             return 0;
         }
         now = (int64_t)((uint64_t)now + (uint64_t)varint_unzigzag(z));
-        run_slot(cur, i)->timestamp = now;
+        reader_run_slot_at(cur, i)->timestamp = now;
     }
     memcpy(start, cur->fields, sizeof start);
-    run.out = cur->run + RUN_SLOT_HEADER;
+    run.out = cur->run + READER_RUN_SLOT_HEADER;
     run.times = cur->run + offsetof(reader_run_slot, timestamp);
     run.stride = stride;
     run.count = n;
@@ -633,12 +619,13 @@ static RUN_NOINLINE int decode_run(reader_stream_cursor* cur, const reader_plan*
         return 0;
     }
     for (i = 0; i < n; i++) {
-        reader_run_slot* slot = run_slot(cur, i);
+        reader_run_slot* slot = reader_run_slot_at(cur, i);
         slot->payload.schemaId = cur->srefs[ref - 1].schema_id;
         slot->payload.size = plan->fields.static_size;
-        slot->payload.payload = (uint8_t*)slot + RUN_SLOT_HEADER;
+        slot->payload.payload = (uint8_t*)slot + READER_RUN_SLOT_HEADER;
     }
-    c->p += 3; /* the others' headers are taken as they are handed out */
+    c->p += 3; /* the others' headers are taken by reader_run_advance, which
+                * hands them out (cursor_fill) */
     cur->fast_room -= n * need;
     cur->now = now;
     cur->has_now = 1;
@@ -666,11 +653,6 @@ static int compact_one_fields(reader_stream_cursor* cur, nvtxw_record_t* rec) {
     uint8_t ref;
     size_t need;
     unsigned lanes;
-    if (cur->run_next < cur->run_count) { /* decoded with the run's first */
-        c->p += 3;
-        run_take(cur, rec);
-        return 1;
-    }
     if (reader_left(c) < 3 || c->p[1] != 1 || (ref = c->p[2]) == 0 || ref > cur->sref_count ||
         (plan = cur->srefs[ref - 1].plan) == NULL || plan->encoding != 4)
         return 0;

@@ -1749,6 +1749,146 @@ START_TEST(time_order_matches_a_linear_merge) {
 }
 END_TEST
 
+/* Runs: streams whose events are mostly of one schema (decoded ahead lane
+ * by lane, reader_records.c) interrupted now and then by an event of
+ * another schema and a counter sample. Every event reads back with its
+ * values in stream order, in time order, and after a seek made in the
+ * middle of a run. Stream s event k: time 1000 + 10 k + s, value
+ * k * 1000003 + s (a multi-byte varint), and every 37th event of schema
+ * "other" (value and flag). */
+#define RUN_EVENTS 300
+typedef struct run_event {
+    int64_t ts;
+    uint64_t msg;
+    uint32_t value;
+} run_event;
+typedef struct other_event {
+    int64_t ts;
+    int8_t flag;
+} other_event;
+
+static void write_runs(const char* file) {
+    const nvtxwInterface_t* t = NULL;
+    char config[256];
+    nvtxwSessionAttributes_t sattr = {sizeof sattr, "runs", config};
+    nvtxwDomainAttributes_t dattr = {sizeof dattr, "dom"};
+    nvtxwStreamAttributes_t stattr;
+    nvtxPayloadSchemaEntry_t run_entries[3] = {
+        {NVTX_PAYLOAD_ENTRY_FLAG_TIMESTAMP, NVTX_PAYLOAD_ENTRY_TYPE_INT64, "ts", NULL, 0, 0, NULL,
+         NULL},
+        {0, NVTX_PAYLOAD_ENTRY_TYPE_NVTX_REGISTERED_STRING_HANDLE, "msg", NULL, 0, 8, NULL, NULL},
+        {0, NVTX_PAYLOAD_ENTRY_TYPE_UINT32, "value", NULL, 0, 16, NULL, NULL}};
+    nvtxPayloadSchemaEntry_t other_entries[2] = {
+        {NVTX_PAYLOAD_ENTRY_FLAG_TIMESTAMP, NVTX_PAYLOAD_ENTRY_TYPE_INT64, "ts", NULL, 0, 0, NULL,
+         NULL},
+        {0, NVTX_PAYLOAD_ENTRY_TYPE_INT8, "flag", NULL, 0, 8, NULL, NULL}};
+    nvtxPayloadSchemaAttr_t run_schema, other_schema;
+    nvtxwSessionHandle_t session;
+    nvtxDomainHandle_t domain;
+    nvtxwStreamHandle_t streams[2];
+    nvtxStringHandle_t str;
+    uint64_t run_id, other_id, counter;
+    nvtxCounterAttr_t cattr = {sizeof cattr, NVTX_PAYLOAD_ENTRY_TYPE_INT64, "c", NULL, 0, NULL, 0};
+    ck_assert_int_eq(nvtxwGetInterface(NVTXW_INTERFACE_VERSION, (const void**)&t),
+                     NVTXW_RESULT_SUCCESS);
+    snprintf(config, sizeof config, "Sink=report|Output=%s|Overwrite=yes", file);
+    static_schema(&run_schema, run_entries, 3);
+    static_schema(&other_schema, other_entries, 2);
+    ck_assert_int_eq(t->SessionBegin(&sattr, &session), NVTXW_RESULT_SUCCESS);
+    ck_assert_int_eq(t->DomainRegister(session, &dattr, &domain), NVTXW_RESULT_SUCCESS);
+    ck_assert_int_eq(t->StringRegister(domain, "step", &str), NVTXW_RESULT_SUCCESS);
+    ck_assert_int_eq(t->SchemaRegister(domain, &run_schema, &run_id), NVTXW_RESULT_SUCCESS);
+    ck_assert_int_eq(t->SchemaRegister(domain, &other_schema, &other_id), NVTXW_RESULT_SUCCESS);
+    ck_assert_int_eq(t->CounterRegister(domain, &cattr, &counter), NVTXW_RESULT_SUCCESS);
+    for (int s = 0; s < 2; s++) {
+        memset(&stattr, 0, sizeof stattr);
+        stattr.structSize = sizeof stattr;
+        stattr.name = s ? "w1" : "w0";
+        stattr.domain = domain;
+        ck_assert_int_eq(t->StreamOpen(session, &stattr, &streams[s]), NVTXW_RESULT_SUCCESS);
+    }
+    for (int64_t k = 0; k < RUN_EVENTS; k++) {
+        for (int s = 0; s < 2; s++) {
+            int64_t ts = 1000 + 10 * k + s, v = k;
+            run_event ev = {ts, (uint64_t)(uintptr_t)str, (uint32_t)(k * 1000003 + s)};
+            other_event other = {ts, (int8_t)-k};
+            nvtxPayloadData_t p = {k % 37 == 36 ? other_id : run_id,
+                                   k % 37 == 36 ? sizeof other : sizeof ev,
+                                   k % 37 == 36 ? (const void*)&other : (const void*)&ev};
+            ck_assert_int_eq(t->EventWrite(streams[s], &p, 1), NVTXW_RESULT_SUCCESS);
+            if (k % 50 == 49)
+                ck_assert_int_eq(t->CounterWrite(streams[s], ts, counter, &v, 8),
+                                 NVTXW_RESULT_SUCCESS);
+        }
+    }
+    for (int s = 0; s < 2; s++)
+        ck_assert_int_eq(t->StreamClose(streams[s]), NVTXW_RESULT_SUCCESS);
+    ck_assert_int_eq(t->SessionEnd(session), NVTXW_RESULT_SUCCESS);
+}
+
+/* Checks an event of stream s as write_runs wrote its k-th; returns k. */
+static int64_t check_run_event(const nvtxw_record_t* rec) {
+    int s = (int)rec->stream;
+    int64_t k = (rec->timestamp - 1000 - s) / 10;
+    const nvtxPayloadData_t* p = &rec->u.event.payloads[0];
+    ck_assert_int_eq(rec->timestamp, 1000 + 10 * k + s);
+    ck_assert_uint_eq(rec->u.event.count, 1);
+    if (k % 37 == 36) {
+        const other_event* o = p->payload;
+        ck_assert_uint_eq(p->size, sizeof *o);
+        ck_assert_int_eq(o->ts, rec->timestamp);
+        ck_assert_int_eq(o->flag, (int8_t)-k);
+    } else {
+        const run_event* e = p->payload;
+        ck_assert_uint_eq(p->size, sizeof *e);
+        ck_assert_int_eq(e->ts, rec->timestamp);
+        ck_assert_uint_eq(e->value, (uint32_t)(k * 1000003 + s));
+        ck_assert_uint_ne(e->msg, 0);
+    }
+    return k;
+}
+
+START_TEST(runs_of_one_schema) {
+    int64_t expect[2] = {0, 0}, last = INT64_MIN;
+    const nvtxw_record_t* rec;
+    nvtxw_reader_t* reader;
+    write_runs(path);
+    for (int order = 0; order < 2; order++) {
+        reader = open_ok(path, order ? NVTXW_READER_ORDER_TIME : NVTXW_READER_ORDER_STREAM);
+        expect[0] = expect[1] = 0;
+        last = INT64_MIN;
+        while ((rec = next(reader)) != NULL) {
+            if (rec->kind != NVTXW_RECORD_EVENT)
+                continue;
+            ck_assert_int_eq(check_run_event(rec), expect[rec->stream]++);
+            if (order) { /* time order: the two streams interleave */
+                ck_assert_int_gt(rec->timestamp, last);
+                last = rec->timestamp;
+            }
+        }
+        ck_assert_int_eq(expect[0], RUN_EVENTS);
+        ck_assert_int_eq(expect[1], RUN_EVENTS);
+        ck_assert_uint_eq(nvtxw_reader_damage_count(reader), 0);
+        nvtxw_reader_close(reader);
+    }
+    /* a seek in the middle of a run starts the stream over */
+    reader = open_ok(path, NVTXW_READER_ORDER_STREAM);
+    expect[0] = 0;
+    while (expect[0] < 10 && (rec = next(reader)) != NULL)
+        if (rec->kind == NVTXW_RECORD_EVENT)
+            ck_assert_int_eq(check_run_event(rec), expect[0]++);
+    ck_assert_int_eq(nvtxw_reader_seek_stream(reader, 0), NVTXW_RESULT_SUCCESS);
+    expect[0] = 0;
+    while ((rec = next(reader)) != NULL) {
+        ck_assert_uint_eq(rec->stream, 0);
+        if (rec->kind == NVTXW_RECORD_EVENT)
+            ck_assert_int_eq(check_run_event(rec), expect[0]++);
+    }
+    ck_assert_int_eq(expect[0], RUN_EVENTS);
+    nvtxw_reader_close(reader);
+}
+END_TEST
+
 int main(void) {
     Suite* s = suite_create("reader");
     TCase* tc = tcase_create("reader");
@@ -1774,6 +1914,7 @@ int main(void) {
     tcase_add_test(tc, closes_and_opens_of_lost_streams_are_dropped_in_both_passes);
     tcase_add_test(tc, damaged_registration_chunk_found_by_a_scan_costs_its_records);
     tcase_add_test(tc, time_order_matches_a_linear_merge);
+    tcase_add_test(tc, runs_of_one_schema);
     suite_add_tcase(s, tc);
     return tu_run_suite(s);
 }
