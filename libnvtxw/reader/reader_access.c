@@ -78,6 +78,16 @@ nvtxwResultCode_t nvtxw_reader_next(nvtxw_reader_t* reader, const nvtxw_record_t
                          "cannot read report record: reader=%p, "
                          "out=%p",
                          (void*)reader, (void*)out);
+    if ((reader->order != NVTXW_READER_ORDER_TIME || reader->single) && reader->pending != NULL &&
+        reader_run_continues(reader->pending)) {
+        /* in stream order, the next record of a run decoded ahead */
+        reader_stream_cursor* cur = reader->pending;
+        reader_run_advance(cur);
+        cur->record_number++;
+        *out = &cur->head;
+        reader->returned++;
+        return NVTXW_RESULT_SUCCESS;
+    }
     if (reader->phase == READER_PHASE_REGISTRATIONS) {
         status = next_registration(reader, out);
         if (status != NVTXW_RESULT_SUCCESS || *out != NULL)
