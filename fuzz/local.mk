@@ -10,7 +10,9 @@ EXTRA_DIST += fuzz/capture_fuzz.c fuzz/capture_fuzz.dict
 EXTRA_DIST += fuzz/chrome_fuzz.c fuzz/chrome_fuzz.dict fuzz/config_fuzz.c fuzz/config_fuzz.dict
 if ENABLE_FUZZING
 # Each target compiles the library's sources itself, instrumented.
-FUZZ_FLAGS = -fsanitize=fuzzer,address,undefined
+# Undefined behaviour stops the run like a crash (else UBSan prints and
+# libFuzzer goes on: no artifact, and a run that "found nothing").
+FUZZ_FLAGS = -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 FUZZ_CPPFLAGS = $(AM_CPPFLAGS) -DNVTXW_BUILDING_LIBRARY -DNVTXW_LIBFUZZER
 FUZZ_CFLAGS = $(AM_CFLAGS) $(FUZZ_FLAGS) $(ZSTD_CFLAGS) $(YAML_CFLAGS) $(XXHASH_CFLAGS)
 FUZZ_LDADD = $(ZSTD_LIBS) $(YAML_LIBS) $(XXHASH_LIBS) $(SQLITE_LIBS)

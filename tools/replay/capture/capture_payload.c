@@ -494,9 +494,11 @@ static int encode_value(encoder* e, uint64_t type) {
         const char* text;
         if (type != NVTX_PAYLOAD_ENTRY_TYPE_CSTRING && type != NVTX_PAYLOAD_ENTRY_TYPE_CSTRING_UTF8)
             return CAPTURE_FAIL(e->r, "UTF-16/32 payloads cannot be given by value (use hex)");
-        if (capture_text(e->r, "value", &text) != 0 || reserve(e, strlen(text)) != 0)
+        size_t length;
+        if (capture_text(e->r, "value", &text) != 0 || reserve(e, length = strlen(text)) != 0)
             return -1;
-        memcpy(e->buf, text, strlen(text));
+        if (length > 0) /* an empty value is an empty payload, and no buffer */
+            memcpy(e->buf, text, length);
         return 0;
     }
     if (nvtxw_entry_type_size(type) == 0)
