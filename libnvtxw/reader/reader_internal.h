@@ -136,6 +136,7 @@ typedef struct reader_domain {
     uint32_t serial;           /* high half of the writer's string handles (format 2) */
     idmap plans;               /* schema ID -> reader_plan* (reader_records.c), made on first use */
     uint32_t string_anchor[2]; /* per pass: see reg_losses */
+    int lost;                  /* a placeholder for a domain record of a damaged chunk */
 } reader_domain;
 
 /* How payloads of one schema are decoded: the encoding a compact record
@@ -236,14 +237,15 @@ struct nvtxw_reader {
     reader_stream_info* streams;
     size_t stream_count, stream_capacity;
     /* registration log: container chunk indices in file order, and how many
-     * records of each the first pass accepted */
+     * records of each the first pass decoded whole (extension records
+     * included: the emitting pass decodes them again) */
     size_t* reg_chunks;
     uint64_t* reg_ok;
     size_t reg_chunk_count;
     reader_damage_item* damage;
     size_t damage_count, damage_capacity;
     int reg_damaged;                    /* a registration chunk was skipped, in part or whole */
-    uint64_t reg_lost_records;          /* records of registration chunks skipped so far */
+    uint64_t reg_lost_records;          /* registration records skipped or dropped so far */
     uint64_t lost_strings, lost_others; /* placeholders filled in (reader_registrations.c) */
     /* Numbers after a lost registration chunk (reader_registrations.c). Per
      * pass (0 opening, 1 emitting): how many losses were passed, and for
@@ -257,9 +259,10 @@ struct nvtxw_reader {
     uint64_t reg_dropped;     /* records dropped so (opening pass) */
     uint64_t reg_orphans;     /* records dropped for naming a lost domain, string or stream */
     size_t reg_damage_seen;   /* container damage entries note_damage_before has passed */
-    uint64_t reg_loss_offset; /* offset of the first damaged registration chunk */
-    int reg_drop;             /* the record just decoded is dropped */
-    int reg_lost_unknown;     /* damage of unknown content precedes: markers may skip more */
+    uint64_t reg_loss_offset; /* offset of the first damage in the registration log */
+    uint64_t* reg_drop;       /* the record just decoded is dropped: the count it goes to */
+    int reg_lost_unknown;     /* damage of unknown content precedes: markers may skip more,
+                                 and records naming what it may have held are orphans */
     /* iteration */
     int phase;
     size_t reg_pos;        /* registration chunk being emitted */

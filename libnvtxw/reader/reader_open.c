@@ -64,11 +64,11 @@ static nvtxwResultCode_t registration_damage(nvtxw_reader_t* reader, size_t chun
     return NVTXW_RESULT_SUCCESS;
 }
 
-/* Chunk k lost records after its first reg_ok[k]: later numbered records
+/* Chunk k lost `lost` records at its end: later numbered records
  * need an index marker to keep their numbers (reg_losses). */
 static void note_registration_loss(nvtxw_reader_t* reader, size_t k, uint64_t lost,
                                    uint64_t offset) {
-    if (reader->reg_losses[0] == 0)
+    if (!reader->reg_damaged && !reader->reg_lost_unknown)
         reader->reg_loss_offset = offset;
     reader->reg_damaged = 1;
     reader->reg_lost_records += lost;
@@ -99,8 +99,11 @@ static void note_damage_before(nvtxw_reader_t* reader, size_t k) {
             continue;
         if (d->has_meta && d->meta.kind == KIND_REGISTRATIONS)
             note_registration_loss(reader, k - 1, d->meta.record_count, d->offset);
-        else if (!d->has_meta)
+        else if (!d->has_meta) {
+            if (!reader->reg_damaged && !reader->reg_lost_unknown)
+                reader->reg_loss_offset = d->offset;
             reader->reg_lost_unknown = 1;
+        }
     }
 }
 
@@ -110,6 +113,7 @@ static nvtxwResultCode_t apply_chunk(nvtxw_reader_t* reader, size_t k) {
     char detail[NVTXW_ERROR_MAX];
     reader_cursor c;
     size_t size;
+    uint64_t records = 0; /* decoded whole, extension records left out */
     nvtxwResultCode_t status =
         reader_load_chunk(reader, chunk, &reader->reg_buffer, &reader->reg_capacity, &size);
     if (status != NVTXW_RESULT_SUCCESS) {
@@ -124,6 +128,8 @@ static nvtxwResultCode_t apply_chunk(nvtxw_reader_t* reader, size_t k) {
     c.end = reader->reg_buffer + size;
     c.problem = NULL;
     while (c.p < c.end) {
+        /* the chunk's record count leaves out extension records (markers) */
+        int extension = *c.p == 0x7F;
         int r = reader_decode_registration(reader, &c, &reader->record, &reader->reg_arena, 1,
                                            detail, sizeof detail);
         reader_arena_reset(&reader->reg_arena);
@@ -132,14 +138,14 @@ static nvtxwResultCode_t apply_chunk(nvtxw_reader_t* reader, size_t k) {
         if (r == -1) {
             const container_chunk_info* info =
                 container_reader_chunk_info(reader->container, chunk);
-            note_registration_loss(reader, k,
-                                   info->meta.record_count > reader->reg_ok[k]
-                                       ? info->meta.record_count - reader->reg_ok[k]
-                                       : 0,
-                                   info->offset);
-            return registration_damage(reader, chunk, reader->reg_ok[k], &c, detail);
+            note_registration_loss(
+                reader, k,
+                info->meta.record_count > records ? info->meta.record_count - records : 0,
+                info->offset);
+            return registration_damage(reader, chunk, records, &c, detail);
         }
-        reader->reg_ok[k]++;
+        reader->reg_ok[k]++; /* what the emitting pass decodes again */
+        records += !extension;
     }
     return NVTXW_RESULT_SUCCESS;
 }
@@ -246,13 +252,13 @@ static nvtxwResultCode_t reader_load(nvtxw_reader_t* reader, unsigned container_
     if (status == NVTXW_RESULT_SUCCESS && reader->reg_dropped > 0 &&
         reader_add_damage(reader, reader->reg_loss_offset, 0,
                           "%llu domain, string and stream-open records after this damaged "
-                          "registration chunk carry no index marker (the report was written "
-                          "before markers): their numbers are unknown, so they were dropped",
+                          "registration chunk carry no index marker: their numbers are "
+                          "unknown, so they were dropped",
                           (unsigned long long)reader->reg_dropped) != 0)
         status = error_oom("the damage list");
     if (status == NVTXW_RESULT_SUCCESS && reader->reg_orphans > 0 &&
         reader_add_damage(reader, reader->reg_loss_offset, 0,
-                          "%llu records after this damaged registration chunk name a domain, "
+                          "%llu records after this damage to the registration log name a domain, "
                           "string or stream whose record was lost or dropped: they were dropped",
                           (unsigned long long)reader->reg_orphans) != 0)
         status = error_oom("the damage list");

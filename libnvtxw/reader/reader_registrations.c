@@ -46,32 +46,45 @@
 #include "reader/reader_internal.h"
 
 /* Drops the record being decoded (reader_decode_registration returns 0 for
- * it); the opening pass counts it in `*count`. */
-static int drop_record(nvtxw_reader_t* reader, int apply, uint64_t* count) {
-    reader->reg_drop = 1;
-    if (apply)
-        (*count)++;
+ * it and, in the opening pass, counts it in `*count` once it has decoded
+ * whole: a record that turns out malformed is counted as that alone). */
+static int drop_record(nvtxw_reader_t* reader, uint64_t* count) {
+    reader->reg_drop = count;
     return 0;
 }
 
-/* A record naming a domain, string or stream beyond those this pass has
- * counted so far, or a placeholder: after a lost registration chunk it names
- * what the loss took (or what was dropped after it), and is dropped and
- * counted; before any loss it is malformed (`problem`). */
-static int orphan(nvtxw_reader_t* reader, reader_cursor* c, int apply, const char* problem) {
-    if (reader->reg_losses[apply ? 0 : 1] == 0)
-        return reader_fail(c, problem);
-    return drop_record(reader, apply, &reader->reg_orphans);
+/* Whether records may name what damage took: a registration chunk was lost
+ * before, or a range of unknown content that may have held one. */
+static int after_loss(const nvtxw_reader_t* reader, int apply) {
+    return reader->reg_losses[apply ? 0 : 1] > 0 || reader->reg_lost_unknown;
 }
 
-/* The domain a record names. Both passes bound it by the domains counted so
+/* A record naming a domain, string or stream beyond those this pass has
+ * counted so far, or a placeholder: after damage it names what the damage
+ * took (or what was dropped after it), and is dropped and counted; before
+ * any damage it is malformed (`problem`). */
+static int orphan(nvtxw_reader_t* reader, reader_cursor* c, int apply, const char* problem) {
+    if (!after_loss(reader, apply))
+        return reader_fail(c, problem);
+    return drop_record(reader, &reader->reg_orphans);
+}
+
+/* Whether domain `domain` is one this pass has counted and not a
+ * placeholder of a lost one. Both passes bound it by the domains counted so
  * far (the opening pass's count is the emitting pass's numbers handed out),
- * so both drop the same records. Callers check reg_drop before using it. */
-static int get_domain(nvtxw_reader_t* reader, reader_cursor* c, nvtxw_record_t* rec, int apply) {
+ * so both drop the same records. */
+static int domain_known(const nvtxw_reader_t* reader, uint64_t domain, int apply) {
     uint64_t count = apply ? reader->domain_count : reader->emit_domains;
+    return domain < count && !reader->domains[domain].lost;
+}
+
+/* The domain a record names. Callers check reg_drop before using it. */
+static int get_domain(nvtxw_reader_t* reader, reader_cursor* c, nvtxw_record_t* rec, int apply) {
     if (reader_get_uvar(c, &rec->domain) != 0)
         return -1;
-    return rec->domain < count ? 0 : orphan(reader, c, apply, "domain index out of range");
+    return domain_known(reader, rec->domain, apply)
+               ? 0
+               : orphan(reader, c, apply, "domain index out of range");
 }
 
 /* Whether a numbered record whose numbering was last known at loss count
@@ -80,9 +93,7 @@ static int get_domain(nvtxw_reader_t* reader, reader_cursor* c, nvtxw_record_t* 
 static int numbered(nvtxw_reader_t* reader, int apply, uint32_t anchor) {
     if (anchor == reader->reg_losses[apply ? 0 : 1])
         return 1;
-    if (apply)
-        reader->reg_lost_records++; /* a later index marker may skip over it */
-    drop_record(reader, apply, &reader->reg_dropped);
+    drop_record(reader, &reader->reg_dropped);
     return 0;
 }
 
@@ -557,8 +568,8 @@ static int fill_gap(nvtxw_reader_t* reader, reader_cursor* c, uint64_t kind, uin
         int status;
         if (kind == NVTXW_RECORD_DOMAIN) {
             status = add_domain(reader, c, "", 0);
-            if (status == 0) /* its strings come with markers or not at all */
-                reader->domains[reader->domain_count - 1].string_anchor[0] = UINT32_MAX;
+            if (status == 0) /* a lost domain: records naming it are orphans */
+                reader->domains[reader->domain_count - 1].lost = 1;
         } else if (kind == NVTXW_RECORD_STREAM_OPEN) {
             status = add_stream(reader, c, NVTXW_READER_NONE, "");
             if (status == 0)
@@ -612,10 +623,9 @@ static int extension_record(nvtxw_reader_t* reader, reader_cursor* c, int apply)
     if (kind != NVTXW_RECORD_DOMAIN && kind != NVTXW_RECORD_STREAM_OPEN &&
         kind != NVTXW_RECORD_STRING)
         return reader_fail(c, "index marker of an unnumbered record kind");
-    if (kind == NVTXW_RECORD_STRING &&
-        domain >= (apply ? reader->domain_count : reader->emit_domains))
-        return reader->reg_losses[apply ? 0 : 1] > 0 ? 0 /* the strings of a lost domain */
-                                                     : reader_fail(c, "domain index out of range");
+    if (kind == NVTXW_RECORD_STRING && !domain_known(reader, domain, apply))
+        return after_loss(reader, apply) ? 0 /* the strings of a lost domain */
+                                         : reader_fail(c, "domain index out of range");
     return apply ? fill_gap(reader, c, kind, domain, index)
                  : skip_gap(reader, c, kind, domain, index);
 }
@@ -665,8 +675,14 @@ int reader_decode_registration(nvtxw_reader_t* reader, reader_cursor* c, nvtxw_r
     rec->kind = (nvtxw_record_kind_t)kind;
     rec->stream = NVTXW_READER_NONE;
     rec->domain = NVTXW_READER_NONE;
-    reader->reg_drop = 0;
-    if (decode_body(reader, c, kind, rec, a, apply, detail, detail_size) == 0)
-        return reader->reg_drop ? 0 : 1;
-    return (c->problem != NULL && strcmp(c->problem, "out of memory") == 0) ? -2 : -1;
+    reader->reg_drop = NULL;
+    if (decode_body(reader, c, kind, rec, a, apply, detail, detail_size) != 0)
+        return (c->problem != NULL && strcmp(c->problem, "out of memory") == 0) ? -2 : -1;
+    if (reader->reg_drop == NULL)
+        return 1;
+    if (apply) {
+        (*reader->reg_drop)++;
+        reader->reg_lost_records++; /* a later index marker may skip over it */
+    }
+    return 0;
 }

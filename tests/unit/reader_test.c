@@ -1358,9 +1358,10 @@ START_TEST(damaged_registration_chunk_found_by_a_scan_costs_its_records) {
 END_TEST
 
 /* Writes a report with `write` at `path` and a copy at `copy` whose third
- * of four registration chunks is damaged; its offset in `*at`. */
-static void write_and_damage_third_chunk(void (*write)(const char*), char* copy, size_t copy_size,
-                                         uint64_t* at) {
+ * of four registration chunks is damaged, in its payload or (`in_header`)
+ * its header; its offset in `*at`. */
+static void damage_third_chunk(void (*write)(const char*), int in_header, char* copy,
+                               size_t copy_size, uint64_t* at) {
     uint64_t offsets[32], regs[4];
     uint32_t kinds[32];
     size_t n, nregs = 0;
@@ -1371,8 +1372,13 @@ static void write_and_damage_third_chunk(void (*write)(const char*), char* copy,
             regs[nregs++] = offsets[i];
     ck_assert_uint_eq(nregs, 4);
     snprintf(copy, copy_size, "%s/flipped.nvtxw", dir);
-    flip_copy(path, copy, regs[2] + (regs[3] - regs[2]) / 2);
+    flip_copy(path, copy, in_header ? regs[2] + 8 : regs[2] + (regs[3] - regs[2]) / 2);
     *at = regs[2];
+}
+
+static void write_and_damage_third_chunk(void (*write)(const char*), char* copy, size_t copy_size,
+                                         uint64_t* at) {
+    damage_third_chunk(write, 0, copy, copy_size, at);
 }
 
 /* A report written before index markers: the registration log in four
@@ -1539,8 +1545,9 @@ START_TEST(records_naming_lost_registrations_are_dropped_alone) {
         ck_assert(has_damage_at(reader, lost, "registration chunk"));
         ck_assert(!damage_mentions(reader, "malformed record"));
         ck_assert(damage_mentions(reader, "1 domain, string and stream-open records after"));
-        ck_assert(damage_mentions(reader, "4 records after this damaged registration chunk name "
-                                          "a domain, string or stream whose record was lost"));
+        ck_assert(damage_mentions(reader,
+                                  "4 records after this damage to the registration log name "
+                                  "a domain, string or stream whose record was lost"));
         ck_assert_uint_eq(nvtxw_reader_domain_count(reader), 1);
         while ((rec = next(reader)) != NULL) {
             if (rec->kind == NVTXW_RECORD_CATEGORY) {
@@ -1617,8 +1624,9 @@ START_TEST(closes_and_opens_of_lost_streams_are_dropped_in_both_passes) {
         nvtxw_reader_t* reader = open_ok(copy, order);
         ck_assert(has_damage_at(reader, lost, "registration chunk"));
         ck_assert(!damage_mentions(reader, "malformed record"));
-        ck_assert(damage_mentions(reader, "4 records after this damaged registration chunk name "
-                                          "a domain, string or stream whose record was lost"));
+        ck_assert(damage_mentions(reader,
+                                  "4 records after this damage to the registration log name "
+                                  "a domain, string or stream whose record was lost"));
         ck_assert(damage_mentions(reader, "3 records of stream 4, which no readable stream-open"));
         ck_assert_uint_eq(nvtxw_reader_stream_count(reader), 6);
         for (uint64_t s = 0; s < 6; s++)
@@ -1644,6 +1652,200 @@ START_TEST(closes_and_opens_of_lost_streams_are_dropped_in_both_passes) {
             ck_assert_uint_eq(events[s], names[s] != NULL ? 3 : 0);
         nvtxw_reader_close(reader);
     }
+}
+END_TEST
+
+/* A report with markers whose third chunk (domain "lib" with a string and
+ * a stream) will be lost. The fourth names "lib" before a marker gives it a
+ * placeholder (101 strings, their marker skipped) and after (a marker for
+ * its strings, a string, a category, a stream open), between records of
+ * the later domain "late"; it ends in a record of "lib" cut short. */
+static void write_lost_domain_named_later(const char* file) {
+    report r;
+    report_begin(&r, file);
+    enc_session(&r.b, "new", "", NULL);
+    regs_chunk(&r);
+    enc_marker(&r.b, 0x02, 0, 0);
+    enc_domain(&r.b, "app"); /* domain 0 */
+    regs_chunk(&r);
+    enc_marker(&r.b, 0x02, 0, 1);
+    enc_domain(&r.b, "lib"); /* domain 1, lost */
+    enc_marker(&r.b, 0x04, 1, 0);
+    enc_string(&r.b, 1, "lib s0");
+    enc_marker(&r.b, 0x0B, 0, 0);
+    enc_stream_open(&r.b, 1, "L", 0, 0); /* stream 0, lost */
+    regs_chunk(&r);
+    enc_marker(&r.b, 0x04, 1, 1);
+    for (int i = 1; i <= 100; i++) {
+        char text[32];
+        snprintf(text, sizeof text, "lib s%d", i);
+        enc_string(&r.b, 1, text);
+    }
+    enc_marker(&r.b, 0x02, 0, 2);
+    enc_domain(&r.b, "late"); /* domain 2: domain 1 becomes a placeholder */
+    enc_marker(&r.b, 0x04, 1, 101);
+    enc_string(&r.b, 1, "lib s101");
+    enc_category(&r.b, 1, 7, "libcat");
+    enc_marker(&r.b, 0x04, 2, 0);
+    enc_string(&r.b, 2, "late s0");
+    enc_marker(&r.b, 0x0B, 0, 1);
+    enc_stream_open(&r.b, 2, "M", 0, 0); /* 1 */
+    enc_stream_open(&r.b, 1, "N", 0, 0); /* 2, in the lost domain */
+    enc_stream_open(&r.b, 0, "P", 0, 0); /* 3 */
+    enc_record(&r.b, 0x03);              /* a category of "lib" whose name is cut */
+    enc_uvar(&r.b, 1);
+    enc_uvar(&r.b, 8);
+    enc_uvar(&r.b, 100);
+    regs_chunk(&r);
+    for (uint64_t stream = 0; stream < 4; stream++)
+        three_events(&r, stream);
+    report_end(&r);
+}
+
+/* A domain lost with its chunk stays lost when a later marker numbers past
+ * it: its strings are neither filled in under the placeholder nor refused
+ * as a marker skipping more than the damage held, and every record naming
+ * it is dropped and counted once (the cut one as malformed alone). */
+START_TEST(records_of_a_lost_domain_stay_dropped_after_its_placeholder) {
+    static const char* const names[] = {NULL, "M", NULL, "P"};
+    uint64_t lost;
+    char copy[192];
+    const nvtxw_record_t* rec;
+    write_and_damage_third_chunk(write_lost_domain_named_later, copy, sizeof copy, &lost);
+    for (int order = NVTXW_READER_ORDER_STREAM; order <= NVTXW_READER_ORDER_TIME; order++) {
+        size_t strings = 0, categories = 0, opens = 0, events[4] = {0};
+        nvtxw_reader_t* reader = open_ok(copy, order);
+        ck_assert(has_damage_at(reader, lost, "registration chunk"));
+        ck_assert(!damage_mentions(reader, "index marker"));
+        ck_assert(damage_mentions(reader, "malformed record 107 in registration chunk"));
+        ck_assert(damage_mentions(reader, "103 records after this damage to the registration log "
+                                          "name a domain, string or stream whose record was lost"));
+        ck_assert_uint_eq(nvtxw_reader_domain_count(reader), 3);
+        ck_assert_str_eq(nvtxw_reader_domain_name(reader, 2), "late");
+        ck_assert_str_eq(nvtxw_reader_string(reader, 2, 1), "late s0");
+        for (uint64_t h = 1; h <= 102; h++)
+            ck_assert_ptr_null(nvtxw_reader_string(reader, 1, h));
+        ck_assert_uint_eq(nvtxw_reader_stream_count(reader), 4);
+        while ((rec = next(reader)) != NULL) {
+            if (rec->kind == NVTXW_RECORD_STRING) {
+                ck_assert_uint_eq(rec->domain, 2);
+                strings++;
+            } else if (rec->kind == NVTXW_RECORD_CATEGORY) {
+                categories++;
+            } else if (rec->kind == NVTXW_RECORD_STREAM_OPEN) {
+                ck_assert_ptr_nonnull(names[rec->stream]);
+                ck_assert_str_eq(rec->u.stream_open.name, names[rec->stream]);
+                opens++;
+            } else if (rec->kind == NVTXW_RECORD_EVENT) {
+                ck_assert_uint_lt(rec->stream, 4);
+                events[rec->stream]++;
+            }
+        }
+        ck_assert_uint_eq(strings, 1);
+        ck_assert_uint_eq(categories, 0);
+        ck_assert_uint_eq(opens, 2);
+        for (uint64_t s = 0; s < 4; s++)
+            ck_assert_uint_eq(events[s], names[s] != NULL ? 3 : 0);
+        nvtxw_reader_close(reader);
+    }
+}
+END_TEST
+
+/* A registration chunk whose fourth record (after a marker and three
+ * strings) is malformed loses it and the two strings after it; the next
+ * chunk's marker skips those three. */
+static void write_malformed_after_marker(const char* file) {
+    report r;
+    report_begin(&r, file);
+    enc_session(&r.b, "new", "", NULL);
+    regs_chunk(&r);
+    enc_marker(&r.b, 0x02, 0, 0);
+    enc_domain(&r.b, "app");
+    enc_marker(&r.b, 0x04, 0, 0);
+    enc_string(&r.b, 0, "s0");
+    enc_string(&r.b, 0, "s1");
+    enc_string(&r.b, 0, "s2");
+    enc_string(&r.b, 5, "names no domain"); /* malformed: nothing was lost before */
+    enc_string(&r.b, 0, "s4");
+    enc_string(&r.b, 0, "s5");
+    regs_chunk(&r);
+    enc_marker(&r.b, 0x04, 0, 6);
+    enc_string(&r.b, 0, "s6");
+    regs_chunk(&r);
+    report_end(&r);
+}
+
+/* What a malformed record costs is counted in records as the chunk's
+ * record count counts them, without its markers: the next marker may skip
+ * all of them (it was refused when markers were counted as records). */
+START_TEST(malformed_record_after_markers_costs_what_the_marker_skips) {
+    nvtxw_reader_t* reader;
+    write_malformed_after_marker(path);
+    reader = open_ok(path, NVTXW_READER_ORDER_STREAM);
+    ck_assert(damage_mentions(reader, "malformed record 4 in registration chunk: domain index "
+                                      "out of range"));
+    ck_assert(!damage_mentions(reader, "index marker"));
+    for (uint64_t h = 1; h <= 3; h++) {
+        char want[8];
+        snprintf(want, sizeof want, "s%d", (int)(h - 1));
+        ck_assert_str_eq(nvtxw_reader_string(reader, 0, h), want);
+    }
+    for (uint64_t h = 4; h <= 6; h++)
+        ck_assert_ptr_null(nvtxw_reader_string(reader, 0, h));
+    ck_assert_str_eq(nvtxw_reader_string(reader, 0, 7), "s6");
+    nvtxw_reader_close(reader);
+}
+END_TEST
+
+/* A report with markers whose third chunk (domain "lib", stream "L") will
+ * have its header damaged; the fourth names "lib" first. */
+static void write_domain_named_after_unknown_damage(const char* file) {
+    report r;
+    report_begin(&r, file);
+    enc_session(&r.b, "new", "", NULL);
+    regs_chunk(&r);
+    enc_marker(&r.b, 0x02, 0, 0);
+    enc_domain(&r.b, "app"); /* domain 0 */
+    regs_chunk(&r);
+    enc_marker(&r.b, 0x02, 0, 1);
+    enc_domain(&r.b, "lib"); /* domain 1 */
+    enc_marker(&r.b, 0x0B, 0, 0);
+    enc_stream_open(&r.b, 1, "L", 0, 0); /* stream 0 */
+    regs_chunk(&r);
+    enc_string(&r.b, 1, "lib s0");
+    enc_category(&r.b, 1, 7, "libcat");
+    enc_string(&r.b, 0, "app s0");
+    enc_marker(&r.b, 0x02, 0, 2);
+    enc_domain(&r.b, "late"); /* domain 2 */
+    enc_marker(&r.b, 0x0B, 0, 1);
+    enc_stream_open(&r.b, 2, "M", 0, 0); /* stream 1 */
+    regs_chunk(&r);
+    three_events(&r, 0);
+    three_events(&r, 1);
+    report_end(&r);
+}
+
+/* A range with a damaged header, found by a scan, may have held
+ * registrations: records naming what it may have held are dropped alone
+ * and counted, as after a known loss, not taken as malformed records that
+ * cost the rest of their chunk. */
+START_TEST(records_naming_what_unknown_damage_held_are_dropped_alone) {
+    uint64_t lost;
+    char copy[192];
+    nvtxw_reader_t* reader;
+    damage_third_chunk(write_domain_named_after_unknown_damage, 1, copy, sizeof copy, &lost);
+    reader = open_scanning(copy);
+    ck_assert(has_damage_at(reader, lost, "bad chunk header"));
+    ck_assert(!damage_mentions(reader, "malformed record"));
+    ck_assert(has_damage_at(reader, lost, "2 records after this damage to the registration log"));
+    ck_assert_uint_eq(nvtxw_reader_domain_count(reader), 3);
+    ck_assert_str_eq(nvtxw_reader_domain_name(reader, 2), "late");
+    ck_assert_str_eq(nvtxw_reader_string(reader, 0, 1), "app s0");
+    ck_assert_ptr_null(nvtxw_reader_string(reader, 1, 1));
+    ck_assert_uint_eq(nvtxw_reader_stream_count(reader), 2);
+    ck_assert_str_eq(nvtxw_reader_stream_name(reader, 1), "M");
+    ck_assert_uint_eq(count_events(reader), 3);
+    nvtxw_reader_close(reader);
 }
 END_TEST
 
@@ -1912,6 +2114,9 @@ int main(void) {
     tcase_add_test(tc, damaged_chunk_without_markers_drops_later_numbers);
     tcase_add_test(tc, records_naming_lost_registrations_are_dropped_alone);
     tcase_add_test(tc, closes_and_opens_of_lost_streams_are_dropped_in_both_passes);
+    tcase_add_test(tc, records_of_a_lost_domain_stay_dropped_after_its_placeholder);
+    tcase_add_test(tc, records_naming_what_unknown_damage_held_are_dropped_alone);
+    tcase_add_test(tc, malformed_record_after_markers_costs_what_the_marker_skips);
     tcase_add_test(tc, damaged_registration_chunk_found_by_a_scan_costs_its_records);
     tcase_add_test(tc, time_order_matches_a_linear_merge);
     tcase_add_test(tc, runs_of_one_schema);
