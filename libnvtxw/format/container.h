@@ -169,14 +169,14 @@ typedef struct container_file_info {
 } container_file_info;
 
 typedef enum container_damage_reason {
-    CONTAINER_DAMAGE_TRUNCATED = 1, /* the file ends inside a chunk or trailer */
+    CONTAINER_DAMAGE_TRUNCATED = 1, /* a chunk runs into the trailer */
     CONTAINER_DAMAGE_UNFINISHED,    /* ends cleanly after a chunk, no trailer (length 0) */
     CONTAINER_DAMAGE_ZERO_FILL,     /* zeros where a chunk was expected (unwritten range) */
     CONTAINER_DAMAGE_BAD_HEADER,    /* no valid chunk header (magic, checksum, sizes) */
     CONTAINER_DAMAGE_BAD_PAYLOAD,   /* valid header, payload checksum mismatch */
     CONTAINER_DAMAGE_BAD_TRAILER,   /* trailer checksum or fields invalid */
     CONTAINER_DAMAGE_BAD_INDEX,     /* trailer valid, footer index chunk invalid */
-    CONTAINER_DAMAGE_CUT_OFF        /* no trailer, and the file ends inside a chunk */
+    CONTAINER_DAMAGE_CUT_OFF        /* no whole trailer: the file ends inside a chunk or it */
 } container_damage_reason;
 
 /* One damaged byte range [offset, offset + length). */
