@@ -16,11 +16,6 @@ static uint64_t handle_make(const handle_table* table, uint32_t generation, uint
            ((uint64_t)slot + 1);
 }
 
-/* The slot of index `slot`, or NULL when its block does not exist. */
-
-/* The slot a value of this table's kind names, or NULL (0, another kind, a
- * generation of 0, a slot never handed out). */
-
 /* Takes a slot from the free list or a new one (mutex held); UINT32_MAX if none. */
 static uint32_t slot_take(handle_table* table) {
     uint32_t slot;
@@ -60,8 +55,11 @@ uint64_t handle_insert(handle_table* table, void* object) {
         if (generation > table->last_generation)
             table->last_generation = generation;
         atomic_store_explicit(&entry->object, object, memory_order_relaxed);
-        /* Publishes the object: whoever sees this generation sees it. */
-        atomic_store_explicit(&entry->state, handle_state_free(generation), memory_order_release);
+        /* Publishes the object, entered by the caller: whoever sees this
+         * generation sees the object, and nobody enters before the caller
+         * leaves. */
+        atomic_store_explicit(&entry->state, handle_state_free(generation) | 1,
+                              memory_order_release);
         handle = handle_make(table, generation, slot);
         table->live++;
     }
@@ -106,9 +104,9 @@ void handle_release(handle_table* table, uint64_t handle) {
              * generation is handed out twice. */
             atomic_store_explicit(&entry->state, handle_state_free(0) | 1, memory_order_release);
         } else {
-            /* The new generation and "not busy" in one store: whoever
-             * enters next sees both. */
-            atomic_store_explicit(&entry->state, handle_state_free(generation + 1),
+            /* Vacant under the next generation, and busy: a handle guessing
+             * that generation cannot enter before handle_insert fills it. */
+            atomic_store_explicit(&entry->state, handle_state_free(generation + 1) | 1,
                                   memory_order_release);
             if (generation + 1 > table->last_generation)
                 table->last_generation = generation + 1;

@@ -31,6 +31,13 @@
  * inside its slot, so its object is never freed while another thread uses
  * it. Leaving is one store.
  *
+ * A slot without an object is busy too: a vacant slot (released, waiting
+ * for its next handle) under its next generation, so a handle guessing that
+ * generation cannot enter it; and a slot being filled, which handle_insert
+ * hands to its caller entered, so nobody enters the new handle before the
+ * caller has set up what its leave needs (the handle itself, the slot) and
+ * left.
+ *
  * handle_table_reset (nvtxwFinalize) frees the blocks: no other call may run
  * during it.
  */
@@ -85,7 +92,9 @@ typedef enum handle_status {
     HANDLE_BUSY        /* another thread is inside the slot */
 } handle_status;
 
-/* Returns the new handle, or 0 when out of memory or slots. */
+/* Returns the new handle, entered by the caller (who leaves it once the
+ * object is ready to be entered by others, or releases it), or 0 when out of
+ * memory or slots. */
 uint64_t handle_insert(handle_table* table, void* object);
 /* The object of a live handle, or NULL for 0, stale or foreign values. */
 void* handle_lookup(handle_table* table, uint64_t handle);
@@ -135,6 +144,16 @@ static inline handle_slot* handle_slot_of(handle_table* table, uint64_t handle) 
     return handle_slot_at(table, (low & HANDLE_SLOT_MASK) - 1);
 }
 
+/* Why entering `handle` found `state` instead of its free state: another
+ * thread inside a live handle of this generation, or a vacant slot (or one
+ * being filled) whose next generation was guessed. */
+static inline handle_status handle_busy_or_stale(handle_slot* entry, uint64_t handle,
+                                                 uint64_t state) {
+    if (handle_state_generation(state) != handle_generation_of(handle))
+        return HANDLE_STALE;
+    return atomic_load_explicit(&entry->object, memory_order_relaxed) ? HANDLE_BUSY : HANDLE_STALE;
+}
+
 /* Enters a live handle's slot; on HANDLE_ENTERED *object is its object and
  * the caller must handle_leave or handle_release. Lock-free. */
 static inline handle_status handle_enter(handle_table* table, uint64_t handle, void** object) {
@@ -145,12 +164,10 @@ static inline handle_status handle_enter(handle_table* table, uint64_t handle, v
     /* A stale handle fails the swap and writes nothing. */
     if (!atomic_compare_exchange_strong_explicit(&entry->state, &expected, expected | 1,
                                                  memory_order_acquire, memory_order_relaxed))
-        return handle_state_generation(expected) == handle_generation_of(handle) ? HANDLE_BUSY
-                                                                                 : HANDLE_STALE;
+        return handle_busy_or_stale(entry, handle, expected);
     *object = atomic_load_explicit(&entry->object, memory_order_relaxed);
-    if (*object == NULL) { /* a free slot's next generation, guessed */
-        atomic_store_explicit(&entry->state, handle_state_free(handle_generation_of(handle)),
-                              memory_order_release);
+    if (*object == NULL) { /* not reached while handle_release's contract is kept */
+        atomic_store_explicit(&entry->state, expected, memory_order_release);
         return HANDLE_STALE;
     }
     return HANDLE_ENTERED;

@@ -82,6 +82,7 @@ static nvtxwResultCode_t session_add_domain(core_session* session, core_domain* 
     if (domain->handle == 0)
         return error_oom("a domain handle");
     session->domains[session->domain_count++] = domain;
+    handle_leave(&core_domains, domain->handle); /* others may enter it from here on */
     return NVTXW_RESULT_SUCCESS;
 }
 

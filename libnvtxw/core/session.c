@@ -239,6 +239,7 @@ nvtxwResultCode_t core_session_begin(const nvtxwSessionAttributes_t* attr,
         session_free(session);
         return status;
     }
+    core_session_leave(session); /* others may enter it from here on */
     *out = (nvtxwSessionHandle_t)(uintptr_t)session->handle;
     return NVTXW_RESULT_SUCCESS;
 }

@@ -142,6 +142,7 @@ static nvtxwResultCode_t stream_publish(core_session* session, core_stream* stre
         return error_oom("a stream handle");
     }
     stream->handle_slot = handle_slot_of(&core_streams, stream->handle);
+    core_stream_leave(stream); /* others may enter it from here on */
     return NVTXW_RESULT_SUCCESS;
 }
 

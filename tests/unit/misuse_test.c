@@ -21,7 +21,9 @@
  *     progress, later writes are refused (the session is ending, then the
  *     handle is stale), and the report holds exactly the accepted events;
  *   - a stale stream handle whose slot another stream now has is refused
- *     and never disturbs the new stream.
+ *     and never disturbs the new stream;
+ *   - a stream handle guessed while StreamOpen makes it is refused until
+ *     the stream is ready, never entered half made.
  */
 #define _GNU_SOURCE
 #include <check.h>
@@ -459,6 +461,82 @@ START_TEST(session_end_while_writing) {
 }
 END_TEST
 
+/* ---- Handles guessed before they are handed out ------------------------------ */
+
+#define GUESS_ROUNDS 20000
+
+typedef struct guessing_writer {
+    const nvtxwEventHelperSchemaIds_t* ids;
+    _Atomic uint64_t guess; /* the handle the next StreamOpen will return; 0 = stop */
+    long accepted;
+    char unexpected[256]; /* a refusal other than the two a guess may get */
+} guessing_writer;
+
+/* Writes marks with the guessed handle of the stream about to be opened. */
+static void* guessing_main(void* p) {
+    guessing_writer* g = p;
+    nvtxwEventAttributesUtf8_t utf8;
+    uint64_t guess;
+    int64_t t = 0;
+    memset(&utf8, 0, sizeof utf8);
+    utf8.message = "guessed";
+    while ((guess = atomic_load(&g->guess)) != 0) {
+        nvtxwEventWriter_t writer;
+        nvtxwResultCode_t result;
+        nvtxwEventWriterInit(&writer, T, (nvtxwStreamHandle_t)(uintptr_t)guess, g->ids);
+        result = nvtxwMarkWriteUtf8(&writer, t++, utf8);
+        if (result == NVTXW_RESULT_SUCCESS)
+            g->accepted++;
+        else if (g->unexpected[0] == '\0' &&
+                 (result != NVTXW_RESULT_INVALID_ARGUMENT ||
+                  (strstr(nvtxw_last_error(), "is not an open stream") == NULL &&
+                   strstr(nvtxw_last_error(), "in use by another thread") == NULL)))
+            snprintf(g->unexpected, sizeof g->unexpected, "%d: %s", (int)result,
+                     nvtxw_last_error());
+    }
+    return NULL;
+}
+
+/* Stream handles are predictable (a closed stream's slot comes back with
+ * the next generation), so another thread may use one while StreamOpen is
+ * still making it. A write that enters the stream before StreamOpen has set
+ * it up left through a slot not yet recorded (a NULL dereference): now the
+ * new handle is entered by StreamOpen itself until it is ready, and a guess
+ * is refused until then. Every write either lands in the stream the guess
+ * names or is refused as stale or busy. */
+START_TEST(handle_guessed_while_stream_opens) {
+    nvtxwSessionHandle_t session = begin("report", "guess.nvtxw");
+    nvtxwEventHelperSchemaIds_t ids;
+    nvtxDomainHandle_t domain;
+    nvtxwStreamHandle_t stream;
+    guessing_writer g;
+    pthread_t thread;
+    nvtxwResultCode_t result;
+    ck_assert_int_eq(nvtxwDomainRegister(T, session, "guess", &domain), 0);
+    ck_assert_int_eq(nvtxwEventSchemasRegister(T, domain, NVTXW_EVENT_HELPER_SCHEMA_ALL, &ids), 0);
+    ck_assert_int_eq(nvtxwStreamOpen(T, session, "s", domain, NULL, 0, &stream), 0);
+    memset(&g, 0, sizeof g);
+    g.ids = &ids;
+    atomic_store(&g.guess, (uint64_t)(uintptr_t)stream + (UINT64_C(1) << 32));
+    ck_assert_int_eq(pthread_create(&thread, NULL, guessing_main, &g), 0);
+    for (int round = 0; round < GUESS_ROUNDS; round++) {
+        char name[32];
+        snprintf(name, sizeof name, "s%d", round); /* names are unique in a session */
+        while ((result = T->StreamClose(stream)) != NVTXW_RESULT_SUCCESS)
+            assert_refused(result, "in use by another thread");
+        ck_assert_msg(nvtxwStreamOpen(T, session, name, domain, NULL, 0, &stream) == 0, "%s",
+                      nvtxw_last_error());
+        ck_assert_uint_eq((uint64_t)(uintptr_t)stream, atomic_load(&g.guess));
+        atomic_store(&g.guess, (uint64_t)(uintptr_t)stream + (UINT64_C(1) << 32));
+    }
+    atomic_store(&g.guess, 0);
+    pthread_join(thread, NULL);
+    ck_assert_msg(g.unexpected[0] == '\0', "a guessed write was refused with %s", g.unexpected);
+    ck_assert_msg(T->SessionEnd(session) == 0, "%s", nvtxw_last_error());
+    ck_assert_int_eq(report_events("guess.nvtxw"), g.accepted);
+}
+END_TEST
+
 /* ---- Suite ----------------------------------------------------------------- */
 
 static void setup(void) { tu_make_temp_dir_or_fail(dir, sizeof dir, "nvtxw-misuse"); }
@@ -481,6 +559,7 @@ int main(void) {
     tcase_add_test(tc, two_threads_one_stream_json);
     tcase_add_test(tc, stream_close_while_writing);
     tcase_add_test(tc, session_end_while_writing);
+    tcase_add_test(tc, handle_guessed_while_stream_opens);
     suite_add_tcase(suite, tc);
     return tu_run_suite(suite);
 }
