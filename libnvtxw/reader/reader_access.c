@@ -83,7 +83,6 @@ nvtxwResultCode_t nvtxw_reader_next(nvtxw_reader_t* reader, const nvtxw_record_t
         /* in stream order, the next record of a run decoded ahead */
         reader_stream_cursor* cur = reader->pending;
         reader_run_advance(cur);
-        cur->record_number++;
         *out = &cur->head;
         reader->returned++;
         return NVTXW_RESULT_SUCCESS;

@@ -195,10 +195,11 @@ typedef struct reader_stream_cursor {
     uint32_t sref_count;
     reader_arena arena; /* the pending record's memory */
     /* A run of compact records of one schema decoded ahead, lane by lane
-     * (reader_records.c): run_count slots of run_stride bytes (a
-     * reader_run_slot, then the payload), run_next the next to hand out. */
+     * (reader_records.c) into `run` (RUN_BYTES, allocated on the first
+     * run): run_count slots of run_stride bytes (a reader_run_slot, then
+     * the payload), run_next the next to hand out. */
     uint8_t* run;
-    size_t run_capacity, run_stride;
+    size_t run_stride;
     uint32_t run_count, run_next;
     nvtxw_record_t head;
     int64_t key;
@@ -326,14 +327,15 @@ static inline int reader_run_continues(const reader_stream_cursor* cur) {
     return cur->run_next != 0 && cur->run_next < cur->run_count;
 }
 
-/* Moves cur->head on to the run's next record: only its time and payload
- * differ from the record before it (reader_run_continues). */
+/* Moves cur->head on to the run's next record, which it counts: only its
+ * time and payload differ from the record before it (reader_run_continues). */
 static inline void reader_run_advance(reader_stream_cursor* cur) {
     reader_run_slot* slot = reader_run_slot_at(cur, cur->run_next++);
     cur->cur.p += 3; /* its header, checked when the run was decoded */
     cur->head.timestamp = slot->timestamp;
     cur->head.u.event.payloads = &slot->payload;
     cur->key = slot->timestamp;
+    cur->record_number++;
 }
 
 /* Stream records (reader_records.c), same return convention (no -2 except

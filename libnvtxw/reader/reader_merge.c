@@ -28,7 +28,7 @@ void reader_cursor_free(reader_stream_cursor* cur) {
     cur->dict = NULL;
     cur->run = NULL;
     cur->capacity = cur->dict_capacity = cur->dict_count = 0;
-    cur->run_capacity = cur->run_count = cur->run_next = 0;
+    cur->run_count = cur->run_next = 0;
 }
 
 static void cursor_rewind(reader_stream_cursor* cur) {
@@ -136,7 +136,6 @@ static inline nvtxwResultCode_t cursor_fill(nvtxw_reader_t* reader, reader_strea
     int r = NOT_DECODED;
     if (reader_run_continues(cur)) { /* the head holds the run's last record */
         reader_run_advance(cur);
-        cur->record_number++;
         return NVTXW_RESULT_SUCCESS;
     }
     cur->has_head = 0;

@@ -593,11 +593,8 @@ static RUN_NOINLINE int decode_run(reader_stream_cursor* cur, const reader_plan*
         n = cur->fast_room / need;
     if (n < RUN_MIN)
         return 0;
-    if (cur->run == NULL) {
-        if ((cur->run = nvtxw_malloc(RUN_BYTES)) == NULL)
-            return 0; /* one by one, which needs no more memory */
-        cur->run_capacity = RUN_BYTES;
-    }
+    if (cur->run == NULL && (cur->run = nvtxw_malloc(RUN_BYTES)) == NULL)
+        return 0; /* one by one, which needs no more memory */
     cur->run_stride = stride;
     for (i = 0; i < n; i++) {
         uint64_t z;
