@@ -1532,15 +1532,55 @@ static void write_markerless_orphans(const char* file) {
     report_end(&r);
 }
 
+/* What a reader hands out after damage to its registration log, by kind:
+ * strings and categories per domain, resources per string named (index +
+ * 1), closes and events per stream; each stream open is checked against
+ * `names` (NULL for a stream whose open is lost), of `streams` streams. */
+#define TALLY_MAX 8
+typedef struct tally {
+    size_t strings[TALLY_MAX], categories[TALLY_MAX], resources[TALLY_MAX];
+    size_t opens, closes[TALLY_MAX], events[TALLY_MAX];
+} tally;
+
+static void tally_records(nvtxw_reader_t* reader, const char* const* names, uint64_t streams,
+                          tally* t) {
+    const nvtxw_record_t* rec;
+    ck_assert_uint_le(streams, TALLY_MAX);
+    memset(t, 0, sizeof *t);
+    while ((rec = next(reader)) != NULL) {
+        if (rec->kind == NVTXW_RECORD_STRING || rec->kind == NVTXW_RECORD_CATEGORY) {
+            ck_assert_uint_lt(rec->domain, TALLY_MAX);
+            (rec->kind == NVTXW_RECORD_STRING ? t->strings : t->categories)[rec->domain]++;
+        } else if (rec->kind == NVTXW_RECORD_RESOURCE) {
+            ck_assert_uint_lt(rec->u.resource.message_string, TALLY_MAX);
+            t->resources[rec->u.resource.message_string]++;
+        } else if (rec->kind == NVTXW_RECORD_STREAM_OPEN) {
+            ck_assert_uint_lt(rec->stream, streams);
+            ck_assert_ptr_nonnull(names[rec->stream]);
+            ck_assert_str_eq(rec->u.stream_open.name, names[rec->stream]);
+            t->opens++;
+        } else if (rec->kind == NVTXW_RECORD_STREAM_CLOSE || rec->kind == NVTXW_RECORD_EVENT) {
+            ck_assert_uint_lt(rec->stream, streams);
+            (rec->kind == NVTXW_RECORD_EVENT ? t->events : t->closes)[rec->stream]++;
+        }
+    }
+}
+
+/* Whether `counts` holds `want` at `at` and 0 elsewhere. */
+static void assert_only(const size_t* counts, size_t at, size_t want) {
+    for (size_t i = 0; i < TALLY_MAX; i++)
+        ck_assert_msg(counts[i] == (i == at ? want : 0), "%zu at %zu", counts[i], i);
+}
+
 /* Records that name a lost domain, string or stream are dropped one by one
  * and counted; they do not cost the rest of their chunk. */
 START_TEST(records_naming_lost_registrations_are_dropped_alone) {
     uint64_t lost;
     char copy[192];
-    const nvtxw_record_t* rec;
     write_and_damage_third_chunk(write_markerless_orphans, copy, sizeof copy, &lost);
     for (int order = NVTXW_READER_ORDER_STREAM; order <= NVTXW_READER_ORDER_TIME; order++) {
-        size_t categories = 0, resources = 0, closes = 0, strings = 0, events = 0;
+        static const char* const names[] = {"A", NULL};
+        tally t;
         nvtxw_reader_t* reader = open_ok(copy, order);
         ck_assert(has_damage_at(reader, lost, "registration chunk"));
         ck_assert(!damage_mentions(reader, "malformed record"));
@@ -1549,41 +1589,34 @@ START_TEST(records_naming_lost_registrations_are_dropped_alone) {
                                   "4 records after this damage to the registration log name "
                                   "a domain, string or stream whose record was lost"));
         ck_assert_uint_eq(nvtxw_reader_domain_count(reader), 1);
-        while ((rec = next(reader)) != NULL) {
-            if (rec->kind == NVTXW_RECORD_CATEGORY) {
-                ck_assert_uint_eq(rec->domain, 0);
-                ck_assert_str_eq(rec->u.category.name, "appcat");
-                categories++;
-            } else if (rec->kind == NVTXW_RECORD_RESOURCE) {
-                ck_assert_uint_eq(rec->u.resource.message_string, 1);
-                resources++;
-            } else if (rec->kind == NVTXW_RECORD_STREAM_CLOSE) {
-                ck_assert_uint_eq(rec->stream, 0);
-                closes++;
-            }
-            strings += rec->kind == NVTXW_RECORD_STRING;
-            events += rec->kind == NVTXW_RECORD_EVENT;
-        }
-        ck_assert_uint_eq(categories, 1);
-        ck_assert_uint_eq(resources, 1);
-        ck_assert_uint_eq(closes, 1);
-        ck_assert_uint_eq(strings, 1);
-        ck_assert_uint_eq(events, 3);
+        tally_records(reader, names, 2, &t);
+        assert_only(t.categories, 0, 1); /* "appcat" */
+        assert_only(t.resources, 1, 1);  /* the one naming s0 */
+        assert_only(t.closes, 0, 1);
+        assert_only(t.strings, 0, 1);
+        assert_only(t.events, 0, 3);
+        ck_assert_uint_eq(t.opens, 1);
         nvtxw_reader_close(reader);
     }
 }
 END_TEST
+
+/* Begins a report with index markers: the session's chunk, then domain 0
+ * "app" with its marker, in a chunk left open. */
+static void begin_marked_report(report* r, const char* file) {
+    report_begin(r, file);
+    enc_session(&r->b, "new", "", NULL);
+    regs_chunk(r);
+    enc_marker(&r->b, 0x02, 0, 0);
+    enc_domain(&r->b, "app");
+}
 
 /* A report with markers whose third chunk (domain "lib", streams 1 and 2)
  * will be lost. The fourth closes stream 1 before a marker fills its
  * placeholder and stream 2 after, and opens stream 4 in the lost domain. */
 static void write_marked_orphans(const char* file) {
     report r;
-    report_begin(&r, file);
-    enc_session(&r.b, "new", "", NULL);
-    regs_chunk(&r);
-    enc_marker(&r.b, 0x02, 0, 0);
-    enc_domain(&r.b, "app");
+    begin_marked_report(&r, file);
     enc_marker(&r.b, 0x0B, 0, 0);
     enc_stream_open(&r.b, 0, "A", 0, 0);
     regs_chunk(&r);
@@ -1617,10 +1650,9 @@ START_TEST(closes_and_opens_of_lost_streams_are_dropped_in_both_passes) {
     static const char* const names[] = {"A", NULL, NULL, "C", NULL, "E"};
     uint64_t lost;
     char copy[192];
-    const nvtxw_record_t* rec;
     write_and_damage_third_chunk(write_marked_orphans, copy, sizeof copy, &lost);
     for (int order = NVTXW_READER_ORDER_STREAM; order <= NVTXW_READER_ORDER_TIME; order++) {
-        size_t opens = 0, closes = 0, events[6] = {0};
+        tally t;
         nvtxw_reader_t* reader = open_ok(copy, order);
         ck_assert(has_damage_at(reader, lost, "registration chunk"));
         ck_assert(!damage_mentions(reader, "malformed record"));
@@ -1632,24 +1664,12 @@ START_TEST(closes_and_opens_of_lost_streams_are_dropped_in_both_passes) {
         for (uint64_t s = 0; s < 6; s++)
             if (names[s] != NULL)
                 ck_assert_str_eq(nvtxw_reader_stream_name(reader, s), names[s]);
-        while ((rec = next(reader)) != NULL) {
-            if (rec->kind == NVTXW_RECORD_STREAM_OPEN) {
-                ck_assert_ptr_nonnull(names[rec->stream]);
-                ck_assert_str_eq(rec->u.stream_open.name, names[rec->stream]);
-                opens++;
-            } else if (rec->kind == NVTXW_RECORD_STREAM_CLOSE) {
-                ck_assert_msg(rec->stream == 0 || rec->stream == 3, "close of stream %llu",
-                              (unsigned long long)rec->stream);
-                closes++;
-            } else if (rec->kind == NVTXW_RECORD_EVENT) {
-                ck_assert_uint_lt(rec->stream, 6);
-                events[rec->stream]++;
-            }
+        tally_records(reader, names, 6, &t);
+        ck_assert_uint_eq(t.opens, 3);
+        for (uint64_t s = 0; s < 6; s++) {
+            ck_assert_uint_eq(t.closes[s], s == 0 || s == 3);
+            ck_assert_uint_eq(t.events[s], names[s] != NULL ? 3 : 0);
         }
-        ck_assert_uint_eq(opens, 3);
-        ck_assert_uint_eq(closes, 2);
-        for (uint64_t s = 0; s < 6; s++)
-            ck_assert_uint_eq(events[s], names[s] != NULL ? 3 : 0);
         nvtxw_reader_close(reader);
     }
 }
@@ -1662,11 +1682,7 @@ END_TEST
  * the later domain "late"; it ends in a record of "lib" cut short. */
 static void write_lost_domain_named_later(const char* file) {
     report r;
-    report_begin(&r, file);
-    enc_session(&r.b, "new", "", NULL);
-    regs_chunk(&r);
-    enc_marker(&r.b, 0x02, 0, 0);
-    enc_domain(&r.b, "app"); /* domain 0 */
+    begin_marked_report(&r, file);
     regs_chunk(&r);
     enc_marker(&r.b, 0x02, 0, 1);
     enc_domain(&r.b, "lib"); /* domain 1, lost */
@@ -1710,10 +1726,9 @@ START_TEST(records_of_a_lost_domain_stay_dropped_after_its_placeholder) {
     static const char* const names[] = {NULL, "M", NULL, "P"};
     uint64_t lost;
     char copy[192];
-    const nvtxw_record_t* rec;
     write_and_damage_third_chunk(write_lost_domain_named_later, copy, sizeof copy, &lost);
     for (int order = NVTXW_READER_ORDER_STREAM; order <= NVTXW_READER_ORDER_TIME; order++) {
-        size_t strings = 0, categories = 0, opens = 0, events[4] = {0};
+        tally t;
         nvtxw_reader_t* reader = open_ok(copy, order);
         ck_assert(has_damage_at(reader, lost, "registration chunk"));
         ck_assert(!damage_mentions(reader, "index marker"));
@@ -1726,26 +1741,12 @@ START_TEST(records_of_a_lost_domain_stay_dropped_after_its_placeholder) {
         for (uint64_t h = 1; h <= 102; h++)
             ck_assert_ptr_null(nvtxw_reader_string(reader, 1, h));
         ck_assert_uint_eq(nvtxw_reader_stream_count(reader), 4);
-        while ((rec = next(reader)) != NULL) {
-            if (rec->kind == NVTXW_RECORD_STRING) {
-                ck_assert_uint_eq(rec->domain, 2);
-                strings++;
-            } else if (rec->kind == NVTXW_RECORD_CATEGORY) {
-                categories++;
-            } else if (rec->kind == NVTXW_RECORD_STREAM_OPEN) {
-                ck_assert_ptr_nonnull(names[rec->stream]);
-                ck_assert_str_eq(rec->u.stream_open.name, names[rec->stream]);
-                opens++;
-            } else if (rec->kind == NVTXW_RECORD_EVENT) {
-                ck_assert_uint_lt(rec->stream, 4);
-                events[rec->stream]++;
-            }
-        }
-        ck_assert_uint_eq(strings, 1);
-        ck_assert_uint_eq(categories, 0);
-        ck_assert_uint_eq(opens, 2);
+        tally_records(reader, names, 4, &t);
+        assert_only(t.strings, 2, 1);
+        assert_only(t.categories, 0, 0);
+        ck_assert_uint_eq(t.opens, 2);
         for (uint64_t s = 0; s < 4; s++)
-            ck_assert_uint_eq(events[s], names[s] != NULL ? 3 : 0);
+            ck_assert_uint_eq(t.events[s], names[s] != NULL ? 3 : 0);
         nvtxw_reader_close(reader);
     }
 }
@@ -1756,11 +1757,7 @@ END_TEST
  * chunk's marker skips those three. */
 static void write_malformed_after_marker(const char* file) {
     report r;
-    report_begin(&r, file);
-    enc_session(&r.b, "new", "", NULL);
-    regs_chunk(&r);
-    enc_marker(&r.b, 0x02, 0, 0);
-    enc_domain(&r.b, "app");
+    begin_marked_report(&r, file);
     enc_marker(&r.b, 0x04, 0, 0);
     enc_string(&r.b, 0, "s0");
     enc_string(&r.b, 0, "s1");
@@ -1801,11 +1798,7 @@ END_TEST
  * have its header damaged; the fourth names "lib" first. */
 static void write_domain_named_after_unknown_damage(const char* file) {
     report r;
-    report_begin(&r, file);
-    enc_session(&r.b, "new", "", NULL);
-    regs_chunk(&r);
-    enc_marker(&r.b, 0x02, 0, 0);
-    enc_domain(&r.b, "app"); /* domain 0 */
+    begin_marked_report(&r, file);
     regs_chunk(&r);
     enc_marker(&r.b, 0x02, 0, 1);
     enc_domain(&r.b, "lib"); /* domain 1 */
