@@ -36,17 +36,6 @@
 /* Number of config keys the core knows (core/session.c). */
 #define CORE_CONFIG_KEYS 7
 
-/* A schema whose payloads validate by size alone (core/fast_check.c). */
-#define CORE_FAST_MAX_HANDLES 4
-
-typedef struct core_fast_plan {
-    size_t min_size;         /* bytes a payload needs */
-    int has_timestamp;       /* the first TIMESTAMP entry is a plain 8-byte int */
-    size_t timestamp_offset; /* ... at this offset */
-    size_t handle_count;     /* registered string handles to check ... */
-    size_t handle_offsets[CORE_FAST_MAX_HANDLES]; /* ... at these offsets */
-} core_fast_plan;
-
 struct core_session {
     uint64_t handle;
     char* name;

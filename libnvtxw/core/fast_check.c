@@ -137,16 +137,8 @@ static const core_fast_plan* stream_fast_plan(core_stream* stream, uint64_t sche
     return plan;
 }
 
-/* Every handle of the plan is 0 or a string of the stream's domain (else
- * the full walk reports which one is not). */
-static int handles_valid(const core_stream* stream, const core_fast_plan* plan, const void* data) {
-    for (size_t i = 0; i < plan->handle_count; i++) {
-        uint64_t handle;
-        memcpy(&handle, (const uint8_t*)data + plan->handle_offsets[i], sizeof handle);
-        if (handle != 0 && core_domain_string(stream->domain, handle) == NULL)
-            return 0;
-    }
-    return 1;
+const core_fast_plan* core_fast_plan_of(const core_domain* domain, uint64_t schema_id) {
+    return pubmap_get(&domain->fast_plans, schema_id);
 }
 
 int core_event_fast_check(const core_event* event, core_event_facts* facts) {
@@ -160,7 +152,7 @@ int core_event_fast_check(const core_event* event, core_event_facts* facts) {
         if (p->size == 0)
             continue;
         if (p->payload == NULL)
-            return 0; /* the walk names it */
+            return 0; /* the walk names it (so does core_fast_payload_valid) */
         if (p->schemaId == NVTX_TYPE_PAYLOAD_SCHEMA_REFERENCED) {
             if (p->size == SIZE_MAX)
                 return 0; /* the walk refuses it */
@@ -171,10 +163,8 @@ int core_event_fast_check(const core_event* event, core_event_facts* facts) {
                 return 0;
             continue;
         }
-        if (p->size == SIZE_MAX)
-            return 0; /* for predefined C strings only: the walk refuses it */
         plan = stream_fast_plan(stream, p->schemaId);
-        if (plan == NULL || p->size < plan->min_size || !handles_valid(stream, plan, p->payload))
+        if (plan == NULL || !core_fast_payload_valid(stream->domain, plan, p))
             return 0;
         if (plan->has_timestamp && !facts->has_timestamp) {
             memcpy(&facts->timestamp, (const uint8_t*)p->payload + plan->timestamp_offset, 8);

@@ -7,7 +7,9 @@
  * content, which is validated by walking it: sinks walk event payloads with
  * core_event_visit(), which fails on malformed or unregistered content; a
  * sink must then discard whatever it buffered for that event and return the
- * error, so a rejected event leaves no trace.
+ * error, so a rejected event leaves no trace. A sink may instead check a
+ * payload whose schema has a fast plan with core_fast_payload_valid (the
+ * same checks, inline), and call core_event_visit when that says no.
  *
  * Threading (docs/threading.md): registration and lifecycle callbacks
  * (everything but the write path) are called one at a time per session,
@@ -31,6 +33,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "common/idmap.h"
 #include "common/pubmap.h"
@@ -113,6 +116,43 @@ static inline const char* core_domain_string(const core_domain* domain, uint64_t
         return NULL;
     return (const char*)pubvec_get(&domain->strings, (size_t)(index - 1));
 }
+/* A schema whose payloads validate by size and handles alone
+ * (core/fast_check.c): made at its registration, never changed or freed
+ * before the session ends. */
+#define CORE_FAST_MAX_HANDLES 4
+
+typedef struct core_fast_plan {
+    size_t min_size;         /* bytes a payload needs */
+    int has_timestamp;       /* the first TIMESTAMP entry is a plain 8-byte int */
+    size_t timestamp_offset; /* ... at this offset */
+    size_t handle_count;     /* registered string handles to check ... */
+    size_t handle_offsets[CORE_FAST_MAX_HANDLES]; /* ... at these offsets */
+} core_fast_plan;
+
+/* The fast plan of a schema of this domain, or NULL when its payloads need
+ * the walk. Lock-free. */
+const core_fast_plan* core_fast_plan_of(const core_domain* domain, uint64_t schema_id);
+
+/* Whether payload `p` (size not 0) of a schema whose fast plan is `plan` is
+ * valid: what core_event_fast_check checks of it, inline, for a sink that
+ * remembers the schemas of a stream's recent events and checks a later one
+ * itself instead of calling core_event_visit. Every handle is then 0 or a
+ * string of `domain`, and a timestamp, when the plan has one, is at
+ * plan->timestamp_offset. 0 means "ask core_event_visit", not "invalid". */
+static inline int core_fast_payload_valid(const core_domain* domain, const core_fast_plan* plan,
+                                          const nvtxPayloadData_t* p) {
+    size_t i;
+    if (p->payload == NULL || p->size == SIZE_MAX || p->size < plan->min_size)
+        return 0;
+    for (i = 0; i < plan->handle_count; i++) {
+        uint64_t handle;
+        memcpy(&handle, (const uint8_t*)p->payload + plan->handle_offsets[i], sizeof handle);
+        if (handle != 0 && core_domain_string(domain, handle) == NULL)
+            return 0;
+    }
+    return 1;
+}
+
 /* Name of a registered category of this domain, or NULL. */
 const char* core_domain_category(const core_domain* domain, uint64_t category);
 /* A registered scope of this domain, or NULL (also for NONE and ROOT). */

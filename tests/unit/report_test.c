@@ -3,7 +3,8 @@
  * streams into Sink=report at once, read back complete and in order (per
  * stream and merged by time); and a producer killed with SIGKILL in the middle
  * of a session, whose temporary report reads back up to its last complete
- * chunk.
+ * chunk; and events of a shape the sink remembers checked as the core
+ * checks them.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
@@ -574,6 +575,96 @@ START_TEST(many_schemas_share_the_caches) {
 }
 END_TEST
 
+/* Refused with INVALID_ARGUMENT and a message holding `text`. */
+static void assert_refused(nvtxwResultCode_t result, const char* text) {
+    ck_assert_int_eq(result, NVTXW_RESULT_INVALID_ARGUMENT);
+    ck_assert_msg(strstr(nvtxw_last_error(), text) != NULL, "message \"%s\" lacks \"%s\"",
+                  nvtxw_last_error(), text);
+}
+
+/* The sink checks the events of a shape it remembers itself (with the
+ * core's fast plans, without the visit): it must refuse what the visit
+ * refuses, leaving no trace, and write the rest as before. Ten good events
+ * of each helper shape, then bad ones of the same schemas, then one more
+ * good one of each. */
+START_TEST(remembered_shapes_are_still_checked) {
+    char path[4200];
+    nvtxwEventHelperSchemaIds_t ids;
+    nvtxDomainHandle_t domain, other;
+    nvtxStringHandle_t name, foreign;
+    nvtxwEventWriter_t w;
+    nvtxwEventAttributes_t reg;
+    nvtxwEventAttributesUtf8_t utf8;
+    nvtxwRangeEventRegStringPayload_t header;
+    nvtxw_reader_t* reader;
+    const nvtxw_record_t* r;
+    long regs = 0, texts = 0;
+    snprintf(path, sizeof path, "%s/checked.nvtxw", temp_dir);
+    nvtxwSessionHandle_t session = begin_report(path, &domain, &ids);
+    ck_assert_int_eq(nvtxwDomainRegister(T, session, "other", &other), 0);
+    ck_assert_int_eq(T->StringRegister(domain, "name", &name), 0);
+    ck_assert_int_eq(T->StringRegister(other, "foreign", &foreign), 0);
+    open_writer(session, domain, &ids, 0, &w);
+    memset(&reg, 0, sizeof reg);
+    memset(&utf8, 0, sizeof utf8);
+    reg.message = name;
+    utf8.message = "text";
+    for (int i = 0; i < 10; i++) {
+        ck_assert_int_eq(nvtxwRangePushPopWrite(&w, 10 * i, 10 * i + 5, reg), 0);
+        ck_assert_int_eq(nvtxwRangePushPopWriteUtf8(&w, 10 * i, 10 * i + 6, utf8), 0);
+    }
+    reg.message = foreign; /* a string of another domain */
+    assert_refused(nvtxwRangePushPopWrite(&w, 100, 105, reg), "string handle");
+    reg.message = (nvtxStringHandle_t)((uintptr_t)name + 1000); /* never registered */
+    assert_refused(nvtxwRangePushPopWrite(&w, 100, 105, reg),
+                   "is not registered in the stream's domain");
+    memset(&header, 0, sizeof header);
+    header.timestampBegin = 100;
+    header.timestampEnd = 105;
+    {
+        nvtxPayloadData_t p[2] = {{ids.rangePushPopRegString, sizeof header, NULL},
+                                  {ids.eventMessageUtf8, 4, "text"}};
+        assert_refused(T->EventWrite(w.stream, p, 1), "payload 0"); /* no bytes */
+        p[0].payload = &header;
+        p[0].size = sizeof header - 1;
+        assert_refused(T->EventWrite(w.stream, p, 1), "payload 0"); /* too short */
+        p[0].schemaId = ids.rangePushPopUtf8;
+        p[0].size = sizeof(nvtxwRangeEventUtf8Payload_t);
+        p[1].payload = NULL;
+        assert_refused(T->EventWrite(w.stream, p, 2), "payload 1"); /* message without bytes */
+    }
+    reg.message = name;
+    ck_assert_int_eq(nvtxwRangePushPopWrite(&w, 200, 205, reg), 0);
+    ck_assert_int_eq(nvtxwRangePushPopWriteUtf8(&w, 200, 206, utf8), 0);
+    ck_assert_msg(T->SessionEnd(session) == 0, "%s", nvtxw_last_error());
+    reader = open_reader(path, NVTXW_READER_ORDER_STREAM);
+    while (nvtxw_reader_next(reader, &r) == NVTXW_RESULT_SUCCESS && r != NULL) {
+        const nvtxPayloadData_t* p = r->u.event.payloads;
+        if (r->kind != NVTXW_RECORD_EVENT)
+            continue;
+        if (p[0].schemaId == ids.rangePushPopRegString) {
+            const nvtxwRangeEventRegStringPayload_t* range = p[0].payload;
+            ck_assert_int_eq(r->u.event.count, 1);
+            ck_assert_int_eq(range->timestampEnd - range->timestampBegin, 5);
+            ck_assert_str_eq(
+                nvtxw_reader_string(reader, r->domain, (uint64_t)(uintptr_t)range->attr.message),
+                "name");
+            regs++;
+        } else {
+            ck_assert_uint_eq(p[0].schemaId, ids.rangePushPopUtf8);
+            ck_assert_int_eq(r->u.event.count, 2);
+            ck_assert_uint_eq(p[1].size, 4);
+            ck_assert_int_eq(memcmp(p[1].payload, "text", 4), 0);
+            texts++;
+        }
+    }
+    ck_assert_int_eq(nvtxw_reader_damage_count(reader), 0);
+    nvtxw_reader_close(reader);
+    ck_assert_int_eq(regs, 11);
+    ck_assert_int_eq(texts, 11);
+}
+END_TEST
+
 int main(void) {
     Suite* suite = suite_create("report");
     TCase* tc = tcase_create("report");
@@ -589,6 +680,7 @@ int main(void) {
     tcase_add_test(tc, killed_writer_leaves_readable_report);
     tcase_add_test(tc, every_record_kind_across_chunks);
     tcase_add_test(tc, many_schemas_share_the_caches);
+    tcase_add_test(tc, remembered_shapes_are_still_checked);
     suite_add_tcase(suite, tc);
     return tu_run_suite(suite);
 }

@@ -96,9 +96,6 @@ enum {
 #define REPORT_SHAPES_BITS 3
 #define REPORT_SHAPES (1u << REPORT_SHAPES_BITS)
 #define REPORT_SHAPE_PAYLOADS 2
-/* Handles a shape of a fields payload checks itself (put_direct_again). */
-#define REPORT_SHAPE_HANDLES 2
-
 /* The shape of a compact record: its schemas, their plans and the chunk's
  * references to them. */
 typedef struct report_shape {
@@ -107,14 +104,14 @@ typedef struct report_shape {
     int has_interned;   /* one of them is PAYLOAD_INTERNED */
     int check_handles;  /* with strings, fields with handles: check those first */
     size_t fixed_bound; /* most bytes of a record, strings' bytes aside */
-    /* A fields payload with at most REPORT_SHAPE_HANDLES handles, at these
-     * offsets, alone or followed by an interned string: written by
-     * put_direct_again. */
-    int direct;
-    uint32_t handle_count;
-    uint32_t handle_offsets[REPORT_SHAPE_HANDLES];
+    /* A fields payload alone or followed by an interned string: written by
+     * put_direct_again; `checked` when the core has fast plans for both and
+     * the first's holds the event's timestamp, so the sink checks such
+     * events itself (report_event_write). */
+    int direct, checked;
     struct {
         uint64_t schema_id;
+        const core_fast_plan* fast;      /* NULL when its payloads need the walk */
         const struct payload_plan* plan; /* with PAYLOAD_FIELDS */
         uint32_t static_size;            /* with PAYLOAD_FIELDS: the payload's size */
         uint32_t sref;

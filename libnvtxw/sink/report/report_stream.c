@@ -641,25 +641,21 @@ static inline report_shape* shape_of(report_stream* st, uint64_t first_schema) {
     return shape->count != 0 && shape->p[0].schema_id == first_schema ? shape : NULL;
 }
 
-/* A shape put_direct_again writes: a fields payload with few handles
- * (where they are is noted), alone or followed by an interned string. */
-static void shape_note_direct(report_shape* shape) {
-    const field_plan* plan;
+/* A shape put_direct_again writes: a fields payload, alone or followed by
+ * an interned string; checked by the sink when the core's fast plans say
+ * what makes its payloads valid and where the timestamp is. */
+static void shape_note_direct(report_stream* st, report_shape* shape) {
     uint32_t i;
     shape->direct =
         shape->p[0].encoding == PAYLOAD_FIELDS &&
         (shape->count == 1 || (shape->count == 2 && shape->p[1].encoding == PAYLOAD_INTERNED));
-    if (!shape->direct)
-        return;
-    plan = &shape->p[0].plan->fields;
-    for (i = 0; shape->direct && i < plan->op_count; i++) {
-        if (plan->ops[i].kind != FIELD_HANDLE)
-            continue;
-        if (shape->handle_count == REPORT_SHAPE_HANDLES)
-            shape->direct = 0;
-        else
-            shape->handle_offsets[shape->handle_count++] = plan->ops[i].offset;
+    shape->checked = shape->direct;
+    for (i = 0; i < shape->count; i++) {
+        shape->p[i].fast = core_fast_plan_of(st->stream->domain, shape->p[i].schema_id);
+        shape->checked &= shape->p[i].fast != NULL;
     }
+    if (shape->checked)
+        shape->checked = shape->p[0].fast->has_timestamp;
 }
 
 /* The lanes a fields payload of this plan writes to, main and time lanes
@@ -699,7 +695,7 @@ static void remember_event(report_stream* st, const core_event* event, const eve
         if (lanes_of_plan(shape.p[i].plan) > shape.lanes)
             shape.lanes = lanes_of_plan(shape.p[i].plan);
     }
-    shape_note_direct(&shape);
+    shape_note_direct(st, &shape);
     st->shapes[shape_slot(shape.p[0].schema_id)] = shape;
 }
 
@@ -780,18 +776,11 @@ static int put_direct_again(report_stream* st, const report_shape* shape, const 
     size_t bound = shape->fixed_bound;
     uint64_t index = 0;
     uint8_t* main;
-    uint32_t i;
     int encoded, is_new = 0;
     if (fields->size != shape->p[0].static_size ||
         (shape->count == 2 && (string->schemaId != shape->p[1].schema_id || string->size == 0 ||
                                string->size > REPORT_CHUNK_TARGET)))
         return 0;
-    for (i = 0; i < shape->handle_count; i++) {
-        uint64_t handle;
-        memcpy(&handle, (const uint8_t*)fields->payload + shape->handle_offsets[i], 8);
-        if (!field_handle_restorable(handle, st->serial))
-            return 0;
-    }
     if (shape->count == 2)
         bound += string->size + 3 * VARINT_MAX_BYTES;
     if (lanes_make_room(st, bound) != 0 ||
@@ -802,9 +791,11 @@ static int put_direct_again(report_stream* st, const report_shape* shape, const 
     main[1] = (uint8_t)shape->count; /* a one-byte uvar */
     main = put_uvar(main + 2, shape->p[0].sref);
     st->at[LANE_TIME] = put_uvar(st->at[LANE_TIME], varint_zigzag(stream_delta(st, ts)));
+    /* Only a handle can fail, and the event was checked: every handle is
+     * 0 or a string of the stream's domain, whose serial st->serial is. */
     encoded = field_encode_lanes(&shape->p[0].plan->fields, fields->payload, ts, st->serial,
                                  &st->at[LANE_FIELDS]);
-    assert(encoded == 0); /* only a handle can fail, and they were checked */
+    assert(encoded == 0);
     (void)encoded;
     if (shape->count == 2) {
         main = put_uvar(put_uvar(main, shape->p[1].sref), index);
@@ -883,6 +874,42 @@ static REPORT_NOINLINE nvtxwResultCode_t event_write_general(report_stream* st,
                              facts->timestamp);
 }
 
+/* The remembered shape of an event whose payloads the sink checks itself
+ * (report_shape.checked), when they are valid as core_event_visit would
+ * find them; NULL when the event needs core_event_visit (then nothing is
+ * said of it: the visit finds what is wrong, if anything). */
+static const report_shape* shape_checked(report_stream* st, const core_event* event) {
+    const core_domain* domain = st->stream->domain;
+    const report_shape* shape;
+    if (event->scope_id != 0 || event->count == 0 ||
+        (shape = shape_of(st, event->payloads[0].schemaId)) == NULL || !shape->checked ||
+        shape->count != event->count ||
+        !core_fast_payload_valid(domain, shape->p[0].fast, &event->payloads[0]))
+        return NULL;
+    if (shape->count == 2 &&
+        (event->payloads[1].schemaId != shape->p[1].schema_id || event->payloads[1].size == 0 ||
+         !core_fast_payload_valid(domain, shape->p[1].fast, &event->payloads[1])))
+        return NULL;
+    return shape;
+}
+
+/* Writes a validated event of a direct shape with timestamp `ts`: 1 when
+ * written (*status says how the record ended), 0 when it needs the general
+ * path (nothing was written). */
+static int write_direct(report_stream* st, const report_shape* shape, const core_event* event,
+                        int64_t ts, nvtxwResultCode_t* status) {
+    int written = put_direct_again(st, shape, event, ts);
+    if (written == 0)
+        return 0;
+    if (written < 0) {
+        *status = error_oom("a report record"); /* nothing was written */
+        return 1;
+    }
+    stream_note_ts(st, ts);
+    *status = stream_count_record(st);
+    return 1;
+}
+
 nvtxwResultCode_t report_event_write(void* state, const core_event* event) {
     report_stream* st = state;
     core_event_facts facts;
@@ -893,20 +920,22 @@ nvtxwResultCode_t report_event_write(void* state, const core_event* event) {
                          "cannot write event on stream \"%s\": %zu payloads, the report sink "
                          "stores at most %d per event",
                          st->stream->name, event->count, EVENT_MAX_PAYLOADS);
+    /* Most events repeat a recent one's schemas: checked here in one pass
+     * with the core's fast plans, without the visit's generic loop. */
+    if ((shape = shape_checked(st, event)) != NULL) {
+        int64_t ts;
+        memcpy(&ts, (const uint8_t*)event->payloads[0].payload + shape->p[0].fast->timestamp_offset,
+               sizeof ts);
+        if (write_direct(st, shape, event, ts, &status))
+            return status;
+    }
     status = core_event_visit(event, NULL, NULL, 0, &facts);
     if (status != NVTXW_RESULT_SUCCESS)
         return status;
     if (facts.has_timestamp && event->scope_id == 0 && event->count != 0 &&
         (shape = shape_of(st, event->payloads[0].schemaId)) != NULL && shape->direct &&
-        shape->count == event->count) {
-        int written = put_direct_again(st, shape, event, facts.timestamp);
-        if (written == 1) {
-            stream_note_ts(st, facts.timestamp);
-            return stream_count_record(st);
-        }
-        if (written < 0)
-            return error_oom("a report record"); /* nothing was written */
-    }
+        shape->count == event->count && write_direct(st, shape, event, facts.timestamp, &status))
+        return status;
     return event_write_general(st, event, &facts);
 }
 
