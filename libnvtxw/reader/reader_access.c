@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "common/compiler.h"
 #include "common/error_internal.h"
 #include "reader/reader_internal.h"
 
@@ -69,7 +70,10 @@ static nvtxwResultCode_t next_registration(nvtxw_reader_t* reader, const nvtxw_r
     return NVTXW_RESULT_SUCCESS;
 }
 
-nvtxwResultCode_t nvtxw_reader_next(nvtxw_reader_t* reader, const nvtxw_record_t** out) {
+/* nvtxw_reader_next but for the next record of a run: out of line, so that
+ * the run's hand-out saves no registers. */
+static NVTXW_NOINLINE nvtxwResultCode_t reader_next_record(nvtxw_reader_t* reader,
+                                                           const nvtxw_record_t** out) {
     nvtxwResultCode_t status = NVTXW_RESULT_SUCCESS;
     if (out != NULL)
         *out = NULL;
@@ -78,15 +82,6 @@ nvtxwResultCode_t nvtxw_reader_next(nvtxw_reader_t* reader, const nvtxw_record_t
                          "cannot read report record: reader=%p, "
                          "out=%p",
                          (void*)reader, (void*)out);
-    if ((reader->order != NVTXW_READER_ORDER_TIME || reader->single) && reader->pending != NULL &&
-        reader_run_continues(reader->pending)) {
-        /* in stream order, the next record of a run decoded ahead */
-        reader_stream_cursor* cur = reader->pending;
-        reader_run_advance(cur);
-        *out = &cur->head;
-        reader->returned++;
-        return NVTXW_RESULT_SUCCESS;
-    }
     if (reader->phase == READER_PHASE_REGISTRATIONS) {
         status = next_registration(reader, out);
         if (status != NVTXW_RESULT_SUCCESS || *out != NULL)
@@ -102,6 +97,20 @@ end:
     if (*out != NULL)
         reader->returned++;
     return status;
+}
+
+nvtxwResultCode_t nvtxw_reader_next(nvtxw_reader_t* reader, const nvtxw_record_t** out) {
+    reader_stream_cursor* cur;
+    if (reader != NULL && out != NULL &&
+        (reader->order != NVTXW_READER_ORDER_TIME || reader->single) &&
+        (cur = reader->pending) != NULL && reader_run_continues(cur)) {
+        /* in stream order, the next record of a run decoded ahead */
+        reader_run_advance(cur);
+        *out = &cur->head;
+        reader->returned++;
+        return NVTXW_RESULT_SUCCESS;
+    }
+    return reader_next_record(reader, out);
 }
 
 size_t nvtxw_reader_stream_count(const nvtxw_reader_t* reader) {

@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "common/alloc.h"
+#include "common/compiler.h"
 #include "payload/field_codec.h"
 #include "payload/registry_internal.h"
 #include "reader/reader_internal.h"
@@ -528,13 +529,6 @@ static int decode_body(nvtxw_reader_t* reader, reader_stream_cursor* cur, uint8_
  * tests the headers of the first RUN_MIN records). */
 #define RUN_MIN 4
 
-/* Out of line: inlined, its frame made every compact record dearer. */
-#if defined(__GNUC__)
-#define RUN_NOINLINE __attribute__((noinline))
-#else
-#define RUN_NOINLINE
-#endif
-
 /* Hands out the run's next record. */
 static void run_take(reader_stream_cursor* cur, nvtxw_record_t* rec) {
     reader_run_slot* slot = reader_run_slot_at(cur, cur->run_next++);
@@ -585,9 +579,10 @@ static inline int run_ahead(const uint8_t* p, uint8_t ref) {
  * cursor's run (each lane holds `need` bytes per record: cur->fast_room is
  * measured). Returns 1 with the run's first record handed out into `rec`,
  * 0 when there is no run or it does not decode (nothing consumed: the
- * records are then decoded one by one, which names any fault). */
-static RUN_NOINLINE int decode_run(reader_stream_cursor* cur, const reader_plan* plan, uint8_t ref,
-                                   size_t need, nvtxw_record_t* rec) {
+ * records are then decoded one by one, which names any fault). Out of
+ * line: inlined, its frame made every compact record dearer. */
+static NVTXW_NOINLINE int decode_run(reader_stream_cursor* cur, const reader_plan* plan,
+                                     uint8_t ref, size_t need, nvtxw_record_t* rec) {
     reader_cursor* c = &cur->cur;
     reader_cursor* time = &cur->lanes[READER_LANE_TIME];
     const uint8_t* time_start = time->p;

@@ -16,6 +16,7 @@
 #include <xxhash.h>
 
 #include "common/alloc.h"
+#include "common/compiler.h"
 #include "common/error_internal.h"
 #include "common/slot_hash.h"
 #include "sink/report/report_internal.h"
@@ -31,12 +32,6 @@
  * up to date and lanes_reload takes the positions back (and recomputes
  * `room`) when they are done.
  */
-
-#if defined(__GNUC__)
-#define REPORT_NOINLINE __attribute__((noinline))
-#else
-#define REPORT_NOINLINE
-#endif
 
 /* Free bytes kept in every lane when lanes grow, so that growth is rare. */
 #define LANE_SLACK 4096
@@ -858,9 +853,9 @@ static int put_event_again(report_stream* st, const core_event* event,
 /* Events other than the one-fields shapes: the general repeat path, else
  * a record built through strbuf. Out of line, so that the common case does
  * not pay for this frame. */
-static REPORT_NOINLINE nvtxwResultCode_t event_write_general(report_stream* st,
-                                                             const core_event* event,
-                                                             const core_event_facts* facts) {
+static NVTXW_NOINLINE nvtxwResultCode_t event_write_general(report_stream* st,
+                                                            const core_event* event,
+                                                            const core_event_facts* facts) {
     chunk_mark mark;
     int again = put_event_again(st, event, facts); /* undoes its own failure */
     if (again != 0)
