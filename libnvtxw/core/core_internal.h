@@ -26,6 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/compiler.h"
 #include "common/handles.h"
 #include "common/idmap.h"
 #include "common/strset.h"
@@ -104,8 +105,8 @@ core_stream* core_stream_refuse_write(core_stream* stream, const char* call,
 /* Enters the stream of a write call and checks its session's fault state;
  * NULL with *status and the message set on failure (then not entered).
  * Inline: every write call starts here. */
-static inline core_stream* core_stream_for_write(nvtxwStreamHandle_t handle, const char* call,
-                                                 nvtxwResultCode_t* status) {
+static NVTXW_ALWAYS_INLINE core_stream*
+core_stream_for_write(nvtxwStreamHandle_t handle, const char* call, nvtxwResultCode_t* status) {
     core_stream* stream = core_stream_enter(handle, call);
     if (stream == NULL) {
         *status = NVTXW_RESULT_INVALID_ARGUMENT;
