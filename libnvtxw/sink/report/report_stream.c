@@ -891,8 +891,9 @@ static const report_shape* shape_checked(report_stream* st, const core_event* ev
 /* Writes a validated event of a direct shape with timestamp `ts`: 1 when
  * written (*status says how the record ended), 0 when it needs the general
  * path (nothing was written). */
-static int write_direct(report_stream* st, const report_shape* shape, const core_event* event,
-                        int64_t ts, nvtxwResultCode_t* status) {
+static NVTXW_ALWAYS_INLINE int write_direct(report_stream* st, const report_shape* shape,
+                                            const core_event* event, int64_t ts,
+                                            nvtxwResultCode_t* status) {
     int written = put_direct_again(st, shape, event, ts);
     if (written == 0)
         return 0;
@@ -905,9 +906,25 @@ static int write_direct(report_stream* st, const report_shape* shape, const core
     return 1;
 }
 
+/* An event the sink did not check itself: validated by core_event_visit,
+ * then written as a direct shape or through the general path. Out of line,
+ * so that report_event_write's common case keeps a small frame. */
+static NVTXW_NOINLINE nvtxwResultCode_t event_write_visited(report_stream* st,
+                                                            const core_event* event) {
+    core_event_facts facts;
+    const report_shape* shape;
+    nvtxwResultCode_t status = core_event_visit(event, NULL, NULL, 0, &facts);
+    if (status != NVTXW_RESULT_SUCCESS)
+        return status;
+    if (facts.has_timestamp && event->scope_id == 0 && event->count != 0 &&
+        (shape = shape_of(st, event->payloads[0].schemaId)) != NULL && shape->direct &&
+        shape->count == event->count && write_direct(st, shape, event, facts.timestamp, &status))
+        return status;
+    return event_write_general(st, event, &facts);
+}
+
 nvtxwResultCode_t report_event_write(void* state, const core_event* event) {
     report_stream* st = state;
-    core_event_facts facts;
     const report_shape* shape;
     nvtxwResultCode_t status;
     if (event->count > EVENT_MAX_PAYLOADS)
@@ -924,14 +941,7 @@ nvtxwResultCode_t report_event_write(void* state, const core_event* event) {
         if (write_direct(st, shape, event, ts, &status))
             return status;
     }
-    status = core_event_visit(event, NULL, NULL, 0, &facts);
-    if (status != NVTXW_RESULT_SUCCESS)
-        return status;
-    if (facts.has_timestamp && event->scope_id == 0 && event->count != 0 &&
-        (shape = shape_of(st, event->payloads[0].schemaId)) != NULL && shape->direct &&
-        shape->count == event->count && write_direct(st, shape, event, facts.timestamp, &status))
-        return status;
-    return event_write_general(st, event, &facts);
+    return event_write_visited(st, event);
 }
 
 /* Integer counter types whose 8-byte samples are stored as svar (0x26). */
