@@ -69,6 +69,21 @@ static size_t find_chunks(const uint8_t* data, size_t size, size_t* offsets) {
     return count;
 }
 
+/* The mutator's compression context, made once: a new one per mutation
+ * (and its tables, cleared on creation) cost more than the mutation. Level
+ * 1 with checksums, as the report sink writes by default. Reachable for
+ * the process's life. */
+static ZSTD_CCtx* mutator_cctx(void) {
+    static ZSTD_CCtx* cctx;
+    if (cctx == NULL && (cctx = ZSTD_createCCtx()) != NULL &&
+        (ZSTD_isError(ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1)) ||
+         ZSTD_isError(ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, 1)))) {
+        ZSTD_freeCCtx(cctx);
+        cctx = NULL;
+    }
+    return cctx;
+}
+
 /* Writes `payload` as the payload of the chunk at `at` (whose old span it
  * replaces, moving the rest of the file) with its sizes and checksums; the
  * new file size, or 0 when it does not fit in max_size. */
@@ -94,20 +109,17 @@ static size_t mutate_chunk(uint8_t* data, size_t size, size_t max_size, size_t a
     size_t header = (size_t)data[at + 4] | (size_t)data[at + 5] << 8;
     size_t stored = get32(data + at + 40), raw_size = get32(data + at + 44), raw, bound, out = 0;
     uint8_t *records, *packed = NULL;
-    ZSTD_CCtx* cctx;
-    if (raw_size > MAX_RAW || (records = malloc(raw_size + 1024)) == NULL)
+    ZSTD_CCtx* cctx = mutator_cctx();
+    if (cctx == NULL || raw_size > MAX_RAW || (records = malloc(raw_size + 1024)) == NULL)
         return 0;
     raw = ZSTD_decompress(records, raw_size + 1024, data + at + header, stored);
     if (!ZSTD_isError(raw)) {
         raw = LLVMFuzzerMutate(records, raw, raw_size + 1024);
         bound = ZSTD_compressBound(raw);
         packed = malloc(bound);
-        cctx = ZSTD_createCCtx();
-        if (packed != NULL && cctx != NULL &&
-            !ZSTD_isError(ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1)) &&
+        if (packed != NULL &&
             !ZSTD_isError(stored = ZSTD_compress2(cctx, packed, bound, records, raw)))
             out = put_payload(data, size, max_size, at, packed, stored, raw);
-        ZSTD_freeCCtx(cctx);
     }
     free(packed);
     free(records);
