@@ -64,12 +64,18 @@ static nvtxwResultCode_t registration_damage(nvtxw_reader_t* reader, size_t chun
     return NVTXW_RESULT_SUCCESS;
 }
 
+/* Remembers where the registration log was first damaged (for the
+ * messages that report the loss); later damage keeps the first offset. */
+static void note_first_damage(nvtxw_reader_t* reader, uint64_t offset) {
+    if (!reader->reg_damaged && !reader->reg_lost_unknown)
+        reader->reg_loss_offset = offset;
+}
+
 /* Chunk k lost `lost` records at its end: later numbered records
  * need an index marker to keep their numbers (reg_losses). */
 static void note_registration_loss(nvtxw_reader_t* reader, size_t k, uint64_t lost,
                                    uint64_t offset) {
-    if (!reader->reg_damaged && !reader->reg_lost_unknown)
-        reader->reg_loss_offset = offset;
+    note_first_damage(reader, offset);
     reader->reg_damaged = 1;
     reader->reg_lost_records += lost;
     reader->reg_lossy[k] = 1;
@@ -100,8 +106,7 @@ static void note_damage_before(nvtxw_reader_t* reader, size_t k) {
         if (d->has_meta && d->meta.kind == KIND_REGISTRATIONS)
             note_registration_loss(reader, k - 1, d->meta.record_count, d->offset);
         else if (!d->has_meta) {
-            if (!reader->reg_damaged && !reader->reg_lost_unknown)
-                reader->reg_loss_offset = d->offset;
+            note_first_damage(reader, d->offset);
             reader->reg_lost_unknown = 1;
         }
     }
