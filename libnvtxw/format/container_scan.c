@@ -34,6 +34,15 @@
 #include "format/container_reader_internal.h"
 
 #define SCAN_BLOCK ((size_t)1 << 18)
+#define SCAN_BLOCK_MIN ((size_t)4096)
+
+/* Bytes read at a time: the scratch buffer, sized by container_scan to the
+ * span it scans (a small report does not need a 256 KiB buffer), in whole
+ * LAYOUT_ALIGN units so that resynchronization candidates stay aligned. */
+static size_t scan_block(const container_reader_t* r) {
+    size_t block = r->buffer_capacity < SCAN_BLOCK ? r->buffer_capacity : SCAN_BLOCK;
+    return block - block % LAYOUT_ALIGN;
+}
 
 /* What lies at a position. */
 typedef enum scan_result {
@@ -49,9 +58,10 @@ typedef enum scan_result {
 static int scan_payload_checksum(container_reader_t* r, uint64_t offset, uint64_t size,
                                  uint64_t* sum) {
     XXH3_state_t state;
+    size_t block = scan_block(r);
     XXH3_64bits_reset(&state);
     while (size > 0) {
-        size_t piece = size < SCAN_BLOCK ? (size_t)size : SCAN_BLOCK, got;
+        size_t piece = size < block ? (size_t)size : block, got;
         int err = container_pread_full(r->fd, r->buffer, piece, offset, &got);
         if (err != 0)
             return err;
@@ -123,9 +133,10 @@ static nvtxwResultCode_t scan_resync(container_reader_t* r, uint64_t from, uint6
                                      uint64_t* next) {
     container_chunk_header h;
     int zero;
+    size_t block_size = scan_block(r);
     *next = end;
-    for (uint64_t block = from; block < end; block += SCAN_BLOCK) {
-        size_t want = end - block < SCAN_BLOCK ? (size_t)(end - block) : SCAN_BLOCK, got;
+    for (uint64_t block = from; block < end; block += block_size) {
+        size_t want = end - block < block_size ? (size_t)(end - block) : block_size, got;
         int err = container_pread_full(r->fd, r->buffer, want, block, &got);
         if (err != 0 || got != want)
             return container_reader_io_error(r, err, block);
@@ -164,7 +175,9 @@ static nvtxwResultCode_t scan_add_chunk(container_reader_t* r, uint64_t pos,
 nvtxwResultCode_t container_scan(container_reader_t* r, uint64_t end, int trailer_follows) {
     uint64_t pos = r->data_start, next;
     container_chunk_header h;
-    nvtxwResultCode_t status = container_reader_buffer(r, SCAN_BLOCK);
+    uint64_t span = end > pos ? end - pos : 0;
+    nvtxwResultCode_t status = container_reader_buffer(
+        r, span < SCAN_BLOCK_MIN ? SCAN_BLOCK_MIN : span < SCAN_BLOCK ? (size_t)span : SCAN_BLOCK);
     int zero, clean = 1;
     while (status == NVTXW_RESULT_SUCCESS && pos < end) {
         switch (scan_at(r, pos, end, &h, &zero)) {
