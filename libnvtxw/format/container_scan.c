@@ -44,6 +44,15 @@ static size_t scan_block(const container_reader_t* r) {
     return block - block % LAYOUT_ALIGN;
 }
 
+/* The scratch buffer for scanning [pos, end): that span, within
+ * [SCAN_BLOCK_MIN, SCAN_BLOCK]. */
+static size_t scan_buffer_size(uint64_t pos, uint64_t end) {
+    uint64_t span = end > pos ? end - pos : 0;
+    if (span < SCAN_BLOCK_MIN)
+        return SCAN_BLOCK_MIN;
+    return span < SCAN_BLOCK ? (size_t)span : SCAN_BLOCK;
+}
+
 /* What lies at a position. */
 typedef enum scan_result {
     SCAN_CHUNK,       /* valid header and payload: *h filled */
@@ -175,9 +184,7 @@ static nvtxwResultCode_t scan_add_chunk(container_reader_t* r, uint64_t pos,
 nvtxwResultCode_t container_scan(container_reader_t* r, uint64_t end, int trailer_follows) {
     uint64_t pos = r->data_start, next;
     container_chunk_header h;
-    uint64_t span = end > pos ? end - pos : 0;
-    nvtxwResultCode_t status = container_reader_buffer(
-        r, span < SCAN_BLOCK_MIN ? SCAN_BLOCK_MIN : span < SCAN_BLOCK ? (size_t)span : SCAN_BLOCK);
+    nvtxwResultCode_t status = container_reader_buffer(r, scan_buffer_size(pos, end));
     int zero, clean = 1;
     while (status == NVTXW_RESULT_SUCCESS && pos < end) {
         switch (scan_at(r, pos, end, &h, &zero)) {
