@@ -7,39 +7,11 @@
 #include "common/alloc.h"
 #include "common/idmap.h"
 
-typedef struct pubmap_slot {
-    uint64_t id;          /* written before value, never changed after */
-    _Atomic(void*) value; /* NULL = empty; published with release */
-} pubmap_slot;
-
-struct pubmap_table {
-    size_t capacity;       /* a power of two */
-    pubmap_table* retired; /* the table this one replaced, freed with the map */
-    pubmap_slot slots[];
-};
-
 /* Readers take the table with acquire: it pairs with the release that
  * published it, so its copied slots are visible. The casts drop const only
  * to load: C11's atomic_load takes a non-const pointer. */
 static pubmap_table* map_table(const pubmap* map, memory_order order) {
     return atomic_load_explicit((_Atomic(pubmap_table*)*)&map->table, order);
-}
-
-void* pubmap_get(const pubmap* map, uint64_t id) {
-    pubmap_table* table = map_table(map, memory_order_acquire);
-    size_t mask, i;
-    void* value;
-    if (table == NULL)
-        return NULL;
-    mask = table->capacity - 1;
-    /* acquire on each value: its ID, written before, is then visible */
-    for (i = idmap_hash(id) & mask;
-         (value = atomic_load_explicit(&table->slots[i].value, memory_order_acquire)) != NULL;
-         i = (i + 1) & mask) {
-        if (table->slots[i].id == id)
-            return value;
-    }
-    return NULL;
 }
 
 /* The writer's probe: the slot of `id`, or the empty slot it would take. */

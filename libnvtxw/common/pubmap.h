@@ -39,6 +39,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/idmap.h"
+
 typedef struct pubmap_table pubmap_table;
 typedef struct pubvec_table pubvec_table;
 
@@ -51,8 +53,38 @@ typedef struct pubvec {
     _Atomic(pubvec_table*) table; /* NULL while empty */
 } pubvec;
 
-/* The value stored under `id`, or NULL. Lock-free. */
-void* pubmap_get(const pubmap* map, uint64_t id);
+/* The value stored under `id`, or NULL. Lock-free. Inline: payload visits
+ * look up each payload's schema here. */
+typedef struct pubmap_slot {
+    uint64_t id;          /* written before value, never changed after */
+    _Atomic(void*) value; /* NULL = empty; published with release */
+} pubmap_slot;
+
+struct pubmap_table {
+    size_t capacity;       /* a power of two */
+    pubmap_table* retired; /* the table this one replaced, freed with the map */
+    pubmap_slot slots[];
+};
+
+static inline void* pubmap_get(const pubmap* map, uint64_t id) {
+    /* acquire pairs with the release that published the table; the cast
+     * drops const only to load */
+    pubmap_table* table =
+        atomic_load_explicit((_Atomic(pubmap_table*)*)&map->table, memory_order_acquire);
+    size_t mask, i;
+    void* value;
+    if (table == NULL)
+        return NULL;
+    mask = table->capacity - 1;
+    /* acquire on each value: its ID, written before, is then visible */
+    for (i = idmap_hash(id) & mask;
+         (value = atomic_load_explicit(&table->slots[i].value, memory_order_acquire)) != NULL;
+         i = (i + 1) & mask) {
+        if (table->slots[i].id == id)
+            return value;
+    }
+    return NULL;
+}
 /* Makes room for `extra` more puts, so that they cannot fail. */
 int pubmap_reserve(pubmap* map, size_t extra);
 /* Stores a non-NULL value under an ID that is not yet present. */

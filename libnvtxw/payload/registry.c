@@ -466,10 +466,6 @@ const char* nvtxw_schema_name(const nvtxw_schema_t* schema) {
     return registry_schema_label(schema);
 }
 
-const char* registry_schema_label(const nvtxw_schema_t* schema) {
-    return schema->attr.name ? schema->attr.name : "";
-}
-
 size_t nvtxw_schema_static_size(const nvtxw_schema_t* schema) { return schema->static_size; }
 
 size_t nvtxw_schema_alignment(const nvtxw_schema_t* schema) { return schema->alignment; }

@@ -153,7 +153,9 @@ const char* registry_enum_lookup(const nvtxw_enum_t* enumeration, uint64_t value
 uint64_t registry_exchange_next_dynamic(nvtxw_schema_registry_t* registry, uint64_t next);
 
 /* "name" for messages: the schema's name or "" when unnamed. */
-const char* registry_schema_label(const nvtxw_schema_t* schema);
+static inline const char* registry_schema_label(const nvtxw_schema_t* schema) {
+    return schema->attr.name ? schema->attr.name : "";
+}
 
 /* value rounded up to a multiple of align (0 or 1: unchanged); SIZE_MAX when
  * that overflows, which callers treat as "does not fit". */

@@ -279,6 +279,10 @@ static int visit_one(visit_state_t* vs, const nvtxPayloadData_t* given) {
     vs->path_len = 0;
     vs->depth = 0;
     vs->slot_top = 0;
+    /* the common case first: a registered schema's payload of known size */
+    if (p.schemaId >= NVTX_PAYLOAD_SCHEMA_ID_STATIC_START && p.payload != NULL && p.size != 0 &&
+        p.size != SIZE_MAX)
+        return visit_schema_payload(vs, &p);
     if (p.size == 0)
         return 0;
     if (p.payload == NULL)

@@ -433,24 +433,47 @@ static int visit_internal_union(visit_state_t* vs, visit_frame_t* f) {
     return visit_entry(vs, f, (size_t)value + (value >= sel));
 }
 
+/* The value callbacks of a flat walk, read once per schema instance: the
+ * walk then keeps them in registers across the callbacks, which could
+ * otherwise have changed *vs as far as the compiler knows. */
+typedef struct flat_calls {
+    int (*on_unsigned)(void* ctx, uint64_t value);
+    int (*on_signed)(void* ctx, int64_t value);
+    int (*on_float)(void* ctx, double value);
+    int (*on_string_handle)(void* ctx, uint64_t handle, const char* text);
+    void* ctx;
+    const char* (*resolve)(void* resolve_ctx, uint64_t handle);
+    void* resolve_ctx;
+} flat_calls;
+
+static void flat_calls_init(flat_calls* c, const visit_state_t* vs) {
+    c->on_unsigned = vs->v->on_unsigned;
+    c->on_signed = vs->v->on_signed;
+    c->on_float = vs->v->on_float;
+    c->on_string_handle = vs->v->on_string_handle;
+    c->ctx = vs->ctx;
+    c->resolve = vs->resolve;
+    c->resolve_ctx = vs->resolve_ctx;
+}
+
 /* The callback of one value and its result. */
-static inline int flat_unsigned(visit_state_t* vs, uint64_t value) {
-    return vs->v->on_unsigned ? vs->v->on_unsigned(vs->ctx, value) : 0;
+static inline int flat_unsigned(const flat_calls* c, uint64_t value) {
+    return c->on_unsigned ? c->on_unsigned(c->ctx, value) : 0;
 }
 
-static inline int flat_signed(visit_state_t* vs, int64_t value) {
-    return vs->v->on_signed ? vs->v->on_signed(vs->ctx, value) : 0;
+static inline int flat_signed(const flat_calls* c, int64_t value) {
+    return c->on_signed ? c->on_signed(c->ctx, value) : 0;
 }
 
-static inline int flat_float(visit_state_t* vs, double value) {
-    return vs->v->on_float ? vs->v->on_float(vs->ctx, value) : 0;
+static inline int flat_float(const flat_calls* c, double value) {
+    return c->on_float ? c->on_float(c->ctx, value) : 0;
 }
 
-static int flat_handle(visit_state_t* vs, uint64_t handle) {
-    if (vs->v->on_string_handle == NULL)
+static inline int flat_handle(const flat_calls* c, uint64_t handle) {
+    if (c->on_string_handle == NULL)
         return 0;
-    return vs->v->on_string_handle(vs->ctx, handle,
-                                   vs->resolve ? vs->resolve(vs->resolve_ctx, handle) : NULL);
+    return c->on_string_handle(c->ctx, handle,
+                               c->resolve ? c->resolve(c->resolve_ctx, handle) : NULL);
 }
 
 /* Inlined into both loops of visit_flat (GCC and Clang): a call per field
@@ -462,8 +485,8 @@ static int flat_handle(visit_state_t* vs, uint64_t handle) {
 #endif
 
 /* One entry's value as visit_emit_number reports it, read by its op. */
-static FLAT_INLINE int flat_value(visit_state_t* vs, const finalized_entry_t* fe,
-                                  const uint8_t* p) {
+static FLAT_INLINE int flat_value(visit_state_t* vs, const flat_calls* c,
+                                  const finalized_entry_t* fe, const uint8_t* p) {
     uint8_t u8;
     uint16_t u16;
     uint32_t u32;
@@ -476,31 +499,31 @@ static FLAT_INLINE int flat_value(visit_state_t* vs, const finalized_entry_t* fe
     double f64;
     switch ((flat_op_t)fe->flat_op) {
     case FLAT_OP_UNSIGNED_1:
-        return memcpy(&u8, p, 1), flat_unsigned(vs, u8);
+        return memcpy(&u8, p, 1), flat_unsigned(c, u8);
     case FLAT_OP_UNSIGNED_2:
-        return memcpy(&u16, p, 2), flat_unsigned(vs, u16);
+        return memcpy(&u16, p, 2), flat_unsigned(c, u16);
     case FLAT_OP_UNSIGNED_4:
-        return memcpy(&u32, p, 4), flat_unsigned(vs, u32);
+        return memcpy(&u32, p, 4), flat_unsigned(c, u32);
     case FLAT_OP_UNSIGNED_8:
-        return memcpy(&u64, p, 8), flat_unsigned(vs, u64);
+        return memcpy(&u64, p, 8), flat_unsigned(c, u64);
     case FLAT_OP_SIGNED_1:
-        return memcpy(&s8, p, 1), flat_signed(vs, s8);
+        return memcpy(&s8, p, 1), flat_signed(c, s8);
     case FLAT_OP_SIGNED_2:
-        return memcpy(&s16, p, 2), flat_signed(vs, s16);
+        return memcpy(&s16, p, 2), flat_signed(c, s16);
     case FLAT_OP_SIGNED_4:
-        return memcpy(&s32, p, 4), flat_signed(vs, s32);
+        return memcpy(&s32, p, 4), flat_signed(c, s32);
     case FLAT_OP_SIGNED_8:
-        return memcpy(&s64, p, 8), flat_signed(vs, s64);
+        return memcpy(&s64, p, 8), flat_signed(c, s64);
     case FLAT_OP_FLOAT32:
-        return memcpy(&f32, p, 4), flat_float(vs, f32);
+        return memcpy(&f32, p, 4), flat_float(c, f32);
     case FLAT_OP_FLOAT64:
-        return memcpy(&f64, p, 8), flat_float(vs, f64);
+        return memcpy(&f64, p, 8), flat_float(c, f64);
     case FLAT_OP_FLOAT_OTHER:
-        return flat_float(vs, visit_read_float(fe->info->type, p));
+        return flat_float(c, visit_read_float(fe->info->type, p));
     case FLAT_OP_HANDLE_8:
-        return memcpy(&u64, p, 8), flat_handle(vs, u64);
+        return memcpy(&u64, p, 8), flat_handle(c, u64);
     case FLAT_OP_HANDLE:
-        return flat_handle(vs, visit_read_unsigned(p, fe->element_size));
+        return flat_handle(c, visit_read_unsigned(p, fe->element_size));
     case FLAT_OP_NONE:
     default:
         break;
@@ -544,11 +567,14 @@ int visit_flat(visit_state_t* vs, const nvtxw_schema_t* s, const uint8_t* base) 
     const char* callback = NULL;
     size_t i, n = s->attr.numEntries;
     int result = 0;
+    flat_calls calls;
     if (vs->path_len == VISIT_MAX_PATH)
         return visit_path_push(vs, "", 0, 0); /* names the failure */
+    flat_calls_init(&calls, vs);
     if (v->field_begin == NULL && v->field_end == NULL) {
+        const finalized_entry_t* fin = s->fin;
         for (i = 0; i < n; i++)
-            if ((result = flat_value(vs, &s->fin[i], base + s->fin[i].offset)) != 0)
+            if ((result = flat_value(vs, &calls, &fin[i], base + fin[i].offset)) != 0)
                 break;
     } else {
         for (i = 0; i < n; i++) {
@@ -557,7 +583,7 @@ int visit_flat(visit_state_t* vs, const nvtxw_schema_t* s, const uint8_t* base) 
                 callback = "field_begin";
                 break;
             }
-            if ((result = flat_value(vs, fe, base + fe->offset)) != 0)
+            if ((result = flat_value(vs, &calls, fe, base + fe->offset)) != 0)
                 break;
             if (v->field_end != NULL && (result = v->field_end(vs->ctx, &fe->field)) != 0) {
                 callback = "field_end";

@@ -148,12 +148,16 @@ const nvtxw_schema_registry_t* nvtxw_reader_registry(const nvtxw_reader_t* reade
     return reader->domains[domain].registry;
 }
 
-const char* nvtxw_reader_string(const nvtxw_reader_t* reader, uint64_t domain, uint64_t handle) {
+/* The text of string handle `handle` of domain `d`, or NULL. */
+static inline const char* domain_string(const reader_domain* d, uint64_t handle) {
     uint64_t index = handle & UINT32_MAX;
-    if (reader == NULL || domain >= reader->domain_count || index == 0 ||
-        index > reader->domains[domain].string_count)
+    return index != 0 && index <= d->string_count ? d->strings[index - 1] : NULL;
+}
+
+const char* nvtxw_reader_string(const nvtxw_reader_t* reader, uint64_t domain, uint64_t handle) {
+    if (reader == NULL || domain >= reader->domain_count)
         return NULL;
-    return reader->domains[domain].strings[index - 1];
+    return domain_string(&reader->domains[domain], handle);
 }
 
 size_t nvtxw_reader_damage_count(const nvtxw_reader_t* reader) {
@@ -175,32 +179,22 @@ nvtxwResultCode_t nvtxw_reader_damage(const nvtxw_reader_t* reader, size_t i, ui
     return NVTXW_RESULT_SUCCESS;
 }
 
-typedef struct resolve_ctx {
-    const nvtxw_reader_t* reader;
-    uint64_t domain;
-} resolve_ctx;
-
-static const char* resolve(void* ctx, uint64_t handle) {
-    const resolve_ctx* r = ctx;
-    return nvtxw_reader_string(r->reader, r->domain, handle);
-}
+/* The visitor's resolve_string: ctx is the event's reader_domain. */
+static const char* resolve(void* ctx, uint64_t handle) { return domain_string(ctx, handle); }
 
 nvtxwResultCode_t nvtxw_reader_visit_event(const nvtxw_reader_t* reader,
                                            const nvtxw_record_t* record,
                                            const nvtxw_visitor_t* visitor, void* ctx) {
     nvtxw_visit_options_t options;
-    resolve_ctx rc;
     if (reader == NULL || record == NULL || record->kind != NVTXW_RECORD_EVENT ||
         record->domain >= reader->domain_count)
         return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
                          "cannot visit report event: reader=%p, record=%p, kind=%d",
                          (const void*)reader, (const void*)record, record ? (int)record->kind : -1);
-    rc.reader = reader;
-    rc.domain = record->domain;
     memset(&options, 0, sizeof options);
     options.struct_size = sizeof options;
     options.resolve_string = resolve;
-    options.resolve_ctx = &rc;
+    options.resolve_ctx = (void*)&reader->domains[record->domain];
     options.payload_origins = record->u.event.origins;
     return nvtxw_payload_visit(reader->domains[record->domain].registry, record->u.event.payloads,
                                record->u.event.count, visitor, ctx, &options);
