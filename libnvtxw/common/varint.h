@@ -25,6 +25,36 @@ static inline size_t varint_put(uint8_t* out, uint64_t value) {
     return n;
 }
 
+/* varint_put for a caller with room for VARINT_MAX_BYTES bytes at `out`
+ * that may all be overwritten: values of 2 to 8 bytes are written as one
+ * 8-byte store without a branch on their length (the bytes past the
+ * encoding are scratch), as lengths vary from value to value and
+ * mispredicted branches cost more than the arithmetic. The same bytes as
+ * varint_put up to the returned length. */
+static inline size_t varint_put_wide(uint8_t* out, uint64_t value) {
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t v = value;
+    unsigned n;
+    if (value < 0x80) {
+        out[0] = (uint8_t)value;
+        return 1;
+    }
+    if (value >> 56 != 0)
+        return varint_put(out, value);
+    /* byte i takes bits 7i .. 7i + 6 (the inverse of varint_get_unbounded's
+     * merge), then every byte but the last its continuation bit */
+    v = (v & 0x000000000FFFFFFFu) | ((v & 0x00FFFFFFF0000000u) << 4);
+    v = (v & 0x00003FFF00003FFFu) | ((v & 0x0FFFC0000FFFC000u) << 2);
+    v = (v & 0x007F007F007F007Fu) | ((v & 0x3F803F803F803F80u) << 1);
+    n = (unsigned)(64 - __builtin_clzll(value) + 6) / 7; /* 2 .. 8 */
+    v |= UINT64_C(0x8080808080808080) >> (8 * (9 - n));
+    memcpy(out, &v, 8);
+    return n;
+#else
+    return varint_put(out, value);
+#endif
+}
+
 static inline uint64_t varint_zigzag(int64_t value) {
     return ((uint64_t)value << 1) ^ (uint64_t)(value >> 63);
 }

@@ -203,8 +203,9 @@ int field_schema_is_inline_string(const nvtxw_schema_t* schema) {
 
 /* ---- Encoding ----------------------------------------------------------- */
 
-/* One field at `out`; returns the end of its bytes, or NULL for a handle
- * that cannot be restored. One dispatch per field, on its combined kind and
+/* One field at `out` (room for the plan's bound from there on: the wide
+ * varint stores may write past the field); returns the end of its bytes,
+ * or NULL for a handle that cannot be restored. One dispatch per field, on its combined kind and
  * size (field_op.code). */
 static FIELD_SPECIALIZE uint8_t* encode_op(const field_op* op, const uint8_t* payload,
                                            int64_t event_ts, uint32_t serial, uint8_t* out) {
@@ -214,35 +215,35 @@ static FIELD_SPECIALIZE uint8_t* encode_op(const field_op* op, const uint8_t* pa
     uint64_t v;
     switch (op->code) {
     case CODE_U8:
-        return out + varint_put(out, at[0]);
+        return out + varint_put_wide(out, at[0]);
     case CODE_U16:
         memcpy(&u16, at, 2);
-        return out + varint_put(out, u16);
+        return out + varint_put_wide(out, u16);
     case CODE_U32:
         memcpy(&u32, at, 4);
-        return out + varint_put(out, u32);
+        return out + varint_put_wide(out, u32);
     case CODE_U64:
         memcpy(&v, at, 8);
-        return out + varint_put(out, v);
+        return out + varint_put_wide(out, v);
     case CODE_S8:
-        return out + varint_put(out, varint_zigzag((int8_t)at[0]));
+        return out + varint_put_wide(out, varint_zigzag((int8_t)at[0]));
     case CODE_S16:
         memcpy(&u16, at, 2);
-        return out + varint_put(out, varint_zigzag((int16_t)u16));
+        return out + varint_put_wide(out, varint_zigzag((int16_t)u16));
     case CODE_S32:
         memcpy(&u32, at, 4);
-        return out + varint_put(out, varint_zigzag((int32_t)u32));
+        return out + varint_put_wide(out, varint_zigzag((int32_t)u32));
     case CODE_S64:
         memcpy(&v, at, 8);
-        return out + varint_put(out, varint_zigzag((int64_t)v));
+        return out + varint_put_wide(out, varint_zigzag((int64_t)v));
     case CODE_TS:
         memcpy(&v, at, 8);
-        return out + varint_put(out, varint_zigzag((int64_t)(v - (uint64_t)event_ts)));
+        return out + varint_put_wide(out, varint_zigzag((int64_t)(v - (uint64_t)event_ts)));
     case CODE_HANDLE:
         memcpy(&v, at, 8);
         if (!field_handle_restorable(v, serial))
             return NULL; /* not a handle of this domain: cannot be restored */
-        return out + varint_put(out, v & 0xFFFFFFFFu);
+        return out + varint_put_wide(out, v & 0xFFFFFFFFu);
     default:
         memcpy(out, at, op->size);
         return out + op->size;

@@ -6,8 +6,8 @@
  * on both sides of the event time, handles, floats, nested structs, arrays)
  * with padding zeroed, and the decoder refuses truncated bytes, values too
  * wide for their field and handle indices beyond 32 bits, on the checked
- * and the unchecked (fast) path alike; varint_put against the plain LEB128
- * loop for every bit length, varint_get_unbounded against varint_get,
+ * and the unchecked (fast) path alike; varint_put and varint_put_wide
+ * against the plain LEB128 loop for every bit length, varint_get_unbounded against varint_get,
  * field_decode_lanes_unchecked against field_decode_lanes, and runs decoded
  * column by column against the same records decoded one by one.
  */
@@ -356,7 +356,30 @@ START_TEST(varint_every_length) {
             ck_assert_mem_eq(got, want, n);
             ck_assert_int_eq(varint_get(&p, got + n, &back), 0);
             ck_assert_uint_eq(back, value);
+            /* the wide store: the same bytes and length, whatever it left
+             * past them */
+            memset(got, 0xA5, sizeof got);
+            ck_assert_uint_eq(varint_put_wide(got, value), m);
+            ck_assert_mem_eq(got, want, m);
         }
+    }
+}
+END_TEST
+
+/* varint_put_wide against the LEB128 loop on random values of every bit
+ * length (its branch-free spreading of 7-bit groups, 2 to 8 bytes). */
+START_TEST(varint_wide_matches_loop) {
+    uint64_t state = 0x2545F4914F6CDD1Du;
+    for (unsigned round = 0; round < 100000; round++) {
+        unsigned bits = 1 + round % 64;
+        uint64_t value;
+        uint8_t got[VARINT_MAX_BYTES], want[VARINT_MAX_BYTES];
+        size_t m;
+        state = state * 6364136223846793005u + 1442695040888963407u;
+        value = (state >> (64 - bits)) | (UINT64_C(1) << (bits - 1));
+        m = leb128(want, value);
+        ck_assert_uint_eq(varint_put_wide(got, value), m);
+        ck_assert_mem_eq(got, want, m);
     }
 }
 END_TEST
@@ -619,6 +642,7 @@ int main(void) {
     tcase_add_test(tc, handle_index_beyond_32_bits_refused);
     tcase_add_test(tc, ineligible_schemas);
     tcase_add_test(tc, varint_every_length);
+    tcase_add_test(tc, varint_wide_matches_loop);
     tcase_add_test(tc, varint_unbounded_matches_bounded);
     tcase_add_test(tc, unchecked_lanes_match_checked);
     tcase_add_test(tc, runs_match_records);

@@ -296,6 +296,11 @@ nvtxwResultCode_t report_stream_close(sink* s, const core_stream* stream, void* 
 
 static uint8_t* put_uvar(uint8_t* p, uint64_t value) { return p + varint_put(p, value); }
 
+/* put_uvar for a lane that takes one value per record (time deltas, int64
+ * samples): its reservation, the record's bound, leaves VARINT_MAX_BYTES
+ * there, which varint_put_wide may use whole. */
+static uint8_t* put_uvar_wide(uint8_t* p, uint64_t value) { return p + varint_put_wide(p, value); }
+
 static uint8_t* put_bytes(uint8_t* p, const void* data, size_t size) {
     p = put_uvar(p, size);
     if (size > 0)
@@ -566,7 +571,7 @@ static int event_layout_make(report_stream* st, const core_event* event,
 static void put_compact_head(const report_stream* st, lane_cursors* c, int64_t ts,
                              uint64_t payloads) {
     *c->at[LANE_MAIN]++ = REC_EVENT_COMPACT;
-    c->at[LANE_TIME] = put_uvar(c->at[LANE_TIME], varint_zigzag(stream_delta(st, ts)));
+    c->at[LANE_TIME] = put_uvar_wide(c->at[LANE_TIME], varint_zigzag(stream_delta(st, ts)));
     c->at[LANE_MAIN] = put_uvar(c->at[LANE_MAIN], payloads);
 }
 
@@ -785,7 +790,7 @@ static int put_direct_again(report_stream* st, const report_shape* shape, const 
     main[0] = REC_EVENT_COMPACT;
     main[1] = (uint8_t)shape->count; /* a one-byte uvar */
     main = put_uvar(main + 2, shape->p[0].sref);
-    st->at[LANE_TIME] = put_uvar(st->at[LANE_TIME], varint_zigzag(stream_delta(st, ts)));
+    st->at[LANE_TIME] = put_uvar_wide(st->at[LANE_TIME], varint_zigzag(stream_delta(st, ts)));
     /* Only a handle can fail, and the event was checked: every handle is
      * 0 or a string of the stream's domain, whose serial st->serial is. */
     encoded = field_encode_lanes(&shape->p[0].plan->fields, fields->payload, ts, st->serial,
@@ -970,9 +975,9 @@ nvtxwResultCode_t report_counter_write(void* state, int64_t timestamp, const cor
         if (build == 0) {
             *st->at[LANE_MAIN]++ = REC_COUNTER_SAMPLE_INT;
             st->at[LANE_TIME] =
-                put_uvar(st->at[LANE_TIME], varint_zigzag(stream_delta(st, timestamp)));
+                put_uvar_wide(st->at[LANE_TIME], varint_zigzag(stream_delta(st, timestamp)));
             st->at[LANE_MAIN] = put_uvar(st->at[LANE_MAIN], counter->id);
-            st->at[LANE_VALUES] = put_uvar(st->at[LANE_VALUES], varint_zigzag(value));
+            st->at[LANE_VALUES] = put_uvar_wide(st->at[LANE_VALUES], varint_zigzag(value));
             st->room -= bound;
         }
         return stream_end_record(st, build, NULL, 1, timestamp); /* nothing to undo */
