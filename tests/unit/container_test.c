@@ -2,7 +2,9 @@
  * tests/unit/container_test.c - the container layer of the report format
  * (libnvtxw/format/container*.c, docs/report-format.md): round trips, index
  * versus scan, truncation at every byte, corruption of each structure,
- * zero-filled holes, versioning, overwrite and directory errors, disk full,
+ * zero-filled holes, a scan across its 256 KiB blocks (a chunk larger than
+ * two, damage ending in the second), versioning, overwrite and directory
+ * errors, disk full,
  * 8 concurrent encoders, allocation failures, and a writer killed mid-way.
  *
  * Linked with the format/ sources (internal, not exported) and common/.
@@ -477,6 +479,86 @@ START_TEST(zero_filled_hole) {
 }
 END_TEST
 
+/* A scan reads the file in blocks of at most 256 KiB (as large as the file
+ * when it is smaller): a chunk whose payload spans several blocks is
+ * checked piece by piece, and damage longer than a block is searched block
+ * by block for the next valid chunk header. */
+START_TEST(scan_crosses_blocks) {
+    enum { BIG = 700 * 1024, SMALL = 1000, FROM = 100, TO = 700 };
+    unsigned char* big = malloc(BIG);
+    unsigned char* data;
+    container_chunk_info c[SMALL + 1], b;
+    container_chunk_meta m = meta_of(11, 0);
+    container_writer_t* w = container_writer_create(path, NULL);
+    container_encoder_t *small_enc, *big_enc;
+    container_reader_t* r;
+    uint64_t x = 88172645463325252u, end = 0;
+    size_t size, i, first, count;
+    uint64_t id;
+    ck_assert_ptr_nonnull(big);
+    for (i = 0; i < BIG; i++) { /* incompressible: stored about as large */
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        big[i] = (unsigned char)(x >> 24);
+    }
+    ck_assert_ptr_nonnull(w);
+    ck_assert_ptr_nonnull(small_enc = container_encoder_create(w, 3));
+    ck_assert_ptr_nonnull(big_enc = container_encoder_create(w, 1));
+    write_one(small_enc, 10, 0);
+    ck_assert_int_eq(container_write_chunk(big_enc, &m, big, BIG), NVTXW_RESULT_SUCCESS);
+    for (uint32_t q = 1; q <= SMALL; q++)
+        write_one(small_enc, 10, q);
+    container_encoder_destroy(small_enc);
+    container_encoder_destroy(big_enc);
+    ck_assert_int_eq(container_writer_finish(w), NVTXW_RESULT_SUCCESS);
+    /* stream 10's chunks in order, and the big one of stream 11 */
+    r = container_reader_open(path, 0);
+    ck_assert_int_eq(container_reader_stream(r, 0, &id, &first, &count), 0);
+    ck_assert_uint_eq(id, 10);
+    ck_assert_uint_eq(count, SMALL + 1);
+    for (i = 0; i <= SMALL; i++)
+        c[i] = *container_reader_chunk_info(r, first + i);
+    ck_assert_int_eq(container_reader_stream(r, 1, &id, &first, &count), 0);
+    ck_assert_uint_eq(id, 11);
+    b = *container_reader_chunk_info(r, first);
+    container_reader_close(r);
+    ck_assert_uint_gt(b.stored_size, 2 * 256 * 1024);
+    ck_assert_uint_lt(b.offset, c[FROM].offset);
+    /* the next header after the damage lies in the search's second block */
+    ck_assert_uint_gt(c[TO].offset - c[FROM].offset, 256 * 1024);
+    ck_assert_uint_lt(c[TO].offset - c[FROM].offset, 2 * 256 * 1024 - 8);
+    /* without index and trailer, chunks FROM .. TO - 1 overwritten with
+     * noise */
+    for (i = 0; i <= SMALL; i++)
+        end = c[i].offset + span_of(&c[i]) > end ? c[i].offset + span_of(&c[i]) : end;
+    data = slurp(path, &size);
+    size = (size_t)end;
+    for (i = (size_t)c[FROM].offset; i < c[TO].offset; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        data[i] = (unsigned char)(x >> 24) | 1;
+    }
+    spit(path, data, size);
+    r = container_reader_open(path, 0);
+    ck_assert_msg(r != NULL, "%s", nvtxw_last_error());
+    ck_assert_int_eq(container_reader_stream(r, 0, &id, &first, &count), 0);
+    ck_assert_uint_eq(count, SMALL + 1 - (TO - FROM));
+    for (uint32_t q = 0; q < FROM; q++)
+        check_chunk(r, first + q, 10, q);
+    for (uint32_t q = TO; q <= SMALL; q++)
+        check_chunk(r, first + q - (TO - FROM), 10, q);
+    ck_assert_int_eq(container_reader_stream(r, 1, &id, &first, &count), 0);
+    ck_assert_uint_eq(container_reader_chunk_info(r, first)->raw_size, BIG);
+    memset(data, 0, BIG);
+    ck_assert_int_eq(container_reader_read_chunk(r, first, data, BIG), NVTXW_RESULT_SUCCESS);
+    ck_assert_mem_eq(data, big, BIG);
+    ck_assert_uint_eq(container_reader_damage_count(r), 2);
+    expect_damage(r, 0, c[FROM].offset, c[TO].offset - c[FROM].offset, CONTAINER_DAMAGE_BAD_HEADER);
+    expect_damage(r, 1, size, 0, CONTAINER_DAMAGE_UNFINISHED);
+    container_reader_close(r);
+    free(data);
+    free(big);
+}
+END_TEST
+
 /* ---- versions, paths, errors ------------------------------------------- */
 
 START_TEST(future_major_refused) {
@@ -791,6 +873,7 @@ int main(void) {
     tcase_add_test(tc, flipped_index);
     tcase_add_test(tc, flipped_file_header);
     tcase_add_test(tc, zero_filled_hole);
+    tcase_add_test(tc, scan_crosses_blocks);
     tcase_add_test(tc, future_major_refused);
     tcase_add_test(tc, overwrite_rules);
     tcase_add_test(tc, overwrite_on_replaces);
