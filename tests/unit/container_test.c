@@ -4,8 +4,8 @@
  * versus scan, truncation at every byte, corruption of each structure,
  * zero-filled holes, a scan across its 256 KiB blocks (a chunk larger than
  * two, damage ending in the second), versioning, overwrite and directory
- * errors, disk full,
- * 8 concurrent encoders, allocation failures, and a writer killed mid-way.
+ * errors, disk full, 8 concurrent encoders, allocation failures, and a
+ * writer killed mid-way.
  *
  * Linked with the format/ sources (internal, not exported) and common/.
  */
