@@ -311,6 +311,11 @@ printf '[{"name":"a","ph":"b","ts":1,"pid":1,"tid":1}]' >"$tmp/noid.json"
 bad "async without id" 'event #0: async event without an "id"' "$tmp/noid.json"
 printf '[{"ph":"i","ts":99999999999999999999}]' >"$tmp/big.json"
 bad "ts beyond int64 nanoseconds" 'is not a time in microseconds' "$tmp/big.json"
+# found by chrome_fuzz under UBSan: the end ts + dur overflowed int64
+printf '[{"name":"a","ph":"X","ts":1700000000123456.5,"dur":9100000000150884.942,"pid":1,"tid":1}]' >"$tmp/longdur.json"
+bad "ts + dur beyond int64 nanoseconds" 'event #0: "dur" of 9100000000150884942 ns puts the end of the event beyond 64-bit nanoseconds ("ts" is 1700000000123456500 ns)' "$tmp/longdur.json"
+printf '{"otherData":{"timestampBase_ns":9000000000000000000},"traceEvents":[{"name":"a","ph":"i","ts":1000000000000000,"pid":1,"tid":1}]}' >"$tmp/base.json"
+bad "ts + base time beyond int64 nanoseconds" 'event #0: "ts" plus the trace.s base time (9000000000000000000 ns) is beyond 64-bit nanoseconds' "$tmp/base.json"
 
 : >"$tmp/empty.json"
 bad "empty .json file" "empty.json:1:1: no JSON value in the file" "$tmp/empty.json"

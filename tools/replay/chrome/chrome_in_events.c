@@ -73,7 +73,18 @@ static const char* type_name(cj_type type) {
 
 /* A time member (microseconds, number or numeric string) in nanoseconds;
  * 0, 1 with the error printed; -1 when absent. */
-static int time_member(chrome_import* im, const cj_doc* doc, const char* key, int64_t* ns) {
+/* *sum = a + b; 1 when that does not fit in int64. */
+static int add_ns(int64_t a, int64_t b, int64_t* sum) {
+    if ((b > 0 && a > INT64_MAX - b) || (b < 0 && a < INT64_MIN - b))
+        return 1;
+    *sum = a + b;
+    return 0;
+}
+
+/* Member `key` in nanoseconds plus `base` (the trace's base time for a
+ * time, 0 for a duration): 0, -1 when absent, 1 after an error message. */
+static int time_value(chrome_import* im, const cj_doc* doc, const char* key, int64_t base,
+                      int64_t* ns) {
     uint32_t node = cj_get(doc, 0, key);
     if (node == CJ_NONE)
         return -1;
@@ -83,8 +94,16 @@ static int time_member(chrome_import* im, const cj_doc* doc, const char* key, in
     if (chrome_time_to_ns(cj_text(doc, node), doc->nodes[node].len, ns) != 0)
         return chrome_event_error(im, "\"%s\" is not a time in microseconds: \"%.40s\"", key,
                                   cj_text(doc, node));
-    *ns += im->base_ns;
+    if (add_ns(*ns, base, ns) != 0)
+        return chrome_event_error(im,
+                                  "\"%s\" plus the trace's base time (%lld ns) is beyond 64-bit "
+                                  "nanoseconds: \"%.40s\"",
+                                  key, (long long)base, cj_text(doc, node));
     return 0;
+}
+
+static int time_member(chrome_import* im, const cj_doc* doc, const char* key, int64_t* ns) {
+    return time_value(im, doc, key, im->base_ns, ns);
 }
 
 /* The value of an id-like member (number or string); 0 when absent. */
@@ -259,12 +278,14 @@ static void header_cat_color(held* h, const cj_doc* doc, size_t at) {
 
 static int map_complete(chrome_import* im, const cj_doc* doc, int64_t ts, chrome_thread* t) {
     held* h = im->cur;
-    int64_t dur = 0;
-    int found = time_member(im, doc, "dur", &dur);
-    if (found == 1)
+    int64_t dur = 0, end;
+    if (time_value(im, doc, "dur", 0, &dur) == 1) /* a duration: no base time */
         return 1;
-    if (found == 0)
-        dur -= im->base_ns; /* a duration, not a time */
+    if (add_ns(ts, dur, &end) != 0)
+        return chrome_event_error(im,
+                                  "\"dur\" of %lld ns puts the end of the event beyond 64-bit "
+                                  "nanoseconds (\"ts\" is %lld ns)",
+                                  (long long)dur, (long long)ts);
     if (held_begin(im, h, doc, im->schema_x, 24, ts) != 0 || held_args(im, h, doc) != 0)
         return 1;
     /* a task's slice is a start/end range (docs/tasks.md) that the JSON
@@ -272,7 +293,7 @@ static int map_complete(chrome_import* im, const cj_doc* doc, int64_t ts, chrome
     if (im->args_task)
         h->header_schema = im->schema_x_task;
     put_u64(h->header, (uint64_t)ts);
-    put_u64(h->header + 8, (uint64_t)(ts + dur));
+    put_u64(h->header + 8, (uint64_t)end);
     header_cat_color(h, doc, 16);
     h->bindable = 1;
     return held_push(im, t);
