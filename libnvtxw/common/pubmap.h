@@ -53,8 +53,7 @@ typedef struct pubvec {
     _Atomic(pubvec_table*) table; /* NULL while empty */
 } pubvec;
 
-/* The value stored under `id`, or NULL. Lock-free. Inline: payload visits
- * look up each payload's schema here. */
+/* A pubmap's table, in the header for the inline pubmap_get. */
 typedef struct pubmap_slot {
     uint64_t id;          /* written before value, never changed after */
     _Atomic(void*) value; /* NULL = empty; published with release */
@@ -66,6 +65,8 @@ struct pubmap_table {
     pubmap_slot slots[];
 };
 
+/* The value stored under `id`, or NULL. Lock-free. Inline: payload visits
+ * look up each payload's schema here. */
 static inline void* pubmap_get(const pubmap* map, uint64_t id) {
     /* acquire pairs with the release that published the table; the cast
      * drops const only to load */

@@ -205,8 +205,8 @@ int field_schema_is_inline_string(const nvtxw_schema_t* schema) {
 
 /* One field at `out` (room for the plan's bound from there on: the wide
  * varint stores may write past the field); returns the end of its bytes,
- * or NULL for a handle that cannot be restored. One dispatch per field, on its combined kind and
- * size (field_op.code). */
+ * or NULL for a handle that cannot be restored. One dispatch per field, on
+ * its combined kind and size (field_op.code). */
 static FIELD_SPECIALIZE uint8_t* encode_op(const field_op* op, const uint8_t* payload,
                                            int64_t event_ts, uint32_t serial, uint8_t* out) {
     const uint8_t* at = payload + op->offset;

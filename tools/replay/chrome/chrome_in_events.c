@@ -71,8 +71,6 @@ static const char* type_name(cj_type type) {
     return names[type];
 }
 
-/* A time member (microseconds, number or numeric string) in nanoseconds;
- * 0, 1 with the error printed; -1 when absent. */
 /* *sum = a + b; 1 when that does not fit in int64. */
 static int add_ns(int64_t a, int64_t b, int64_t* sum) {
     if ((b > 0 && a > INT64_MAX - b) || (b < 0 && a < INT64_MIN - b))
@@ -81,8 +79,9 @@ static int add_ns(int64_t a, int64_t b, int64_t* sum) {
     return 0;
 }
 
-/* Member `key` in nanoseconds plus `base` (the trace's base time for a
- * time, 0 for a duration): 0, -1 when absent, 1 after an error message. */
+/* Member `key` (microseconds, number or numeric string) in nanoseconds
+ * plus `base` (the trace's base time for a time, 0 for a duration): 0, -1
+ * when absent, 1 with the error printed (not a time, or beyond int64). */
 static int time_value(chrome_import* im, const cj_doc* doc, const char* key, int64_t base,
                       int64_t* ns) {
     uint32_t node = cj_get(doc, 0, key);
@@ -102,6 +101,7 @@ static int time_value(chrome_import* im, const cj_doc* doc, const char* key, int
     return 0;
 }
 
+/* A time member: time_value with the trace's base time. */
 static int time_member(chrome_import* im, const cj_doc* doc, const char* key, int64_t* ns) {
     return time_value(im, doc, key, im->base_ns, ns);
 }
