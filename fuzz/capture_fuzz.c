@@ -25,15 +25,9 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     static const nvtxwInterface_t* iface;
     replay_input_ctx ctx;
     char path[FUZZ_TEMP_NAME_MAX];
-    FILE* file;
-    int fd;
     if (iface == NULL && nvtxwGetInterface(NVTXW_INTERFACE_VERSION, (const void**)&iface) != 0)
         abort();
-    fuzz_temp_name(path, "capture");
-    if ((fd = mkstemp(path)) < 0 || (file = fdopen(fd, "wb")) == NULL)
-        abort();
-    if ((size > 0 && fwrite(data, 1, size, file) != size) || fclose(file) != 0)
-        abort();
+    fuzz_temp_write(path, "capture", data, size);
     ctx.tool = "capture_fuzz";
     ctx.iface = iface;
     ctx.config = "Sink=capture|Output=/dev/null|Overwrite=yes";

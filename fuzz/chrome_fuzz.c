@@ -21,26 +21,14 @@
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
 nvtxwResultCode_t nvtxwGetInterface(nvtxwInterfaceVersion_t version, const void** ifaceOut);
 
-/* Writes `size` bytes to a new temporary file named into `path`
- * (FUZZ_TEMP_NAME_MAX bytes). */
-static void write_temporary(char* path, const char* kind, const uint8_t* data, size_t size) {
-    FILE* file;
-    int fd;
-    fuzz_temp_name(path, kind);
-    if ((fd = mkstemp(path)) < 0 || (file = fdopen(fd, "wb")) == NULL)
-        abort();
-    if ((size > 0 && fwrite(data, 1, size, file) != size) || fclose(file) != 0)
-        abort();
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     static const nvtxwInterface_t* iface;
     replay_input_ctx ctx;
     char input[FUZZ_TEMP_NAME_MAX], output[FUZZ_TEMP_NAME_MAX], config[FUZZ_TEMP_NAME_MAX + 64];
     if (iface == NULL && nvtxwGetInterface(NVTXW_INTERFACE_VERSION, (const void**)&iface) != 0)
         abort();
-    write_temporary(input, "chrome", data, size);
-    write_temporary(output, "chrome-out", NULL, 0);
+    fuzz_temp_write(input, "chrome", data, size);
+    fuzz_temp_write(output, "chrome-out", NULL, 0);
     snprintf(config, sizeof config, "Sink=json|Output=%s|Overwrite=in-place", output);
     ctx.tool = "chrome_fuzz";
     ctx.iface = iface;

@@ -7,8 +7,9 @@
  * Usage: <target>_replay [PATH...]
  *   Each PATH is a file (one input) or a directory (each regular file in it,
  *   in name order, not recursive; names starting with '.' and README files
- *   are skipped). Without PATH, the inputs are $top_srcdir/fuzz/corpus/NAME
- *   and $top_srcdir/fuzz/reproducers/NAME, NAME being FUZZ_REPLAY_NAME;
+ *   are skipped). Without PATH, the inputs are $top_srcdir/fuzz/corpus/SEEDS
+ *   and $top_srcdir/fuzz/reproducers/NAME, NAME being FUZZ_REPLAY_NAME and
+ *   SEEDS FUZZ_REPLAY_SEEDS (a target that shares another's seeds), else NAME;
  *   top_srcdir comes from the environment (make check exports it), else
  *   FUZZ_REPLAY_SRCDIR, the source tree configure saw.
  *
@@ -33,6 +34,9 @@
 
 #ifndef FUZZ_REPLAY_NAME
 #error "FUZZ_REPLAY_NAME (the target's corpus folder name) must be defined"
+#endif
+#ifndef FUZZ_REPLAY_SEEDS
+#define FUZZ_REPLAY_SEEDS FUZZ_REPLAY_NAME
 #endif
 #ifndef FUZZ_REPLAY_SRCDIR
 #define FUZZ_REPLAY_SRCDIR "."
@@ -159,13 +163,14 @@ static void run_path(tally_t* t, const char* path) {
 /* The default inputs: the target's corpus and reproducer folders. */
 static void run_defaults(tally_t* t) {
     static const char* const kinds[] = {"corpus", "reproducers"};
+    static const char* const names[] = {FUZZ_REPLAY_SEEDS, FUZZ_REPLAY_NAME};
     const char* top = getenv("top_srcdir");
     char path[4096];
     size_t k;
     if (top == NULL || top[0] == '\0')
         top = FUZZ_REPLAY_SRCDIR;
     for (k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
-        snprintf(path, sizeof path, "%s/fuzz/%s/%s", top, kinds[k], FUZZ_REPLAY_NAME);
+        snprintf(path, sizeof path, "%s/fuzz/%s/%s", top, kinds[k], names[k]);
         run_path(t, path);
     }
 }

@@ -5,6 +5,7 @@
 #ifndef NVTXW_FUZZ_TEMP_H
 #define NVTXW_FUZZ_TEMP_H
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -18,6 +19,19 @@ static inline void fuzz_temp_name(char* path, const char* what) {
     int n = snprintf(path, FUZZ_TEMP_NAME_MAX, "%s/nvtxw-%s-fuzz-%ld-XXXXXX",
                      dir != NULL && dir[0] != '\0' ? dir : "/tmp", what, (long)getpid());
     if (n < 0 || n >= FUZZ_TEMP_NAME_MAX)
+        abort();
+}
+
+/* Writes `size` bytes to a new temporary file whose name goes to `path`
+ * (FUZZ_TEMP_NAME_MAX bytes; `what` as for fuzz_temp_name); aborts on
+ * failure: a target that cannot write its input tests nothing. */
+static inline void fuzz_temp_write(char* path, const char* what, const void* data, size_t size) {
+    FILE* file;
+    int fd;
+    fuzz_temp_name(path, what);
+    if ((fd = mkstemp(path)) < 0 || (file = fdopen(fd, "wb")) == NULL)
+        abort();
+    if ((size > 0 && fwrite(data, 1, size, file) != size) || fclose(file) != 0)
         abort();
 }
 

@@ -6,8 +6,14 @@
 EXTRA_DIST += fuzz/visit_fuzz.c fuzz/README.md fuzz/fuzz_temp.h
 EXTRA_DIST += fuzz/yaml_fuzz.c fuzz/yaml_fuzz.dict
 EXTRA_DIST += fuzz/registry_fuzz.c fuzz/reader_fuzz.c
-EXTRA_DIST += fuzz/capture_fuzz.c fuzz/capture_fuzz.dict
+EXTRA_DIST += fuzz/capture_fuzz.c fuzz/capture_fuzz.dict fuzz/roundtrip_fuzz.c
 EXTRA_DIST += fuzz/chrome_fuzz.c fuzz/chrome_fuzz.dict fuzz/config_fuzz.c fuzz/config_fuzz.dict
+# nvtxw-replay's capture reader, compiled into capture_fuzz and roundtrip_fuzz
+# (and their replays) as that tool compiles it.
+FUZZ_CAPTURE_SOURCES = tools/replay/capture/capture_read.c \
+	tools/replay/capture/capture_maps.c tools/replay/capture/capture_lines.c \
+	tools/replay/capture/capture_regs.c tools/replay/capture/capture_payload.c \
+	tools/replay/capture/capture_replay.c tools/common/tool_interrupt.c
 if ENABLE_FUZZING
 # Each target compiles the library's sources itself, instrumented.
 # Undefined behaviour stops the run like a crash (else UBSan prints and
@@ -39,10 +45,7 @@ fuzz_reader_fuzz_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
 fuzz_reader_fuzz_LDADD = $(FUZZ_LDADD)
 # The capture reader is nvtxw-replay's (tools/replay/capture/).
 noinst_PROGRAMS += fuzz/capture_fuzz
-fuzz_capture_fuzz_SOURCES = fuzz/capture_fuzz.c tools/replay/capture/capture_read.c \
-	tools/replay/capture/capture_maps.c tools/replay/capture/capture_lines.c \
-	tools/replay/capture/capture_regs.c tools/replay/capture/capture_payload.c \
-	tools/replay/capture/capture_replay.c tools/common/tool_interrupt.c \
+fuzz_capture_fuzz_SOURCES = fuzz/capture_fuzz.c $(FUZZ_CAPTURE_SOURCES) \
 	$(libnvtxw_libnvtxw_la_SOURCES)
 fuzz_capture_fuzz_CPPFLAGS = $(FUZZ_CPPFLAGS) -I$(top_srcdir)/tools/replay \
 	-I$(top_srcdir)/tools/common \
@@ -51,6 +54,15 @@ fuzz_capture_fuzz_CPPFLAGS = $(FUZZ_CPPFLAGS) -I$(top_srcdir)/tools/replay \
 fuzz_capture_fuzz_CFLAGS = $(FUZZ_CFLAGS)
 fuzz_capture_fuzz_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
 fuzz_capture_fuzz_LDADD = $(FUZZ_LDADD)
+# The report writer driven by capture files, its reports read back: the
+# capture reader's sources again, another oracle.
+noinst_PROGRAMS += fuzz/roundtrip_fuzz
+fuzz_roundtrip_fuzz_SOURCES = fuzz/roundtrip_fuzz.c $(FUZZ_CAPTURE_SOURCES) \
+	$(libnvtxw_libnvtxw_la_SOURCES)
+fuzz_roundtrip_fuzz_CPPFLAGS = $(fuzz_capture_fuzz_CPPFLAGS)
+fuzz_roundtrip_fuzz_CFLAGS = $(FUZZ_CFLAGS)
+fuzz_roundtrip_fuzz_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
+fuzz_roundtrip_fuzz_LDADD = $(FUZZ_LDADD)
 # The Chrome trace reader is nvtxw-replay's (tools/replay/chrome/).
 noinst_PROGRAMS += fuzz/chrome_fuzz fuzz/config_fuzz
 fuzz_chrome_fuzz_SOURCES = fuzz/chrome_fuzz.c $(FUZZ_CHROME_SOURCES) \
@@ -69,7 +81,7 @@ fuzz_config_fuzz_LDADD = $(FUZZ_LDADD)
 # make fuzz-smoke: every target for FUZZ_SECONDS (10) from its seeds, with
 # its dictionary; make fuzz-long: FUZZ_LONG_SECONDS (3600) each. A finding
 # fails the run and leaves crash-*/leak-* files in fuzz/findings/<target>/.
-FUZZ_TARGETS = visit yaml registry reader capture chrome config
+FUZZ_TARGETS = visit yaml registry reader capture roundtrip chrome config
 FUZZ_SECONDS = 10
 FUZZ_LONG_SECONDS = 3600
 fuzz-smoke: $(FUZZ_TARGETS:%=fuzz/%_fuzz)
@@ -96,11 +108,11 @@ FUZZ_CHROME_SOURCES = tools/replay/chrome/chrome_in_doc.c tools/replay/chrome/ch
 # kind of failure, with a target that misbehaves on request.
 FUZZ_REPLAY_CPPFLAGS = $(TOOL_CPPFLAGS) -DFUZZ_REPLAY_SRCDIR='"$(abs_top_srcdir)"'
 check_PROGRAMS += fuzz/visit_replay fuzz/yaml_replay fuzz/registry_replay \
-	fuzz/reader_replay fuzz/capture_replay fuzz/chrome_replay fuzz/config_replay \
-	fuzz/replay_selftest_replay
+	fuzz/reader_replay fuzz/capture_replay fuzz/roundtrip_replay fuzz/chrome_replay \
+	fuzz/config_replay fuzz/replay_selftest_replay
 TESTS += fuzz/visit_replay fuzz/yaml_replay fuzz/registry_replay \
-	fuzz/reader_replay fuzz/capture_replay fuzz/chrome_replay fuzz/config_replay \
-	fuzz/replay_selftest.sh
+	fuzz/reader_replay fuzz/capture_replay fuzz/roundtrip_replay fuzz/chrome_replay \
+	fuzz/config_replay fuzz/replay_selftest.sh
 EXTRA_DIST += fuzz/replay_selftest.sh fuzz/make_seeds.py fuzz/corpus fuzz/reproducers
 fuzz_visit_replay_SOURCES = fuzz/fuzz_replay_main.c fuzz/visit_fuzz.c
 fuzz_visit_replay_CPPFLAGS = $(FUZZ_REPLAY_CPPFLAGS) -DFUZZ_REPLAY_NAME='"visit"'
@@ -114,18 +126,20 @@ fuzz_registry_replay_LDADD = libnvtxw/libnvtxw.la
 fuzz_reader_replay_SOURCES = fuzz/fuzz_replay_main.c fuzz/reader_fuzz.c
 fuzz_reader_replay_CPPFLAGS = $(FUZZ_REPLAY_CPPFLAGS) -DFUZZ_REPLAY_NAME='"reader"'
 fuzz_reader_replay_LDADD = libnvtxw/libnvtxw.la
-# The capture reader is nvtxw-replay's, compiled as that tool compiles it.
-fuzz_capture_replay_SOURCES = fuzz/fuzz_replay_main.c fuzz/capture_fuzz.c \
-	tools/replay/capture/capture_read.c tools/replay/capture/capture_maps.c \
-	tools/replay/capture/capture_lines.c tools/replay/capture/capture_regs.c \
-	tools/replay/capture/capture_payload.c tools/replay/capture/capture_replay.c \
-	tools/common/tool_interrupt.c
-fuzz_capture_replay_CPPFLAGS = $(FUZZ_REPLAY_CPPFLAGS) -DFUZZ_REPLAY_NAME='"capture"' \
-	-I$(top_srcdir)/tools/replay \
+fuzz_capture_replay_SOURCES = fuzz/fuzz_replay_main.c fuzz/capture_fuzz.c $(FUZZ_CAPTURE_SOURCES)
+FUZZ_CAPTURE_REPLAY_CPPFLAGS = $(FUZZ_REPLAY_CPPFLAGS) -I$(top_srcdir)/tools/replay \
 	-DCAPTURE_SCHEMAS_DIR='"$(pkgdatadir)/schemas"' \
 	-DCAPTURE_SOURCE_SCHEMAS_DIR='"$(abs_top_srcdir)/schemas"'
+fuzz_capture_replay_CPPFLAGS = $(FUZZ_CAPTURE_REPLAY_CPPFLAGS) -DFUZZ_REPLAY_NAME='"capture"'
 fuzz_capture_replay_CFLAGS = $(AM_CFLAGS) $(YAML_CFLAGS)
 fuzz_capture_replay_LDADD = libnvtxw/libnvtxw.la $(YAML_LIBS)
+# roundtrip_fuzz replays the capture seeds; its reproducers are its own.
+fuzz_roundtrip_replay_SOURCES = fuzz/fuzz_replay_main.c fuzz/roundtrip_fuzz.c \
+	$(FUZZ_CAPTURE_SOURCES)
+fuzz_roundtrip_replay_CPPFLAGS = $(FUZZ_CAPTURE_REPLAY_CPPFLAGS) \
+	-DFUZZ_REPLAY_NAME='"roundtrip"' -DFUZZ_REPLAY_SEEDS='"capture"'
+fuzz_roundtrip_replay_CFLAGS = $(fuzz_capture_replay_CFLAGS)
+fuzz_roundtrip_replay_LDADD = $(fuzz_capture_replay_LDADD)
 fuzz_replay_selftest_replay_SOURCES = fuzz/fuzz_replay_main.c fuzz/replay_selftest_fuzz.c
 fuzz_replay_selftest_replay_CPPFLAGS = $(FUZZ_REPLAY_CPPFLAGS) -DFUZZ_REPLAY_NAME='"selftest"'
 fuzz_chrome_replay_SOURCES = fuzz/fuzz_replay_main.c fuzz/chrome_fuzz.c $(FUZZ_CHROME_SOURCES)

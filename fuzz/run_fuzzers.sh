@@ -16,14 +16,17 @@ trap 'rm -rf "$scratch"' EXIT
 for target in "$@"; do
     findings=fuzz/findings/$target
     mkdir -p "$findings" "$scratch/$target"
+    # roundtrip_fuzz replays capture files: the capture seeds and keys
+    seeds=$target
+    [ "$target" = roundtrip ] && seeds=capture
     set -- -max_total_time="$seconds" -print_final_stats=1 -artifact_prefix="$findings/"
-    [ -f "$srcdir/fuzz/${target}_fuzz.dict" ] && set -- "$@" -dict="$srcdir/fuzz/${target}_fuzz.dict"
+    [ -f "$srcdir/fuzz/${seeds}_fuzz.dict" ] && set -- "$@" -dict="$srcdir/fuzz/${seeds}_fuzz.dict"
     # The reader's inputs reach so many features that libFuzzer's entropic
     # schedule took 43 % of the time (perf): 181 executions/s with it, 439
     # without.
     [ "$target" = reader ] && set -- "$@" -max_len=20000 -entropic=0
     [ "$target" = chrome ] && set -- "$@" -max_len=65536
-    if "fuzz/${target}_fuzz" "$@" "$scratch/$target" "$srcdir/fuzz/corpus/$target" \
+    if "fuzz/${target}_fuzz" "$@" "$scratch/$target" "$srcdir/fuzz/corpus/$seeds" \
         >"$scratch/$target.log" 2>&1; then
         runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$scratch/$target.log")
         cov=$(grep -o 'cov: [0-9]*' "$scratch/$target.log" | tail -1)
