@@ -4,7 +4,8 @@
  * arbitrary bytes as a trace file, replayed into a session whose sink is
  * Sink=json writing its own temporary file in place, so that whatever the
  * reader accepts also goes through the JSON writer. Any input must end in
- * exit status 0 or 1 with no crash, leak or sanitizer report;
+ * exit status 0 or 1 with no crash, leak or sanitizer report, and an input
+ * replayed with status 0 must leave valid JSON (fuzz_json.h);
  * fuzz/chrome_fuzz.dict holds the format's keys and phases.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "fuzz_json.h"
 #include "fuzz_temp.h"
 #include "nvtxw/nvtxw.h"
 #include "replay_input.h"
@@ -33,7 +35,8 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     ctx.tool = "chrome_fuzz";
     ctx.iface = iface;
     ctx.config = config;
-    chrome_trace_replay(&ctx, input);
+    if (chrome_trace_replay(&ctx, input) == 0)
+        fuzz_json_check("chrome_fuzz", output);
     unlink(input);
     unlink(output);
     return 0;

@@ -16,7 +16,9 @@
  *   CounterWrite and one no-value record per CounterNoValueWrite that
  *   returned success (counted by wrapping the function table; batches
  *   store one record per member, so with a batch the counts are skipped);
- * - give the same number of records in time order.
+ * - give the same number of records in time order;
+ * - replay through the reader into Sink=json, and that JSON be valid
+ *   (fuzz_json.h).
  * Anything else aborts with what differed: a report the writer called
  * finished that loses, damages or garbles what it accepted.
  */
@@ -28,6 +30,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "fuzz_json.h"
 #include "fuzz_temp.h"
 #include "nvtxw/nvtxw.h"
 #include "nvtxw/reader.h"
@@ -150,6 +153,22 @@ static uint64_t read_back(const char* path, int order) {
     return records;
 }
 
+/* The report replayed by the reader into Sink=json: the replay must
+ * succeed and the JSON be valid. */
+static void replay_to_json(const char* path) {
+    char json[FUZZ_TEMP_NAME_MAX], config[FUZZ_TEMP_NAME_MAX + 64];
+    nvtxw_reader_t* reader;
+    fuzz_temp_write(json, "roundtrip-json", NULL, 0);
+    snprintf(config, sizeof config, "Sink=json|Output=%s|Overwrite=in-place", json);
+    if (nvtxw_reader_open(path, NULL, &reader) != NVTXW_RESULT_SUCCESS)
+        fail(path, "does not open again");
+    if (nvtxw_reader_replay(reader, real, config, NULL) != NVTXW_RESULT_SUCCESS)
+        fail(path, "does not replay into Sink=json");
+    nvtxw_reader_close(reader);
+    fuzz_json_check("roundtrip_fuzz", json);
+    unlink(json);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     replay_input_ctx ctx;
     char input[FUZZ_TEMP_NAME_MAX], output[FUZZ_TEMP_NAME_MAX], config[FUZZ_TEMP_NAME_MAX + 64];
@@ -173,6 +192,7 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         if (in_stream_order != in_time_order)
             fail(output, "%llu records in stream order, %llu in time order",
                  (unsigned long long)in_stream_order, (unsigned long long)in_time_order);
+        replay_to_json(output);
     }
     unlink(input);
     unlink(output);

@@ -22,6 +22,7 @@
  * by CHROME_EVENT_MAX. Errors name path:line:column, found by reading the
  * file again up to the byte at fault.
  */
+#define _POSIX_C_SOURCE 200809L /* fileno */
 #include "config.h"
 
 #include <errno.h>
@@ -29,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <yajl/yajl_parse.h>
 
 #include "chrome_in.h"
@@ -36,6 +38,7 @@
 #include "tool_interrupt.h"
 
 #define CHUNK (256u << 10)
+#define CHUNK_MIN 4096u
 
 typedef enum build_mode { BUILD_NONE, BUILD_EVENT, BUILD_MEMBER, BUILD_SKIP } build_mode;
 
@@ -332,9 +335,20 @@ static int at_end(reader* r) {
     return 1;
 }
 
-static int read_all(reader* r, FILE* file, unsigned char* chunk) {
+/* Bytes of the read buffer for `file`: CHUNK, or less for a smaller regular
+ * file (its size and one byte to see the end, at least CHUNK_MIN), so that
+ * reading many small traces does not map and unmap a large buffer each. */
+static size_t chunk_size(FILE* file) {
+    struct stat st;
+    if (fstat(fileno(file), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0 ||
+        (uint64_t)st.st_size >= CHUNK)
+        return CHUNK;
+    return (size_t)st.st_size + 1 > CHUNK_MIN ? (size_t)st.st_size + 1 : CHUNK_MIN;
+}
+
+static int read_all(reader* r, FILE* file, unsigned char* chunk, size_t size) {
     size_t got;
-    while ((got = fread(chunk, 1, CHUNK, file)) > 0) {
+    while ((got = fread(chunk, 1, size, file)) > 0) {
         if (tool_interrupted())
             return 1; /* asked to stop: said by the tool */
         if (scan_tokens(r, chunk, got) != 0)
@@ -365,8 +379,9 @@ static void skip_bom(reader* r, FILE* file) {
 int chrome_read(const char* tool, const char* path, const chrome_reader_cb* cb, void* user,
                 chrome_read_result* result) {
     reader r;
-    unsigned char* chunk = nvtxw_malloc(CHUNK);
     FILE* file = fopen(path, "rb");
+    size_t size = file != NULL ? chunk_size(file) : 0;
+    unsigned char* chunk = file != NULL ? nvtxw_malloc(size) : NULL;
     int status = 1;
     memset(&r, 0, sizeof r);
     memset(result, 0, sizeof *result);
@@ -382,7 +397,7 @@ int chrome_read(const char* tool, const char* path, const chrome_reader_cb* cb, 
         fprintf(stderr, "%s: error: out of memory\n", tool);
     else {
         skip_bom(&r, file);
-        status = read_all(&r, file, chunk);
+        status = read_all(&r, file, chunk, size);
     }
     if (status == 0 && r.events_depth == 0) {
         fprintf(stderr, "%s: error: %s: no \"traceEvents\" array\n", tool, path);
