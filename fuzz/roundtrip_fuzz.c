@@ -16,6 +16,12 @@
  *   CounterWrite and one no-value record per CounterNoValueWrite that
  *   returned success (counted by wrapping the function table; batches
  *   store one record per member, so with a batch the counts are skipped);
+ * - give back every accepted event's values: each event record, visited
+ *   with the report's registry, gives the same values (integers, floats
+ *   bit for bit, strings, bytes, enums, string handles, arrays, nested
+ *   objects, schema IDs) as a copy of the payloads the call was given,
+ *   visited the same way (events with a payload of unknown size, over 64
+ *   KiB, or beyond the first 4096 are only counted);
  * - give the same number of records in time order;
  * - replay through the reader into Sink=json, and that JSON be valid
  *   (fuzz_json.h).
@@ -28,11 +34,13 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "fuzz_json.h"
 #include "fuzz_temp.h"
 #include "nvtxw/nvtxw.h"
+#include "nvtxw/payload.h"
 #include "nvtxw/reader.h"
 #include "replay_input.h"
 
@@ -45,14 +53,95 @@ typedef struct accepted {
     int batches; /* a batch succeeded: its members' records are not counted */
 } accepted;
 
+/* Copies of the accepted events' payloads, in call order, to compare with
+ * what the report gives back. */
+#define LOG_EVENTS 4096
+#define LOG_PAYLOADS 16       /* per event */
+#define LOG_PAYLOAD_MAX 65536 /* bytes of one payload */
+#define LOG_STREAMS 64
+
+typedef struct logged_event {
+    uint32_t stream;                          /* index among the successful StreamOpen calls */
+    uint32_t count;                           /* payloads; 0 with `skip` */
+    int skip;                                 /* not copied (see the file comment): only counted */
+    nvtxPayloadData_t payloads[LOG_PAYLOADS]; /* payload: the copy */
+    uint64_t origins[LOG_PAYLOADS];           /* where the producer's bytes were */
+} logged_event;
+
+typedef struct event_log {
+    logged_event* events; /* LOG_EVENTS */
+    size_t count;
+    int overflow; /* more events than LOG_EVENTS: those after are not compared */
+    nvtxwStreamHandle_t streams[LOG_STREAMS];
+    size_t stream_count;
+    int stream_overflow; /* more streams: no values are compared */
+} event_log;
+
 static const nvtxwInterface_t* real;
 static nvtxwInterface_t counting;
 static accepted calls;
+static event_log log_;
+
+static nvtxwResultCode_t log_stream_open(nvtxwSessionHandle_t session,
+                                         const nvtxwStreamAttributes_t* attr,
+                                         nvtxwStreamHandle_t* stream) {
+    nvtxwResultCode_t result = real->StreamOpen(session, attr, stream);
+    if (result == NVTXW_RESULT_SUCCESS) {
+        if (log_.stream_count < LOG_STREAMS)
+            log_.streams[log_.stream_count++] = *stream;
+        else
+            log_.stream_overflow = 1;
+    }
+    return result;
+}
+
+/* Copies an accepted event into the log (or notes it as only counted). */
+static void log_event(nvtxwStreamHandle_t stream, const nvtxPayloadData_t* payloads, size_t count) {
+    logged_event* e;
+    size_t i;
+    if (log_.count == LOG_EVENTS) {
+        log_.overflow = 1;
+        return;
+    }
+    e = &log_.events[log_.count++];
+    memset(e, 0, sizeof *e);
+    for (i = 0; i < log_.stream_count && log_.streams[i] != stream; i++)
+        ;
+    e->stream = (uint32_t)i;
+    e->skip = i == log_.stream_count || count > LOG_PAYLOADS;
+    for (i = 0; !e->skip && i < count; i++) {
+        const nvtxPayloadData_t* p = &payloads[i];
+        void* copy;
+        if (p->size > LOG_PAYLOAD_MAX || (p->size > 0 && p->payload == NULL) ||
+            (copy = malloc(p->size ? p->size : 1)) == NULL) {
+            e->skip = 1;
+            break;
+        }
+        memcpy(copy, p->payload ? p->payload : "", p->size);
+        e->payloads[i].schemaId = p->schemaId;
+        e->payloads[i].size = p->size;
+        e->payloads[i].payload = copy;
+        e->origins[i] = (uint64_t)(uintptr_t)p->payload;
+        e->count = (uint32_t)i + 1;
+    }
+}
+
+static void log_free(void) {
+    size_t i, k;
+    for (i = 0; i < log_.count; i++)
+        for (k = 0; k < log_.events[i].count; k++)
+            free((void*)log_.events[i].payloads[k].payload);
+    free(log_.events);
+    memset(&log_, 0, sizeof log_);
+}
 
 static nvtxwResultCode_t count_event(nvtxwStreamHandle_t stream, const nvtxPayloadData_t* payloads,
                                      size_t count) {
     nvtxwResultCode_t result = real->EventWrite(stream, payloads, count);
-    calls.events += result == NVTXW_RESULT_SUCCESS;
+    if (result == NVTXW_RESULT_SUCCESS) {
+        calls.events++;
+        log_event(stream, payloads, count);
+    }
     return result;
 }
 
@@ -88,6 +177,7 @@ static void setup(void) {
     if (nvtxwGetInterface(NVTXW_INTERFACE_VERSION, (const void**)&real) != NVTXW_RESULT_SUCCESS)
         abort();
     counting = *real;
+    counting.StreamOpen = log_stream_open;
     counting.EventWrite = count_event;
     counting.EventBatchWrite = count_event_batch;
     counting.CounterWrite = count_sample;
@@ -107,6 +197,144 @@ static void fail(const char* path, const char* format, ...) {
     abort();
 }
 
+/* The values a visit gives, as text: what two visits of one event compare. */
+typedef struct trace {
+    char text[16384];
+    size_t length;
+    int full; /* text cut: the comparison is skipped */
+} trace;
+
+static int add(void* ctx, const char* format, ...) {
+    trace* t = ctx;
+    va_list args;
+    int n;
+    if (t->full)
+        return 0;
+    va_start(args, format);
+    n = vsnprintf(t->text + t->length, sizeof t->text - t->length, format, args);
+    va_end(args);
+    if (n < 0 || (size_t)n >= sizeof t->text - t->length)
+        t->full = 1;
+    else
+        t->length += (size_t)n;
+    return 0;
+}
+
+static int add_bytes(trace* t, const char* tag, const void* data, size_t size) {
+    const unsigned char* b = data;
+    size_t i;
+    add(t, "%s%zu:", tag, size);
+    for (i = 0; i < size && !t->full; i++)
+        add(t, "%02x", b[i]);
+    return add(t, ";");
+}
+
+static int on_payload_begin(void* c, size_t index, uint64_t schema_id, size_t size,
+                            const char* name) {
+    (void)size; /* a stored payload may be shorter (no padding) */
+    (void)name;
+    return add(c, "P%zu:%llu;", index, (unsigned long long)schema_id);
+}
+static int on_object_begin(void* c, uint64_t schema_id) {
+    return add(c, "{%llu;", (unsigned long long)schema_id);
+}
+static int on_object_end(void* c) { return add(c, "};"); }
+static int on_array_begin(void* c, uint64_t length) {
+    return add(c, "[%llu;", (unsigned long long)length);
+}
+static int on_array_end(void* c) { return add(c, "];"); }
+static int on_signed(void* c, int64_t v) { return add(c, "i%lld;", (long long)v); }
+static int on_unsigned(void* c, uint64_t v) { return add(c, "u%llu;", (unsigned long long)v); }
+static int on_float(void* c, double v) {
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    return add(c, "f%016llx;", (unsigned long long)bits);
+}
+static int on_string(void* c, const char* utf8, size_t length) {
+    return add_bytes(c, "s", utf8, length);
+}
+static int on_bytes(void* c, const void* data, size_t size) {
+    return add_bytes(c, "b", data, size);
+}
+static int on_enum(void* c, uint64_t v, const char* name) {
+    (void)name;
+    return add(c, "e%llu;", (unsigned long long)v);
+}
+static int on_string_handle(void* c, uint64_t handle, const char* text) {
+    (void)text; /* resolved by neither visit: the handle is what was stored */
+    return add(c, "h%llu;", (unsigned long long)handle);
+}
+static int on_null(void* c) { return add(c, "n;"); }
+
+static nvtxw_visitor_t tracer(void) {
+    nvtxw_visitor_t v;
+    memset(&v, 0, sizeof v);
+    v.struct_size = sizeof v;
+    v.payload_begin = on_payload_begin;
+    v.object_begin = on_object_begin;
+    v.object_end = on_object_end;
+    v.array_begin = on_array_begin;
+    v.array_end = on_array_end;
+    v.on_signed = on_signed;
+    v.on_unsigned = on_unsigned;
+    v.on_float = on_float;
+    v.on_string = on_string;
+    v.on_bytes = on_bytes;
+    v.on_enum = on_enum;
+    v.on_string_handle = on_string_handle;
+    v.on_null = on_null;
+    return v;
+}
+
+/* Visits `count` payloads with `registry` into t; 0 when the visit ended
+ * without error. */
+static int trace_event(trace* t, const nvtxw_schema_registry_t* registry,
+                       const nvtxPayloadData_t* payloads, size_t count, const uint64_t* origins) {
+    nvtxw_visitor_t v = tracer();
+    nvtxw_visit_options_t options;
+    memset(&options, 0, sizeof options);
+    options.struct_size = sizeof options;
+    options.payload_origins = origins;
+    t->length = 0;
+    t->full = 0;
+    t->text[0] = '\0';
+    return nvtxw_payload_visit(registry, payloads, count, &v, t, &options) == NVTXW_RESULT_SUCCESS
+               ? 0
+               : -1;
+}
+
+/* Compares event record `record` with the next logged event of its stream
+ * (*cursor: per stream, the log index to search from). */
+static void compare_event(const char* path, const nvtxw_reader_t* reader,
+                          const nvtxw_record_t* record, size_t* cursor) {
+    static trace written, stored;
+    const nvtxw_schema_registry_t* registry = nvtxw_reader_registry(reader, record->domain);
+    const logged_event* e;
+    size_t* at = &cursor[record->stream];
+    while (*at < log_.count && log_.events[*at].stream != record->stream)
+        (*at)++;
+    if (*at == log_.count) {
+        if (!log_.overflow)
+            fail(path, "holds an event on stream %llu that no accepted call wrote",
+                 (unsigned long long)record->stream);
+        return;
+    }
+    e = &log_.events[(*at)++];
+    if (e->skip || registry == NULL ||
+        trace_event(&written, registry, e->payloads, e->count, e->origins) != 0)
+        return; /* not copied, or the copy cannot be walked without the producer's memory */
+    if (trace_event(&stored, registry, record->u.event.payloads, record->u.event.count,
+                    record->u.event.origins) != 0)
+        fail(path, "event at log index %zu does not visit", (size_t)(e - log_.events));
+    if (!written.full && !stored.full &&
+        (written.length != stored.length || memcmp(written.text, stored.text, written.length))) {
+        fprintf(stderr, "roundtrip_fuzz: written: %.2000s\nroundtrip_fuzz: read:    %.2000s\n",
+                written.text, stored.text);
+        fail(path, "event %zu of stream %llu reads back with other values",
+             (size_t)(e - log_.events), (unsigned long long)record->stream);
+    }
+}
+
 /* Reads the report through in `order`; returns its record count and, in
  * stream order, checks damage, payloads and the accepted counts. */
 static uint64_t read_back(const char* path, int order) {
@@ -115,6 +343,7 @@ static uint64_t read_back(const char* path, int order) {
     nvtxw_reader_t* reader;
     accepted found = {0, 0, 0, 0};
     uint64_t records = 0;
+    size_t cursor[LOG_STREAMS] = {0};
     quiet.struct_size = sizeof quiet;
     if (nvtxw_reader_open(path, &options, &reader) != NVTXW_RESULT_SUCCESS)
         fail(path, "does not open");
@@ -130,6 +359,8 @@ static uint64_t read_back(const char* path, int order) {
             continue;
         if (record->kind == NVTXW_RECORD_EVENT) {
             found.events++;
+            if (!calls.batches && !log_.stream_overflow && record->stream < LOG_STREAMS)
+                compare_event(path, reader, record, cursor);
             if (nvtxw_reader_visit_event(reader, record, &quiet, NULL) != NVTXW_RESULT_SUCCESS)
                 fail(path, "event %llu (record %llu) does not visit",
                      (unsigned long long)found.events, (unsigned long long)records);
@@ -186,6 +417,8 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     ctx.iface = &counting;
     ctx.config = config;
     calls = (accepted){0, 0, 0, 0};
+    if ((log_.events = malloc(LOG_EVENTS * sizeof *log_.events)) == NULL)
+        abort();
     if (capture_replay(&ctx, input) == 0) {
         uint64_t in_stream_order = read_back(output, NVTXW_READER_ORDER_STREAM);
         uint64_t in_time_order = read_back(output, NVTXW_READER_ORDER_TIME);
@@ -194,6 +427,7 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                  (unsigned long long)in_stream_order, (unsigned long long)in_time_order);
         replay_to_json(output);
     }
+    log_free();
     unlink(input);
     unlink(output);
     return 0;
