@@ -69,8 +69,8 @@ typedef struct logged_event {
 } logged_event;
 
 typedef struct event_log {
-    logged_event* events; /* LOG_EVENTS */
-    size_t count;
+    logged_event* events; /* grown as calls come, up to LOG_EVENTS */
+    size_t count, capacity;
     int overflow; /* more events than LOG_EVENTS: those after are not compared */
     nvtxwStreamHandle_t streams[LOG_STREAMS];
     size_t stream_count;
@@ -99,9 +99,16 @@ static nvtxwResultCode_t log_stream_open(nvtxwSessionHandle_t session,
 static void log_event(nvtxwStreamHandle_t stream, const nvtxPayloadData_t* payloads, size_t count) {
     logged_event* e;
     size_t i;
-    if (log_.count == LOG_EVENTS) {
-        log_.overflow = 1;
-        return;
+    if (log_.count == log_.capacity) {
+        size_t capacity = log_.capacity ? 2 * log_.capacity : 16;
+        logged_event* grown;
+        if (log_.count == LOG_EVENTS ||
+            (grown = realloc(log_.events, capacity * sizeof *grown)) == NULL) {
+            log_.overflow = 1;
+            return;
+        }
+        log_.events = grown;
+        log_.capacity = capacity;
     }
     e = &log_.events[log_.count++];
     memset(e, 0, sizeof *e);
@@ -417,8 +424,6 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     ctx.iface = &counting;
     ctx.config = config;
     calls = (accepted){0, 0, 0, 0};
-    if ((log_.events = malloc(LOG_EVENTS * sizeof *log_.events)) == NULL)
-        abort();
     if (capture_replay(&ctx, input) == 0) {
         uint64_t in_stream_order = read_back(output, NVTXW_READER_ORDER_STREAM);
         uint64_t in_time_order = read_back(output, NVTXW_READER_ORDER_TIME);
