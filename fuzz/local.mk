@@ -60,7 +60,7 @@ noinst_PROGRAMS += fuzz/roundtrip_fuzz
 fuzz_roundtrip_fuzz_SOURCES = fuzz/roundtrip_fuzz.c $(FUZZ_CAPTURE_SOURCES) \
 	$(libnvtxw_libnvtxw_la_SOURCES)
 fuzz_roundtrip_fuzz_CPPFLAGS = $(fuzz_capture_fuzz_CPPFLAGS)
-fuzz_roundtrip_fuzz_CFLAGS = $(FUZZ_CFLAGS) $(YAJL_CFLAGS)
+fuzz_roundtrip_fuzz_CFLAGS = $(FUZZ_CFLAGS) $(YAJL_CFLAGS) $(SQLITE_CFLAGS)
 fuzz_roundtrip_fuzz_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_FLAGS)
 fuzz_roundtrip_fuzz_LDADD = $(FUZZ_LDADD) $(YAJL_LIBS)
 # The Chrome trace reader is nvtxw-replay's (tools/replay/chrome/).
@@ -138,8 +138,8 @@ fuzz_roundtrip_replay_SOURCES = fuzz/fuzz_replay_main.c fuzz/roundtrip_fuzz.c \
 	$(FUZZ_CAPTURE_SOURCES)
 fuzz_roundtrip_replay_CPPFLAGS = $(FUZZ_CAPTURE_REPLAY_CPPFLAGS) \
 	-DFUZZ_REPLAY_NAME='"roundtrip"' -DFUZZ_REPLAY_SEEDS='"capture"'
-fuzz_roundtrip_replay_CFLAGS = $(fuzz_capture_replay_CFLAGS) $(YAJL_CFLAGS)
-fuzz_roundtrip_replay_LDADD = $(fuzz_capture_replay_LDADD) $(YAJL_LIBS)
+fuzz_roundtrip_replay_CFLAGS = $(fuzz_capture_replay_CFLAGS) $(YAJL_CFLAGS) $(SQLITE_CFLAGS)
+fuzz_roundtrip_replay_LDADD = $(fuzz_capture_replay_LDADD) $(YAJL_LIBS) $(SQLITE_LIBS)
 fuzz_replay_selftest_replay_SOURCES = fuzz/fuzz_replay_main.c fuzz/replay_selftest_fuzz.c
 fuzz_replay_selftest_replay_CPPFLAGS = $(FUZZ_REPLAY_CPPFLAGS) -DFUZZ_REPLAY_NAME='"selftest"'
 fuzz_chrome_replay_SOURCES = fuzz/fuzz_replay_main.c fuzz/chrome_fuzz.c $(FUZZ_CHROME_SOURCES)

@@ -23,12 +23,14 @@
  *   visited the same way (events with a payload of unknown size, over 64
  *   KiB, or beyond the first 4096 are only counted);
  * - give the same number of records in time order;
- * - replay through the reader into Sink=json, and that JSON be valid
- *   (fuzz_json.h).
+ * - replay through the reader into another sink (json, text, stats or
+ *   sqlite, by the input's size), JSON be valid JSON (fuzz_json.h) and a
+ *   database pass SQLite's integrity check.
  * Anything else aborts with what differed: a report the writer called
  * finished that loses, damages or garbles what it accepted.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <sqlite3.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -391,20 +393,42 @@ static uint64_t read_back(const char* path, int order) {
     return records;
 }
 
-/* The report replayed by the reader into Sink=json: the replay must
- * succeed and the JSON be valid. */
-static void replay_to_json(const char* path) {
-    char json[FUZZ_TEMP_NAME_MAX], config[FUZZ_TEMP_NAME_MAX + 64];
+/* SQLite's own check of the database the sqlite sink wrote. */
+static void sqlite_check(const char* path) {
+    sqlite3* db = NULL;
+    sqlite3_stmt* statement = NULL;
+    const unsigned char* verdict;
+    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &statement, NULL) != SQLITE_OK ||
+        sqlite3_step(statement) != SQLITE_ROW)
+        fail(path, "is not an SQLite database: %s", db ? sqlite3_errmsg(db) : "(no handle)");
+    verdict = sqlite3_column_text(statement, 0);
+    if (verdict == NULL || strcmp((const char*)verdict, "ok") != 0)
+        fail(path, "fails SQLite's integrity check: %s", verdict ? (const char*)verdict : "NULL");
+    sqlite3_finalize(statement);
+    sqlite3_close(db);
+}
+
+/* The report replayed by the reader into another sink, chosen by the
+ * input's size so that each input always takes the same one: the replay
+ * must succeed, JSON be valid JSON and a database pass SQLite's check. */
+static void replay_to_sink(const char* path, size_t choice) {
+    static const char* const sinks[] = {"json", "text", "stats", "sqlite"};
+    const char* sink = sinks[choice % 4];
+    char out[FUZZ_TEMP_NAME_MAX], config[FUZZ_TEMP_NAME_MAX + 64];
     nvtxw_reader_t* reader;
-    fuzz_temp_write(json, "roundtrip-json", NULL, 0);
-    snprintf(config, sizeof config, "Sink=json|Output=%s|Overwrite=in-place", json);
+    fuzz_temp_write(out, "roundtrip-sink", NULL, 0);
+    snprintf(config, sizeof config, "Sink=%s|Output=%s|Overwrite=in-place", sink, out);
     if (nvtxw_reader_open(path, NULL, &reader) != NVTXW_RESULT_SUCCESS)
         fail(path, "does not open again");
     if (nvtxw_reader_replay(reader, real, config, NULL) != NVTXW_RESULT_SUCCESS)
-        fail(path, "does not replay into Sink=json");
+        fail(path, "does not replay into Sink=%s", sink);
     nvtxw_reader_close(reader);
-    fuzz_json_check("roundtrip_fuzz", json);
-    unlink(json);
+    if (strcmp(sink, "json") == 0)
+        fuzz_json_check("roundtrip_fuzz", out);
+    else if (strcmp(sink, "sqlite") == 0)
+        sqlite_check(out);
+    unlink(out);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -430,7 +454,7 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         if (in_stream_order != in_time_order)
             fail(output, "%llu records in stream order, %llu in time order",
                  (unsigned long long)in_stream_order, (unsigned long long)in_time_order);
-        replay_to_json(output);
+        replay_to_sink(output, size);
     }
     log_free();
     unlink(input);
