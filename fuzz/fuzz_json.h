@@ -31,8 +31,8 @@ static inline void fuzz_json_check(const char* target, const char* path) {
         status = yajl_complete_parse(parser);
     if (status != yajl_status_ok) {
         unsigned char* words = yajl_get_error(parser, 0, NULL, 0);
-        fprintf(stderr, "%s: output %s is not valid JSON (read up to byte %zu): %s\n", target,
-                path, offset, (const char*)words);
+        fprintf(stderr, "%s: output %s is not valid JSON (read up to byte %zu): %s\n", target, path,
+                offset, (const char*)words);
         abort();
     }
     fclose(file);
