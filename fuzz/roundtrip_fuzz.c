@@ -295,29 +295,32 @@ static nvtxw_visitor_t tracer(void) {
     return v;
 }
 
-/* Visits `count` payloads with `registry` into t; 0 when the visit ended
- * without error. */
-static int trace_event(trace* t, const nvtxw_schema_registry_t* registry,
-                       const nvtxPayloadData_t* payloads, size_t count, const uint64_t* origins) {
-    nvtxw_visitor_t v = tracer();
-    nvtxw_visit_options_t options;
-    memset(&options, 0, sizeof options);
-    options.struct_size = sizeof options;
-    options.payload_origins = origins;
+/* Starts an empty trace. */
+static void trace_clear(trace* t) {
     t->length = 0;
     t->full = 0;
     t->text[0] = '\0';
-    return nvtxw_payload_visit(registry, payloads, count, &v, t, &options) == NVTXW_RESULT_SUCCESS
-               ? 0
-               : -1;
 }
 
-/* Compares event record `record` with the next logged event of its stream
- * (*cursor: per stream, the log index to search from). */
+/* The stored event `record` visited through the reader's own entry point
+ * into t: every event the report holds must visit. */
+static void trace_stored(trace* t, const char* path, const nvtxw_reader_t* reader,
+                         const nvtxw_record_t* record, uint64_t records) {
+    nvtxw_visitor_t v = tracer();
+    trace_clear(t);
+    if (nvtxw_reader_visit_event(reader, record, &v, t) != NVTXW_RESULT_SUCCESS)
+        fail(path, "event of record %llu does not visit", (unsigned long long)records);
+}
+
+/* Compares `stored`, the trace of event record `record`, with the next
+ * logged event of its stream (*cursor: per stream, the log index to search
+ * from), visited with the report's registry. */
 static void compare_event(const char* path, const nvtxw_reader_t* reader,
-                          const nvtxw_record_t* record, size_t* cursor) {
-    static trace written, stored;
+                          const nvtxw_record_t* record, const trace* stored, size_t* cursor) {
+    static trace written;
     const nvtxw_schema_registry_t* registry = nvtxw_reader_registry(reader, record->domain);
+    nvtxw_visitor_t v = tracer();
+    nvtxw_visit_options_t options;
     const logged_event* e;
     size_t* at = &cursor[record->stream];
     while (*at < log_.count && log_.events[*at].stream != record->stream)
@@ -329,16 +332,19 @@ static void compare_event(const char* path, const nvtxw_reader_t* reader,
         return;
     }
     e = &log_.events[(*at)++];
-    if (e->skip || registry == NULL ||
-        trace_event(&written, registry, e->payloads, e->count, e->origins) != 0)
-        return; /* not copied, or the copy cannot be walked without the producer's memory */
-    if (trace_event(&stored, registry, record->u.event.payloads, record->u.event.count,
-                    record->u.event.origins) != 0)
-        fail(path, "event at log index %zu does not visit", (size_t)(e - log_.events));
-    if (!written.full && !stored.full &&
-        (written.length != stored.length || memcmp(written.text, stored.text, written.length))) {
+    if (e->skip || registry == NULL)
+        return;
+    memset(&options, 0, sizeof options);
+    options.struct_size = sizeof options;
+    options.payload_origins = e->origins;
+    trace_clear(&written);
+    if (nvtxw_payload_visit(registry, e->payloads, e->count, &v, &written, &options) !=
+        NVTXW_RESULT_SUCCESS)
+        return; /* the copy cannot be walked without the producer's memory */
+    if (!written.full && !stored->full &&
+        (written.length != stored->length || memcmp(written.text, stored->text, written.length))) {
         fprintf(stderr, "roundtrip_fuzz: written: %.2000s\nroundtrip_fuzz: read:    %.2000s\n",
-                written.text, stored.text);
+                written.text, stored->text);
         fail(path, "event %zu of stream %llu reads back with other values",
              (size_t)(e - log_.events), (unsigned long long)record->stream);
     }
@@ -348,12 +354,11 @@ static void compare_event(const char* path, const nvtxw_reader_t* reader,
  * stream order, checks damage, payloads and the accepted counts. */
 static uint64_t read_back(const char* path, int order) {
     nvtxw_reader_options_t options = {sizeof options, order, 0};
-    nvtxw_visitor_t quiet = {0};
+    static trace stored;
     nvtxw_reader_t* reader;
     accepted found = {0, 0, 0, 0};
     uint64_t records = 0;
     size_t cursor[LOG_STREAMS] = {0};
-    quiet.struct_size = sizeof quiet;
     if (nvtxw_reader_open(path, &options, &reader) != NVTXW_RESULT_SUCCESS)
         fail(path, "does not open");
     for (;;) {
@@ -368,11 +373,9 @@ static uint64_t read_back(const char* path, int order) {
             continue;
         if (record->kind == NVTXW_RECORD_EVENT) {
             found.events++;
+            trace_stored(&stored, path, reader, record, records);
             if (!calls.batches && !log_.stream_overflow && record->stream < LOG_STREAMS)
-                compare_event(path, reader, record, cursor);
-            if (nvtxw_reader_visit_event(reader, record, &quiet, NULL) != NVTXW_RESULT_SUCCESS)
-                fail(path, "event %llu (record %llu) does not visit",
-                     (unsigned long long)found.events, (unsigned long long)records);
+                compare_event(path, reader, record, &stored, cursor);
         }
         found.samples += record->kind == NVTXW_RECORD_COUNTER_SAMPLE;
         found.no_values += record->kind == NVTXW_RECORD_COUNTER_NO_VALUE;
@@ -434,15 +437,10 @@ static void replay_to_sink(const char* path, size_t choice) {
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     replay_input_ctx ctx;
     char input[FUZZ_TEMP_NAME_MAX], output[FUZZ_TEMP_NAME_MAX], config[FUZZ_TEMP_NAME_MAX + 64];
-    int fd;
     if (real == NULL)
         setup();
     fuzz_temp_write(input, "roundtrip", data, size);
-    /* the output's name: a temporary file's, the file itself removed so that
-     * the sink creates it */
-    fuzz_temp_name(output, "roundtrip-out");
-    if ((fd = mkstemp(output)) < 0 || close(fd) != 0 || unlink(output) != 0)
-        abort();
+    fuzz_temp_write(output, "roundtrip-out", NULL, 0); /* replaced at SessionEnd */
     snprintf(config, sizeof config, "Sink=report|Output=%s|CompressionThreads=0", output);
     ctx.tool = "roundtrip_fuzz";
     ctx.iface = &counting;
