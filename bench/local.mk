@@ -5,7 +5,7 @@
 # its baseline, so `make bench` refuses to run when configure did not find it.
 EXTRA_DIST += bench/write_bench.c bench/README.md bench/otf2_import_bench.sh \
 	bench/synthetic_mem_bench.sh
-EXTRA_DIST += bench/chrome_in_bench.sh bench/chrome_trace_gen.py
+EXTRA_DIST += bench/chrome_in_bench.sh bench/chrome_trace_gen.py bench/perfetto_bench.sh
 EXTRA_PROGRAMS = bench/write_bench bench/otf2_count
 CLEANFILES += bench/write_bench$(EXEEXT) bench/otf2_count$(EXEEXT)
 bench_write_bench_SOURCES = bench/write_bench.c bench/write_bench.h \
@@ -30,11 +30,12 @@ BENCH_OTF2_IMPORT = top_builddir=. bash $(srcdir)/bench/otf2_import_bench.sh
 
 if HAVE_OTF2
 bench: bench/write_bench$(EXEEXT) tests/unit/chrome_test$(EXEEXT) tests/unit/sqlite_test$(EXEEXT) \
-	tests/unit/tasks_test$(EXEEXT) $(BENCH_OTF2_IMPORT_DEPS)
+	tests/unit/tasks_test$(EXEEXT) $(BENCH_OTF2_IMPORT_DEPS) tools/replay/nvtxw-replay$(EXEEXT)
 	./bench/write_bench $(BENCH_FLAGS)
 	NVTXW_CHROME_BENCH_RANGES=1000000 ./tests/unit/chrome_test | grep 'MB/s'
 	NVTXW_TASKS_BENCH_SLICES=1000000 ./tests/unit/tasks_test | grep 'MB/s'
 	NVTXW_SQLITE_BENCH_RANGES=1000000 ./tests/unit/sqlite_test | grep 'rows/s'
+	$(BENCH_PERFETTO)
 	$(BENCH_OTF2_IMPORT)
 bench-otf2-import: $(BENCH_OTF2_IMPORT_DEPS)
 	$(BENCH_OTF2_IMPORT)
@@ -44,6 +45,15 @@ bench bench-otf2-import:
 	@exit 1
 endif
 .PHONY: bench bench-otf2-import
+
+# Sink=perfetto against Sink=json on the same reports (bench/README.md):
+# bytes and events/s; sizes and repeats with PERFETTO_BENCH_FLAGS, e.g.
+# `make bench-perfetto PERFETTO_BENCH_FLAGS="EVENTS=3000000 REPEAT=5"`.
+PERFETTO_BENCH_FLAGS =
+BENCH_PERFETTO = top_builddir=. $(PERFETTO_BENCH_FLAGS) bash $(srcdir)/bench/perfetto_bench.sh
+bench-perfetto: tools/replay/nvtxw-replay$(EXEEXT)
+	$(BENCH_PERFETTO)
+.PHONY: bench-perfetto
 
 # The Chrome trace input of nvtxw-replay (bench/README.md): MB/s and peak RSS
 # for generated PyTorch-style traces; sizes in NVTXW_CHROME_IN_BENCH_MB.

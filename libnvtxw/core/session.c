@@ -143,7 +143,8 @@ static nvtxwResultCode_t config_apply(core_session* session, config_state* state
                          "cannot begin session: Overwrite=\"%s\" is not yes/no/true/false/1/0 "
                          "or in-place",
                          state->values[KEY_OVERWRITE]);
-    if (state->values[KEY_COMPRESSION] != NULL)
+    config->compression_given = state->values[KEY_COMPRESSION] != NULL;
+    if (config->compression_given)
         return parse_compression(state->values[KEY_COMPRESSION], &config->compression);
     return NVTXW_RESULT_SUCCESS;
 }

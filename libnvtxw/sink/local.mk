@@ -5,7 +5,9 @@
 libnvtxw_libnvtxw_la_SOURCES += \
 	libnvtxw/sink/shared/sink_registry.c libnvtxw/sink/shared/sink_registry.h \
 	libnvtxw/sink/shared/event_info.c libnvtxw/sink/shared/event_info.h \
-	libnvtxw/sink/shared/task_scope.c libnvtxw/sink/shared/task_scope.h
+	libnvtxw/sink/shared/task_scope.c libnvtxw/sink/shared/task_scope.h \
+	libnvtxw/sink/shared/scope_process.c libnvtxw/sink/shared/scope_process.h \
+	libnvtxw/sink/shared/field_kind.h
 libnvtxw_libnvtxw_la_SOURCES += libnvtxw/sink/null/null_sink.c
 libnvtxw_libnvtxw_la_SOURCES += \
 	libnvtxw/sink/report/report_sink.c libnvtxw/sink/report/report_internal.h \
@@ -36,3 +38,8 @@ libnvtxw_libnvtxw_la_SOURCES += \
 	libnvtxw/sink/capture/capture_sink.c libnvtxw/sink/capture/capture_internal.h \
 	libnvtxw/sink/capture/capture_json.c libnvtxw/sink/capture/capture_stream.c \
 	libnvtxw/sink/capture/capture_reloc.c
+libnvtxw_libnvtxw_la_SOURCES += \
+	libnvtxw/sink/perfetto/perfetto_sink.c libnvtxw/sink/perfetto/perfetto_internal.h \
+	libnvtxw/sink/perfetto/perfetto_stream.c libnvtxw/sink/perfetto/perfetto_event.c \
+	libnvtxw/sink/perfetto/perfetto_visit.c libnvtxw/sink/perfetto/perfetto_intern.c \
+	libnvtxw/sink/perfetto/perfetto_pb.c libnvtxw/sink/perfetto/perfetto_pb.h

@@ -40,10 +40,10 @@ check "truncated report: exit 0, warning, fewer events" bash -c "'$replay' '$tmp
 # that is an input are usage errors (exit 2) that leave nothing behind;
 # extensions match in any letter case.
 replay_abs=$(cd "$(dirname "$replay")" && pwd)/nvtxw-replay
-for sink in report json sqlite; do
+for sink in report json perfetto sqlite; do
     check "--to $sink without -o: exit 2 naming -o, no file '-'" bash -c "cd '$tmp' && '$replay_abs' '$tmp/hello.nvtxw' --to $sink 2>'$tmp/e'; test \$? = 2 && grep -q '^nvtxw-replay: error: the $sink sink writes files only: name one with -o OUT' '$tmp/e' && test ! -e '$tmp/-'"
 done
-check "unknown extension: exit 2 listing the known ones" bash -c "'$replay' '$tmp/hello.nvtxw' -o '$tmp/w.pdf' 2>'$tmp/e'; test \$? = 2 && grep -q \"extension of '$tmp/w.pdf': use .nvtxw, .json, .txt, .sqlite, .csv or .jsonl, or --to\" '$tmp/e' && test ! -e '$tmp/w.pdf'"
+check "unknown extension: exit 2 listing the known ones" bash -c "'$replay' '$tmp/hello.nvtxw' -o '$tmp/w.pdf' 2>'$tmp/e'; test \$? = 2 && grep -q \"extension of '$tmp/w.pdf': use .nvtxw, .json, .pftrace, .perfetto-trace, .txt, .sqlite, .csv or .jsonl, or --to\" '$tmp/e' && test ! -e '$tmp/w.pdf'"
 check "upper-case .JSON is JSON" bash -c "'$replay' '$tmp/hello.nvtxw' -o '$tmp/w.JSON' && python3 -c \"import json; json.load(open('$tmp/w.JSON'))\""
 check "upper-case .NVTXW is a report" bash -c "'$replay' '$tmp/hello.nvtxw' -o '$tmp/w.Nvtxw' && '$replay' '$tmp/w.Nvtxw' --to text | grep -c '^event' | grep -qx 6000"
 check "no extension: text" bash -c "'$replay' '$tmp/hello.nvtxw' -o '$tmp/plain' && grep -q '^session ' '$tmp/plain'"

@@ -54,7 +54,8 @@ THIRD_PARTY = {
     "otf2/": ("tools/otf2-import/",),
     "sqlite3.h": ("libnvtxw/sink/sqlite/",),
     "sqlite3ext.h": ("libnvtxw/sink/sqlite/",),
-    "zstd.h": ("libnvtxw/format/",),
+    # the report's chunks; Perfetto's zstd_compressed_packets
+    "zstd.h": ("libnvtxw/format/", "libnvtxw/sink/perfetto/"),
     "zstd_errors.h": ("libnvtxw/format/",),
     "xxhash.h": ("libnvtxw/format/", "libnvtxw/sink/report/"),
     "yaml.h": ("libnvtxw/schema/", "tools/replay/capture/"),

@@ -106,9 +106,9 @@ fi
 # ... and when a folder is added without one.
 mkdir -p "$tmp/tree"
 (cd "$src" && find libnvtxw tools tests -maxdepth 2 -type d) | (cd "$tmp/tree" && xargs mkdir -p)
-mkdir -p "$tmp/tree/libnvtxw/sink/perfetto" "$tmp/tree/tools/replay/otf2"
+mkdir -p "$tmp/tree/libnvtxw/sink/ctf" "$tmp/tree/tools/replay/otf2"
 got=$(missing_rows "$tmp/tree" "$map" | sort | tr '\n' ' ')
-if [ "$got" = "libnvtxw/sink/perfetto tools/replay/otf2 " ]; then
+if [ "$got" = "libnvtxw/sink/ctf tools/replay/otf2 " ]; then
     pass "new folders without a row are caught: $got"
 else
     fail "new folders without a row are caught (got: $got)"

@@ -296,7 +296,7 @@ expect_usage "a relative --backend" "$o/x.nvtxw" "$pingpong/traces.otf2" \
     --backend libx.so -o "$o/x.nvtxw"
 fresh
 expect_usage "an unknown output extension" "$o/x.pdf" "$pingpong/traces.otf2" -o "$o/x.pdf"
-if grep -q "cannot tell the sink from the extension of '$o/x.pdf': use .nvtxw, .json" "$tmp/err"; then
+if grep -q "cannot tell the sink from the extension of '$o/x.pdf': use .nvtxw, .pftrace, .json" "$tmp/err"; then
     pass "usage: the unknown extension's message lists the known ones"
 else
     fail "usage: the unknown extension's message: $(head -c 300 "$tmp/err")"

@@ -350,6 +350,9 @@ END_TEST
 START_TEST(alloc_sweep_json) { sweep("json"); }
 END_TEST
 
+START_TEST(alloc_sweep_perfetto) { sweep("perfetto"); }
+END_TEST
+
 START_TEST(alloc_sweep_stats) { sweep("stats"); }
 END_TEST
 
@@ -378,6 +381,7 @@ int main(void) {
     tcase_add_test(tc, alloc_sweep_text);
     tcase_add_test(tc, alloc_sweep_null);
     tcase_add_test(tc, alloc_sweep_json);
+    tcase_add_test(tc, alloc_sweep_perfetto);
     tcase_add_test(tc, alloc_sweep_stats);
     tcase_add_test(tc, alloc_sweep_capture);
     tcase_add_test(tc, alloc_sweep_sqlite);

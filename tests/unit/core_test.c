@@ -437,7 +437,7 @@ START_TEST(session_unknown_sink) {
     ck_assert_ptr_null(s);
     /* every sink is offered, and lines separated as in a shell are explained */
     ck_assert_fails(begin("s", "Sink=bogus", &s), NVTXW_RESULT_INVALID_ARGUMENT,
-                    "(report, text, null, stats, json, backend, sqlite or capture)");
+                    "(report, text, null, stats, json, backend, sqlite, capture or perfetto)");
     ck_assert_ptr_null(strstr(nvtxw_last_error(), "separated"));
     ck_assert_fails(begin("s", "Sink=report;Output=x.nvtxw", &s), NVTXW_RESULT_INVALID_ARGUMENT,
                     "configuration lines are separated by '|' or newlines");
@@ -592,9 +592,9 @@ static int is_temporary_of(const char* name, const char* base) {
  * truncated, and no other name ever (the tools hand the sinks their own
  * temporary file so). */
 START_TEST(session_output_files) {
-    static const char* const sinks[][2] = {{"report", "r.nvtxw"}, {"json", "j.json"},
-                                           {"stats", "s.txt"},    {"sqlite", "q.sqlite"},
-                                           {"text", "t.txt"},     {"capture", "c.jsonl"}};
+    static const char* const sinks[][2] = {
+        {"report", "r.nvtxw"},  {"json", "j.json"}, {"perfetto", "p.pftrace"}, {"stats", "s.txt"},
+        {"sqlite", "q.sqlite"}, {"text", "t.txt"},  {"capture", "c.jsonl"}};
     mode_t mask = umask(022);
     for (size_t i = 0; i < sizeof sinks / sizeof sinks[0]; i++) {
         const char* sink = sinks[i][0];

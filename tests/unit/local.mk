@@ -10,6 +10,7 @@ include tests/unit/reader.mk
 include tests/unit/producer.mk
 include tests/unit/report.mk
 include tests/unit/chrome.mk
+include tests/unit/perfetto.mk
 include tests/unit/stats.mk
 include tests/unit/forward.mk
 include tests/unit/merge.mk

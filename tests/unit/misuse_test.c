@@ -356,6 +356,9 @@ END_TEST
 START_TEST(two_threads_one_stream_json) { same_stream_run("json", "shared.json"); }
 END_TEST
 
+START_TEST(two_threads_one_stream_perfetto) { same_stream_run("perfetto", "shared.pftrace"); }
+END_TEST
+
 /* ---- StreamClose and SessionEnd racing writes ------------------------------ */
 
 typedef struct racing_writer {
@@ -557,6 +560,7 @@ int main(void) {
     tcase_add_test(tc, names_not_utf8_repaired);
     tcase_add_test(tc, two_threads_one_stream_report);
     tcase_add_test(tc, two_threads_one_stream_json);
+    tcase_add_test(tc, two_threads_one_stream_perfetto);
     tcase_add_test(tc, stream_close_while_writing);
     tcase_add_test(tc, session_end_while_writing);
     tcase_add_test(tc, handle_guessed_while_stream_opens);

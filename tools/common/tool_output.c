@@ -44,10 +44,13 @@ int tool_finish_stdout(const char* tool, int status) {
 static const struct {
     const char* extension;
     const char* sink;
-} output_kinds[] = {{".nvtxw", "report"},  {".json", "json"}, {".txt", "text"},
-                    {".sqlite", "sqlite"}, {".csv", "stats"}, {".jsonl", "capture"}};
+} output_kinds[] = {{".nvtxw", "report"},     {".json", "json"},
+                    {".pftrace", "perfetto"}, {".perfetto-trace", "perfetto"},
+                    {".txt", "text"},         {".sqlite", "sqlite"},
+                    {".csv", "stats"},        {".jsonl", "capture"}};
 
-const char* const tool_output_extensions = ".nvtxw, .json, .txt, .sqlite, .csv or .jsonl";
+const char* const tool_output_extensions =
+    ".nvtxw, .json, .pftrace, .perfetto-trace, .txt, .sqlite, .csv or .jsonl";
 
 /* The extension of the last path component ("" when it has none). */
 static const char* extension_of(const char* output) {
@@ -72,8 +75,17 @@ int tool_row_count_ok(const char* value) {
            (digits > 0 && value[digits] == '\0' && strspn(value, "0") != digits);
 }
 
+int tool_compression_ok(const char* value) {
+    char* end;
+    long level;
+    errno = 0;
+    level = strtol(value, &end, 10);
+    return errno == 0 && end != value && *end == '\0' && level >= -7 && level <= 22;
+}
+
 int tool_sink_needs_file(const char* sink) {
-    return !strcmp(sink, "report") || !strcmp(sink, "json") || !strcmp(sink, "sqlite");
+    return !strcmp(sink, "report") || !strcmp(sink, "json") || !strcmp(sink, "perfetto") ||
+           !strcmp(sink, "sqlite");
 }
 
 int tool_same_file(const char* a, const char* b) {

@@ -12,6 +12,10 @@ typedef struct tool_output {
     int temporary;
 } tool_output;
 
+/* Whether `value` is a zstd level the library takes for Compression=: an
+ * integer from -7 to 22. */
+int tool_compression_ok(const char* value);
+
 /* The sink an output file's extension implies, in any letter case (.nvtxw
  * report, .json json, .txt text, .sqlite sqlite, .csv stats, .jsonl
  * capture), or NULL (no extension, or another one). */

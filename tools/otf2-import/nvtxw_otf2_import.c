@@ -36,17 +36,20 @@ static const char usage_text[] =
     "MPI messages matched send/receive pairs, tasks task scopes (docs/otf2-mapping.md).\n"
     "\n"
     "Options: -o, --output OUT     output file; the sink follows its extension, in any\n"
-    "                              letter case: .nvtxw report, .json Chrome/Perfetto\n"
-    "                              JSON, .txt text, .sqlite SQLite, .csv statistics\n"
+    "                              letter case: .nvtxw report, .pftrace Perfetto\n"
+    "                              trace, .json Chrome/Perfetto JSON, .txt text,\n"
+    "                              .sqlite SQLite, .csv statistics\n"
     "                              ('-': standard output, for text and statistics)\n"
     "         --force              allow OUT to be the archive's anchor file\n"
-    "         --to SINK            report, json, stats, text, sqlite or null\n"
+    "         --to SINK            report, perfetto, json, stats, text, sqlite or null\n"
     "         --stats[=FORMAT]     range statistics (text, csv or json) instead\n"
     "         --task-rows N|all    task_sum rows (default 20 in text, all in csv, json)\n"
     "         --backend LIB        forward to another NVTXW v2 backend (absolute path)\n"
     "         --allow-relative-backend  accept a relative --backend path\n"
     "         --threads N          read N locations at a time (default 1)\n"
-    "         --compression L      zstd level of a report, -7 to 22 (default 1)\n"
+    "         --compression L      zstd level, -7 to 22: of a report (default 1), or\n"
+    "                              of a Perfetto trace's packets (default: none;\n"
+    "                              reading them needs Perfetto from 2026-07 on)\n"
     "         --part I/N           convert part I of N, 1-based (1/4 .. 4/4: every\n"
     "                              Nth location from the I-th); nvtxw-replay merges\n"
     "                              the parts\n"
@@ -66,7 +69,7 @@ typedef struct cli {
     int allow_relative_backend;
     int force; /* --force: the output may be the anchor file */
     int quiet;
-    int compression;
+    const char* compression; /* --compression, checked; NULL: the sink's default */
 } cli;
 
 static int usage_error(const char* fmt, const char* detail) {
@@ -120,11 +123,9 @@ static int parse_value(cli* c, const char* a, const char* value) {
     else if (!strcmp(a, "--part"))
         return parse_part(value, c);
     else if (!strcmp(a, "--compression")) {
-        char* end;
-        long level = strtol(value, &end, 10);
-        if (end == value || *end != '\0' || level < -7 || level > 22)
+        if (!tool_compression_ok(value))
             return usage_error("--compression takes a zstd level from -7 to 22, not '%s'", value);
-        c->compression = (int)level;
+        c->compression = value;
     } else if (!strcmp(a, "--locations")) {
         if (!valid_location_list(value))
             return usage_error("--locations takes IDs and ranges (0,4,10-19), not '%s'", value);
@@ -170,7 +171,8 @@ static int parse_flag(cli* c, const char* a) {
 
 /* Settles the sink; -1 to go on, else the exit status. */
 static int choose_sink(cli* c) {
-    static const char* const sinks[] = {"report", "json", "stats", "text", "sqlite", "null"};
+    static const char* const sinks[] = {"report", "json",   "perfetto", "stats",
+                                        "text",   "sqlite", "null"};
     int chosen = (c->sink != NULL) + (c->stats_format != NULL) + (c->backend != NULL);
     if (chosen > 1)
         return usage_error("%s", "--to, --stats and --backend exclude each other");
@@ -186,7 +188,8 @@ static int choose_sink(cli* c) {
             return usage_error("%s", "no output given (-o OUT)");
         if ((c->sink = tool_sink_for_output(c->output)) == NULL || !strcmp(c->sink, "capture"))
             return usage_error("cannot tell the sink from the extension of '%s': use .nvtxw, "
-                               ".json, .txt, .sqlite or .csv (in any letter case), or --to",
+                               ".pftrace, .json, .txt, .sqlite or .csv (in any letter case), "
+                               "or --to",
                                c->output);
         if (!strcmp(c->sink, "stats"))
             c->stats_format = "csv";
@@ -195,8 +198,8 @@ static int choose_sink(cli* c) {
         while (i < sizeof sinks / sizeof sinks[0] && strcmp(c->sink, sinks[i]))
             i++;
         if (i == sizeof sinks / sizeof sinks[0])
-            return usage_error("unknown sink '%s' (report, json, stats, text, sqlite or null)",
-                               c->sink);
+            return usage_error(
+                "unknown sink '%s' (report, perfetto, json, stats, text, sqlite or null)", c->sink);
     }
     if (c->output == NULL)
         c->output = "-";
@@ -300,11 +303,11 @@ static int convert(cli* c, importer* im) {
     if (to_file && tool_output_begin(&out, TOOL, c->output) != 0)
         return 1;
     snprintf(config, sizeof config,
-             "Sink=%s|Output=%s|Overwrite=%s|StatsFormat=%s|Backend=%s|Compression=%d%s%s", c->sink,
+             "Sink=%s|Output=%s|Overwrite=%s|StatsFormat=%s|Backend=%s%s%s%s%s", c->sink,
              to_file ? out.write_path : c->output, tool_overwrite_setting(to_file),
              c->stats_format ? c->stats_format : "text", c->backend ? c->backend : "",
-             c->compression, c->task_rows ? "|StatsTaskRows=" : "",
-             c->task_rows ? c->task_rows : "");
+             c->compression ? "|Compression=" : "", c->compression ? c->compression : "",
+             c->task_rows ? "|StatsTaskRows=" : "", c->task_rows ? c->task_rows : "");
     if (nvtxwGetInterface(NVTXW_INTERFACE_VERSION, &iface) != NVTXW_RESULT_SUCCESS) {
         fprintf(stderr, TOOL ": error: %s\n", nvtxw_last_error());
         return to_file ? tool_output_end(&out, 1) : 1;
@@ -359,7 +362,8 @@ static int run(int argc, char** argv) {
 #endif
     memset(&c, 0, sizeof c);
     c.opts.threads = 1;
-    c.compression = 1; /* the import is bound by compression; level 1 keeps reports small */
+    /* A report's default level (1) is the library's: the import is bound by
+     * compression, and level 1 keeps reports small. */
     c.opts.part = c.opts.parts = 1;
     if ((status = parse(argc, argv, &c)) >= 0)
         return status;

@@ -23,6 +23,8 @@
 #include "common/pubmap.h"
 #include "common/strbuf.h"
 #include "core/sink.h"
+#include "sink/shared/field_kind.h"
+#include "sink/shared/scope_process.h"
 
 /* A stream's pending events are written once they exceed this many bytes. */
 #define CHROME_FLUSH_BYTES (64 * 1024)
@@ -47,14 +49,12 @@ typedef struct json_sink {
     char* path;      /* final name */
     output_file out; /* out.written: the file written (common/output_file.h) */
     char* session_name;
-    strbuf line;               /* metadata events (serialized calls only) */
-    int element_written;       /* the array has its first element (serialized calls) */
-    int session_process_named; /* pid 1's process_name was written */
-    char** process_paths;      /* pid P >= 2 is the scope path at [P - 2] */
-    size_t process_count, process_capacity;
-    idmap process_hashes;    /* FNV-1a of a path -> its pid (as a pointer value) */
-    _Atomic int64_t base_ns; /* CHROME_BASE_UNSET until the first timestamp */
-    int64_t min_rel;         /* smallest rebased ts of closed streams (<= 0) */
+    strbuf line;                   /* metadata events (serialized calls only) */
+    int element_written;           /* the array has its first element (serialized calls) */
+    int session_process_named;     /* pid 1's process_name was written */
+    scope_process_table processes; /* pid P >= 2: scope paths (sink/shared/) */
+    _Atomic int64_t base_ns;       /* CHROME_BASE_UNSET until the first timestamp */
+    int64_t min_rel;               /* smallest rebased ts of closed streams (<= 0) */
     /* Task rows: task_maps[domain index] is a pubmap from a task scope ID
      * to its json_task (both owned). Filled by scope registrations (under
      * the core's registration mutex), read without a lock by the write
@@ -98,18 +98,6 @@ typedef struct json_frame {
     uint32_t fields;         /* object: field_begin events, for unnamed keys */
 } json_frame;
 
-enum json_field_kind {
-    CHROME_FIELD_ARGS,     /* goes to "args" */
-    CHROME_FIELD_SKIP,     /* hidden, or not numeric in a counter */
-    CHROME_FIELD_BEGIN,    /* TIMESTAMP | RANGE_BEGIN */
-    CHROME_FIELD_END,      /* TIMESTAMP | RANGE_END */
-    CHROME_FIELD_POINT,    /* TIMESTAMP with MARK or no role */
-    CHROME_FIELD_MESSAGE,  /* EVENT_MESSAGE */
-    CHROME_FIELD_RANGE_ID, /* RANGE_ID type */
-    CHROME_FIELD_CATEGORY, /* CATEGORY type */
-    CHROME_FIELD_COLOR     /* COLOR_ARGB type */
-};
-
 typedef struct json_stream {
     json_sink* sink;
     const core_stream* stream;
@@ -132,7 +120,7 @@ typedef struct json_stream {
     /* Visitor state for the current event. */
     json_event ev;
     int numeric_only; /* counters: only scalar numbers become args */
-    int field_kind;   /* enum json_field_kind of the open top-level field */
+    int field_kind;   /* enum sink_field_kind of the open top-level field */
     int key_written;  /* the open top-level field's key is in `args` */
     const char* field_name;
     uint64_t field_type; /* entry type of the open top-level field */

@@ -103,27 +103,6 @@ static nvtxwResultCode_t json_flush_line(json_sink* cs, int build_status) {
     return status;
 }
 
-static uint64_t path_hash(const char* path) {
-    uint64_t h = UINT64_C(14695981039346656037);
-    for (const unsigned char* p = (const unsigned char*)path; *p != '\0'; p++)
-        h = (h ^ *p) * UINT64_C(1099511628211);
-    return h;
-}
-
-/* The pid of a known process path, or 0. By hash first: a session with
- * 300,000 processes (a Chrome trace with one pid per event) spent minutes
- * comparing paths; a hash shared by two paths falls back to the scan. */
-static uint64_t known_process(const json_sink* cs, const char* path, uint64_t hash) {
-    uintptr_t pid = (uintptr_t)idmap_get(&cs->process_hashes, hash);
-    size_t i;
-    if (pid == 0 || strcmp(cs->process_paths[pid - 2], path) == 0)
-        return pid;
-    for (i = 0; i < cs->process_count; i++)
-        if (strcmp(cs->process_paths[i], path) == 0)
-            return i + 2;
-    return 0;
-}
-
 /* pid 1, the session's process, is named after the session when its first
  * row appears: a session whose streams all have scopes shows no empty
  * process. */
@@ -150,28 +129,13 @@ static int process_meta(json_sink* cs, uint64_t pid, const char* path) {
 nvtxwResultCode_t json_scope_process_id(json_sink* cs, const core_domain* domain, uint64_t scope_id,
                                         uint64_t* pid) {
     const core_scope* scope = core_domain_scope(domain, scope_id);
-    char** paths = cs->process_paths;
-    uint64_t hash;
+    int is_new;
     *pid = 1;
     if (scope == NULL)
         return session_process(cs); /* no scope, ROOT or a predefined one */
-    hash = path_hash(scope->path);
-    if ((*pid = known_process(cs, scope->path, hash)) != 0)
-        return NVTXW_RESULT_SUCCESS;
-    if (cs->process_count == cs->process_capacity) {
-        size_t capacity = cs->process_capacity ? cs->process_capacity * 2 : 8;
-        if ((paths = nvtxw_reallocarray(paths, capacity, sizeof *paths)) == NULL)
-            return error_oom("the JSON process table");
-        cs->process_paths = paths;
-        cs->process_capacity = capacity;
-    }
-    if ((paths[cs->process_count] = nvtxw_strdup(scope->path)) == NULL)
+    if (scope_process_number(&cs->processes, scope->path, pid, &is_new) != 0)
         return error_oom("the JSON process table");
-    *pid = ++cs->process_count + 1;
-    if (idmap_get(&cs->process_hashes, hash) == NULL &&
-        idmap_put(&cs->process_hashes, hash, (void*)(uintptr_t)*pid) != 0)
-        return error_oom("the JSON process table");
-    return json_flush_line(cs, process_meta(cs, *pid, scope->path));
+    return is_new ? json_flush_line(cs, process_meta(cs, *pid, scope->path)) : NVTXW_RESULT_SUCCESS;
 }
 
 nvtxwResultCode_t json_process_id(json_sink* cs, const core_stream* stream, uint64_t* pid) {
@@ -228,12 +192,8 @@ static nvtxwResultCode_t json_open(json_sink* cs, const core_config* config) {
 }
 
 static void json_free(json_sink* cs) {
-    size_t i;
     json_tasks_free(cs);
-    for (i = 0; i < cs->process_count; i++)
-        nvtxw_free(cs->process_paths[i]);
-    nvtxw_free(cs->process_paths);
-    idmap_free(&cs->process_hashes);
+    scope_process_table_free(&cs->processes);
     strbuf_free(&cs->line);
     nvtxw_free(cs->session_name);
     output_file_free(&cs->out);

@@ -26,6 +26,7 @@
 
 #include "nvtxw/payload.h"
 #include "sink/json/json_internal.h"
+#include "sink/shared/field_kind.h"
 
 void json_visit_reset(json_stream* st, int numeric_only) {
     memset(&st->ev, 0, sizeof st->ev);
@@ -36,53 +37,28 @@ void json_visit_reset(json_stream* st, int numeric_only) {
     memset(&st->frames[0], 0, sizeof st->frames[0]);
 }
 
-static int classify(const nvtxw_field_info_t* field) {
-    uint64_t semantic = field->flags & NVTXW_PAYLOAD_ENTRY_FLAG_SEMANTIC_MASK;
-    uint64_t role = field->flags & NVTXW_PAYLOAD_ENTRY_FLAG_ROLE_MASK;
-    if (field->flags & NVTX_PAYLOAD_ENTRY_FLAG_HIDE)
-        return CHROME_FIELD_SKIP;
-    if (semantic == NVTX_PAYLOAD_ENTRY_FLAG_EVENT_MESSAGE)
-        return CHROME_FIELD_MESSAGE;
-    if (NVTXW_PAYLOAD_ENTRY_ARRAY_KIND(field->flags) != 0)
-        return CHROME_FIELD_ARGS;
-    if (semantic == NVTX_PAYLOAD_ENTRY_FLAG_TIMESTAMP)
-        return role == NVTX_PAYLOAD_ENTRY_FLAG_RANGE_BEGIN ? CHROME_FIELD_BEGIN
-               : role == NVTX_PAYLOAD_ENTRY_FLAG_RANGE_END ? CHROME_FIELD_END
-                                                           : CHROME_FIELD_POINT;
-    switch (field->type) {
-    case NVTX_PAYLOAD_ENTRY_TYPE_RANGE_ID:
-        return CHROME_FIELD_RANGE_ID;
-    case NVTX_PAYLOAD_ENTRY_TYPE_CATEGORY:
-        return CHROME_FIELD_CATEGORY;
-    case NVTX_PAYLOAD_ENTRY_TYPE_COLOR_ARGB:
-        return CHROME_FIELD_COLOR;
-    default:
-        return CHROME_FIELD_ARGS;
-    }
-}
-
 /* Stores an integer attribute; 0 when the open field is not one. */
 static int store_integer(json_stream* st, uint64_t value) {
     json_event* ev = &st->ev;
     if (st->depth != 0)
         return 0;
     switch (st->field_kind) {
-    case CHROME_FIELD_BEGIN:
+    case SINK_FIELD_BEGIN:
         ev->has_begin = 1, ev->begin = (int64_t)value;
         return 1;
-    case CHROME_FIELD_END:
+    case SINK_FIELD_END:
         ev->has_end = 1, ev->end = (int64_t)value;
         return 1;
-    case CHROME_FIELD_POINT:
+    case SINK_FIELD_POINT:
         ev->has_point = 1, ev->point = (int64_t)value;
         return 1;
-    case CHROME_FIELD_RANGE_ID:
+    case SINK_FIELD_RANGE_ID:
         ev->has_range_id = 1, ev->range_id = value;
         return 1;
-    case CHROME_FIELD_CATEGORY:
+    case SINK_FIELD_CATEGORY:
         ev->has_category = 1, ev->category = value;
         return 1;
-    case CHROME_FIELD_COLOR:
+    case SINK_FIELD_COLOR:
         ev->has_color = 1, ev->color = (uint32_t)value;
         return 1;
     default:
@@ -96,7 +72,7 @@ static int write_top_key(json_stream* st) {
     int status = top->items > 0 && strbuf_append(&st->args, ",", 1) != 0;
     top->items++;
     st->key_written = 1;
-    st->field_kind = CHROME_FIELD_ARGS;
+    st->field_kind = SINK_FIELD_ARGS;
     if (status == 0 && st->field_name[0] != '\0')
         status = json_put_cstring(&st->args, st->field_name);
     else if (status == 0 && st->payload_schema < NVTX_PAYLOAD_SCHEMA_ID_STATIC_START)
@@ -115,13 +91,13 @@ static int write_top_key(json_stream* st) {
 static int value_slot(json_stream* st, int number) {
     json_frame* frame = &st->frames[st->depth];
     if (st->depth == 0) {
-        if (st->field_kind == CHROME_FIELD_SKIP || (st->numeric_only && !number))
+        if (st->field_kind == SINK_FIELD_SKIP || (st->numeric_only && !number))
             return 0;
         if (!st->key_written && write_top_key(st) != 0)
             return -1;
         return 1;
     }
-    if (st->field_kind == CHROME_FIELD_SKIP)
+    if (st->field_kind == SINK_FIELD_SKIP)
         return 0;
     if (frame->is_array) {
         if (frame->items++ > 0 && strbuf_append(&st->args, ",", 1) != 0)
@@ -137,7 +113,7 @@ static int open_container(json_stream* st, int is_array) {
     if (st->depth >= CHROME_MAX_DEPTH)
         return -1;
     if (st->depth == 0 && st->numeric_only)
-        st->field_kind = CHROME_FIELD_SKIP;
+        st->field_kind = SINK_FIELD_SKIP;
     slot = value_slot(st, 0);
     if (slot < 0)
         return -1;
@@ -151,7 +127,7 @@ static int close_container(json_stream* st, int is_array) {
     if (st->depth == 0)
         return -1;
     st->depth--;
-    if (st->field_kind == CHROME_FIELD_SKIP)
+    if (st->field_kind == SINK_FIELD_SKIP)
         return 0;
     return strbuf_append(&st->args, is_array ? "]" : "}", 1);
 }
@@ -184,13 +160,13 @@ static int on_field_begin(void* ctx, const nvtxw_field_info_t* field) {
     json_frame* frame = &st->frames[st->depth];
     frame->fields++;
     if (st->depth == 0) {
-        st->field_kind = classify(field);
+        st->field_kind = sink_field_kind_of(field);
         st->field_name = field->name;
         st->field_type = field->type;
         st->key_written = 0;
         return 0;
     }
-    if (st->field_kind == CHROME_FIELD_SKIP)
+    if (st->field_kind == SINK_FIELD_SKIP)
         return 0;
     frame->has_value = 0;
     if (frame->items++ > 0 && strbuf_append(&st->args, ",", 1) != 0)
@@ -205,11 +181,11 @@ static int on_field_end(void* ctx, const nvtxw_field_info_t* field) {
     json_stream* st = ctx;
     (void)field;
     if (st->depth == 0) {
-        if (st->field_kind == CHROME_FIELD_ARGS && !st->key_written && !st->numeric_only)
+        if (st->field_kind == SINK_FIELD_ARGS && !st->key_written && !st->numeric_only)
             return write_top_key(st) || strbuf_append(&st->args, "null", 4);
         return 0;
     }
-    if (st->field_kind == CHROME_FIELD_SKIP || st->frames[st->depth].has_value)
+    if (st->field_kind == SINK_FIELD_SKIP || st->frames[st->depth].has_value)
         return 0;
     return strbuf_append(&st->args, "null", 4);
 }
@@ -232,8 +208,7 @@ static int on_object_end(void* ctx) { return close_container(ctx, 0); }
  * other than 0 also makes the event the start or the end of that flow
  * (docs/chrome-json.md, Flows); the field stays in args. */
 static void note_flow(json_stream* st, uint64_t value) {
-    if (st->depth != 0 || st->field_kind != CHROME_FIELD_ARGS || st->field_name == NULL ||
-        value == 0)
+    if (st->depth != 0 || st->field_kind != SINK_FIELD_ARGS || st->field_name == NULL || value == 0)
         return;
     if (strcmp(st->field_name, "flow_out") == 0)
         st->ev.has_flow_out = 1, st->ev.flow_out = value;
@@ -245,7 +220,7 @@ static void note_flow(json_stream* st, uint64_t value) {
  * task event (docs/chrome-json.md, Tasks); the field stays in args. */
 static void note_task(json_stream* st, uint64_t value) {
     if (st->depth != 0 || st->field_type != NVTX_PAYLOAD_ENTRY_TYPE_SCOPE_ID ||
-        st->ev.task != NULL || st->field_kind != CHROME_FIELD_ARGS)
+        st->ev.task != NULL || st->field_kind != SINK_FIELD_ARGS)
         return;
     st->ev.task = json_task_find(st->sink, st->stream->domain, value);
 }
@@ -280,7 +255,7 @@ static int on_float(void* ctx, double value) {
 /* The message attribute, or an arg when the field is something else. */
 static int on_text(json_stream* st, const char* text, size_t length) {
     int slot;
-    if (st->depth == 0 && st->field_kind == CHROME_FIELD_MESSAGE) {
+    if (st->depth == 0 && st->field_kind == SINK_FIELD_MESSAGE) {
         st->ev.has_message = 1;
         strbuf_clear(&st->name);
         return strbuf_append(&st->name, text, length);
@@ -301,8 +276,8 @@ static int on_string_handle(void* ctx, uint64_t handle, const char* text) {
     /* Handle 0 is "no string" (a task's reason, a slice without a name): a
      * top-level args field is left out rather than written as "0x0" (or
      * null), which the Chrome input would read back as that string. */
-    if (handle == 0 && st->depth == 0 && st->field_kind == CHROME_FIELD_ARGS && !st->key_written) {
-        st->field_kind = CHROME_FIELD_SKIP; /* no key, and no null at the field's end */
+    if (handle == 0 && st->depth == 0 && st->field_kind == SINK_FIELD_ARGS && !st->key_written) {
+        st->field_kind = SINK_FIELD_SKIP; /* no key, and no null at the field's end */
         return 0;
     }
     slot = value_slot(st, 0); /* the core resolves every handle it accepts */
@@ -338,7 +313,7 @@ static int on_enum(void* ctx, uint64_t value, const char* name) {
 static int on_null(void* ctx) {
     json_stream* st = ctx;
     int slot;
-    if (st->depth == 0 && st->field_kind == CHROME_FIELD_MESSAGE)
+    if (st->depth == 0 && st->field_kind == SINK_FIELD_MESSAGE)
         return 0;
     slot = value_slot(st, 0);
     return slot <= 0 ? slot : strbuf_append(&st->args, "null", 4);

@@ -12,8 +12,8 @@
 #include "sink/shared/sink_registry.h"
 
 static const sink_ops* const all_sinks[] = {
-    &sink_report_ops, &sink_text_ops,    &sink_null_ops,   &sink_stats_ops,
-    &sink_json_ops,   &sink_backend_ops, &sink_sqlite_ops, &sink_capture_ops,
+    &sink_report_ops,  &sink_text_ops,   &sink_null_ops,    &sink_stats_ops,    &sink_json_ops,
+    &sink_backend_ops, &sink_sqlite_ops, &sink_capture_ops, &sink_perfetto_ops,
 };
 
 const sink_ops* sink_find(const char* name) {

@@ -24,5 +24,7 @@ extern const sink_ops sink_backend_ops;
 extern const sink_ops sink_sqlite_ops;
 /* Sink=capture: a capture file, JSON Lines (docs/capture-format.md). */
 extern const sink_ops sink_capture_ops;
+/* Sink=perfetto: Perfetto's native protobuf trace (docs/perfetto.md). */
+extern const sink_ops sink_perfetto_ops;
 
 #endif /* NVTXW_SINK_SHARED_SINK_REGISTRY_H */

@@ -56,10 +56,11 @@ static const char usage_text[] =
     "  nested  threads=2 domains=4 categories=8 depth=16 iterations=150\n"
     "          payload_every=8\n"
     "\n"
-    "Options: --to SINK            report, json, stats, text, sqlite, capture or null;\n"
-    "                              default: from the extension of OUT in any case\n"
-    "                              (.nvtxw .json .txt .sqlite .csv .jsonl; another\n"
-    "                              one is an error), text without one\n"
+    "Options: --to SINK            report, perfetto, json, stats, text, sqlite,\n"
+    "                              capture or null; default: from the extension of\n"
+    "                              OUT in any case (.nvtxw .pftrace .perfetto-trace\n"
+    "                              .json .txt .sqlite .csv .jsonl; another one is an\n"
+    "                              error), text without one\n"
     "         --stats[=FORMAT]     range statistics (text, csv or json; default text)\n"
     "         --stats-reports LIST which statistics tables, comma-separated: nvtx_sum,\n"
     "                              nvtx_pushpop_sum, nvtx_startend_sum,\n"
@@ -72,7 +73,11 @@ static const char usage_text[] =
     "                              accept a relative --backend path (made absolute\n"
     "                              from the current directory)\n"
     "         -o, --output OUT     output file ('-' = standard output, the default;\n"
-    "                              the report, json and sqlite sinks need a file)\n"
+    "                              the report, perfetto, json and sqlite sinks need\n"
+    "                              a file)\n"
+    "         --compression L      zstd level, -7 to 22: of a report (default 1), or\n"
+    "                              of a Perfetto trace's packets (default: none;\n"
+    "                              reading them needs Perfetto from 2026-07 on)\n"
     "         --force              allow OUT to be one of the inputs (replaced when\n"
     "                              the replay succeeds)\n"
     "         --order stream|time  record order (default stream): input after input, or\n"
@@ -96,6 +101,7 @@ typedef struct options {
     const char** domains; /* --domains patterns */
     size_t domain_count;
     int has_from, has_to;
+    const char* compression; /* --compression, checked; NULL: the sink's default */
     int64_t from, to;
     const char* sink;
     const char* output;
@@ -122,8 +128,8 @@ static int usage_error(const char* message, const char* detail) {
     return usage_error2(message, detail, NULL);
 }
 
-static const char* const sink_names[] = {"report", "json", "stats",  "text",
-                                         "sqlite", "null", "capture"};
+static const char* const sink_names[] = {"report", "json",   "perfetto", "stats",
+                                         "text",   "sqlite", "null",     "capture"};
 
 static int known_sink(const char* name) {
     for (size_t i = 0; i < sizeof sink_names / sizeof sink_names[0]; i++) {
@@ -154,8 +160,9 @@ static int choose_sink(options* o) {
         else if (!strcmp(o->sink, "stats"))
             o->stats_format = "csv";
     } else if (!known_sink(o->sink)) {
-        return usage_error("unknown sink '%s' (report, json, stats, text, sqlite, capture or null)",
-                           o->sink);
+        return usage_error(
+            "unknown sink '%s' (report, perfetto, json, stats, text, sqlite, capture or null)",
+            o->sink);
     }
     if (!strcmp(o->output, "-") && tool_sink_needs_file(o->sink))
         return usage_error("the %s sink writes files only: name one with -o OUT", o->sink);
@@ -256,6 +263,10 @@ static int parse_value(options* o, const char* a, char* value) {
         o->stats_reports = value;
     else if (!strcmp(a, "--task-rows"))
         o->task_rows = value;
+    else if (!strcmp(a, "--compression") && !tool_compression_ok(value))
+        return usage_error("--compression takes a zstd level from -7 to 22, not '%s'", value);
+    else if (!strcmp(a, "--compression"))
+        o->compression = value;
     else if (!strcmp(a, "--synthetic"))
         o->sources[o->source_count++] = (replay_source){REPLAY_INPUT_SYNTHETIC, value};
     else if (!strcmp(a, "--streams"))
@@ -273,8 +284,9 @@ static int parse_value(options* o, const char* a, char* value) {
 
 static int takes_value(const char* a) {
     static const char* const names[] = {
-        "--to",      "-o",     "--output",    "--order",         "--backend",   "--streams",
-        "--domains", "--from", "--synthetic", "--stats-reports", "--task-rows", "--until"};
+        "--to",        "-o",        "--output",     "--order",     "--backend",
+        "--streams",   "--domains", "--from",       "--synthetic", "--stats-reports",
+        "--task-rows", "--until",   "--compression"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         if (!strcmp(a, names[i]))
             return 1;
@@ -595,12 +607,13 @@ static int run(int argc, char** argv) {
         o.progress = !o.quiet && isatty(STDERR_FILENO);
         o.progress_output = to_file ? out.write_path : NULL;
         if (snprintf(config, sizeof config,
-                     "Sink=%s|Output=%s|Overwrite=%s|StatsFormat=%s|Backend=%s%s%s%s%s", o.sink,
+                     "Sink=%s|Output=%s|Overwrite=%s|StatsFormat=%s|Backend=%s%s%s%s%s%s%s", o.sink,
                      to_file ? out.write_path : o.output, tool_overwrite_setting(to_file),
                      o.stats_format ? o.stats_format : "text", o.backend ? o.backend : "",
                      o.stats_reports ? "|StatsReports=" : "",
                      o.stats_reports ? o.stats_reports : "", o.task_rows ? "|StatsTaskRows=" : "",
-                     o.task_rows ? o.task_rows : "") >= (int)sizeof config)
+                     o.task_rows ? o.task_rows : "", o.compression ? "|Compression=" : "",
+                     o.compression ? o.compression : "") >= (int)sizeof config)
             status = usage_error("output path too long: %s", o.output);
         else
             status = replay(&o, config, readers, temps);

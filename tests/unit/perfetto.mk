@@ -1,0 +1,13 @@
+# tests/unit/perfetto.mk - Sink=perfetto (perfetto_test.c): the protobuf
+# writer byte for byte (its sources are compiled in: they are internal),
+# sessions read back by a protobuf walker of the test's own (framing,
+# sequences, incremental state, interning, event counts), 4 writer threads
+# (also run under TSan by CI), bad outputs. The semantic check against the
+# JSON of the same session is tests/perfetto/perfetto_test.sh.
+check_PROGRAMS += tests/unit/perfetto_test
+TESTS += tests/unit/perfetto_test
+tests_unit_perfetto_test_SOURCES = tests/unit/perfetto_test.c \
+	libnvtxw/sink/perfetto/perfetto_pb.c libnvtxw/common/utf8.c libnvtxw/common/strbuf.c \
+	libnvtxw/common/alloc.c
+tests_unit_perfetto_test_CFLAGS = $(TEST_CFLAGS) -pthread
+tests_unit_perfetto_test_LDADD = $(TEST_LIBS) -lpthread
