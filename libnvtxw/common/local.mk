@@ -16,7 +16,7 @@ libnvtxw_libnvtxw_la_SOURCES += \
 	libnvtxw/common/slot_hash.h \
 	libnvtxw/common/strbuf.c \
 	libnvtxw/common/strbuf.h \
-	libnvtxw/common/strset.c \
+	libnvtxw/common/strset.c libnvtxw/common/text_hash.h \
 	libnvtxw/common/strset.h \
 	libnvtxw/common/struct_size.h \
 	libnvtxw/common/utf8.c \

@@ -1,5 +1,5 @@
 /*
- * common/strset.c - set of owned strings, FNV-1a hashing, linear probing.
+ * common/strset.c - set of owned strings, hashed by text_hash, linear probing.
  */
 #include "common/strset.h"
 
@@ -7,16 +7,10 @@
 #include <string.h>
 
 #include "common/alloc.h"
-
-static size_t strset_hash(const char* text) {
-    uint64_t hash = UINT64_C(14695981039346656037);
-    for (; *text != '\0'; text++)
-        hash = (hash ^ (unsigned char)*text) * UINT64_C(1099511628211);
-    return (size_t)hash;
-}
+#include "common/text_hash.h"
 
 static char** strset_find(char** slots, size_t capacity, const char* text) {
-    size_t mask = capacity - 1, i = strset_hash(text) & mask;
+    size_t mask = capacity - 1, i = (size_t)text_hash_cstr(text) & mask;
     while (slots[i] != NULL && strcmp(slots[i], text) != 0)
         i = (i + 1) & mask;
     return &slots[i];

@@ -14,17 +14,11 @@
 
 #include "common/alloc.h"
 #include "common/error_internal.h"
+#include "common/text_hash.h"
 #include "reader/reader_replay.h"
 
-static uint64_t hash_text(const char* s) {
-    uint64_t h = 1469598103934665603ull; /* FNV-1a */
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h;
-}
-
 static size_t dict_slot(const replay_dict_entry* slots, size_t capacity, const char* key) {
-    size_t i = (size_t)hash_text(key) & (capacity - 1);
+    size_t i = (size_t)text_hash_cstr(key) & (capacity - 1);
     while (slots[i].key != NULL && strcmp(slots[i].key, key) != 0)
         i = (i + 1) & (capacity - 1);
     return i;

@@ -35,6 +35,7 @@
 
 #include "common/alloc.h"
 #include "common/error_internal.h"
+#include "common/text_hash.h"
 #include "sink/perfetto/perfetto_internal.h"
 #include "sink/perfetto/perfetto_pb.h"
 
@@ -439,17 +440,10 @@ static uint64_t counter_track(perfetto_stream* st, const core_counter* counter, 
     return d.uuid;
 }
 
-static uint64_t name_hash(const char* text) {
-    uint64_t h = UINT64_C(14695981039346656037);
-    for (const unsigned char* p = (const unsigned char*)text; *p != '\0'; p++)
-        h = (h ^ *p) * UINT64_C(1099511628211);
-    return h;
-}
-
 /* One COUNTER value per numeric field of the sample collected. */
 static int emit_samples(perfetto_stream* st, const core_counter* counter, const char* name,
                         int64_t ts) {
-    uint64_t key = counter != NULL ? counter->id : name_hash(name);
+    uint64_t key = counter != NULL ? counter->id : text_hash_cstr(name);
     uint32_t i;
     for (i = 0; i < st->sample_count; i++) {
         const struct perfetto_sample* sample = &st->samples[i];

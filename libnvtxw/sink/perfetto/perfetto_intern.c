@@ -2,22 +2,15 @@
  * sink/perfetto/perfetto_intern.c - a sequence's interning table: strings
  * (event names, categories, debug annotation names) to the iids a
  * sequence's InternedData gave them (perfetto_internal.h). Open addressing
- * by a 64-bit FNV-1a hash, linear probing, at most half full; the texts
+ * by text_hash (common/text_hash.h), linear probing, at most half full; the texts
  * live in one buffer. Clearing it (a new incremental state) keeps the
  * memory for the next one.
  */
 #include "config.h"
 
 #include "common/alloc.h"
+#include "common/text_hash.h"
 #include "sink/perfetto/perfetto_internal.h"
-
-static uint64_t text_hash(const char* text, size_t length) {
-    uint64_t h = UINT64_C(14695981039346656037);
-    size_t i;
-    for (i = 0; i < length; i++)
-        h = (h ^ (unsigned char)text[i]) * UINT64_C(1099511628211);
-    return h;
-}
 
 static int table_grow(perfetto_intern* t) {
     size_t capacity = t->capacity ? t->capacity * 2 : 16, i;

@@ -105,12 +105,11 @@ nvtxwResultCode_t perfetto_write_packets(perfetto_sink* ps, const char* data, si
         return error_set(NVTXW_RESULT_FAILED, "cannot compress Perfetto packets: %s",
                          ZSTD_getErrorName(z));
     /* the packet's head, right before the frame: tag 1, length, tag 133, length */
-    field = 2 + varint_put(head, z) + z;
+    field = varint_put(head, 133 << 3 | PB_LEN) + varint_put(head, z) + z;
     size = 0;
     head[size++] = 0x0A;
     size += varint_put(head + size, field);
-    head[size++] = (uint8_t)(133 << 3 | PB_LEN | 0x80);
-    head[size++] = (uint8_t)(133 >> 4);
+    size += varint_put(head + size, 133 << 3 | PB_LEN);
     size += varint_put(head + size, z);
     memcpy(scratch->data + sizeof head - size, head, size);
     return perfetto_write_all(ps, scratch->data + sizeof head - size, size + z);

@@ -7,14 +7,8 @@
 #include <string.h>
 
 #include "common/alloc.h"
+#include "common/text_hash.h"
 #include "sink/shared/scope_process.h"
-
-static uint64_t path_hash(const char* path) {
-    uint64_t h = UINT64_C(14695981039346656037);
-    for (const unsigned char* p = (const unsigned char*)path; *p != '\0'; p++)
-        h = (h ^ *p) * UINT64_C(1099511628211);
-    return h;
-}
 
 /* The number of a known path, or 0. By hash first: a session with 300,000
  * processes (a Chrome trace with one pid per event) spent minutes comparing
@@ -31,7 +25,7 @@ static uint64_t known_process(const scope_process_table* t, const char* path, ui
 }
 
 int scope_process_number(scope_process_table* t, const char* path, uint64_t* number, int* is_new) {
-    uint64_t hash = path_hash(path);
+    uint64_t hash = text_hash_cstr(path);
     char** paths = t->paths;
     char* copy;
     *is_new = 0;
