@@ -7,7 +7,8 @@ libnvtxw_libnvtxw_la_SOURCES += \
 	libnvtxw/sink/shared/event_info.c libnvtxw/sink/shared/event_info.h \
 	libnvtxw/sink/shared/task_scope.c libnvtxw/sink/shared/task_scope.h \
 	libnvtxw/sink/shared/scope_process.c libnvtxw/sink/shared/scope_process.h \
-	libnvtxw/sink/shared/field_kind.h
+	libnvtxw/sink/shared/field_kind.h \
+	libnvtxw/sink/shared/time_map.c libnvtxw/sink/shared/time_map.h
 libnvtxw_libnvtxw_la_SOURCES += libnvtxw/sink/null/null_sink.c
 libnvtxw_libnvtxw_la_SOURCES += \
 	libnvtxw/sink/report/report_sink.c libnvtxw/sink/report/report_internal.h \

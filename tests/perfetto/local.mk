@@ -15,4 +15,5 @@ AM_TESTS_ENVIRONMENT += \
 	export NVTXW_PERFETTO_PROTO;
 TESTS += tests/perfetto/perfetto_test.sh
 EXTRA_DIST += tests/perfetto/perfetto_test.sh tests/perfetto/perfetto_check.py \
-	tests/perfetto/local.mk tests/perfetto/data/edge_cases.jsonl
+	tests/perfetto/local.mk tests/perfetto/data/edge_cases.jsonl \
+	tests/perfetto/data/overlapping_ranges.json tests/perfetto/data/time_domains.jsonl

@@ -73,7 +73,8 @@ event by event, on the sink's contract:
     track with sibling_order_rank K: a thread track (pid P, tid T, thread_name N) or
     a custom track named N whose parent is process P's track; plus the custom tracks
     named "tasks" under that track (lanes holding the stream's copies of task slices,
-    which may overlap the stream's own ranges);
+    which may overlap the stream's own ranges) and "overlapping ranges" (lanes holding
+    its whole ranges that do not nest with its others);
   - a task row (tid >= 2^32, "task KEY") <-> a custom track "task KEY" under process P
     (rows of one process with the same name share their tracks as one pool);
   - producer ns = round(ts * 1000) + otherData.timestampBase_ns (ts read as a
@@ -1547,8 +1548,11 @@ class Comparator:
                 # The stream's copies of task slices are on lanes named "tasks" under its
                 # track (docs/perfetto.md): a task slice may begin inside a region of the
                 # worker and end after it, which one track's nested slices cannot hold.
+                # Its whole ranges that do not nest with the others are on lanes
+                # named "overlapping ranges" under its track.
                 for c in list(cands):
                     cands += named.get((c.uuid, 'tasks'), [])
+                    cands += named.get((c.uuid, 'overlapping ranges'), [])
                 row_tracks[(pid, tid)] = cands
             else:
                 task_groups[(pid, name)].append((pid, tid))

@@ -85,14 +85,70 @@ fi
 for workload in tasks:events=20k mpi:events=20k gpu:events=20k nested:events=20k; do
     both "synthetic-${workload%%:*}" "$replay" --synthetic "$workload"
 done
-for capture in "$src/tests/perfetto/data/edge_cases.jsonl" "$src/tests/cli/data/capture-all.jsonl" \
+for capture in "$src/tests/perfetto/data/edge_cases.jsonl" "$src/tests/perfetto/data/time_domains.jsonl" \
+    "$src/tests/cli/data/capture-all.jsonl" \
     "$src/tests/cli/data/capture-payloads.yaml" "$src/fuzz/corpus/capture/fields.jsonl" \
     "$src/fuzz/corpus/capture/demo.jsonl"; do
     both "capture-$(basename "$capture")" "$replay" "$capture"
 done
-for chrome in "$src/tests/data/pytorch_trace.json" "$src/tests/data/chrome_phases.json"; do
+for chrome in "$src/tests/data/pytorch_trace.json" "$src/tests/data/chrome_phases.json" \
+    "$src/tests/perfetto/data/overlapping_ranges.json"; do
     both "chrome-$(basename "$chrome" .json)" "$replay" "$chrome"
 done
+
+# Time domains (docs/perfetto.md, "Time"): each event of time_domains.jsonl
+# names the time it must have in the session's domain ("... is 5100",
+# "... is 5200-5300"); the matching with the JSON above shows both sinks
+# agree, this that they are right.
+if "$replay" "$src/tests/perfetto/data/time_domains.jsonl" -o "$tmp/td.pftrace" 2>"$tmp/err" &&
+    "$py" "$checker" --proto "$proto" --dump "$tmp/td.pftrace" >"$tmp/dump" 2>&1; then
+    want=$(grep -c ' is [0-9]' "$src/tests/perfetto/data/time_domains.jsonl")
+    got=$(sed -nE 's/.*(instant|slice) "[^"]* is ([0-9]+)(-([0-9]+))?" .*(ts=([0-9]+)|\[([0-9]+), ([0-9]+)\]).*/\2:\4:\6:\7:\8/p' \
+        "$tmp/dump" | awk -F: '$2 == "" ? $1 == $3 : $1 == $4 && $2 == $5' | wc -l)
+    if [ "$want" -gt 0 ] && [ "$got" -eq "$want" ]; then
+        pass "time domains: $got events at their converted times"
+    else
+        fail "time domains: $got of $want events at their converted times: $(head -c 1200 "$tmp/dump")"
+    fi
+else
+    fail "time domains: $(head -c 400 "$tmp/err")"
+fi
+rm -f "$tmp/td.pftrace"
+
+# What the sink changed is said on stderr (docs/logging.md): warnings by
+# default in the tools, nothing with NVTXW_LOG_LEVEL=off, an unknown level
+# reported; the edge cases have pushes never popped, pops with nothing
+# pushed and times below 0, the overlapping ranges lanes (info).
+edge=$src/tests/perfetto/data/edge_cases.jsonl
+if "$replay" "$edge" -o "$tmp/edge.pftrace" 2>"$tmp/err" &&
+    grep -Eq '^nvtxw: warning: perfetto sink, stream "a": 2 pushes never popped, ended at the stream.s last time \(600 ns\)' "$tmp/err" &&
+    grep -Eq '^nvtxw: warning: .*: [0-9]+ pops? with nothing pushed' "$tmp/err" &&
+    grep -Eq '^nvtxw: warning: .*: [0-9]+ timestamps? below 0 written as 0' "$tmp/err"; then
+    pass "warnings by default: $(grep -c '^nvtxw: warning' "$tmp/err") lines"
+else
+    fail "warnings by default: $(head -c 800 "$tmp/err")"
+fi
+if NVTXW_LOG_LEVEL=off "$replay" "$edge" -o "$tmp/edge.pftrace" 2>"$tmp/err" &&
+    ! grep -q '^nvtxw:' "$tmp/err"; then
+    pass "NVTXW_LOG_LEVEL=off: no line"
+else
+    fail "NVTXW_LOG_LEVEL=off: $(head -c 800 "$tmp/err")"
+fi
+if NVTXW_LOG_LEVEL=loud "$replay" "$edge" -o "$tmp/edge.pftrace" 2>"$tmp/err" &&
+    grep -q '^nvtxw: NVTXW_LOG_LEVEL=loud is not a level (off, error, warning, info, debug' "$tmp/err" &&
+    ! grep -q '^nvtxw: warning' "$tmp/err"; then
+    pass "an unknown NVTXW_LOG_LEVEL is said once"
+else
+    fail "NVTXW_LOG_LEVEL=loud: $(head -c 800 "$tmp/err")"
+fi
+if NVTXW_LOG_LEVEL=INFO "$replay" "$src/tests/perfetto/data/overlapping_ranges.json" \
+    -o "$tmp/overlap.pftrace" 2>"$tmp/err" &&
+    grep -Eq '^nvtxw: info: .*stream "tid 1": 4 whole ranges not nesting with the stream.s others put on lanes "overlapping ranges"' "$tmp/err"; then
+    pass "NVTXW_LOG_LEVEL=INFO: the overlapping ranges are counted"
+else
+    fail "NVTXW_LOG_LEVEL=INFO: $(head -c 800 "$tmp/err")"
+fi
+rm -f "$tmp/edge.pftrace" "$tmp/overlap.pftrace"
 
 # Compressed packets: the same content as the plain file.
 if "$replay" --synthetic gpu:events=20k -o "$tmp/gpu.json" 2>"$tmp/err" &&

@@ -140,3 +140,5 @@ int tool_output_end(tool_output* out, int status) {
     out->temporary = 0;
     return status;
 }
+
+void tool_log_warnings_by_default(void) { (void)setenv("NVTXW_LOG_LEVEL", "warning", 0); }

@@ -12,6 +12,12 @@ typedef struct tool_output {
     int temporary;
 } tool_output;
 
+/* The library's warnings (NVTXW_LOG_LEVEL, docs/logging.md: pushes never
+ * popped, times out of an output's range) go to standard error unless the
+ * user set NVTXW_LOG_LEVEL: a tool's user sees what changed in the output,
+ * a program's user (the library's default) does not. Before any session. */
+void tool_log_warnings_by_default(void);
+
 /* Whether `value` is a zstd level the library takes for Compression=: an
  * integer from -7 to 22. */
 int tool_compression_ok(const char* value);

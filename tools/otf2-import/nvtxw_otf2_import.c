@@ -376,6 +376,7 @@ static int run(int argc, char** argv) {
 }
 
 int main(int argc, char** argv) {
+    tool_log_warnings_by_default();
     tool_ignore_file_size_signal();
     tool_interrupt_install(TOOL);
     return tool_finish_stdout(TOOL, run(argc, argv));

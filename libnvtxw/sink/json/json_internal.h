@@ -25,6 +25,7 @@
 #include "core/sink.h"
 #include "sink/shared/field_kind.h"
 #include "sink/shared/scope_process.h"
+#include "sink/shared/time_map.h"
 
 /* A stream's pending events are written once they exceed this many bytes. */
 #define CHROME_FLUSH_BYTES (64 * 1024)
@@ -61,6 +62,10 @@ typedef struct json_sink {
      * path while registrations go on (common/pubmap.h). */
     pubvec task_maps;
     uint64_t task_count;
+    /* The session's time domain: the default of its first stream
+     * (sink/shared/time_map.h); set by the first StreamOpen. */
+    uint64_t time_domain;
+    int time_domain_set;
 } json_sink;
 
 #define CHROME_BASE_UNSET INT64_MIN
@@ -123,7 +128,9 @@ typedef struct json_stream {
     int field_kind;   /* enum sink_field_kind of the open top-level field */
     int key_written;  /* the open top-level field's key is in `args` */
     const char* field_name;
-    uint64_t field_type; /* entry type of the open top-level field */
+    uint64_t field_type;        /* entry type of the open top-level field */
+    uint64_t field_time_domain; /* ... and its time domain (NONE: the stream's) */
+    time_map times;             /* the stream's time domains into the session's */
     uint64_t payload_schema;
     size_t depth; /* open containers; frames[0] is "args" itself */
     json_frame frames[CHROME_MAX_DEPTH + 1];

@@ -37,6 +37,7 @@
 #include "common/alloc.h"
 #include "common/error_internal.h"
 #include "common/idmap.h"
+#include "common/log.h"
 #include "sink/json/json_internal.h"
 
 /* One event to render; `cat` and `name` are borrowed. */
@@ -121,6 +122,11 @@ nvtxwResultCode_t json_stream_open(sink* s, const core_stream* stream, void** st
     st->sink = (json_sink*)s;
     st->stream = stream;
     st->tid = stream->index + 1;
+    if (!st->sink->time_domain_set) {
+        st->sink->time_domain_set = 1;
+        st->sink->time_domain = stream->time_domain_id;
+    }
+    time_map_init(&st->times, st->sink->time_domain, stream->time_domain_id);
     status = json_process_id(st->sink, stream, &st->pid);
     if (status == NVTXW_RESULT_SUCCESS)
         status = counter_series(st);
@@ -147,6 +153,14 @@ nvtxwResultCode_t json_stream_close(sink* s, const core_stream* stream, void* st
     nvtxwResultCode_t status =
         emit_open_pushes(st) != 0 ? error_oom("open JSON ranges") : stream_flush(st, 1);
     (void)stream;
+    if (st->times.unconverted > 0)
+        nvtxw_log(NVTXW_LOG_WARNING,
+                  "json sink, stream \"%s\": %" PRIu64 " timestamp%s of time domain 0x%" PRIx64
+                  " written as given: no conversion to the session's time domain 0x%" PRIx64
+                  " was written on the stream",
+                  st->stream->name, st->times.unconverted, st->times.unconverted == 1 ? "" : "s",
+                  st->times.unconverted_domain, st->times.session_domain);
+    time_map_free(&st->times);
     if (st->min_rel < ((json_sink*)s)->min_rel)
         ((json_sink*)s)->min_rel = st->min_rel; /* lifecycle calls are serialized */
     strbuf_free(&st->out);
@@ -520,7 +534,8 @@ nvtxwResultCode_t json_counter_write(void* state, int64_t timestamp, const core_
     if (status != NVTXW_RESULT_SUCCESS)
         return status;
     st->ev.has_point = 1;
-    st->ev.point = timestamp;
+    st->ev.point =
+        time_map_convert(&st->times, time_map_semantics_domain(counter->semantics), timestamp);
     st->ev.has_color = 0;
     snprintf(fallback, sizeof fallback, "counter %" PRIu64, counter->id);
     if (emit_counter(st, NULL, counter->name[0] != '\0' ? counter->name : fallback) != 0)
@@ -538,16 +553,20 @@ nvtxwResultCode_t json_counter_no_value_write(void* state, int64_t timestamp,
     return NVTXW_RESULT_SUCCESS;
 }
 
-/* Timestamps are written in the producer's clock as given: sync points and
- * conversion factors are accepted and not applied (docs/chrome-json.md). */
+/* Conversions into the session's time domain (sink/shared/time_map.h),
+ * for the stream's later timestamps. */
 nvtxwResultCode_t json_sync_points_write(void* state, uint64_t src, uint64_t dst,
                                          const nvtxSyncPoint_t* points, size_t count) {
-    (void)state, (void)src, (void)dst, (void)points, (void)count;
-    return NVTXW_RESULT_SUCCESS;
+    json_stream* st = state;
+    return time_map_points(&st->times, src, dst, points, count) == 0
+               ? NVTXW_RESULT_SUCCESS
+               : error_oom("a JSON stream's time conversions");
 }
 
 nvtxwResultCode_t json_conversion_factor_write(void* state, uint64_t src, uint64_t dst,
                                                double slope, int64_t ts_src, int64_t ts_dst) {
-    (void)state, (void)src, (void)dst, (void)slope, (void)ts_src, (void)ts_dst;
-    return NVTXW_RESULT_SUCCESS;
+    json_stream* st = state;
+    return time_map_factor(&st->times, src, dst, slope, ts_src, ts_dst) == 0
+               ? NVTXW_RESULT_SUCCESS
+               : error_oom("a JSON stream's time conversions");
 }

@@ -37,6 +37,11 @@ void json_visit_reset(json_stream* st, int numeric_only) {
     memset(&st->frames[0], 0, sizeof st->frames[0]);
 }
 
+/* A timestamp of the open field in the session's time domain. */
+static int64_t event_ts(json_stream* st, uint64_t value) {
+    return time_map_convert(&st->times, st->field_time_domain, (int64_t)value);
+}
+
 /* Stores an integer attribute; 0 when the open field is not one. */
 static int store_integer(json_stream* st, uint64_t value) {
     json_event* ev = &st->ev;
@@ -44,13 +49,13 @@ static int store_integer(json_stream* st, uint64_t value) {
         return 0;
     switch (st->field_kind) {
     case SINK_FIELD_BEGIN:
-        ev->has_begin = 1, ev->begin = (int64_t)value;
+        ev->has_begin = 1, ev->begin = event_ts(st, value);
         return 1;
     case SINK_FIELD_END:
-        ev->has_end = 1, ev->end = (int64_t)value;
+        ev->has_end = 1, ev->end = event_ts(st, value);
         return 1;
     case SINK_FIELD_POINT:
-        ev->has_point = 1, ev->point = (int64_t)value;
+        ev->has_point = 1, ev->point = event_ts(st, value);
         return 1;
     case SINK_FIELD_RANGE_ID:
         ev->has_range_id = 1, ev->range_id = value;
@@ -163,6 +168,7 @@ static int on_field_begin(void* ctx, const nvtxw_field_info_t* field) {
         st->field_kind = sink_field_kind_of(field);
         st->field_name = field->name;
         st->field_type = field->type;
+        st->field_time_domain = field->time_domain_id;
         st->key_written = 0;
         return 0;
     }

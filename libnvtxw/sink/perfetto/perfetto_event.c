@@ -48,6 +48,7 @@ typedef struct track_event {
     uint64_t track; /* 0: the stream's (the sequence's default) */
     const char* name;
     size_t name_length;
+    int name_stable;      /* name lives until the session ends: interned by address */
     const char* category; /* NULL: none */
     int with_args;
     uint64_t flow_out, flow_in; /* 0: none */
@@ -86,10 +87,17 @@ static int64_t event_time(const perfetto_stream* st, int which) {
 }
 
 /* The event's name: its message, else its first schema's name. */
-static const char* event_name(const perfetto_stream* st) {
-    if (st->ev.has_message)
-        return st->name.data ? st->name.data : "";
-    return st->ev.title != NULL ? st->ev.title : "(unnamed)";
+static void event_name(const perfetto_stream* st, track_event* e) {
+    e->name_stable = 1;
+    if (st->ev.has_message && st->ev.stable_message != NULL) {
+        e->name = st->ev.stable_message;
+    } else if (st->ev.has_message) {
+        e->name = st->name.data ? st->name.data : "";
+        e->name_length = st->name.length;
+        e->name_stable = 0;
+    } else {
+        e->name = st->ev.title != NULL ? st->ev.title : "(unnamed)";
+    }
 }
 
 static void event_init(perfetto_stream* st, track_event* e, int type, const char* category) {
@@ -97,8 +105,13 @@ static void event_init(perfetto_stream* st, track_event* e, int type, const char
     e->type = type;
     e->category = category;
     e->with_args = 1;
-    e->name = event_name(st);
-    e->name_length = st->ev.has_message ? st->name.length : strlen(e->name);
+    event_name(st, e);
+}
+
+static int name_iid_of(perfetto_stream* st, const track_event* e, uint64_t* iid) {
+    if (e->name_stable)
+        return perfetto_stream_intern_stable(st, &st->names, 2, e->name, iid);
+    return perfetto_stream_intern(st, &st->names, 2, e->name, e->name_length, iid);
 }
 
 static int put_fixed64s(strbuf* out, uint32_t number, uint64_t value) {
@@ -119,7 +132,7 @@ static int emit(perfetto_stream* st, const track_event* e) {
     st->previous_ts = e->ts;
     if (perfetto_packet_begin(st, e->ts) != 0 ||
         (e->type != TYPE_SLICE_END && e->type != TYPE_COUNTER &&
-         perfetto_stream_intern(st, &st->names, 2, e->name, e->name_length, &name_iid) != 0) ||
+         name_iid_of(st, e, &name_iid) != 0) ||
         (e->category != NULL && category_iid_of(st, e->category, &category_iid) != 0))
         return -1;
     if ((body = pb_open(out, 11)) == SIZE_MAX || pb_varint(out, 9, (uint64_t)e->type) != 0 ||
@@ -166,8 +179,8 @@ static int emit_instant(perfetto_stream* st, const char* category, const char* n
     track_event e;
     event_init(st, &e, TYPE_INSTANT, category);
     if (name != NULL) {
-        e.name = name;
-        e.name_length = strlen(name);
+        e.name = name; /* a literal */
+        e.name_stable = 1;
     }
     e.ts = event_time(st, 0);
     e.track = track;
@@ -176,13 +189,126 @@ static int emit_instant(perfetto_stream* st, const char* category, const char* n
     return emit(st, &e);
 }
 
+/*
+ * Nesting on the stream's own track. Perfetto pairs each SLICE_END with the
+ * innermost open slice of its track, in time order, and events of equal
+ * time in file order; so the slices of one track must nest, and of two
+ * that begin together the one written first is the outer. Whole push/pop
+ * ranges come with both times, in any order (a tracer that writes a call
+ * when it returns writes children before their parent), and need not nest
+ * (Chrome's "X" events of one thread may overlap). One goes to the
+ * stream's track when it provably nests with everything written there,
+ * else to a lane of the group "overlapping ranges" under the stream's
+ * track:
+ *   - in begin order (its begin not before the latest begin): it must end
+ *     by the end of the innermost slice still open at its begin, the top
+ *     of `nest` (the slices containing the latest begin, a chain);
+ *   - out of order: it must nest with every slice in `nest` and the last
+ *     PERFETTO_RECENT_SLICES written, and begin after every earlier one
+ *     ended (`forgotten_end`); it then joins `nest` in its place.
+ * Split pushes are in `nest` from push to pop (end INT64_MAX), then among
+ * the recent slices.
+ */
+static int nest_insert(perfetto_stream* st, size_t at, int64_t begin, int64_t end) {
+    if (st->nest_count == st->nest_capacity) {
+        size_t capacity = st->nest_capacity ? st->nest_capacity * 2 : 16;
+        struct perfetto_nest* nest = nvtxw_reallocarray(st->nest, capacity, sizeof *nest);
+        if (nest == NULL)
+            return -1;
+        st->nest = nest;
+        st->nest_capacity = capacity;
+    }
+    memmove(&st->nest[at + 1], &st->nest[at], (st->nest_count - at) * sizeof *st->nest);
+    st->nest[at].begin = begin;
+    st->nest[at].end = end;
+    st->nest_count++;
+    if (begin > st->nest_latest_begin)
+        st->nest_latest_begin = begin;
+    return 0;
+}
+
+static void recent_add(perfetto_stream* st, int64_t begin, int64_t end) {
+    struct perfetto_nest* slot = &st->recent[st->recent_count++ % PERFETTO_RECENT_SLICES];
+    if (st->recent_count > PERFETTO_RECENT_SLICES && slot->end > st->forgotten_end)
+        st->forgotten_end = slot->end;
+    slot->begin = begin;
+    slot->end = end;
+}
+
+/* Forgets the slices that end by `at`: nothing beginning at `at` or later,
+ * written after them, can be inside them (an end and a begin of equal time
+ * keep their file order, so the end comes first). */
+static void nest_close_by(perfetto_stream* st, int64_t at) {
+    while (st->nest_count > 0 && st->nest[st->nest_count - 1].end <= at)
+        st->nest_count--;
+}
+
+/* Whether [begin, end], written after `y`, nests with it. */
+static int nests_with(int64_t begin, int64_t end, const struct perfetto_nest* y) {
+    return y->end <= begin ||                      /* y before, its end written first */
+           end < y->begin ||                       /* y after (x's end is written later) */
+           (y->begin <= begin && end <= y->end) || /* in y (y, written first, is outer) */
+           (begin < y->begin && y->end <= end);    /* around y */
+}
+
+/* Out of begin order: whether [begin, end] nests with what the track
+ * remembers; then its place in `nest` (the slices that begin before it). */
+static int nest_fits_late(perfetto_stream* st, int64_t begin, int64_t end, size_t* at) {
+    size_t i, recent = st->recent_count < PERFETTO_RECENT_SLICES ? st->recent_count
+                                                                 : PERFETTO_RECENT_SLICES;
+    if (begin < st->forgotten_end)
+        return 0;
+    for (i = 0; i < recent; i++)
+        if (!nests_with(begin, end, &st->recent[i]))
+            return 0;
+    for (*at = 0; *at < st->nest_count && st->nest[*at].begin <= begin; ++*at)
+        ;
+    for (i = 0; i < st->nest_count; i++)
+        if (!nests_with(begin, end, &st->nest[i]))
+            return 0;
+    return 1;
+}
+
+/* Puts whole range [begin, end] on the stream's track if it nests there. */
+static int nest_take(perfetto_stream* st, int64_t begin, int64_t end) {
+    size_t at;
+    if (st->nest_count == PERFETTO_MAX_NEST)
+        return 0;
+    if (begin >= st->nest_latest_begin) {
+        nest_close_by(st, begin);
+        if (st->nest_count > 0 && end > st->nest[st->nest_count - 1].end)
+            return 0;
+        at = st->nest_count;
+    } else if (!nest_fits_late(st, begin, end, &at)) {
+        return 0;
+    }
+    recent_add(st, begin, end);
+    /* in `nest` only while it contains the latest begin */
+    if (end > st->nest_latest_begin || begin >= st->nest_latest_begin)
+        return nest_insert(st, at, begin, end) == 0 ? 1 : -1;
+    return 1;
+}
+
+/* A split pop at `at`: the innermost open push, and what is inside it, are
+ * done. */
+static void nest_pop(perfetto_stream* st, int64_t at) {
+    while (st->nest_count > 0) {
+        struct perfetto_nest* top = &st->nest[--st->nest_count];
+        if (top->end == INT64_MAX) {
+            recent_add(st, top->begin, at < top->begin ? top->begin : at);
+            return;
+        }
+    }
+}
+
 static int emit_push(perfetto_stream* st, const char* category) {
     track_event e;
     event_init(st, &e, TYPE_SLICE_BEGIN, category);
     e.ts = event_time(st, 1);
     e.flow_out = st->ev.flow_out;
     e.flow_in = st->ev.flow_in;
-    if (emit(st, &e) != 0)
+    nest_close_by(st, e.ts);
+    if (emit(st, &e) != 0 || nest_insert(st, st->nest_count, e.ts, INT64_MAX) != 0)
         return -1;
     st->open_pushes++;
     return 0;
@@ -200,6 +326,7 @@ static int emit_pop(perfetto_stream* st, const char* category) {
     e.flow_in = st->ev.flow_in;
     if (emit(st, &e) != 0)
         return -1;
+    nest_pop(st, e.ts);
     st->open_pushes--;
     return 0;
 }
@@ -297,6 +424,24 @@ static int emit_start_end(perfetto_stream* st, const char* category) {
     int64_t begin = event_time(st, 1), end = event_time(st, 2);
     uint64_t lane = g != NULL ? lane_take(st, g, begin, end < begin ? begin : end) : 0;
     if (lane == 0)
+        return -1;
+    return emit_slice(st, category, lane, st->ev.flow_out, st->ev.flow_in);
+}
+
+/* Whole push/pop range: a slice of the stream's track where it nests, else
+ * of a lane beside it (see "nesting" above). */
+static int emit_push_pop(perfetto_stream* st, const char* category) {
+    int64_t begin = event_time(st, 1), end = event_time(st, 2);
+    perfetto_lane_group* g;
+    uint64_t lane;
+    int fits;
+    if (end < begin)
+        end = begin;
+    if ((fits = nest_take(st, begin, end)) != 0)
+        return fits < 0 || emit_slice(st, category, 0, st->ev.flow_out, st->ev.flow_in);
+    st->overlapping_ranges++;
+    if ((g = lane_group(st, "overlapping ranges", st->uuid)) == NULL ||
+        (lane = lane_take(st, g, begin, end)) == 0)
         return -1;
     return emit_slice(st, category, lane, st->ev.flow_out, st->ev.flow_in);
 }
@@ -494,10 +639,13 @@ static int emit_event(perfetto_stream* st) {
     if (st->ev.task != NULL && (st->ev.role == 0 || (st->ev.role >= 2 && st->ev.role <= 4)))
         return emit_task_event(st, category);
     switch (st->ev.role) {
-    case 1: /* COUNTER_GROUP */
-        return emit_samples(st, NULL, event_name(st), event_time(st, 0));
+    case 1: { /* COUNTER_GROUP */
+        track_event named;
+        event_init(st, &named, TYPE_COUNTER, NULL);
+        return emit_samples(st, NULL, named.name, event_time(st, 0));
+    }
     case 2: /* RANGE_PUSHPOP */
-        return emit_slice(st, category, 0, st->ev.flow_out, st->ev.flow_in);
+        return emit_push_pop(st, category);
     case 3: /* RANGE_STARTEND */
         return emit_start_end(st, category);
     case 5: /* RANGE_PUSH */
@@ -574,6 +722,8 @@ nvtxwResultCode_t perfetto_counter_write(void* state, int64_t timestamp,
     if (status != NVTXW_RESULT_SUCCESS)
         return rejected(st, mark, status);
     snprintf(fallback, sizeof fallback, "counter %" PRIu64, counter->id);
+    timestamp =
+        time_map_convert(&st->times, time_map_semantics_domain(counter->semantics), timestamp);
     if (emit_samples(st, counter, counter->name[0] != '\0' ? counter->name : fallback, timestamp) !=
         0)
         return event_failed(st, mark);
@@ -588,16 +738,20 @@ nvtxwResultCode_t perfetto_counter_no_value_write(void* state, int64_t timestamp
     return NVTXW_RESULT_SUCCESS;
 }
 
-/* Timestamps are written in the producer's clock as given: sync points and
- * conversion factors are accepted and not applied (docs/perfetto.md). */
+/* Conversions into the session's time domain (sink/shared/time_map.h),
+ * for the stream's later timestamps. */
 nvtxwResultCode_t perfetto_sync_points_write(void* state, uint64_t src, uint64_t dst,
                                              const nvtxSyncPoint_t* points, size_t count) {
-    (void)state, (void)src, (void)dst, (void)points, (void)count;
-    return NVTXW_RESULT_SUCCESS;
+    perfetto_stream* st = state;
+    return time_map_points(&st->times, src, dst, points, count) == 0
+               ? NVTXW_RESULT_SUCCESS
+               : error_oom("a Perfetto stream's time conversions");
 }
 
 nvtxwResultCode_t perfetto_conversion_factor_write(void* state, uint64_t src, uint64_t dst,
                                                    double slope, int64_t ts_src, int64_t ts_dst) {
-    (void)state, (void)src, (void)dst, (void)slope, (void)ts_src, (void)ts_dst;
-    return NVTXW_RESULT_SUCCESS;
+    perfetto_stream* st = state;
+    return time_map_factor(&st->times, src, dst, slope, ts_src, ts_dst) == 0
+               ? NVTXW_RESULT_SUCCESS
+               : error_oom("a Perfetto stream's time conversions");
 }

@@ -13,6 +13,7 @@
 #ifndef NVTXW_SINK_PERFETTO_INTERNAL_H
 #define NVTXW_SINK_PERFETTO_INTERNAL_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -24,6 +25,7 @@
 #include "core/sink.h"
 #include "sink/shared/field_kind.h"
 #include "sink/shared/scope_process.h"
+#include "sink/shared/time_map.h"
 
 /* A stream's pending packets are written once they exceed this many bytes. */
 #define PERFETTO_FLUSH_BYTES (64 * 1024)
@@ -38,6 +40,10 @@
 #define PERFETTO_STABLE_SLOTS (1u << PERFETTO_STABLE_BITS)
 /* log2 of the schema roles a stream keeps at hand. */
 #define PERFETTO_ROLE_BITS 3
+/* Slices a stream's own track keeps track of, open at once (deeper whole
+ * ranges go to a lane), and ended slices it remembers (a power of two). */
+#define PERFETTO_MAX_NEST 4096
+#define PERFETTO_RECENT_SLICES 32
 /* Overlapping whole start/end ranges of one group on one stream: lanes. */
 #define PERFETTO_MAX_LANES 4096
 
@@ -106,7 +112,15 @@ typedef struct perfetto_sink {
     char* path;      /* final name */
     output_file out; /* out.written: the file written (common/output_file.h) */
     char* session_name;
-    strbuf line;               /* session-sequence packets (serialized calls only) */
+    /* Session-sequence packets (track descriptors of processes, streams and
+     * tasks) wait in `line` until a stream writes packets, which may refer to
+     * them, or 64 KiB are pending: one write(2) for many task tracks instead
+     * of one each. Appended by serialized calls, written by any flush, under
+     * line_lock; line_pending (set under the lock) lets a flush skip the
+     * lock when nothing waits. */
+    pthread_mutex_t line_lock;
+    atomic_int line_pending;
+    strbuf line;
     int session_process_named; /* process 1's track descriptor was written */
     scope_process_table processes;
     /* Task tracks: task_maps[domain index] is a pubmap from a task scope
@@ -114,6 +128,10 @@ typedef struct perfetto_sink {
      * the write path without a lock (common/pubmap.h). */
     pubvec task_maps;
     uint64_t task_count;
+    /* The session's time domain: the default of its first stream
+     * (sink/shared/time_map.h); set by the first StreamOpen. */
+    uint64_t time_domain;
+    int time_domain_set;
     /* Compression= given (and not 0): each flush of a stream is one packet
      * of zstd_compressed_packets at this level; else packets as they are. */
     int compress, level;
@@ -170,6 +188,9 @@ typedef struct perfetto_counter_map {
 typedef struct perfetto_event {
     int role; /* schema role (flags >> 3 & 0xF) of the first payload having one */
     const char* title;
+    /* The message when it is a registered string (lives until the session
+     * ends: interned by address), else NULL and the message is st->name. */
+    const char* stable_message;
     int has_begin, has_end, has_point, has_message, has_range_id, has_category;
     int has_flow_out, has_flow_in;
     int64_t begin, end, point;
@@ -199,13 +220,15 @@ typedef struct perfetto_stream {
     uint64_t next_local;   /* stream-local tracks made */
     uint64_t open_pushes;  /* split pushes not yet popped */
     uint64_t unmatched_pops;
-    uint64_t negative_times; /* timestamps below 0, written as 0 */
-    uint64_t closed_pushes;  /* pushes ended at StreamClose */
-    strbuf out;              /* pending packets */
-    strbuf zout;             /* the compressed packet of a flush */
-    strbuf interned;         /* its InternedData's contents */
-    strbuf args;             /* the current event's debug annotations */
-    strbuf name;             /* the current event's message */
+    uint64_t negative_times;     /* timestamps below 0, written as 0 */
+    uint64_t closed_pushes;      /* pushes ended at StreamClose */
+    uint64_t overlapping_ranges; /* whole push/pop ranges put on a lane */
+    time_map times;              /* its time domains into the session's */
+    strbuf out;                  /* pending packets */
+    strbuf zout;                 /* the compressed packet of a flush */
+    strbuf interned;             /* its InternedData's contents */
+    strbuf args;                 /* the current event's debug annotations */
+    strbuf name;                 /* the current event's message */
     perfetto_intern names, categories, keys;
     char category_number[24]; /* an unregistered category's number, as text */
     uint64_t generation;      /* incremental states written: a new one voids `stable` */
@@ -220,6 +243,15 @@ typedef struct perfetto_stream {
     perfetto_counter_map counter_tracks; /* (counter, field) -> its track */
     perfetto_lane_group* groups;
     size_t group_count;
+    /* The stream's own track (perfetto_event.c, "nesting"): its slices that
+     * contain the latest begin, outermost first (split pushes not yet popped
+     * have end INT64_MAX); the last slices written; the latest end of the
+     * slices written before those. */
+    struct perfetto_nest {
+        int64_t begin, end;
+    } * nest, recent[PERFETTO_RECENT_SLICES];
+    size_t nest_count, nest_capacity, recent_count;
+    int64_t nest_latest_begin, forgotten_end;
     /* Schema roles looked up last, direct-mapped by schema ID (role -1:
      * an empty slot). */
     struct perfetto_role {
@@ -233,8 +265,9 @@ typedef struct perfetto_stream {
     size_t top;       /* pb mark of the open top-level annotation, or SIZE_MAX */
     const char* field_name;
     uint64_t field_type;
-    int field_flow;      /* the open top-level field is "flow_out" (1), "flow_in" (2) */
-    uint32_t top_fields; /* top-level fields of the current payload */
+    uint64_t field_time_domain; /* of the open top-level field (NONE: the stream's) */
+    int field_flow;             /* the open top-level field is "flow_out" (1), "flow_in" (2) */
+    uint32_t top_fields;        /* top-level fields of the current payload */
     uint64_t payload_schema;
     size_t depth;
     perfetto_frame* frames; /* frames[depth] is the innermost; grown on demand */
@@ -251,10 +284,13 @@ typedef struct perfetto_stream {
 
 /* ---- perfetto_sink.c ---- */
 nvtxwResultCode_t perfetto_write_all(perfetto_sink* ps, const char* data, size_t size);
+/* Writes the session packets waiting in ps->line: before a stream's packets,
+ * which may refer to them. Any thread. */
+nvtxwResultCode_t perfetto_session_packets_flush(perfetto_sink* ps);
 /* Appends a TrackDescriptor packet on `sequence` to `out`. 0 or -1. */
 int perfetto_put_track(strbuf* out, uint32_t sequence, const perfetto_track_desc* d);
-/* Writes a TrackDescriptor packet on the session's sequence: serialized
- * calls only. */
+/* Queues a TrackDescriptor packet on the session's sequence (ps->line):
+ * serialized calls only. */
 nvtxwResultCode_t perfetto_put_session_track(perfetto_sink* ps, const perfetto_track_desc* d);
 /* The process of `stream` (described on first use) and whether the stream
  * is one of its threads (else a track under it): serialized calls only. */

@@ -5,7 +5,9 @@
  *
  * File layout (field numbers are those of perfetto_trace.proto):
  *   file     := { Trace.packet(1) = packet }*
- *   packet   := session packets, on sequence 1, written by serialized calls:
+ *   packet   := session packets, on sequence 1, made by serialized calls and
+ *                 written before the next stream packets (which may refer
+ *                 to them) or 64 KiB at a time:
  *                 the root track (uuid 0: processes and threads in explicit
  *                 order), a process track per process, the track of every
  *                 stream (a thread, or a track under its process) and task
@@ -147,12 +149,40 @@ int perfetto_put_track(strbuf* out, uint32_t sequence, const perfetto_track_desc
     return pb_close(out, track) || pb_close(out, packet);
 }
 
-/* Writes the packets built in ps->line (build_status 0). */
-static nvtxwResultCode_t flush_line(perfetto_sink* ps, int build_status) {
-    nvtxwResultCode_t status = build_status != 0
-                                   ? error_oom("a Perfetto track descriptor")
-                                   : perfetto_write_all(ps, ps->line.data, ps->line.length);
+/* Writes ps->line; line_lock held. */
+static nvtxwResultCode_t line_write_locked(perfetto_sink* ps) {
+    nvtxwResultCode_t status = NVTXW_RESULT_SUCCESS;
+    if (ps->line.length > 0)
+        status = perfetto_write_all(ps, ps->line.data, ps->line.length);
     strbuf_clear(&ps->line);
+    atomic_store_explicit(&ps->line_pending, 0, memory_order_relaxed);
+    return status;
+}
+
+nvtxwResultCode_t perfetto_session_packets_flush(perfetto_sink* ps) {
+    nvtxwResultCode_t status;
+    if (!atomic_load_explicit(&ps->line_pending, memory_order_acquire))
+        return NVTXW_RESULT_SUCCESS;
+    pthread_mutex_lock(&ps->line_lock);
+    status = line_write_locked(ps);
+    pthread_mutex_unlock(&ps->line_lock);
+    return status;
+}
+
+nvtxwResultCode_t perfetto_put_session_track(perfetto_sink* ps, const perfetto_track_desc* d) {
+    nvtxwResultCode_t status = NVTXW_RESULT_SUCCESS;
+    size_t mark;
+    pthread_mutex_lock(&ps->line_lock);
+    mark = ps->line.length;
+    if (perfetto_put_track(&ps->line, PERFETTO_SESSION_SEQUENCE, d) != 0) {
+        ps->line.length = mark; /* no half packet */
+        status = error_oom("a Perfetto track descriptor");
+    } else if (ps->line.length >= PERFETTO_FLUSH_BYTES) {
+        status = line_write_locked(ps);
+    } else {
+        atomic_store_explicit(&ps->line_pending, 1, memory_order_release);
+    }
+    pthread_mutex_unlock(&ps->line_lock);
     return status;
 }
 
@@ -169,7 +199,7 @@ static nvtxwResultCode_t session_process(perfetto_sink* ps) {
     d.process_name = ps->session_name[0] ? ps->session_name : "nvtxw-session";
     d.has_rank = 1;
     d.rank = 1;
-    return flush_line(ps, perfetto_put_track(&ps->line, PERFETTO_SESSION_SEQUENCE, &d));
+    return perfetto_put_session_track(ps, &d);
 }
 
 /* The process of scope `scope_id` of `domain` (process 1 for none, ROOT and
@@ -179,7 +209,8 @@ static nvtxwResultCode_t scope_process(perfetto_sink* ps, const core_domain* dom
     const core_scope* scope = core_domain_scope(domain, scope_id);
     perfetto_track_desc d = {0};
     strbuf name = {0};
-    int is_new, status;
+    int is_new;
+    nvtxwResultCode_t status;
     *pid = 1;
     if (scope == NULL)
         return session_process(ps);
@@ -192,11 +223,14 @@ static nvtxwResultCode_t scope_process(perfetto_sink* ps, const core_domain* dom
     d.pid = *pid;
     d.has_rank = 1;
     d.rank = (int32_t)(*pid > INT32_MAX ? INT32_MAX : *pid);
-    status = scope_path_display(scope->path, &name);
+    if (scope_path_display(scope->path, &name) != 0) {
+        strbuf_free(&name);
+        return error_oom("a Perfetto process name");
+    }
     d.process_name = name.data != NULL ? name.data : "";
-    status = status || perfetto_put_track(&ps->line, PERFETTO_SESSION_SEQUENCE, &d);
+    status = perfetto_put_session_track(ps, &d);
     strbuf_free(&name);
-    return flush_line(ps, status);
+    return status;
 }
 
 nvtxwResultCode_t perfetto_stream_process(perfetto_sink* ps, const core_stream* stream,
@@ -222,10 +256,6 @@ nvtxwResultCode_t perfetto_stream_process(perfetto_sink* ps, const core_stream* 
         return scope_process(ps, stream->domain, scope->parent, pid);
     }
     return scope_process(ps, stream->domain, stream->scope_id, pid);
-}
-
-nvtxwResultCode_t perfetto_put_session_track(perfetto_sink* ps, const perfetto_track_desc* d) {
-    return flush_line(ps, perfetto_put_track(&ps->line, PERFETTO_SESSION_SEQUENCE, d));
 }
 
 /* ---- tasks ---- */
@@ -303,6 +333,7 @@ static void perfetto_free(perfetto_sink* ps) {
     size_t i;
     for (i = 0; i < PERFETTO_CONTEXTS; i++)
         ZSTD_freeCCtx(atomic_load(&ps->contexts[i]));
+    pthread_mutex_destroy(&ps->line_lock);
     pubvec_free(&ps->task_maps, task_map_free);
     scope_process_table_free(&ps->processes);
     strbuf_free(&ps->line);
@@ -321,6 +352,7 @@ static nvtxwResultCode_t perfetto_create(const core_config* config, const char* 
         return error_oom("the Perfetto sink");
     ps->base.ops = &sink_perfetto_ops;
     ps->fd = -1;
+    pthread_mutex_init(&ps->line_lock, NULL);
     ps->compress = config->compression_given && config->compression != 0;
     ps->level = config->compression;
     ps->session_name = nvtxw_strdup(session_name);
@@ -346,6 +378,8 @@ static nvtxwResultCode_t perfetto_create(const core_config* config, const char* 
 static nvtxwResultCode_t perfetto_destroy(sink* s, int faulty) {
     perfetto_sink* ps = (perfetto_sink*)s;
     nvtxwResultCode_t status = faulty ? NVTXW_RESULT_FAILED : NVTXW_RESULT_SUCCESS;
+    if (status == NVTXW_RESULT_SUCCESS)
+        status = perfetto_session_packets_flush(ps);
     if (close(ps->fd) != 0 && status == NVTXW_RESULT_SUCCESS)
         status = error_set(NVTXW_RESULT_FAILED, "cannot close Perfetto output \"%s\": %s", ps->path,
                            strerror(errno));

@@ -24,6 +24,7 @@
 
 #include "common/alloc.h"
 #include "common/error_internal.h"
+#include "common/log.h"
 #include "common/slot_hash.h"
 #include "sink/perfetto/perfetto_internal.h"
 #include "sink/perfetto/perfetto_pb.h"
@@ -32,7 +33,9 @@ nvtxwResultCode_t perfetto_stream_flush(perfetto_stream* st, int force) {
     nvtxwResultCode_t status = NVTXW_RESULT_SUCCESS;
     if (st->out.length == 0 || (!force && st->out.length < PERFETTO_FLUSH_BYTES))
         return NVTXW_RESULT_SUCCESS;
-    status = perfetto_write_packets(st->sink, st->out.data, st->out.length, &st->zout);
+    status = perfetto_session_packets_flush(st->sink);
+    if (status == NVTXW_RESULT_SUCCESS)
+        status = perfetto_write_packets(st->sink, st->out.data, st->out.length, &st->zout);
     strbuf_clear(&st->out);
     return status;
 }
@@ -159,6 +162,8 @@ static void stream_free(perfetto_stream* st) {
         nvtxw_free(st->groups[i].busy_until);
     }
     nvtxw_free(st->groups);
+    nvtxw_free(st->nest);
+    time_map_free(&st->times);
     nvtxw_free(st->frames);
     nvtxw_free(st->counter_tracks.slots);
     perfetto_intern_free(&st->names);
@@ -215,11 +220,18 @@ nvtxwResultCode_t perfetto_stream_open(sink* s, const core_stream* stream, void*
         return error_oom("a Perfetto stream");
     }
     st->sink = ps;
+    st->nest_latest_begin = INT64_MIN;
+    st->forgotten_end = INT64_MIN;
     st->stream = stream;
     for (size_t i = 0; i < sizeof st->roles / sizeof st->roles[0]; i++)
         st->roles[i].role = -1;
     st->sequence = (uint32_t)stream->index + PERFETTO_SESSION_SEQUENCE + 1;
     st->uuid = PERFETTO_UUID(stream->index + 1, PERFETTO_TRACK_STREAM);
+    if (!ps->time_domain_set) {
+        ps->time_domain_set = 1;
+        ps->time_domain = stream->time_domain_id;
+    }
+    time_map_init(&st->times, ps->time_domain, stream->time_domain_id);
     if ((status = describe_stream(st)) != NVTXW_RESULT_SUCCESS) {
         stream_free(st);
         return status;
@@ -228,10 +240,46 @@ nvtxwResultCode_t perfetto_stream_open(sink* s, const core_stream* stream, void*
     return NVTXW_RESULT_SUCCESS;
 }
 
+/* What the stream's events needed changing to fit Perfetto's rules, for
+ * NVTXW_LOG_LEVEL (common/log.h): data moved or made up are warnings. */
+static void stream_report(const perfetto_stream* st) {
+    const char* name = st->stream->name;
+    if (st->open_pushes > 0)
+        nvtxw_log(NVTXW_LOG_WARNING,
+                  "perfetto sink, stream \"%s\": %" PRIu64
+                  " push%s never popped, ended at the stream's last time (%" PRId64 " ns)",
+                  name, st->open_pushes, st->open_pushes == 1 ? "" : "es", st->previous_ts);
+    if (st->unmatched_pops > 0)
+        nvtxw_log(NVTXW_LOG_WARNING,
+                  "perfetto sink, stream \"%s\": %" PRIu64
+                  " pop%s with nothing pushed, written as instant%s \"(unmatched pop)\"",
+                  name, st->unmatched_pops, st->unmatched_pops == 1 ? "" : "s",
+                  st->unmatched_pops == 1 ? "" : "s");
+    if (st->negative_times > 0)
+        nvtxw_log(NVTXW_LOG_WARNING,
+                  "perfetto sink, stream \"%s\": %" PRIu64
+                  " timestamp%s below 0 written as 0 (Perfetto's clocks are unsigned)",
+                  name, st->negative_times, st->negative_times == 1 ? "" : "s");
+    if (st->times.unconverted > 0)
+        nvtxw_log(NVTXW_LOG_WARNING,
+                  "perfetto sink, stream \"%s\": %" PRIu64 " timestamp%s of time domain 0x%" PRIx64
+                  " written as given: no conversion to the session's time domain 0x%" PRIx64
+                  " was written on the stream",
+                  name, st->times.unconverted, st->times.unconverted == 1 ? "" : "s",
+                  st->times.unconverted_domain, st->times.session_domain);
+    if (st->overlapping_ranges > 0)
+        nvtxw_log(NVTXW_LOG_INFO,
+                  "perfetto sink, stream \"%s\": %" PRIu64
+                  " whole range%s not nesting with the stream's others put on lanes "
+                  "\"overlapping ranges\"",
+                  name, st->overlapping_ranges, st->overlapping_ranges == 1 ? "" : "s");
+}
+
 nvtxwResultCode_t perfetto_stream_close(sink* s, const core_stream* stream, void* state) {
     perfetto_stream* st = state;
     nvtxwResultCode_t status = NVTXW_RESULT_SUCCESS;
     (void)s, (void)stream;
+    stream_report(st);
     if (perfetto_close_pushes(st) != 0)
         status = error_oom("a Perfetto stream's last packets");
     if (status == NVTXW_RESULT_SUCCESS)

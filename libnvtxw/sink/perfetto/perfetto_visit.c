@@ -46,6 +46,11 @@ void perfetto_visit_reset(perfetto_stream* st, int numeric_only) {
     st->top = SIZE_MAX;
 }
 
+/* A timestamp of the open field in the session's time domain. */
+static int64_t event_ts(perfetto_stream* st, uint64_t value) {
+    return time_map_convert(&st->times, st->field_time_domain, (int64_t)value);
+}
+
 /* Stores an integer attribute; 0 when the open field is not one. */
 static int store_integer(perfetto_stream* st, uint64_t value) {
     perfetto_event* ev = &st->ev;
@@ -53,13 +58,13 @@ static int store_integer(perfetto_stream* st, uint64_t value) {
         return 0;
     switch (st->field_kind) {
     case SINK_FIELD_BEGIN:
-        ev->has_begin = 1, ev->begin = (int64_t)value;
+        ev->has_begin = 1, ev->begin = event_ts(st, value);
         return 1;
     case SINK_FIELD_END:
-        ev->has_end = 1, ev->end = (int64_t)value;
+        ev->has_end = 1, ev->end = event_ts(st, value);
         return 1;
     case SINK_FIELD_POINT:
-        ev->has_point = 1, ev->point = (int64_t)value;
+        ev->has_point = 1, ev->point = event_ts(st, value);
         return 1;
     case SINK_FIELD_RANGE_ID:
         ev->has_range_id = 1, ev->range_id = value;
@@ -228,6 +233,7 @@ static int on_field_begin(void* ctx, const nvtxw_field_info_t* field) {
         st->field_kind = sink_field_kind_of(field);
         st->field_name = field->name;
         st->field_type = field->type;
+        st->field_time_domain = field->time_domain_id;
         st->field_flow = field->name[0] != 'f'                  ? 0
                          : strcmp(field->name, "flow_out") == 0 ? 1
                          : strcmp(field->name, "flow_in") == 0  ? 2
@@ -339,6 +345,7 @@ static int on_float(void* ctx, double value) {
 static int on_text(perfetto_stream* st, const char* text, size_t length) {
     if (st->depth == 0 && st->field_kind == SINK_FIELD_MESSAGE) {
         st->ev.has_message = 1;
+        st->ev.stable_message = NULL;
         strbuf_clear(&st->name);
         return strbuf_append(&st->name, text, length);
     }
@@ -354,6 +361,11 @@ static int on_string(void* ctx, const char* utf8, size_t length) {
 static int on_string_handle(void* ctx, uint64_t handle, const char* text) {
     perfetto_stream* st = ctx;
     char hex[24];
+    if (text != NULL && st->depth == 0 && st->field_kind == SINK_FIELD_MESSAGE) {
+        st->ev.has_message = 1;
+        st->ev.stable_message = text;
+        return 0;
+    }
     if (text != NULL)
         return on_text(st, text, strlen(text));
     /* Handle 0 is "no string": a top-level field is left out. */
