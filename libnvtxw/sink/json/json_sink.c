@@ -232,10 +232,16 @@ static nvtxwResultCode_t json_create(const core_config* config, const char* sess
     return NVTXW_RESULT_SUCCESS;
 }
 
+/* base + min_rel (min_rel <= 0: the shift of every event), clamped to
+ * int64: -min_rel has no int64 value when min_rel is INT64_MIN. */
+static int64_t shifted_base(int64_t base, int64_t min_rel) {
+    return base < INT64_MIN - min_rel ? INT64_MIN : base + min_rel;
+}
+
 /* The tail: closes the array and adds the metadata members. */
 static nvtxwResultCode_t json_finish(json_sink* cs) {
     int64_t base = atomic_load(&cs->base_ns);
-    base = base == CHROME_BASE_UNSET ? 0 : json_rebase(base, -cs->min_rel);
+    base = base == CHROME_BASE_UNSET ? 0 : shifted_base(base, cs->min_rel);
     return json_flush_line(
         cs, strbuf_append(&cs->line, "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{", 39) ||
                 strbuf_append(&cs->line, "\"generator\":\"nvtxw\",\"session\":", 30) ||
