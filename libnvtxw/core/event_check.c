@@ -7,6 +7,8 @@
  *   - SCOPE_ID values must be NONE, ROOT or scopes registered here;
  *   - time semantics on entries must name a known clock;
  * and recording the event's first TIMESTAMP value (its position in time).
+ * Events whose payloads core_event_fast_check validated are walked by
+ * core_event_walk_valid, without the checks.
  */
 #include "config.h"
 
@@ -172,6 +174,23 @@ nvtxwResultCode_t core_event_walk(const core_event* event, const nvtxw_visitor_t
     if (status != NVTXW_RESULT_SUCCESS && state.problem[0] != '\0')
         return error_set(NVTXW_RESULT_INVALID_ARGUMENT, "cannot write event on stream \"%s\": %s",
                          event->stream->name, state.problem);
+    if (status != NVTXW_RESULT_SUCCESS)
+        error_prefix("cannot write event on stream \"%s\"", event->stream->name);
+    return status;
+}
+
+nvtxwResultCode_t core_event_walk_valid(const core_event* event, const nvtxw_visitor_t* visitor,
+                                        void* ctx, unsigned visit_flags) {
+    const core_domain* domain = event->stream->domain;
+    nvtxw_visit_options_t options;
+    nvtxwResultCode_t status;
+    memset(&options, 0, sizeof options);
+    options.struct_size = sizeof options;
+    options.resolve_string = resolve_string;
+    options.resolve_ctx = (void*)domain;
+    options.flags = visit_flags;
+    status =
+        nvtxw_payload_visit(domain->schemas, event->payloads, event->count, visitor, ctx, &options);
     if (status != NVTXW_RESULT_SUCCESS)
         error_prefix("cannot write event on stream \"%s\"", event->stream->name);
     return status;

@@ -230,13 +230,20 @@ nvtxwResultCode_t core_event_walk(const core_event* event, const nvtxw_visitor_t
 /* Validates without a walk the payloads of common schemas (core/fast_check.c)
  * and fills `facts`; 0 when the event needs the walk. */
 int core_event_fast_check(const core_event* event, core_event_facts* facts);
+/* Walks an event that core_event_fast_check found valid with `visitor`
+ * alone: the checks of core_event_walk would all pass, so they are not
+ * made again for every value. */
+nvtxwResultCode_t core_event_walk_valid(const core_event* event, const nvtxw_visitor_t* visitor,
+                                        void* ctx, unsigned visit_flags);
 /* Inline: sinks that only store or count (visitor NULL) mostly take the
- * fast check, without a second call. */
+ * fast check, without a second call; sinks that render walk the common
+ * schemas without the checking layer. */
 static inline nvtxwResultCode_t core_event_visit(const core_event* event,
                                                  const nvtxw_visitor_t* visitor, void* ctx,
                                                  unsigned visit_flags, core_event_facts* facts) {
-    if (visitor == NULL && core_event_fast_check(event, facts))
-        return NVTXW_RESULT_SUCCESS;
+    if (core_event_fast_check(event, facts))
+        return visitor == NULL ? NVTXW_RESULT_SUCCESS
+                               : core_event_walk_valid(event, visitor, ctx, visit_flags);
     return core_event_walk(event, visitor, ctx, visit_flags, facts);
 }
 

@@ -38,6 +38,8 @@
 /* Slots of a stream's cache of iids by string address (a power of two). */
 #define PERFETTO_STABLE_BITS 6
 #define PERFETTO_STABLE_SLOTS (1u << PERFETTO_STABLE_BITS)
+/* log2 of the slots of a stream's cache of top-level fields. */
+#define PERFETTO_FIELD_BITS 6
 /* log2 of the schema roles a stream keeps at hand. */
 #define PERFETTO_ROLE_BITS 3
 /* Slices a stream's own track keeps track of, open at once (deeper whole
@@ -252,6 +254,16 @@ typedef struct perfetto_stream {
     } * nest, recent[PERFETTO_RECENT_SLICES];
     size_t nest_count, nest_capacity, recent_count;
     int64_t nest_latest_begin, forgotten_end;
+    /* What a registered top-level field is to the sink, by the address of
+     * its field info (which lives with its schema): its kind, whether it
+     * is a flow, and its name's iid in incremental state `generation`.
+     * Direct-mapped; field NULL = an empty slot. */
+    struct perfetto_field_slot {
+        const nvtxw_field_info_t* field;
+        uint64_t generation, key_iid; /* key_iid valid while generation is the stream's */
+        int kind, flow;
+    } fields[1u << PERFETTO_FIELD_BITS];
+    struct perfetto_field_slot* field_slot; /* the open top-level field's, or NULL */
     /* Schema roles looked up last, direct-mapped by schema ID (role -1:
      * an empty slot). */
     struct perfetto_role {

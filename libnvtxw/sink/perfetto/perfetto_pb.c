@@ -8,7 +8,7 @@
 #include "common/utf8.h"
 #include "sink/perfetto/perfetto_pb.h"
 
-int pb_close(strbuf* b, size_t mark) {
+int pb_close_long(strbuf* b, size_t mark) {
     size_t length = b->length - mark, extra = 0;
     uint8_t prefix[VARINT_MAX_BYTES];
     size_t prefix_length = varint_put(prefix, length);

@@ -94,8 +94,17 @@ static inline size_t pb_open(strbuf* b, uint32_t number) {
     return b->length;
 }
 
+/* pb_close of contents of 128 bytes or more (moved up). */
+int pb_close_long(strbuf* b, size_t mark);
+
 /* Closes what pb_open(mark) opened: writes its length. */
-int pb_close(strbuf* b, size_t mark);
+static inline int pb_close(strbuf* b, size_t mark) {
+    size_t length = b->length - mark;
+    if (length >= 0x80)
+        return pb_close_long(b, mark);
+    b->data[mark - 1] = (char)length;
+    return 0;
+}
 
 /* A `string` field: `text` as well-formed UTF-8 (see above). */
 int pb_string(strbuf* b, uint32_t number, const char* text, size_t length);

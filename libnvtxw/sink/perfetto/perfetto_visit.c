@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "common/alloc.h"
+#include "common/compiler.h"
 #include "common/slot_hash.h"
 #include "nvtxw/payload.h"
 #include "sink/perfetto/perfetto_internal.h"
@@ -91,9 +92,17 @@ static int open_top(perfetto_stream* st) {
         snprintf(unnamed, sizeof unnamed, "<field_%u>", st->top_fields - 1);
         key = unnamed;
     }
-    if ((key == unnamed ? perfetto_stream_intern(st, &st->keys, 3, key, strlen(key), &iid)
-                        : perfetto_stream_intern_stable(st, &st->keys, 3, key, &iid)) != 0 ||
-        (st->top = pb_open(&st->args, 4)) == SIZE_MAX)
+    if (key == st->field_name && st->field_slot != NULL &&
+        st->field_slot->generation == st->generation) {
+        iid = st->field_slot->key_iid;
+    } else if ((key == unnamed ? perfetto_stream_intern(st, &st->keys, 3, key, strlen(key), &iid)
+                               : perfetto_stream_intern_stable(st, &st->keys, 3, key, &iid)) != 0) {
+        return -1;
+    } else if (key == st->field_name && st->field_slot != NULL) {
+        st->field_slot->generation = st->generation;
+        st->field_slot->key_iid = iid;
+    }
+    if ((st->top = pb_open(&st->args, 4)) == SIZE_MAX)
         return -1;
     return pb_varint(&st->args, 1, iid);
 }
@@ -223,24 +232,43 @@ static int on_payload_begin(void* ctx, size_t index, uint64_t schema_id, size_t 
     return 0;
 }
 
-static int on_field_begin(void* ctx, const nvtxw_field_info_t* field) {
-    perfetto_stream* st = ctx;
+/* 1, 2: a top-level field named "flow_out", "flow_in"; else 0. */
+static int field_flow_of(const char* name) {
+    return name[0] != 'f'                  ? 0
+           : strcmp(name, "flow_out") == 0 ? 1
+           : strcmp(name, "flow_in") == 0  ? 2
+                                           : 0;
+}
+
+/* The kind and flow of a top-level field: from the stream's cache for a
+ * registered entry (its field info lives with the schema), else worked
+ * out (a predefined payload's field info is the walk's own). */
+static void field_facts(perfetto_stream* st, const nvtxw_field_info_t* field) {
+    struct perfetto_field_slot* slot;
+    if (field->entry == NULL) {
+        st->field_slot = NULL;
+        st->field_kind = sink_field_kind_of(field);
+        st->field_flow = field_flow_of(field->name);
+        return;
+    }
+    slot = &st->fields[slot_hash((uint64_t)(uintptr_t)field, PERFETTO_FIELD_BITS)];
+    if (slot->field != field) {
+        slot->field = field;
+        slot->kind = sink_field_kind_of(field);
+        slot->flow = field_flow_of(field->name);
+        slot->generation = UINT64_MAX; /* no iid yet */
+    }
+    st->field_slot = slot;
+    st->field_kind = slot->kind;
+    st->field_flow = slot->flow;
+}
+
+/* A field inside a container: an entry of its dictionary. Out of line: the
+ * top-level fields, most of them, need none of its registers. */
+static NVTXW_NOINLINE int nested_field_begin(perfetto_stream* st, const nvtxw_field_info_t* field) {
     perfetto_frame* frame = &st->frames[st->depth];
     char unnamed[40];
     const char* key = field->name;
-    if (st->depth == 0) {
-        st->top_fields++;
-        st->field_kind = sink_field_kind_of(field);
-        st->field_name = field->name;
-        st->field_type = field->type;
-        st->field_time_domain = field->time_domain_id;
-        st->field_flow = field->name[0] != 'f'                  ? 0
-                         : strcmp(field->name, "flow_out") == 0 ? 1
-                         : strcmp(field->name, "flow_in") == 0  ? 2
-                                                                : 0;
-        st->top = SIZE_MAX;
-        return 0;
-    }
     frame->fields++;
     if (st->field_kind == SINK_FIELD_SKIP)
         return 0;
@@ -252,6 +280,19 @@ static int on_field_begin(void* ctx, const nvtxw_field_info_t* field) {
     if ((frame->entry = pb_open(&st->args, 11)) == SIZE_MAX)
         return -1;
     return pb_cstring(&st->args, 10, key);
+}
+
+static int on_field_begin(void* ctx, const nvtxw_field_info_t* field) {
+    perfetto_stream* st = ctx;
+    if (st->depth != 0)
+        return nested_field_begin(st, field);
+    st->top_fields++;
+    st->field_name = field->name;
+    st->field_type = field->type;
+    st->field_time_domain = field->time_domain_id;
+    st->top = SIZE_MAX;
+    field_facts(st, field);
+    return 0;
 }
 
 /* A field without a value (a NULL pointer, an empty union) is null, as in
