@@ -113,7 +113,19 @@ if "$replay" "$src/tests/perfetto/data/time_domains.jsonl" -o "$tmp/td.pftrace" 
 else
     fail "time domains: $(head -c 400 "$tmp/err")"
 fi
-rm -f "$tmp/td.pftrace"
+for sink in perfetto json; do
+    ext=pftrace
+    [ "$sink" = json ] && ext=json
+    if "$replay" "$src/tests/perfetto/data/time_domains.jsonl" -o "$tmp/td.$ext" 2>"$tmp/err" &&
+        grep -q "^nvtxw: warning: $sink sink, stream \"unconverted\": 1 timestamp of time domain 0x[0-9a-f]* written as given" "$tmp/err" &&
+        grep -q "^nvtxw: warning: $sink sink, stream \"gpu\": 1 timestamp of" "$tmp/err" &&
+        [ "$(grep -c '^nvtxw: warning' "$tmp/err")" -eq 2 ]; then
+        pass "time domains: the $sink sink counts the 2 timestamps it could not convert"
+    else
+        fail "time domains, $sink sink's warnings: $(head -c 800 "$tmp/err")"
+    fi
+done
+rm -f "$tmp/td.pftrace" "$tmp/td.json"
 
 # What the sink changed is said on stderr (docs/logging.md): warnings by
 # default in the tools, nothing with NVTXW_LOG_LEVEL=off, an unknown level

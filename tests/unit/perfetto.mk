@@ -17,6 +17,6 @@ tests_unit_perfetto_test_LDADD = $(TEST_LIBS) -lpthread
 check_PROGRAMS += tests/unit/time_map_test
 TESTS += tests/unit/time_map_test
 tests_unit_time_map_test_SOURCES = tests/unit/time_map_test.c \
-	libnvtxw/sink/shared/time_map.c libnvtxw/common/alloc.c
-tests_unit_time_map_test_CFLAGS = $(TEST_CFLAGS)
-tests_unit_time_map_test_LDADD = $(TEST_LIBS) -lm
+	libnvtxw/sink/shared/time_map.c libnvtxw/common/alloc.c libnvtxw/common/log.c
+tests_unit_time_map_test_CFLAGS = $(TEST_CFLAGS) -pthread
+tests_unit_time_map_test_LDADD = $(TEST_LIBS) -lm -lpthread

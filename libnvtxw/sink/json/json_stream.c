@@ -37,7 +37,6 @@
 #include "common/alloc.h"
 #include "common/error_internal.h"
 #include "common/idmap.h"
-#include "common/log.h"
 #include "sink/json/json_internal.h"
 
 /* One event to render; `cat` and `name` are borrowed. */
@@ -153,13 +152,7 @@ nvtxwResultCode_t json_stream_close(sink* s, const core_stream* stream, void* st
     nvtxwResultCode_t status =
         emit_open_pushes(st) != 0 ? error_oom("open JSON ranges") : stream_flush(st, 1);
     (void)stream;
-    if (st->times.unconverted > 0)
-        nvtxw_log(NVTXW_LOG_WARNING,
-                  "json sink, stream \"%s\": %" PRIu64 " timestamp%s of time domain 0x%" PRIx64
-                  " written as given: no conversion to the session's time domain 0x%" PRIx64
-                  " was written on the stream",
-                  st->stream->name, st->times.unconverted, st->times.unconverted == 1 ? "" : "s",
-                  st->times.unconverted_domain, st->times.session_domain);
+    time_map_report(&st->times, "json", st->stream->name);
     time_map_free(&st->times);
     if (st->min_rel < ((json_sink*)s)->min_rel)
         ((json_sink*)s)->min_rel = st->min_rel; /* lifecycle calls are serialized */

@@ -260,13 +260,7 @@ static void stream_report(const perfetto_stream* st) {
                   "perfetto sink, stream \"%s\": %" PRIu64
                   " timestamp%s below 0 written as 0 (Perfetto's clocks are unsigned)",
                   name, st->negative_times, st->negative_times == 1 ? "" : "s");
-    if (st->times.unconverted > 0)
-        nvtxw_log(NVTXW_LOG_WARNING,
-                  "perfetto sink, stream \"%s\": %" PRIu64 " timestamp%s of time domain 0x%" PRIx64
-                  " written as given: no conversion to the session's time domain 0x%" PRIx64
-                  " was written on the stream",
-                  name, st->times.unconverted, st->times.unconverted == 1 ? "" : "s",
-                  st->times.unconverted_domain, st->times.session_domain);
+    time_map_report(&st->times, "perfetto", name);
     if (st->overlapping_ranges > 0)
         nvtxw_log(NVTXW_LOG_INFO,
                   "perfetto sink, stream \"%s\": %" PRIu64

@@ -4,10 +4,12 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
 #include "common/alloc.h"
+#include "common/log.h"
 #include "sink/shared/time_map.h"
 
 void time_map_init(time_map* m, uint64_t session_domain, uint64_t stream_domain) {
@@ -132,4 +134,14 @@ uint64_t time_map_semantics_domain(const nvtxSemanticsHeader_t* h) {
             h->structSize >= sizeof(nvtxSemanticsTime_t))
             return ((const nvtxSemanticsTime_t*)h)->timeDomainId;
     return NVTX_TIME_DOMAIN_ID_NONE;
+}
+
+void time_map_report(const time_map* m, const char* sink, const char* stream) {
+    if (m->unconverted > 0)
+        nvtxw_log(NVTXW_LOG_WARNING,
+                  "%s sink, stream \"%s\": %" PRIu64 " timestamp%s of time domain 0x%" PRIx64
+                  " written as given: no conversion to the session's time domain 0x%" PRIx64
+                  " was written on the stream",
+                  sink, stream, m->unconverted, m->unconverted == 1 ? "" : "s",
+                  m->unconverted_domain, m->session_domain);
 }

@@ -61,6 +61,11 @@ int time_map_points(time_map* m, uint64_t src, uint64_t dst, const nvtxSyncPoint
  * session's time domain, rounded to the nearest and clamped to int64. */
 int64_t time_map_convert(time_map* m, uint64_t domain, int64_t ts);
 
+/* Says on stderr (common/log.h, a warning) how many of a stream's
+ * timestamps were written as given for want of a conversion. `sink` and
+ * `stream` name them. */
+void time_map_report(const time_map* m, const char* sink, const char* stream);
+
 /* The time domain a time semantic in chain `h` names, or NONE. */
 uint64_t time_map_semantics_domain(const nvtxSemanticsHeader_t* h);
 
