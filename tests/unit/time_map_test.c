@@ -6,7 +6,8 @@
  * default domain and NONE, domains without a conversion (counted),
  * conversions between two other domains (ignored), slopes that are not
  * finite or 0 (ignored), rounding, clamping to int64, the domain limit,
- * and the time semantic of a semantics chain.
+ * the session's domain taken from the first stream opened, and the time
+ * semantic of a semantics chain.
  */
 #include <check.h>
 #include <math.h>
@@ -123,6 +124,23 @@ START_TEST(domain_limit) {
 }
 END_TEST
 
+START_TEST(first_stream_sets_the_session_domain) {
+    uint64_t session = 0;
+    int set = 0;
+    time_map cpu, gpu;
+    time_map_open(&cpu, &session, &set, SESSION);
+    time_map_open(&gpu, &session, &set, GPU);
+    ck_assert_int_eq(set, 1);
+    ck_assert_uint_eq(session, SESSION);
+    ck_assert_uint_eq(gpu.session_domain, SESSION);
+    ck_assert_int_eq(time_map_factor(&gpu, GPU, SESSION, 2.0, 0, 100), 0);
+    ck_assert_int_eq(time_map_convert(&gpu, NVTX_TIME_DOMAIN_ID_NONE, 5), 110);
+    ck_assert_int_eq(time_map_convert(&cpu, NVTX_TIME_DOMAIN_ID_NONE, 5), 5);
+    time_map_free(&cpu);
+    time_map_free(&gpu);
+}
+END_TEST
+
 START_TEST(semantics_chain) {
     nvtxSemanticsTime_t time = {{sizeof time, NVTX_SEMANTIC_ID_TIME_V1, 1, NULL}, GPU};
     nvtxSemanticsHeader_t other = {sizeof other, 99, 1, &time.header};
@@ -145,6 +163,7 @@ int main(void) {
     tcase_add_test(tc, unconverted_and_ignored);
     tcase_add_test(tc, clamped);
     tcase_add_test(tc, domain_limit);
+    tcase_add_test(tc, first_stream_sets_the_session_domain);
     tcase_add_test(tc, semantics_chain);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);

@@ -121,11 +121,8 @@ nvtxwResultCode_t json_stream_open(sink* s, const core_stream* stream, void** st
     st->sink = (json_sink*)s;
     st->stream = stream;
     st->tid = stream->index + 1;
-    if (!st->sink->time_domain_set) {
-        st->sink->time_domain_set = 1;
-        st->sink->time_domain = stream->time_domain_id;
-    }
-    time_map_init(&st->times, st->sink->time_domain, stream->time_domain_id);
+    time_map_open(&st->times, &st->sink->time_domain, &st->sink->time_domain_set,
+                  stream->time_domain_id);
     status = json_process_id(st->sink, stream, &st->pid);
     if (status == NVTXW_RESULT_SUCCESS)
         status = counter_series(st);

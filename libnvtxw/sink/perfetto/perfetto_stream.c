@@ -227,11 +227,7 @@ nvtxwResultCode_t perfetto_stream_open(sink* s, const core_stream* stream, void*
         st->roles[i].role = -1;
     st->sequence = (uint32_t)stream->index + PERFETTO_SESSION_SEQUENCE + 1;
     st->uuid = PERFETTO_UUID(stream->index + 1, PERFETTO_TRACK_STREAM);
-    if (!ps->time_domain_set) {
-        ps->time_domain_set = 1;
-        ps->time_domain = stream->time_domain_id;
-    }
-    time_map_init(&st->times, ps->time_domain, stream->time_domain_id);
+    time_map_open(&st->times, &ps->time_domain, &ps->time_domain_set, stream->time_domain_id);
     if ((status = describe_stream(st)) != NVTXW_RESULT_SUCCESS) {
         stream_free(st);
         return status;

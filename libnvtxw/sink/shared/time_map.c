@@ -18,6 +18,15 @@ void time_map_init(time_map* m, uint64_t session_domain, uint64_t stream_domain)
     m->stream_domain = stream_domain;
 }
 
+void time_map_open(time_map* m, uint64_t* session_domain, int* session_domain_set,
+                   uint64_t stream_domain) {
+    if (!*session_domain_set) {
+        *session_domain_set = 1;
+        *session_domain = stream_domain;
+    }
+    time_map_init(m, *session_domain, stream_domain);
+}
+
 void time_map_free(time_map* m) {
     nvtxw_free(m->entries);
     memset(m, 0, sizeof *m);
@@ -104,13 +113,9 @@ int time_map_points(time_map* m, uint64_t src, uint64_t dst, const nvtxSyncPoint
     return 0;
 }
 
-int64_t time_map_convert(time_map* m, uint64_t domain, int64_t ts) {
+int64_t time_map_convert_other(time_map* m, uint64_t domain, int64_t ts) {
     long double v;
     size_t i;
-    if (domain == NVTX_TIME_DOMAIN_ID_NONE)
-        domain = m->stream_domain;
-    if (domain == m->session_domain || domain == NVTX_TIME_DOMAIN_ID_NONE)
-        return ts;
     for (i = 0; i < m->count && m->entries[i].domain != domain; i++)
         ;
     if (i == m->count) {

@@ -48,6 +48,12 @@ typedef struct time_map {
 } time_map;
 
 void time_map_init(time_map* m, uint64_t session_domain, uint64_t stream_domain);
+
+/* A stream's map at its StreamOpen (a serialized call): the first stream
+ * opened sets the session's domain (*session_domain, *session_domain_set:
+ * the sink's), every stream gets its map to it. */
+void time_map_open(time_map* m, uint64_t* session_domain, int* session_domain_set,
+                   uint64_t stream_domain);
 void time_map_free(time_map* m);
 
 /* TimestampConversionFactorWrite on the stream. 0, or -1 out of memory. */
@@ -57,9 +63,20 @@ int time_map_factor(time_map* m, uint64_t src, uint64_t dst, double slope, int64
 int time_map_points(time_map* m, uint64_t src, uint64_t dst, const nvtxSyncPoint_t* points,
                     size_t count);
 
+/* time_map_convert for a domain other than the session's. */
+int64_t time_map_convert_other(time_map* m, uint64_t domain, int64_t ts);
+
 /* `ts` of time domain `domain` (NONE: the stream's default) in the
- * session's time domain, rounded to the nearest and clamped to int64. */
-int64_t time_map_convert(time_map* m, uint64_t domain, int64_t ts);
+ * session's time domain, rounded to the nearest and clamped to int64.
+ * Inline: every timestamp of the rendering sinks comes through here, and
+ * nearly all are of the session's domain already. */
+static inline int64_t time_map_convert(time_map* m, uint64_t domain, int64_t ts) {
+    if (domain == NVTX_TIME_DOMAIN_ID_NONE)
+        domain = m->stream_domain;
+    if (domain == m->session_domain || domain == NVTX_TIME_DOMAIN_ID_NONE)
+        return ts;
+    return time_map_convert_other(m, domain, ts);
+}
 
 /* Says on stderr (common/log.h, a warning) how many of a stream's
  * timestamps were written as given for want of a conversion. `sink` and
