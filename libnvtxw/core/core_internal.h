@@ -147,9 +147,6 @@ nvtxwResultCode_t core_domain_find_or_add(core_session* session, const char* nam
 void core_stream_free(core_stream* stream);
 void core_counter_free(core_counter* counter);
 const core_counter* core_domain_counter(const core_domain* domain, uint64_t id);
-/* Non-zero when `id` may be used as a scope in this domain: NONE, ROOT or a
- * registered scope. */
-int core_domain_scope_known(const core_domain* domain, uint64_t id);
 /* Non-zero when `id` names a clock: NONE, a predefined timestamp type or a
  * registered time domain. */
 int core_domain_time_domain_known(const core_domain* domain, uint64_t id);

@@ -10,11 +10,12 @@
  * its first TIMESTAMP lives; the write path then checks sizes only.
  *
  * A schema qualifies when it is
- *   STATIC, every entry a predefined scalar or fixed array of one, other than
- *   SCOPE_ID (which needs register-before-use checks), with no POINTER/OFFSET
- *   flags and no time semantics; up to CORE_FAST_MAX_HANDLES plain registered
- *   string handles are allowed, each checked by one lookup in the domain's
- *   string table (the check the full walk makes); or
+ *   STATIC, every entry a predefined scalar or fixed array of one, or an
+ *   enum (any value is valid) without a TIMESTAMP flag, with no
+ *   POINTER/OFFSET flags and no time semantics; up to CORE_FAST_MAX_HANDLES
+ *   plain registered string handles and CORE_FAST_MAX_SCOPES plain SCOPE_ID
+ *   values are allowed, each checked by one lookup in the domain's string or
+ *   scope table (the checks the full walk makes); or
  *   DYNAMIC with a single inline zero-terminated UTF-8/locale string entry.
  * Anything else takes the full walk in core_event_visit.
  */
@@ -42,13 +43,40 @@ static int entry_fast_handle(const nvtxPayloadSchemaEntry_t* e, size_t offset,
     return 1;
 }
 
-static int entry_fast(const nvtxw_schema_t* schema, size_t index, const nvtxPayloadSchemaEntry_t* e,
-                      core_fast_plan* plan) {
+/* A single SCOPE_ID at a fixed offset (an array of them: the walk). */
+static int entry_fast_scope(const nvtxPayloadSchemaEntry_t* e, size_t offset,
+                            core_fast_plan* plan) {
+    if (NVTXW_PAYLOAD_ENTRY_ARRAY_KIND(e->flags) != 0 || e->semantics != NULL ||
+        (e->flags & ADDRESSING_FLAGS) || offset == SIZE_MAX ||
+        plan->scope_count == CORE_FAST_MAX_SCOPES ||
+        nvtxw_entry_type_size(e->type) != sizeof(uint64_t) ||
+        (e->flags & NVTXW_PAYLOAD_ENTRY_FLAG_SEMANTIC_MASK) == NVTX_PAYLOAD_ENTRY_FLAG_TIMESTAMP)
+        return 0;
+    plan->scope_offsets[plan->scope_count++] = offset;
+    return 1;
+}
+
+/* An enum value at a fixed offset: every value is valid (one without a
+ * name is reported as a number). Not a TIMESTAMP: the plan's timestamp
+ * must be the first TIMESTAMP entry, and this one is not a plain int. */
+static int entry_fast_enum(const nvtxPayloadSchemaEntry_t* e, size_t offset) {
+    return NVTXW_PAYLOAD_ENTRY_ARRAY_KIND(e->flags) == 0 && e->semantics == NULL &&
+           (e->flags & ADDRESSING_FLAGS) == 0 && offset != SIZE_MAX &&
+           (e->flags & NVTXW_PAYLOAD_ENTRY_FLAG_SEMANTIC_MASK) != NVTX_PAYLOAD_ENTRY_FLAG_TIMESTAMP;
+}
+
+static int entry_fast(const nvtxw_schema_registry_t* registry, const nvtxw_schema_t* schema,
+                      size_t index, const nvtxPayloadSchemaEntry_t* e, core_fast_plan* plan) {
     uint64_t kind = NVTXW_PAYLOAD_ENTRY_ARRAY_KIND(e->flags);
     size_t size = nvtxw_entry_type_size(e->type);
     size_t offset = nvtxw_schema_entry_offset(schema, index);
     if (e->type == NVTX_PAYLOAD_ENTRY_TYPE_NVTX_REGISTERED_STRING_HANDLE)
         return entry_fast_handle(e, offset, plan);
+    if (e->type == NVTX_PAYLOAD_ENTRY_TYPE_SCOPE_ID)
+        return entry_fast_scope(e, offset, plan);
+    if (e->type >= NVTX_PAYLOAD_SCHEMA_ID_STATIC_START &&
+        nvtxw_schema_registry_find_enum(registry, e->type) != NULL)
+        return entry_fast_enum(e, offset);
     if (e->type >= NVTX_PAYLOAD_ENTRY_TYPE_CSTRING || e->type == NVTX_PAYLOAD_ENTRY_TYPE_INVALID ||
         e->type == NVTX_PAYLOAD_ENTRY_TYPE_SCOPE_ID || size == 0 || offset == SIZE_MAX ||
         (kind != 0 && kind != NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_FIXED_SIZE) || e->semantics != NULL ||
@@ -63,7 +91,8 @@ static int entry_fast(const nvtxw_schema_t* schema, size_t index, const nvtxPayl
     return 1;
 }
 
-static int schema_fast(const nvtxw_schema_t* schema, core_fast_plan* plan) {
+static int schema_fast(const nvtxw_schema_registry_t* registry, const nvtxw_schema_t* schema,
+                       core_fast_plan* plan) {
     nvtxPayloadSchemaAttr_t attr;
     size_t i;
     nvtxw_schema_get_attr(schema, &attr);
@@ -82,7 +111,7 @@ static int schema_fast(const nvtxw_schema_t* schema, core_fast_plan* plan) {
     if (attr.type != NVTX_PAYLOAD_SCHEMA_TYPE_STATIC)
         return 0;
     for (i = 0; i < attr.numEntries; i++) {
-        if (!entry_fast(schema, i, &attr.entries[i], plan))
+        if (!entry_fast(registry, schema, i, &attr.entries[i], plan))
             return 0;
     }
     plan->min_size = nvtxw_schema_static_size(schema);
@@ -90,9 +119,9 @@ static int schema_fast(const nvtxw_schema_t* schema, core_fast_plan* plan) {
 }
 
 nvtxwResultCode_t core_fast_plan_add(core_domain* domain, const nvtxw_schema_t* schema) {
-    core_fast_plan plan = {0, 0, 0, 0, {0}};
+    core_fast_plan plan = {0, 0, 0, 0, {0}, 0, {0}};
     core_fast_plan* copy;
-    if (!schema_fast(schema, &plan))
+    if (!schema_fast(domain->schemas, schema, &plan))
         return NVTXW_RESULT_SUCCESS; /* no plan: the full walk applies */
     copy = nvtxw_malloc(sizeof *copy);
     if (copy != NULL)

@@ -120,6 +120,7 @@ static inline const char* core_domain_string(const core_domain* domain, uint64_t
  * (core/fast_check.c): made at its registration, never changed or freed
  * before the session ends. */
 #define CORE_FAST_MAX_HANDLES 4
+#define CORE_FAST_MAX_SCOPES 4
 
 typedef struct core_fast_plan {
     size_t min_size;         /* bytes a payload needs */
@@ -127,7 +128,13 @@ typedef struct core_fast_plan {
     size_t timestamp_offset; /* ... at this offset */
     size_t handle_count;     /* registered string handles to check ... */
     size_t handle_offsets[CORE_FAST_MAX_HANDLES]; /* ... at these offsets */
+    size_t scope_count;                           /* SCOPE_ID values to check ... */
+    size_t scope_offsets[CORE_FAST_MAX_SCOPES];   /* ... at these offsets */
 } core_fast_plan;
+
+/* Non-zero when `id` may be used as a scope in this domain: NONE, ROOT or a
+ * registered scope. Lock-free. */
+int core_domain_scope_known(const core_domain* domain, uint64_t id);
 
 /* The fast plan of a schema of this domain, or NULL when its payloads need
  * the walk. Lock-free. */
@@ -137,8 +144,8 @@ const core_fast_plan* core_fast_plan_of(const core_domain* domain, uint64_t sche
  * valid: what core_event_fast_check checks of it, inline, for a sink that
  * remembers the schemas of a stream's recent events and checks a later one
  * itself instead of calling core_event_visit. Every handle is then 0 or a
- * string of `domain`, and a timestamp, when the plan has one, is at
- * plan->timestamp_offset. 0 means "ask core_event_visit", not "invalid". */
+ * string of `domain`, every SCOPE_ID a scope it knows, and a timestamp, when the plan has one, is
+ * at plan->timestamp_offset. 0 means "ask core_event_visit", not "invalid". */
 static inline int core_fast_payload_valid(const core_domain* domain, const core_fast_plan* plan,
                                           const nvtxPayloadData_t* p) {
     size_t i;
@@ -148,6 +155,12 @@ static inline int core_fast_payload_valid(const core_domain* domain, const core_
         uint64_t handle;
         memcpy(&handle, (const uint8_t*)p->payload + plan->handle_offsets[i], sizeof handle);
         if (handle != 0 && core_domain_string(domain, handle) == NULL)
+            return 0;
+    }
+    for (i = 0; i < plan->scope_count; i++) {
+        uint64_t scope;
+        memcpy(&scope, (const uint8_t*)p->payload + plan->scope_offsets[i], sizeof scope);
+        if (!core_domain_scope_known(domain, scope))
             return 0;
     }
     return 1;

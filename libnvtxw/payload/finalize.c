@@ -422,16 +422,10 @@ static flat_op_t float_op(uint64_t type, size_t size) {
     }
 }
 
-/* How visit_flat walks the entry: one predefined number or handle, inline at
- * a fixed offset inside the static size, no slot (nothing reads it back);
- * FLAT_OP_NONE for any other entry. */
-static flat_op_t flat_op_of(const nvtxw_schema_t* s, const finalized_entry_t* fe) {
-    int plain = fe->kind == ENTRY_KIND_PREDEFINED && fe->form == ENTRY_FORM_INLINE &&
-                fe->array == 0 && !fe->runtime && fe->slot == REGISTRY_NO_SLOT &&
-                fe->info != NULL && fe->element_size != 0 && fe->inline_size == fe->element_size &&
-                fe->offset != SIZE_MAX && fe->offset <= s->static_size &&
-                fe->inline_size <= s->static_size - fe->offset;
-    if (!plain)
+/* How one number or handle of predefined entry `fe` is read (a value, or
+ * an element of an array); FLAT_OP_NONE for any other type. */
+static flat_op_t element_op(const finalized_entry_t* fe) {
+    if (fe->kind != ENTRY_KIND_PREDEFINED || fe->info == NULL || fe->element_size == 0)
         return FLAT_OP_NONE;
     switch (fe->info->category) {
     case ENTRY_CAT_UNSIGNED:
@@ -447,6 +441,23 @@ static flat_op_t flat_op_of(const nvtxw_schema_t* s, const finalized_entry_t* fe
     default:
         return FLAT_OP_NONE;
     }
+}
+
+/* Whether entry `fe` lies inline at a fixed offset inside the static size
+ * of `s`, and no other entry reads it. */
+static int entry_fixed(const nvtxw_schema_t* s, const finalized_entry_t* fe) {
+    return fe->form == ENTRY_FORM_INLINE && !fe->runtime && fe->slot == REGISTRY_NO_SLOT &&
+           fe->element_size != 0 && fe->offset != SIZE_MAX && fe->offset <= s->static_size &&
+           fe->inline_size <= s->static_size - fe->offset;
+}
+
+/* How visit_flat walks the entry: one predefined number or handle, inline at
+ * a fixed offset inside the static size, no slot (nothing reads it back);
+ * FLAT_OP_NONE for any other entry. */
+static flat_op_t flat_op_of(const nvtxw_schema_t* s, const finalized_entry_t* fe) {
+    if (!entry_fixed(s, fe) || fe->array != 0 || fe->inline_size != fe->element_size)
+        return FLAT_OP_NONE;
+    return element_op(fe);
 }
 
 /* A STATIC schema whose every entry has a flat op: visit_flat's fast path.
@@ -519,4 +530,52 @@ nvtxwResultCode_t finalize_schema(const nvtxw_schema_registry_t* registry, nvtxw
     if (status == NVTXW_RESULT_SUCCESS)
         status = finish_size(&l);
     return status;
+}
+
+/* Entry `i` of `s` as a fixed_field; 0 when it is not one. */
+static int fixed_entry(const nvtxw_schema_t* s, size_t i, fixed_field* out) {
+    const finalized_entry_t* fe = &s->fin[i];
+    if (s->flat) { /* the flat walk's own ops */
+        out->op = (flat_op_t)fe->flat_op;
+        out->elements = 0;
+        out->enumeration = NULL;
+    } else if (!entry_fixed(s, fe)) {
+        return 0;
+    } else if (fe->kind == ENTRY_KIND_ENUM && fe->array == 0 &&
+               fe->inline_size == fe->element_size && fe->element_size <= 8) {
+        out->op = FLAT_OP_NONE;
+        out->elements = 0;
+        out->enumeration = fe->enumeration;
+    } else if (fe->array == NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_FIXED_SIZE &&
+               (out->op = element_op(fe)) != FLAT_OP_NONE && /* not BYTE: on_bytes */
+               s->entries[i].arrayOrUnionDetail > 0 &&
+               fe->inline_size / fe->element_size == s->entries[i].arrayOrUnionDetail &&
+               fe->inline_size % fe->element_size == 0) {
+        out->elements = (size_t)s->entries[i].arrayOrUnionDetail;
+        out->enumeration = NULL;
+    } else if (fe->array == 0 && fe->inline_size == fe->element_size &&
+               (out->op = element_op(fe)) != FLAT_OP_NONE) {
+        out->elements = 0;
+        out->enumeration = NULL;
+    } else {
+        return 0;
+    }
+    out->field = &fe->field;
+    out->offset = fe->offset;
+    out->size = fe->element_size;
+    return 1;
+}
+
+size_t fixed_layout_of(const nvtxw_schema_t* schema, fixed_field* out, size_t capacity) {
+    size_t i, n = schema->attr.numEntries;
+    if (schema->attr.type != NVTX_PAYLOAD_SCHEMA_TYPE_STATIC || schema->variable || n > capacity)
+        return 0;
+    for (i = 0; i < n; i++)
+        if (!fixed_entry(schema, i, &out[i]))
+            return 0;
+    return n;
+}
+
+const nvtxw_field_info_t* fixed_field_info(const nvtxw_schema_t* schema, size_t index) {
+    return index < schema->attr.numEntries ? &schema->fin[index].field : NULL;
 }

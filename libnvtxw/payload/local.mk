@@ -5,6 +5,7 @@ libnvtxw_libnvtxw_la_SOURCES += \
 	libnvtxw/payload/semantics.c \
 	libnvtxw/payload/semantics.h \
 	libnvtxw/payload/registry_internal.h \
+	libnvtxw/payload/fixed_layout.h \
 	libnvtxw/payload/finalize.c \
 	libnvtxw/payload/visit.c \
 	libnvtxw/payload/visit_internal.h \

@@ -498,3 +498,31 @@ const char* registry_enum_lookup(const nvtxw_enum_t* enumeration, uint64_t value
     }
     return NULL;
 }
+
+const char* fixed_enum_name(const nvtxw_enum_t* e, uint64_t value, char* scratch, size_t size) {
+    const char* name = registry_enum_lookup(e, value);
+    uint64_t covered = 0;
+    size_t used = 0, k;
+    if (name != NULL || !e->has_flags || value == 0)
+        return name;
+    scratch[0] = '\0';
+    for (k = 0; k < e->attr.numEntries; k++) {
+        const nvtxPayloadEnum_t* entry = &e->entries[k];
+        uint64_t bits = entry->value & e->value_mask;
+        size_t length;
+        if (!entry->isFlag || bits == 0 || (value & bits) != bits)
+            continue;
+        length = strlen(entry->name);
+        covered |= bits;
+        if (used + length + 2 > size) {
+            memcpy(scratch + size - 4, "...", 4);
+            used = size;
+            continue;
+        }
+        if (used > 0)
+            scratch[used++] = '|';
+        memcpy(scratch + used, entry->name, length + 1);
+        used += length;
+    }
+    return covered == value ? scratch : NULL;
+}

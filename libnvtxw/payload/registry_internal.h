@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "nvtxw/payload.h"
+#include "payload/fixed_layout.h" /* flat_op_t */
 
 /* Deepest nesting of schemas (by value or through pointers) a schema may have. */
 #define REGISTRY_MAX_DEPTH 32
@@ -49,26 +50,6 @@ typedef struct entry_type_info {
 
 /* Table row of a predefined type, NULL when unknown. */
 const entry_type_info_t* registry_entry_type(uint64_t type);
-
-/* How visit_flat reads and reports one entry of a flat schema: the value's
- * width and callback, chosen once at finalization (finalize.c) so the walk
- * needs no lookup of the type's category and size per value. */
-typedef enum flat_op {
-    FLAT_OP_NONE = 0, /* not a flat entry */
-    FLAT_OP_UNSIGNED_1,
-    FLAT_OP_UNSIGNED_2,
-    FLAT_OP_UNSIGNED_4,
-    FLAT_OP_UNSIGNED_8,
-    FLAT_OP_SIGNED_1,
-    FLAT_OP_SIGNED_2,
-    FLAT_OP_SIGNED_4,
-    FLAT_OP_SIGNED_8,
-    FLAT_OP_FLOAT32,     /* FLOAT, FLOAT32, TF32: binary32 */
-    FLAT_OP_FLOAT64,     /* DOUBLE, FLOAT64 */
-    FLAT_OP_FLOAT_OTHER, /* FLOAT16, BF16, LONGDOUBLE, FLOAT128: converted */
-    FLAT_OP_HANDLE_8,    /* registered string handle of 8 bytes */
-    FLAT_OP_HANDLE       /* registered string handle of element_size (< 8) bytes */
-} flat_op_t;
 
 /* What a finalized entry holds. */
 typedef enum entry_kind {

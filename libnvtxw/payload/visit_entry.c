@@ -158,32 +158,7 @@ int visit_lengths(visit_state_t* vs, visit_frame_t* f, size_t i, uint64_t* dims,
 }
 
 static int visit_enum(visit_state_t* vs, const nvtxw_enum_t* e, uint64_t value) {
-    const char* name = registry_enum_lookup(e, value);
-    if (name == NULL && e->has_flags && value != 0) {
-        uint64_t covered = 0;
-        size_t used = 0;
-        size_t k;
-        vs->enum_names[0] = '\0';
-        for (k = 0; k < e->attr.numEntries; k++) {
-            const nvtxPayloadEnum_t* entry = &e->entries[k];
-            uint64_t bits = entry->value & e->value_mask;
-            size_t length;
-            if (!entry->isFlag || bits == 0 || (value & bits) != bits)
-                continue;
-            length = strlen(entry->name);
-            covered |= bits;
-            if (used + length + 2 > sizeof vs->enum_names) {
-                memcpy(vs->enum_names + sizeof vs->enum_names - 4, "...", 4);
-                used = sizeof vs->enum_names;
-                continue;
-            }
-            if (used > 0)
-                vs->enum_names[used++] = '|';
-            memcpy(vs->enum_names + used, entry->name, length + 1);
-            used += length;
-        }
-        name = covered == value ? vs->enum_names : NULL;
-    }
+    const char* name = fixed_enum_name(e, value, vs->enum_names, sizeof vs->enum_names);
     return VISIT_CALL(vs, on_enum, value, name);
 }
 

@@ -22,7 +22,7 @@
 
 #define VISIT_MAX_PATH 128
 #define VISIT_INLINE_SCRATCH 1024 /* strings up to this size need no heap */
-#define VISIT_ENUM_NAMES 256
+#define VISIT_ENUM_NAMES FIXED_ENUM_NAMES
 /* Rows (inner arrays) a multi-dimensional array may have beyond its bytes. */
 #define VISIT_MAX_EMPTY 4096
 

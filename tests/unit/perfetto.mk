@@ -20,3 +20,11 @@ tests_unit_time_map_test_SOURCES = tests/unit/time_map_test.c \
 	libnvtxw/sink/shared/time_map.c libnvtxw/common/alloc.c libnvtxw/common/log.c
 tests_unit_time_map_test_CFLAGS = $(TEST_CFLAGS) -pthread
 tests_unit_time_map_test_LDADD = $(TEST_LIBS) -lm -lpthread
+
+# The sink's direct encoding of fixed-layout payloads against its visitor:
+# random schemas and payloads written both ways, compared byte for byte.
+check_PROGRAMS += tests/unit/perfetto_direct_test
+TESTS += tests/unit/perfetto_direct_test
+tests_unit_perfetto_direct_test_SOURCES = tests/unit/perfetto_direct_test.c
+tests_unit_perfetto_direct_test_CFLAGS = $(TEST_CFLAGS)
+tests_unit_perfetto_direct_test_LDADD = $(TEST_LIBS)

@@ -699,10 +699,20 @@ nvtxwResultCode_t perfetto_event_write(void* state, const core_event* event) {
     if (perfetto_stream_prepare(st) != 0)
         return event_failed(st, mark);
     perfetto_visit_reset(st, 0);
-    status =
-        core_event_visit(event, &perfetto_visitor, st, NVTXW_VISIT_ALLOW_FOREIGN_POINTERS, &facts);
-    if (status != NVTXW_RESULT_SUCCESS)
-        return rejected(st, mark, status);
+    switch (perfetto_direct_event(st, event)) {
+    case 1:
+        st->direct_events++;
+        break;
+    case 0:
+        st->walked_events++;
+        status = core_event_visit(event, &perfetto_visitor, st, NVTXW_VISIT_ALLOW_FOREIGN_POINTERS,
+                                  &facts);
+        if (status != NVTXW_RESULT_SUCCESS)
+            return rejected(st, mark, status);
+        break;
+    default:
+        return event_failed(st, mark);
+    }
     if (emit_event(st) != 0)
         return event_failed(st, mark);
     return perfetto_stream_flush(st, 0);

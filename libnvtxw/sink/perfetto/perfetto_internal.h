@@ -7,6 +7,8 @@
  *   perfetto_event.c   the write path: events and counters to TrackEvents
  *   perfetto_visit.c   the visitor that splits an event into attributes
  *                      and debug annotations
+ *   perfetto_direct.c  the same for events of fixed-layout payloads, read
+ *                      without the visitor
  *   perfetto_intern.c  a sequence's interning tables
  *   perfetto_pb.c/.h   the protobuf wire format
  */
@@ -42,6 +44,11 @@
 #define PERFETTO_FIELD_BITS 6
 /* log2 of the schema roles a stream keeps at hand. */
 #define PERFETTO_ROLE_BITS 3
+/* log2 of the schema plans a stream keeps at hand (perfetto_direct.c), the
+ * most fields a plan has, the most payloads of an event encoded directly. */
+#define PERFETTO_DIRECT_BITS 4
+#define PERFETTO_DIRECT_FIELDS 32
+#define PERFETTO_DIRECT_PAYLOADS 4
 /* Slices a stream's own track keeps track of, open at once (deeper whole
  * ranges go to a lane), and ended slices it remembers (a power of two). */
 #define PERFETTO_MAX_NEST 4096
@@ -209,6 +216,8 @@ typedef struct perfetto_frame {
     uint32_t fields;         /* object: fields begun, for unnamed keys */
 } perfetto_frame;
 
+typedef struct perfetto_direct_plan perfetto_direct_plan;
+
 typedef struct perfetto_stream {
     perfetto_sink* sink;
     const core_stream* stream;
@@ -225,6 +234,8 @@ typedef struct perfetto_stream {
     uint64_t negative_times;     /* timestamps below 0, written as 0 */
     uint64_t closed_pushes;      /* pushes ended at StreamClose */
     uint64_t overlapping_ranges; /* whole push/pop ranges put on a lane */
+    uint64_t direct_events;      /* events encoded by perfetto_direct.c ... */
+    uint64_t walked_events;      /* ... and by the visitor */
     time_map times;              /* its time domains into the session's */
     strbuf out;                  /* pending packets */
     strbuf zout;                 /* the compressed packet of a flush */
@@ -270,6 +281,9 @@ typedef struct perfetto_stream {
         uint64_t schema_id;
         int role;
     } roles[1u << PERFETTO_ROLE_BITS];
+    /* Plans of the schemas the stream writes, direct-mapped by schema ID
+     * (perfetto_direct.c); NULL = an empty slot. */
+    perfetto_direct_plan* direct[1u << PERFETTO_DIRECT_BITS];
     /* Visitor state for the current event. */
     perfetto_event ev;
     int numeric_only; /* counters: only scalar numbers */
@@ -363,8 +377,22 @@ nvtxwResultCode_t perfetto_conversion_factor_write(void* state, uint64_t src, ui
 /* Ends the pushes still open when the stream closes, at its last time. */
 int perfetto_close_pushes(perfetto_stream* st);
 
+/* ---- perfetto_direct.c ---- */
+/* Fills st->ev and st->args from `event` as the visitor would when every
+ * payload has a fixed layout this file encodes (after perfetto_visit_reset):
+ * 1 = done, 0 = not such an event (nothing was written: take the
+ * visitor), -1 = out of memory. */
+int perfetto_direct_event(perfetto_stream* st, const core_event* event);
+/* Frees the stream's plans. */
+void perfetto_direct_free(perfetto_stream* st);
+
 /* ---- perfetto_visit.c ---- */
 extern const nvtxw_visitor_t perfetto_visitor;
+/* Stores integer `value` of a top-level field of `kind` (enum
+ * sink_field_kind; timestamps of `time_domain`, NONE = the stream's) as an
+ * attribute of st->ev: 1 when the kind is an attribute (a color is
+ * dropped: TrackEvent has none), 0 when it is not. */
+int perfetto_store_attribute(perfetto_stream* st, int kind, uint64_t time_domain, uint64_t value);
 void perfetto_visit_reset(perfetto_stream* st, int numeric_only);
 
 #endif /* NVTXW_SINK_PERFETTO_INTERNAL_H */

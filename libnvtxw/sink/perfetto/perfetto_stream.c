@@ -166,6 +166,7 @@ static void stream_free(perfetto_stream* st) {
     time_map_free(&st->times);
     nvtxw_free(st->frames);
     nvtxw_free(st->counter_tracks.slots);
+    perfetto_direct_free(st);
     perfetto_intern_free(&st->names);
     perfetto_intern_free(&st->categories);
     perfetto_intern_free(&st->keys);
@@ -263,6 +264,11 @@ static void stream_report(const perfetto_stream* st) {
                   " whole range%s not nesting with the stream's others put on lanes "
                   "\"overlapping ranges\"",
                   name, st->overlapping_ranges, st->overlapping_ranges == 1 ? "" : "s");
+    if (st->direct_events + st->walked_events > 0)
+        nvtxw_log(NVTXW_LOG_DEBUG,
+                  "perfetto sink, stream \"%s\": %" PRIu64 " event%s read directly (fixed-layout "
+                  "payloads), %" PRIu64 " walked",
+                  name, st->direct_events, st->direct_events == 1 ? "" : "s", st->walked_events);
 }
 
 nvtxwResultCode_t perfetto_stream_close(sink* s, const core_stream* stream, void* state) {

@@ -47,25 +47,17 @@ void perfetto_visit_reset(perfetto_stream* st, int numeric_only) {
     st->top = SIZE_MAX;
 }
 
-/* A timestamp of the open field in the session's time domain. */
-static int64_t event_ts(perfetto_stream* st, uint64_t value) {
-    return time_map_convert(&st->times, st->field_time_domain, (int64_t)value);
-}
-
-/* Stores an integer attribute; 0 when the open field is not one. */
-static int store_integer(perfetto_stream* st, uint64_t value) {
+int perfetto_store_attribute(perfetto_stream* st, int kind, uint64_t time_domain, uint64_t value) {
     perfetto_event* ev = &st->ev;
-    if (st->depth != 0)
-        return 0;
-    switch (st->field_kind) {
+    switch (kind) {
     case SINK_FIELD_BEGIN:
-        ev->has_begin = 1, ev->begin = event_ts(st, value);
+        ev->has_begin = 1, ev->begin = time_map_convert(&st->times, time_domain, (int64_t)value);
         return 1;
     case SINK_FIELD_END:
-        ev->has_end = 1, ev->end = event_ts(st, value);
+        ev->has_end = 1, ev->end = time_map_convert(&st->times, time_domain, (int64_t)value);
         return 1;
     case SINK_FIELD_POINT:
-        ev->has_point = 1, ev->point = event_ts(st, value);
+        ev->has_point = 1, ev->point = time_map_convert(&st->times, time_domain, (int64_t)value);
         return 1;
     case SINK_FIELD_RANGE_ID:
         ev->has_range_id = 1, ev->range_id = value;
@@ -78,6 +70,12 @@ static int store_integer(perfetto_stream* st, uint64_t value) {
     default:
         return 0;
     }
+}
+
+/* Stores an integer attribute; 0 when the open field is not one. */
+static int store_integer(perfetto_stream* st, uint64_t value) {
+    return st->depth == 0 &&
+           perfetto_store_attribute(st, st->field_kind, st->field_time_domain, value);
 }
 
 /* Opens the annotation of the open top-level field: its interned name. */
