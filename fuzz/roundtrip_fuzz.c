@@ -23,9 +23,10 @@
  *   visited the same way (events with a payload of unknown size, over 64
  *   KiB, or beyond the first 4096 are only counted);
  * - give the same number of records in time order;
- * - replay through the reader into another sink (json, text, stats or
- *   sqlite, by the input's size), JSON be valid JSON (fuzz_json.h) and a
- *   database pass SQLite's integrity check.
+ * - replay through the reader into another sink (json, text, stats,
+ *   sqlite or perfetto, by the input's size), JSON be valid JSON
+ *   (fuzz_json.h), a database pass SQLite's integrity check and a Perfetto
+ *   trace be a sequence of whole Trace.packet fields.
  * Anything else aborts with what differed: a report the writer called
  * finished that loses, damages or garbles what it accepted.
  */
@@ -412,12 +413,47 @@ static void sqlite_check(const char* path) {
     sqlite3_close(db);
 }
 
+/* A varint of the protobuf wire format at *p (before end); -1 when cut. */
+static int read_varint(const unsigned char** p, const unsigned char* end, uint64_t* value) {
+    unsigned shift;
+    *value = 0;
+    for (shift = 0; *p < end && shift < 64; shift += 7) {
+        unsigned char byte = *(*p)++;
+        *value |= (uint64_t)(byte & 0x7F) << shift;
+        if ((byte & 0x80) == 0)
+            return 0;
+    }
+    return -1;
+}
+
+/* The Perfetto sink's file: nothing but Trace.packet fields (number 1,
+ * length-delimited), each whole. */
+static void perfetto_check(const char* path) {
+    FILE* f = fopen(path, "rb");
+    static unsigned char buffer[1 << 22];
+    const unsigned char *p = buffer, *end;
+    size_t size;
+    uint64_t tag, length;
+    if (f == NULL)
+        fail(path, "Perfetto trace missing");
+    size = fread(buffer, 1, sizeof buffer, f);
+    fclose(f);
+    if (size == sizeof buffer)
+        return; /* too large to check here */
+    for (end = buffer + size; p < end; p += length) {
+        if (read_varint(&p, end, &tag) != 0 || tag != (1u << 3 | 2) ||
+            read_varint(&p, end, &length) != 0 || length > (uint64_t)(end - p))
+            fail(path, "Perfetto trace: no whole Trace.packet at byte %zu", (size_t)(p - buffer));
+    }
+}
+
 /* The report replayed by the reader into another sink, chosen by the
  * input's size so that each input always takes the same one: the replay
- * must succeed, JSON be valid JSON and a database pass SQLite's check. */
+ * must succeed, JSON be valid JSON, a database pass SQLite's check and a
+ * Perfetto trace be framed whole. */
 static void replay_to_sink(const char* path, size_t choice) {
-    static const char* const sinks[] = {"json", "text", "stats", "sqlite"};
-    const char* sink = sinks[choice % 4];
+    static const char* const sinks[] = {"json", "text", "stats", "sqlite", "perfetto"};
+    const char* sink = sinks[choice % 5];
     char out[FUZZ_TEMP_NAME_MAX], config[FUZZ_TEMP_NAME_MAX + 64];
     nvtxw_reader_t* reader;
     fuzz_temp_write(out, "roundtrip-sink", NULL, 0);
@@ -431,6 +467,8 @@ static void replay_to_sink(const char* path, size_t choice) {
         fuzz_json_check("roundtrip_fuzz", out);
     else if (strcmp(sink, "sqlite") == 0)
         sqlite_check(out);
+    else if (strcmp(sink, "perfetto") == 0)
+        perfetto_check(out);
     unlink(out);
 }
 
