@@ -26,7 +26,9 @@
  * - replay through the reader into another sink (json, text, stats,
  *   sqlite or perfetto, by the input's size), JSON be valid JSON
  *   (fuzz_json.h), a database pass SQLite's integrity check and a Perfetto
- *   trace be a sequence of whole Trace.packet fields.
+ *   trace be a sequence of whole Trace.packet fields, the same bytes as
+ *   when every event is walked (a REFERENCED payload added to each makes
+ *   the sink decline its direct encoding).
  * Anything else aborts with what differed: a report the writer called
  * finished that loses, damages or garbles what it accepted.
  */
@@ -183,6 +185,25 @@ static nvtxwResultCode_t count_sample_batch(nvtxwStreamHandle_t stream,
     return result;
 }
 
+/* The table of a second replay into Sink=perfetto: every event gets one
+ * more payload, REFERENCED bytes, which add nothing to the trace but make
+ * the sink walk the event instead of reading it directly (its direct
+ * encoding declines such payloads): both traces must be the same bytes. */
+static nvtxwInterface_t walking;
+
+static nvtxwResultCode_t walk_event(nvtxwStreamHandle_t stream, const nvtxPayloadData_t* payloads,
+                                    size_t count) {
+    static const uint64_t spare = 0;
+    nvtxPayloadData_t more[16];
+    if (count >= sizeof more / sizeof more[0]) /* more than the direct encoding takes */
+        return real->EventWrite(stream, payloads, count);
+    memcpy(more, payloads, count * sizeof *more);
+    more[count].schemaId = NVTX_TYPE_PAYLOAD_SCHEMA_REFERENCED;
+    more[count].size = sizeof spare;
+    more[count].payload = &spare;
+    return real->EventWrite(stream, more, count + 1);
+}
+
 static void setup(void) {
     if (nvtxwGetInterface(NVTXW_INTERFACE_VERSION, (const void**)&real) != NVTXW_RESULT_SUCCESS)
         abort();
@@ -193,6 +214,8 @@ static void setup(void) {
     counting.CounterWrite = count_sample;
     counting.CounterNoValueWrite = count_no_value;
     counting.CounterBatchWrite = count_sample_batch;
+    walking = *real;
+    walking.EventWrite = walk_event;
 }
 
 /* Aborts with what the report `path` got wrong and the library's last
@@ -426,25 +449,47 @@ static int read_varint(const unsigned char** p, const unsigned char* end, uint64
     return -1;
 }
 
-/* The Perfetto sink's file: nothing but Trace.packet fields (number 1,
- * length-delimited), each whole. */
-static void perfetto_check(const char* path) {
+/* The whole file `path` (NULL when larger than `capacity`). */
+static unsigned char* read_whole(const char* path, unsigned char* buffer, size_t capacity,
+                                 size_t* size) {
     FILE* f = fopen(path, "rb");
-    static unsigned char buffer[1 << 22];
-    const unsigned char *p = buffer, *end;
-    size_t size;
-    uint64_t tag, length;
     if (f == NULL)
-        fail(path, "Perfetto trace missing");
-    size = fread(buffer, 1, sizeof buffer, f);
+        fail(path, "output missing");
+    *size = fread(buffer, 1, capacity, f);
     fclose(f);
-    if (size == sizeof buffer)
+    return *size == capacity ? NULL : buffer;
+}
+
+/* The Perfetto sink's file: nothing but Trace.packet fields (number 1,
+ * length-delimited), each whole, and the same bytes as `walked`, the
+ * trace of the same report written through the walk. */
+static void perfetto_check(const char* path, const char* walked) {
+    static unsigned char buffer[1 << 22], other[1 << 22];
+    const unsigned char *p = buffer, *end;
+    size_t size, other_size;
+    uint64_t tag, length;
+    if (read_whole(path, buffer, sizeof buffer, &size) == NULL ||
+        read_whole(walked, other, sizeof other, &other_size) == NULL)
         return; /* too large to check here */
     for (end = buffer + size; p < end; p += length) {
         if (read_varint(&p, end, &tag) != 0 || tag != (1u << 3 | 2) ||
             read_varint(&p, end, &length) != 0 || length > (uint64_t)(end - p))
             fail(path, "Perfetto trace: no whole Trace.packet at byte %zu", (size_t)(p - buffer));
     }
+    if (size != other_size || memcmp(buffer, other, size) != 0)
+        fail(path, "Perfetto trace: %zu bytes read directly, %zu walked, not the same", size,
+             other_size);
+}
+
+/* The report at `path` replayed through `table` into `config`. */
+static void replay_with(const char* path, const nvtxwInterface_t* table, const char* config,
+                        const char* sink) {
+    nvtxw_reader_t* reader;
+    if (nvtxw_reader_open(path, NULL, &reader) != NVTXW_RESULT_SUCCESS)
+        fail(path, "does not open again");
+    if (nvtxw_reader_replay(reader, table, config, NULL) != NVTXW_RESULT_SUCCESS)
+        fail(path, "does not replay into Sink=%s", sink);
+    nvtxw_reader_close(reader);
 }
 
 /* The report replayed by the reader into another sink, chosen by the
@@ -454,21 +499,21 @@ static void perfetto_check(const char* path) {
 static void replay_to_sink(const char* path, size_t choice) {
     static const char* const sinks[] = {"json", "text", "stats", "sqlite", "perfetto"};
     const char* sink = sinks[choice % 5];
-    char out[FUZZ_TEMP_NAME_MAX], config[FUZZ_TEMP_NAME_MAX + 64];
-    nvtxw_reader_t* reader;
+    char out[FUZZ_TEMP_NAME_MAX], walked[FUZZ_TEMP_NAME_MAX], config[FUZZ_TEMP_NAME_MAX + 64];
     fuzz_temp_write(out, "roundtrip-sink", NULL, 0);
     snprintf(config, sizeof config, "Sink=%s|Output=%s|Overwrite=in-place", sink, out);
-    if (nvtxw_reader_open(path, NULL, &reader) != NVTXW_RESULT_SUCCESS)
-        fail(path, "does not open again");
-    if (nvtxw_reader_replay(reader, real, config, NULL) != NVTXW_RESULT_SUCCESS)
-        fail(path, "does not replay into Sink=%s", sink);
-    nvtxw_reader_close(reader);
-    if (strcmp(sink, "json") == 0)
+    replay_with(path, real, config, sink);
+    if (strcmp(sink, "json") == 0) {
         fuzz_json_check("roundtrip_fuzz", out);
-    else if (strcmp(sink, "sqlite") == 0)
+    } else if (strcmp(sink, "sqlite") == 0) {
         sqlite_check(out);
-    else if (strcmp(sink, "perfetto") == 0)
-        perfetto_check(out);
+    } else if (strcmp(sink, "perfetto") == 0) {
+        fuzz_temp_write(walked, "roundtrip-walked", NULL, 0);
+        snprintf(config, sizeof config, "Sink=perfetto|Output=%s|Overwrite=in-place", walked);
+        replay_with(path, &walking, config, sink);
+        perfetto_check(out, walked);
+        unlink(walked);
+    }
     unlink(out);
 }
 
