@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "common/alloc.h"
+#include "common/compiler.h"
 #include "common/slot_hash.h"
 #include "common/utf8.h"
 #include "payload/fixed_layout.h"
@@ -236,15 +237,11 @@ static int payload_string(const nvtxPayloadData_t* p, const char** text, size_t*
     return utf8_well_formed((const unsigned char*)*text, *length);
 }
 
-/* The iid of a field's argument name: its name, or "<field_K>" when it
- * has none (K = its index in the schema). */
-static int key_iid(perfetto_stream* st, direct_field* f, size_t index, uint64_t* iid) {
+/* key_iid's lookup when the field's iid is not of the current state. */
+static NVTXW_NOINLINE int key_iid_lookup(perfetto_stream* st, direct_field* f, size_t index,
+                                         uint64_t* iid) {
     char unnamed[40];
     int status;
-    if (f->generation == st->generation) {
-        *iid = f->key_iid;
-        return 0;
-    }
     if (f->field->name[0] != '\0') {
         status = perfetto_stream_intern_stable(st, &st->keys, 3, f->field->name, iid);
     } else {
@@ -258,13 +255,23 @@ static int key_iid(perfetto_stream* st, direct_field* f, size_t index, uint64_t*
     return 0;
 }
 
+/* The iid of a field's argument name: its name, or "<field_K>" when it
+ * has none (K = its index in the schema). */
+static NVTXW_ALWAYS_INLINE int key_iid(perfetto_stream* st, direct_field* f, size_t index,
+                                       uint64_t* iid) {
+    if (f->generation == st->generation) {
+        *iid = f->key_iid;
+        return 0;
+    }
+    return key_iid_lookup(st, f, index, iid);
+}
+
 /* A DebugAnnotation value field: varint `bits` (3 uint_value, 4
  * int_value) or fixed64 `bits` (5 double_value); room made by the caller. */
-static void put_raw_value(strbuf* args, uint32_t number, uint64_t bits) {
+static NVTXW_ALWAYS_INLINE void put_raw_value(strbuf* args, uint32_t number, uint64_t bits) {
     unsigned i;
     if (number != 5) {
-        pb_put_tag(args, number, PB_VARINT);
-        pb_put_varint(args, bits);
+        pb_put_field(args, number, bits);
         return;
     }
     pb_put_tag(args, 5, PB_FIXED64);
@@ -274,19 +281,17 @@ static void put_raw_value(strbuf* args, uint32_t number, uint64_t bits) {
 
 /* A debug annotation {name_iid, value} of an integer (value field 3 or 4)
  * or a double (5): at most 22 bytes, so its length is one byte. */
-static int put_number(perfetto_stream* st, direct_field* f, size_t index, uint32_t number,
-                      uint64_t bits) {
+static NVTXW_ALWAYS_INLINE int put_number(perfetto_stream* st, direct_field* f, size_t index,
+                                          uint32_t number, uint64_t bits) {
     strbuf* args = &st->args;
     size_t mark;
     uint64_t iid;
     if (key_iid(st, f, index, &iid) != 0 || pb_room(args, 2 + 2 * PB_FIELD_MAX) != 0)
         return -1;
-    pb_put_tag(args, 4, PB_LEN);
-    mark = args->length++;
-    pb_put_tag(args, 1, PB_VARINT);
-    pb_put_varint(args, iid);
+    mark = pb_put_open(args, 4);
+    pb_put_field(args, 1, iid);
     put_raw_value(args, number, bits);
-    args->data[mark] = (char)(args->length - mark - 1);
+    args->data[mark - 1] = (char)(args->length - mark); /* at most 22 bytes */
     return 0;
 }
 
@@ -303,8 +308,8 @@ static int put_text(perfetto_stream* st, direct_field* f, size_t index, const ch
 /* An integer field: an attribute of the event, or an argument (int_value
  * 4 or uint_value 3) that may also be a flow's end or name the event's
  * task. */
-static int put_integer(perfetto_stream* st, direct_field* f, size_t index, uint64_t value,
-                       int is_signed) {
+static NVTXW_ALWAYS_INLINE int put_integer(perfetto_stream* st, direct_field* f, size_t index,
+                                           uint64_t value, int is_signed) {
     perfetto_event* ev = &st->ev;
     if (f->kind == SINK_FIELD_SKIP ||
         perfetto_store_attribute(st, f->kind, f->field->time_domain_id, value))
@@ -352,7 +357,7 @@ static int put_string(perfetto_stream* st, direct_field* f, const nvtxPayloadDat
 /* Reads a number as the walk does (op: not a handle): its DebugAnnotation
  * value field (3 uint_value, 4 int_value, 5 double_value) and its bits
  * there (a double's as they are). */
-static uint32_t read_number(flat_op_t op, const uint8_t* p, uint64_t* bits) {
+static NVTXW_ALWAYS_INLINE uint32_t read_number(flat_op_t op, const uint8_t* p, uint64_t* bits) {
     uint8_t u8;
     uint16_t u16;
     uint32_t u32;
@@ -388,7 +393,8 @@ static uint32_t read_number(flat_op_t op, const uint8_t* p, uint64_t* bits) {
 }
 
 /* A field holding one number or handle. */
-static int put_value(perfetto_stream* st, direct_field* f, size_t index, const uint8_t* p) {
+static NVTXW_ALWAYS_INLINE int put_value(perfetto_stream* st, direct_field* f, size_t index,
+                                         const uint8_t* p) {
     uint64_t bits;
     uint32_t number;
     if (f->op == FLAT_OP_HANDLE_8) {
@@ -428,10 +434,9 @@ static int put_array(perfetto_stream* st, direct_field* f, size_t index, const u
         uint32_t number = read_number((flat_op_t)f->op, p, &bits);
         if (pb_room(args, 2 + PB_FIELD_MAX) != 0)
             return -1;
-        pb_put_tag(args, 12, PB_LEN);
-        element = args->length++; /* at most 11 bytes */
+        element = pb_put_open(args, 12);
         put_raw_value(args, number, bits);
-        args->data[element] = (char)(args->length - element - 1);
+        args->data[element - 1] = (char)(args->length - element); /* at most 11 bytes */
     }
     return pb_close(args, mark);
 }

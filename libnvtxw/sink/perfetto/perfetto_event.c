@@ -135,11 +135,17 @@ static int emit(perfetto_stream* st, const track_event* e) {
          name_iid_of(st, e, &name_iid) != 0) ||
         (e->category != NULL && category_iid_of(st, e->category, &category_iid) != 0))
         return -1;
-    if ((body = pb_open(out, 11)) == SIZE_MAX || pb_varint(out, 9, (uint64_t)e->type) != 0 ||
-        (e->track != 0 && pb_varint(out, 11, e->track) != 0) ||
-        (name_iid != 0 && pb_varint(out, 10, name_iid) != 0) ||
-        (category_iid != 0 && pb_varint(out, 3, category_iid) != 0) ||
-        (e->with_args && st->args.length > 0 &&
+    if (pb_room(out, 5 * PB_FIELD_MAX) != 0) /* the TrackEvent's start, four fields */
+        return -1;
+    body = pb_put_open(out, 11);
+    pb_put_field(out, 9, (uint64_t)e->type);
+    if (e->track != 0)
+        pb_put_field(out, 11, e->track);
+    if (name_iid != 0)
+        pb_put_field(out, 10, name_iid);
+    if (category_iid != 0)
+        pb_put_field(out, 3, category_iid);
+    if ((e->with_args && st->args.length > 0 &&
          strbuf_append(out, st->args.data, st->args.length) != 0) ||
         put_fixed64s(out, 47, e->flow_out) != 0 || put_fixed64s(out, 48, e->flow_in) != 0)
         return -1;

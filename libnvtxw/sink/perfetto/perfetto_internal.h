@@ -308,6 +308,37 @@ typedef struct perfetto_stream {
     size_t sample_count;
 } perfetto_stream;
 
+/* Stores integer `value` of a top-level field of `kind` (enum
+ * sink_field_kind; timestamps of `time_domain`, NONE = the stream's) as an
+ * attribute of st->ev: 1 when the kind is an attribute (a color is
+ * dropped: TrackEvent has none), 0 when it is not. Inline: both encoders
+ * (perfetto_visit.c, perfetto_direct.c) call it for every integer field. */
+static inline int perfetto_store_attribute(perfetto_stream* st, int kind, uint64_t time_domain,
+                                           uint64_t value) {
+    perfetto_event* ev = &st->ev;
+    switch (kind) {
+    case SINK_FIELD_BEGIN:
+        ev->has_begin = 1, ev->begin = time_map_convert(&st->times, time_domain, (int64_t)value);
+        return 1;
+    case SINK_FIELD_END:
+        ev->has_end = 1, ev->end = time_map_convert(&st->times, time_domain, (int64_t)value);
+        return 1;
+    case SINK_FIELD_POINT:
+        ev->has_point = 1, ev->point = time_map_convert(&st->times, time_domain, (int64_t)value);
+        return 1;
+    case SINK_FIELD_RANGE_ID:
+        ev->has_range_id = 1, ev->range_id = value;
+        return 1;
+    case SINK_FIELD_CATEGORY:
+        ev->has_category = 1, ev->category = value;
+        return 1;
+    case SINK_FIELD_COLOR:
+        return 1; /* TrackEvent has no color */
+    default:
+        return 0;
+    }
+}
+
 /* ---- perfetto_sink.c ---- */
 nvtxwResultCode_t perfetto_write_all(perfetto_sink* ps, const char* data, size_t size);
 /* Writes the session packets waiting in ps->line: before a stream's packets,
@@ -388,11 +419,6 @@ void perfetto_direct_free(perfetto_stream* st);
 
 /* ---- perfetto_visit.c ---- */
 extern const nvtxw_visitor_t perfetto_visitor;
-/* Stores integer `value` of a top-level field of `kind` (enum
- * sink_field_kind; timestamps of `time_domain`, NONE = the stream's) as an
- * attribute of st->ev: 1 when the kind is an attribute (a color is
- * dropped: TrackEvent has none), 0 when it is not. */
-int perfetto_store_attribute(perfetto_stream* st, int kind, uint64_t time_domain, uint64_t value);
 void perfetto_visit_reset(perfetto_stream* st, int numeric_only);
 
 #endif /* NVTXW_SINK_PERFETTO_INTERNAL_H */

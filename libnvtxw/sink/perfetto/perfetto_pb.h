@@ -47,12 +47,25 @@ static inline void pb_put_tag(strbuf* b, uint32_t number, unsigned wire_type) {
     pb_put_varint(b, (uint64_t)number << 3 | wire_type);
 }
 
+/* The raw writers of an integer field and of the start of a nested
+ * message (see pb_open), for callers that made room for several fields at
+ * once: PB_FIELD_MAX bytes each. */
+static inline void pb_put_field(strbuf* b, uint32_t number, uint64_t value) {
+    pb_put_tag(b, number, PB_VARINT);
+    pb_put_varint(b, value);
+}
+
+static inline size_t pb_put_open(strbuf* b, uint32_t number) {
+    pb_put_tag(b, number, PB_LEN);
+    b->data[b->length++] = 0; /* the length, set by pb_close */
+    return b->length;
+}
+
 /* An integer field: uint32/64, int32/64 (negative: ten bytes), enum, bool. */
 static inline int pb_varint(strbuf* b, uint32_t number, uint64_t value) {
     if (pb_room(b, PB_FIELD_MAX) != 0)
         return -1;
-    pb_put_tag(b, number, PB_VARINT);
-    pb_put_varint(b, value);
+    pb_put_field(b, number, value);
     return 0;
 }
 
@@ -89,9 +102,7 @@ static inline int pb_bytes(strbuf* b, uint32_t number, const void* data, size_t 
 static inline size_t pb_open(strbuf* b, uint32_t number) {
     if (pb_room(b, PB_FIELD_MAX) != 0)
         return SIZE_MAX;
-    pb_put_tag(b, number, PB_LEN);
-    b->data[b->length++] = 0;
-    return b->length;
+    return pb_put_open(b, number);
 }
 
 /* pb_close of contents of 128 bytes or more (moved up). */

@@ -98,16 +98,19 @@ int perfetto_stream_prepare(perfetto_stream* st) {
 int perfetto_packet_begin(perfetto_stream* st, int64_t ts) {
     strbuf* out = &st->out;
     uint64_t at = boottime(st, ts);
-    if ((st->packet = pb_open(out, 1)) == SIZE_MAX)
+    if (pb_room(out, 5 * PB_FIELD_MAX) != 0) /* the packet's start, four fields */
         return -1;
+    st->packet = pb_put_open(out, 1);
     if (at >= st->clock) {
-        if (pb_varint(out, 8, at - st->clock) != 0)
-            return -1;
+        pb_put_field(out, 8, at - st->clock);
         st->clock = at;
-    } else if (pb_varint(out, 58, PERFETTO_CLOCK_BOOTTIME) != 0 || pb_varint(out, 8, at) != 0) {
-        return -1;
+    } else {
+        pb_put_field(out, 58, PERFETTO_CLOCK_BOOTTIME);
+        pb_put_field(out, 8, at);
     }
-    return pb_varint(out, 10, st->sequence) || pb_varint(out, 13, 2);
+    pb_put_field(out, 10, st->sequence);
+    pb_put_field(out, 13, 2); /* SEQ_NEEDS_INCREMENTAL_STATE */
+    return 0;
 }
 
 int perfetto_packet_end(perfetto_stream* st) {

@@ -47,31 +47,6 @@ void perfetto_visit_reset(perfetto_stream* st, int numeric_only) {
     st->top = SIZE_MAX;
 }
 
-int perfetto_store_attribute(perfetto_stream* st, int kind, uint64_t time_domain, uint64_t value) {
-    perfetto_event* ev = &st->ev;
-    switch (kind) {
-    case SINK_FIELD_BEGIN:
-        ev->has_begin = 1, ev->begin = time_map_convert(&st->times, time_domain, (int64_t)value);
-        return 1;
-    case SINK_FIELD_END:
-        ev->has_end = 1, ev->end = time_map_convert(&st->times, time_domain, (int64_t)value);
-        return 1;
-    case SINK_FIELD_POINT:
-        ev->has_point = 1, ev->point = time_map_convert(&st->times, time_domain, (int64_t)value);
-        return 1;
-    case SINK_FIELD_RANGE_ID:
-        ev->has_range_id = 1, ev->range_id = value;
-        return 1;
-    case SINK_FIELD_CATEGORY:
-        ev->has_category = 1, ev->category = value;
-        return 1;
-    case SINK_FIELD_COLOR:
-        return 1; /* TrackEvent has no color */
-    default:
-        return 0;
-    }
-}
-
 /* Stores an integer attribute; 0 when the open field is not one. */
 static int store_integer(perfetto_stream* st, uint64_t value) {
     return st->depth == 0 &&
