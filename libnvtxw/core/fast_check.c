@@ -78,7 +78,7 @@ static int entry_fast(const nvtxw_schema_registry_t* registry, const nvtxw_schem
         nvtxw_schema_registry_find_enum(registry, e->type) != NULL)
         return entry_fast_enum(e, offset);
     if (e->type >= NVTX_PAYLOAD_ENTRY_TYPE_CSTRING || e->type == NVTX_PAYLOAD_ENTRY_TYPE_INVALID ||
-        e->type == NVTX_PAYLOAD_ENTRY_TYPE_SCOPE_ID || size == 0 || offset == SIZE_MAX ||
+        size == 0 || offset == SIZE_MAX ||
         (kind != 0 && kind != NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_FIXED_SIZE) || e->semantics != NULL ||
         (e->flags & ADDRESSING_FLAGS))
         return 0;
