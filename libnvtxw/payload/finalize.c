@@ -535,8 +535,7 @@ nvtxwResultCode_t finalize_schema(const nvtxw_schema_registry_t* registry, nvtxw
 /* Entry `i` of `s` as a fixed_field; 0 when it is not one. */
 static int fixed_entry(const nvtxw_schema_t* s, size_t i, fixed_field* out) {
     const finalized_entry_t* fe = &s->fin[i];
-    if (s->flat) { /* the flat walk's own ops */
-        out->op = (flat_op_t)fe->flat_op;
+    if ((out->op = flat_op_of(s, fe)) != FLAT_OP_NONE) { /* one number or handle */
         out->elements = 0;
         out->enumeration = NULL;
     } else if (!entry_fixed(s, fe)) {
@@ -552,10 +551,6 @@ static int fixed_entry(const nvtxw_schema_t* s, size_t i, fixed_field* out) {
                fe->inline_size / fe->element_size == s->entries[i].arrayOrUnionDetail &&
                fe->inline_size % fe->element_size == 0) {
         out->elements = (size_t)s->entries[i].arrayOrUnionDetail;
-        out->enumeration = NULL;
-    } else if (fe->array == 0 && fe->inline_size == fe->element_size &&
-               (out->op = element_op(fe)) != FLAT_OP_NONE) {
-        out->elements = 0;
         out->enumeration = NULL;
     } else {
         return 0;

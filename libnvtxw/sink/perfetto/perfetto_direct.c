@@ -340,10 +340,8 @@ static int put_handle(perfetto_stream* st, direct_field* f, size_t index, uint64
     return put_text(st, f, index, text, strlen(text));
 }
 
-static int put_string(perfetto_stream* st, direct_field* f, const nvtxPayloadData_t* p) {
-    const char* text;
-    size_t length;
-    (void)payload_string(p, &text, &length); /* checked by perfetto_direct_event */
+/* A message schema's string, `length` bytes at `text` (payload_string's). */
+static int put_string(perfetto_stream* st, direct_field* f, const char* text, size_t length) {
     if (f->kind == SINK_FIELD_SKIP)
         return 0;
     if (f->kind == SINK_FIELD_ARGS)
@@ -449,8 +447,9 @@ static int put_field(perfetto_stream* st, direct_field* f, size_t index, const u
     return put_value(st, f, index, p);
 }
 
-static int put_payload(perfetto_stream* st, perfetto_direct_plan* plan,
-                       const nvtxPayloadData_t* p) {
+/* One payload by its plan; `length`: a message schema's string length. */
+static int put_payload(perfetto_stream* st, perfetto_direct_plan* plan, const nvtxPayloadData_t* p,
+                       size_t length) {
     const uint8_t* base = p->payload;
     size_t i;
     if (st->ev.title == NULL && plan->title != NULL)
@@ -458,7 +457,7 @@ static int put_payload(perfetto_stream* st, perfetto_direct_plan* plan,
     if (st->ev.role == 0)
         st->ev.role = plan->role;
     if (plan->is_string)
-        return put_string(st, &plan->fields[0], p);
+        return put_string(st, &plan->fields[0], p->payload, length);
     for (i = 0; i < plan->count; i++)
         if (put_field(st, &plan->fields[i], i, base + plan->fields[i].offset) != 0)
             return -1;
@@ -467,6 +466,7 @@ static int put_payload(perfetto_stream* st, perfetto_direct_plan* plan,
 
 int perfetto_direct_event(perfetto_stream* st, const core_event* event) {
     perfetto_direct_plan* plans[PERFETTO_DIRECT_PAYLOADS];
+    size_t lengths[PERFETTO_DIRECT_PAYLOADS]; /* of a message schema's string */
     const core_domain* domain = st->stream->domain;
     size_t i;
     if (event->count > PERFETTO_DIRECT_PAYLOADS)
@@ -476,18 +476,18 @@ int perfetto_direct_event(perfetto_stream* st, const core_event* event) {
     for (i = 0; i < event->count; i++) {
         const nvtxPayloadData_t* p = &event->payloads[i];
         const char* text;
-        size_t length;
         plans[i] = NULL;
+        lengths[i] = 0;
         if (p->size == 0)
             continue; /* no callbacks from the walk either */
         if (p->schemaId < NVTX_PAYLOAD_SCHEMA_ID_STATIC_START ||
             (plans[i] = plan_of(st, p->schemaId, plans, i)) == NULL || plans[i]->fast == NULL ||
             !core_fast_payload_valid(domain, plans[i]->fast, p) ||
-            (plans[i]->is_string && !payload_string(p, &text, &length)))
+            (plans[i]->is_string && !payload_string(p, &text, &lengths[i])))
             return 0;
     }
     for (i = 0; i < event->count; i++)
-        if (plans[i] != NULL && put_payload(st, plans[i], &event->payloads[i]) != 0)
+        if (plans[i] != NULL && put_payload(st, plans[i], &event->payloads[i], lengths[i]) != 0)
             return -1;
     return 1;
 }
