@@ -183,7 +183,8 @@ typedef struct core_config {
     int overwrite;           /* OUTPUT_* of common/output_file.h (default OUTPUT_REPLACE) */
     int compression;         /* zstd level for the report sink */
     int compression_given;   /* Compression= was in the config string */
-    int compression_threads; /* report sink's compression threads; -1 = default */
+    int compression_threads; /* compression threads of the report and perfetto sinks; -1 = default
+                              */
     /* Backend=: the library Sink=backend forwards to; BackendConfig=: the
      * first line of that library's config string. NULL when absent. */
     const char* backend;

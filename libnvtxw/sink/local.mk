@@ -1,6 +1,6 @@
 # Sinks: the outputs behind the core's sink interface (core/sink.h), one
 # folder each; sink/shared/ holds what every sink may use (the sink table,
-# event facts, task scopes). A sink includes core/sink.h, sink/shared/ and
+# event facts, task scopes, compression threads). A sink includes core/sink.h, sink/shared/ and
 # the lower library modules, never another sink (tests/layout/).
 libnvtxw_libnvtxw_la_SOURCES += \
 	libnvtxw/sink/shared/sink_registry.c libnvtxw/sink/shared/sink_registry.h \
@@ -8,13 +8,13 @@ libnvtxw_libnvtxw_la_SOURCES += \
 	libnvtxw/sink/shared/task_scope.c libnvtxw/sink/shared/task_scope.h \
 	libnvtxw/sink/shared/scope_process.c libnvtxw/sink/shared/scope_process.h \
 	libnvtxw/sink/shared/field_kind.h \
-	libnvtxw/sink/shared/time_map.c libnvtxw/sink/shared/time_map.h
+	libnvtxw/sink/shared/time_map.c libnvtxw/sink/shared/time_map.h \
+	libnvtxw/sink/shared/offload.c libnvtxw/sink/shared/offload.h
 libnvtxw_libnvtxw_la_SOURCES += libnvtxw/sink/null/null_sink.c
 libnvtxw_libnvtxw_la_SOURCES += \
 	libnvtxw/sink/report/report_sink.c libnvtxw/sink/report/report_internal.h \
 	libnvtxw/sink/report/report_plan.c libnvtxw/sink/report/report_regs.c \
-	libnvtxw/sink/report/report_stream.c \
-	libnvtxw/sink/report/report_async.c
+	libnvtxw/sink/report/report_stream.c
 libnvtxw_libnvtxw_la_SOURCES += \
 	libnvtxw/sink/text/text_sink.c libnvtxw/sink/text/text_internal.h \
 	libnvtxw/sink/text/text_stream.c

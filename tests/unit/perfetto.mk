@@ -2,7 +2,8 @@
 # writer byte for byte (its sources are compiled in: they are internal),
 # sessions read back by a protobuf walker of the test's own (framing,
 # sequences, incremental state, interning, event counts), 4 writer threads
-# (also run under TSan by CI), bad outputs. The semantic check against the
+# (also run under TSan by CI) with and without compression threads, bad
+# outputs. The semantic check against the
 # JSON of the same session is tests/perfetto/perfetto_test.sh.
 check_PROGRAMS += tests/unit/perfetto_test
 TESTS += tests/unit/perfetto_test
@@ -10,7 +11,8 @@ tests_unit_perfetto_test_SOURCES = tests/unit/perfetto_test.c \
 	libnvtxw/sink/perfetto/perfetto_pb.c libnvtxw/common/utf8.c libnvtxw/common/strbuf.c \
 	libnvtxw/common/alloc.c
 tests_unit_perfetto_test_CFLAGS = $(TEST_CFLAGS) -pthread
-tests_unit_perfetto_test_LDADD = $(TEST_LIBS) -lpthread
+tests_unit_perfetto_test_CPPFLAGS = $(AM_CPPFLAGS) $(ZSTD_CFLAGS)
+tests_unit_perfetto_test_LDADD = $(TEST_LIBS) $(ZSTD_LIBS) -lpthread
 
 # The time domain conversions of the JSON and Perfetto sinks
 # (sink/shared/time_map.h), compiled in: they are internal.

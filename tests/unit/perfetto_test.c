@@ -8,24 +8,32 @@
  *     packet that needs the state, every name iid defined before use in
  *     the state it is used in; the counts of slice begins and ends,
  *     instants and counter values per sequence equal what the calls wrote;
- *   - 4 threads on 4 streams at once (TSan in CI); a stream of 40,000
+ *   - 4 threads on 4 streams at once (TSan in CI), also with
+ *     Compression= on 0, 1 and 3 compression threads: every sequence
+ *     holds the same packets, in the same order, as without them
+ *     (zstd_compressed_packets unpacked by the walker); a stream of 40,000
  *     distinct names (the interning tables restart); pushes left open;
  *     timestamps below 0 and out of order;
  *   - bad input: unwritable Output, existing Output without Overwrite,
- *     Output=-.
+ *     Output=-; the file limit reached on a compression thread.
  * The semantic check (tracks, clocks, slices per track, arguments, flows,
  * against the JSON of the same session) is tests/perfetto/perfetto_test.sh.
  */
 #define _GNU_SOURCE
 #include <check.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
+#include <zstd.h>
 
 #include "nvtxw/backend.h"
 #include "nvtxw/error.h"
@@ -123,10 +131,11 @@ typedef struct sequence_view {
     uint64_t keys;   /* debug annotation name iids, the same way */
     long annotations;
     long begins, ends, instants, counters, states, absolute;
+    uint64_t digest; /* FNV-1a of its packets' bytes, in order */
 } sequence_view;
 
 typedef struct trace_view {
-    long packets, descriptors, events;
+    long packets, descriptors, events, frames; /* frames: zstd_compressed_packets */
     sequence_view seq[MAX_SEQUENCES];
     char error[256];
 } trace_view;
@@ -247,17 +256,50 @@ static int walk_event(trace_view* v, sequence_view* s, pb_cursor c) {
     return event_type >= 1 && event_type <= 4 ? 0 : walk_fail(v, "event type", v->packets);
 }
 
+static int walk_packets(trace_view* v, pb_cursor c);
+
+static uint64_t fnv1a(uint64_t hash, const unsigned char* p, const unsigned char* end) {
+    while (p < end)
+        hash = (hash ^ *p++) * 0x100000001B3u;
+    return hash;
+}
+
+/* zstd_compressed_packets: one zstd frame of Trace.packet fields. */
+static int walk_frame(trace_view* v, pb_cursor frame) {
+    size_t size = (size_t)(frame.end - frame.p);
+    unsigned long long content = ZSTD_getFrameContentSize(frame.p, size);
+    unsigned char* data;
+    size_t got;
+    int status;
+    if (content == ZSTD_CONTENTSIZE_ERROR || content == ZSTD_CONTENTSIZE_UNKNOWN ||
+        content > (64u << 20))
+        return walk_fail(v, "zstd frame without a sane content size", v->packets);
+    data = malloc(content > 0 ? (size_t)content : 1);
+    ck_assert_ptr_nonnull(data);
+    got = ZSTD_decompress(data, (size_t)content, frame.p, size);
+    status = ZSTD_isError(got) || got != content
+                 ? walk_fail(v, "zstd frame does not decompress", v->packets)
+                 : walk_packets(v, (pb_cursor){data, data + got});
+    v->frames++;
+    free(data);
+    return status;
+}
+
 static int walk_packet(trace_view* v, pb_cursor c) {
     uint32_t number;
     unsigned type;
     uint64_t value, sequence = 0, flags = 0, clock = 0;
-    pb_cursor inner, event = {NULL, NULL}, interned = {NULL, NULL};
+    pb_cursor inner, event = {NULL, NULL}, interned = {NULL, NULL}, frame = {NULL, NULL};
+    pb_cursor whole = c;
     sequence_view* s;
-    int descriptor = 0;
+    int descriptor = 0, fields = 0;
     while (c.p < c.end) {
         if (next_field(&c, &number, &type, &value, &inner) != 0)
             return walk_fail(v, "bad packet field", v->packets);
-        if (number == 10)
+        fields++;
+        if (number == 133 && type == 2)
+            frame = inner;
+        else if (number == 10)
             sequence = value;
         else if (number == 13)
             flags = value;
@@ -270,10 +312,15 @@ static int walk_packet(trace_view* v, pb_cursor c) {
         else if (number == 60)
             descriptor = 1;
     }
+    if (frame.p != NULL) /* a packet of compressed packets, and nothing else */
+        return fields == 1
+                   ? walk_frame(v, frame)
+                   : walk_fail(v, "zstd_compressed_packets beside other fields", v->packets);
     if (sequence == 0 || sequence >= MAX_SEQUENCES)
         return walk_fail(v, "sequence ID", v->packets);
     s = &v->seq[sequence];
     s->seen = 1;
+    s->digest = fnv1a(s->digest, whole.p, whole.end);
     v->descriptors += descriptor;
     if (flags & 1) {
         s->valid = 1;
@@ -289,16 +336,13 @@ static int walk_packet(trace_view* v, pb_cursor c) {
     return event.p != NULL ? walk_event(v, s, event) : 0;
 }
 
-/* Walks a whole file; 0, or -1 with v->error set. */
-static int walk_trace(const char* path, trace_view* v) {
-    size_t size;
-    char* data = tu_read_file_or_fail(path, &size);
-    pb_cursor c = {(const unsigned char*)data, (const unsigned char*)data + size}, packet;
+/* Trace.packet fields; 0, or -1 with v->error set. */
+static int walk_packets(trace_view* v, pb_cursor c) {
+    pb_cursor packet;
     uint32_t number;
     unsigned type;
     uint64_t value;
     int status = 0;
-    memset(v, 0, sizeof *v);
     while (status == 0 && c.p < c.end) {
         v->packets++;
         if (next_field(&c, &number, &type, &value, &packet) != 0 || number != 1 || type != 2)
@@ -306,6 +350,17 @@ static int walk_trace(const char* path, trace_view* v) {
         else
             status = walk_packet(v, packet);
     }
+    return status;
+}
+
+/* Walks a whole file; 0, or -1 with v->error set. */
+static int walk_trace(const char* path, trace_view* v) {
+    size_t size;
+    char* data = tu_read_file_or_fail(path, &size);
+    int status;
+    memset(v, 0, sizeof *v);
+    status =
+        walk_packets(v, (pb_cursor){(const unsigned char*)data, (const unsigned char*)data + size});
     free(data);
     return status;
 }
@@ -534,7 +589,125 @@ START_TEST(session_threads) {
 }
 END_TEST
 
+/* The session of session_threads with `config` added; its walk in `v`. */
+static void write_threads(const char* file, const char* config, trace_view* v) {
+    nvtxwSessionAttributes_t attr;
+    nvtxwSessionHandle_t session = NULL;
+    nvtxDomainHandle_t domain;
+    writer_arg args[WRITERS];
+    pthread_t threads[WRITERS];
+    char full[PATH_MAX + 128], name[16];
+    int i;
+    snprintf(full, sizeof full, "Sink=perfetto|Output=%s/%s|%s", dir, file, config);
+    nvtxwSessionAttributesInit(&attr);
+    attr.name = "threads";
+    attr.configString = full;
+    ck_assert_msg(T->SessionBegin(&attr, &session) == 0, "%s", nvtxw_last_error());
+    OK(nvtxwDomainRegister(T, session, "app", &domain));
+    for (i = 0; i < WRITERS; i++) {
+        snprintf(name, sizeof name, "w%d", i);
+        OK(nvtxwEventWriterOpen(T, session, name, domain, "", 0, &args[i].writer));
+        args[i].failed = 0;
+    }
+    for (i = 0; i < WRITERS; i++)
+        ck_assert_int_eq(pthread_create(&threads[i], NULL, write_ranges, &args[i]), 0);
+    for (i = 0; i < WRITERS; i++) {
+        ck_assert_int_eq(pthread_join(threads[i], NULL), 0);
+        ck_assert_int_eq(args[i].failed, 0);
+    }
+    OK(T->SessionEnd(session));
+    walk_or_fail(file, v);
+}
+
+/* Compressed packets, compressed on the writers' threads or on 1 or 3
+ * compression threads: each sequence holds the packets of the file
+ * without compression, in their order (its digest), in several frames. */
+START_TEST(session_compression_threads) {
+    static const char* const configs[] = {"Compression=1|CompressionThreads=0",
+                                          "Compression=1|CompressionThreads=1",
+                                          "Compression=3|CompressionThreads=3"};
+    trace_view plain, packed;
+    size_t c;
+    int i;
+    write_threads("plain.pftrace", "CompressionThreads=2", &plain);
+    ck_assert_int_eq(plain.frames, 0);
+    for (c = 0; c < sizeof configs / sizeof configs[0]; c++) {
+        write_threads("packed.pftrace", configs[c], &packed);
+        ck_assert_msg(packed.frames >= 2 * WRITERS, "%s: %ld frames", configs[c], packed.frames);
+        for (i = 0; i < MAX_SEQUENCES; i++) {
+            ck_assert_msg(packed.seq[i].digest == plain.seq[i].digest,
+                          "%s: sequence %d's packets differ from the plain file's", configs[c], i);
+            ck_assert_int_eq(packed.seq[i].begins, plain.seq[i].begins);
+        }
+        for (i = 0; i < WRITERS; i++)
+            ck_assert_int_eq(packed.seq[2 + i].begins, RANGES);
+    }
+}
+END_TEST
+
 /* ---- bad input ----------------------------------------------------------- */
+
+/* Child of disk_full_on_compression_thread: exits 0 when the write error of
+ * a compression thread came back to the writer, else 1 with a message. */
+static void disk_full_child(int fd) {
+    struct rlimit limit = {8192, 8192};
+    nvtxwSessionAttributes_t attr;
+    nvtxwSessionHandle_t session = NULL;
+    nvtxDomainHandle_t domain;
+    nvtxwEventWriter_t writer;
+    nvtxwResultCode_t rc = 0;
+    char config[PATH_MAX + 96], name[32], message[1024];
+    long i;
+    int n;
+    signal(SIGXFSZ, SIG_IGN); /* a write past the limit fails with EFBIG instead */
+    snprintf(config, sizeof config,
+             "Sink=perfetto|Output=%s/full.pftrace|Compression=1|CompressionThreads=1", dir);
+    nvtxwSessionAttributesInit(&attr);
+    attr.name = "full";
+    attr.configString = config;
+    if (setrlimit(RLIMIT_FSIZE, &limit) != 0 || T->SessionBegin(&attr, &session) != 0 ||
+        nvtxwDomainRegister(T, session, "app", &domain) != 0 ||
+        nvtxwEventWriterOpen(T, session, "w", domain, "", 0, &writer) != 0)
+        _exit(2);
+    /* names and gaps that do not repeat: zstd cannot squeeze them under the limit */
+    for (i = 0; i < 2000000 && rc == 0; i++) {
+        snprintf(name, sizeof name, "r%lx", (unsigned long)(i * 2654435761u));
+        rc = nvtxwRangePushPopWriteUtf8(&writer, 1000 * (int64_t)i + i % 977,
+                                        1000 * (int64_t)i + 500, utf8(name));
+    }
+    n = snprintf(message, sizeof message, "write %ld: rc %d: %s", i, rc, nvtxw_last_error());
+    if (rc != NVTXW_RESULT_FAILED || strstr(message, "cannot write Perfetto output") == NULL ||
+        strstr(message, strerror(EFBIG)) == NULL || T->SessionEnd(session) == 0) {
+        if (write(fd, message, (size_t)n) < 0)
+            _exit(3);
+        _exit(1);
+    }
+    _exit(0);
+}
+
+/* A write error on a compression thread (the file limit reached) is
+ * returned by a later write call of its stream, with the write's words. */
+START_TEST(disk_full_on_compression_thread) {
+    int fds[2], status = 0;
+    char report[1100] = "";
+    ssize_t n;
+    pid_t pid;
+    ck_assert_int_eq(pipe(fds), 0);
+    pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        close(fds[0]);
+        disk_full_child(fds[1]);
+    }
+    close(fds[1]);
+    n = read(fds[0], report, sizeof report - 1);
+    report[n > 0 ? n : 0] = '\0';
+    close(fds[0]);
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %d: %s", status,
+                  report);
+}
+END_TEST
 
 static nvtxwResultCode_t try_begin(const char* config) {
     nvtxwSessionAttributes_t attr;
@@ -609,7 +782,9 @@ int main(void) {
     tcase_add_test(tc, session_arguments);
     tcase_add_test(tc, session_times);
     tcase_add_test(tc, session_threads);
+    tcase_add_test(tc, session_compression_threads);
     tcase_add_test(tc, bad_outputs);
+    tcase_add_test(tc, disk_full_on_compression_thread);
     tcase_add_test(tc, default_output);
     suite_add_tcase(suite, tc);
     return tu_run_suite(suite);

@@ -26,6 +26,7 @@
 #include "common/strbuf.h"
 #include "core/sink.h"
 #include "sink/shared/field_kind.h"
+#include "sink/shared/offload.h"
 #include "sink/shared/scope_process.h"
 #include "sink/shared/time_map.h"
 
@@ -147,6 +148,10 @@ typedef struct perfetto_sink {
     /* Compression contexts not in use, taken and given back by flushes
      * without a lock (an exchange per slot); NULL = empty. */
     _Atomic(void*) contexts[PERFETTO_CONTEXTS];
+    /* With compression, CompressionThreads= threads that compress and write
+     * the streams' full buffers (sink/shared/offload.h); none: each stream
+     * compresses on its writer's thread. */
+    offload_pool compressors;
 } perfetto_sink;
 
 /* One interned string of a sequence. iid 0 = empty slot. */
@@ -239,6 +244,7 @@ typedef struct perfetto_stream {
     time_map times;              /* its time domains into the session's */
     strbuf out;                  /* pending packets */
     strbuf zout;                 /* the compressed packet of a flush */
+    offload_lane lane;           /* flushes on a compression thread (or not) */
     strbuf interned;             /* its InternedData's contents */
     strbuf args;                 /* the current event's debug annotations */
     strbuf name;                 /* the current event's message */

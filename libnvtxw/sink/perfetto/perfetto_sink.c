@@ -363,6 +363,8 @@ static nvtxwResultCode_t perfetto_create(const core_config* config, const char* 
     root.kind = PERFETTO_DESC_ROOT;
     if (status == NVTXW_RESULT_SUCCESS)
         status = perfetto_put_session_track(ps, &root);
+    if (status == NVTXW_RESULT_SUCCESS && ps->compress)
+        offload_pool_start(&ps->compressors, offload_thread_count(config));
     if (status != NVTXW_RESULT_SUCCESS) {
         if (ps->fd >= 0) {
             close(ps->fd);
@@ -378,6 +380,7 @@ static nvtxwResultCode_t perfetto_create(const core_config* config, const char* 
 static nvtxwResultCode_t perfetto_destroy(sink* s, int faulty) {
     perfetto_sink* ps = (perfetto_sink*)s;
     nvtxwResultCode_t status = faulty ? NVTXW_RESULT_FAILED : NVTXW_RESULT_SUCCESS;
+    offload_pool_stop(&ps->compressors); /* every stream is closed and drained */
     if (status == NVTXW_RESULT_SUCCESS)
         status = perfetto_session_packets_flush(ps);
     if (close(ps->fd) != 0 && status == NVTXW_RESULT_SUCCESS)

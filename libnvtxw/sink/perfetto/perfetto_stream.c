@@ -29,13 +29,31 @@
 #include "sink/perfetto/perfetto_internal.h"
 #include "sink/perfetto/perfetto_pb.h"
 
+/* A copy of the pending packets for the compression thread (offload_fill_fn). */
+static int copy_packets(void* owner, strbuf* into) {
+    const perfetto_stream* st = owner;
+    return strbuf_append(into, st->out.data, st->out.length);
+}
+
+/* Compresses and writes packets on the compression thread (offload_run_fn);
+ * the stream's jobs run one at a time, so its `zout` is theirs. */
+static nvtxwResultCode_t write_packets(void* owner, const void* meta, const char* data,
+                                       size_t size) {
+    perfetto_stream* st = owner;
+    (void)meta;
+    return perfetto_write_packets(st->sink, data, size, &st->zout);
+}
+
 nvtxwResultCode_t perfetto_stream_flush(perfetto_stream* st, int force) {
     nvtxwResultCode_t status = NVTXW_RESULT_SUCCESS;
     if (st->out.length == 0 || (!force && st->out.length < PERFETTO_FLUSH_BYTES))
         return NVTXW_RESULT_SUCCESS;
+    /* The track descriptors these packets refer to go first. */
     status = perfetto_session_packets_flush(st->sink);
     if (status == NVTXW_RESULT_SUCCESS)
-        status = perfetto_write_packets(st->sink, st->out.data, st->out.length, &st->zout);
+        status = offload_lane_active(&st->lane)
+                     ? offload_submit(&st->lane, NULL, 0, copy_packets, st)
+                     : perfetto_write_packets(st->sink, st->out.data, st->out.length, &st->zout);
     strbuf_clear(&st->out);
     return status;
 }
@@ -174,6 +192,7 @@ static void stream_free(perfetto_stream* st) {
     perfetto_intern_free(&st->categories);
     perfetto_intern_free(&st->keys);
     strbuf_free(&st->out);
+    offload_lane_free(&st->lane);
     strbuf_free(&st->zout);
     strbuf_free(&st->interned);
     strbuf_free(&st->args);
@@ -224,6 +243,7 @@ nvtxwResultCode_t perfetto_stream_open(sink* s, const core_stream* stream, void*
         return error_oom("a Perfetto stream");
     }
     st->sink = ps;
+    offload_lane_init(&st->lane, &ps->compressors, stream->index, write_packets, st);
     st->nest_latest_begin = INT64_MIN;
     st->forgotten_end = INT64_MIN;
     st->stream = stream;
@@ -276,13 +296,16 @@ static void stream_report(const perfetto_stream* st) {
 
 nvtxwResultCode_t perfetto_stream_close(sink* s, const core_stream* stream, void* state) {
     perfetto_stream* st = state;
-    nvtxwResultCode_t status = NVTXW_RESULT_SUCCESS;
+    nvtxwResultCode_t status = NVTXW_RESULT_SUCCESS, drained;
     (void)s, (void)stream;
     stream_report(st);
     if (perfetto_close_pushes(st) != 0)
         status = error_oom("a Perfetto stream's last packets");
     if (status == NVTXW_RESULT_SUCCESS)
         status = perfetto_stream_flush(st, 1);
+    drained = offload_drain(&st->lane);
+    if (status == NVTXW_RESULT_SUCCESS)
+        status = drained;
     stream_free(st);
     return status;
 }

@@ -23,6 +23,7 @@
 #include "core/sink.h"
 #include "format/container.h"
 #include "payload/field_codec.h"
+#include "sink/shared/offload.h"
 
 /* Container chunk kinds (docs/report-records.md). */
 #define REPORT_CHUNK_REGISTRATIONS 1u
@@ -46,12 +47,6 @@ enum {
     LANE_VALUES = LANE_FIELDS + FIELD_LANES, /* integer sample values */
     REPORT_LANES
 };
-/* Chunks of one stream queued for its compression thread at most. */
-#define REPORT_ASYNC_DEPTH 2
-
-typedef struct report_compressor report_compressor; /* report_async.c */
-typedef struct report_job report_job;
-
 /* Subkinds of extension records (REC_EXTENSION). */
 #define EXTENSION_INDEX_MARKER 1u
 
@@ -159,10 +154,9 @@ typedef struct report_sink {
     /* Domain index -> pubmap* of schema ID -> payload_plan*: registrations
      * add, the write path reads without a lock (report_plan.c). */
     pubvec plans;
-    /* Compression threads (report_async.c); none: streams compress on
-     * their writers' threads. */
-    report_compressor* compressors;
-    int compressor_count;
+    /* Compression threads (sink/shared/offload.h); none: streams compress
+     * on their writers' threads. */
+    offload_pool compressors;
 } report_sink;
 
 /* One interned string of a chunk's dictionary. */
@@ -204,14 +198,9 @@ typedef struct report_stream {
     /* Shapes of recent compact records (report_stream.c, put_event_again),
      * valid for this chunk; count 0: an empty slot. */
     report_shape shapes[REPORT_SHAPES];
-    /* Compression thread of this stream (NULL: on the writer's thread) and,
-     * under its mutex, the chunks in flight, spare buffers and the first
-     * write error of a queued chunk. */
-    report_compressor* comp;
-    unsigned in_flight;
-    report_job* spare;
-    nvtxwResultCode_t async_status;
-    char async_message[512];
+    /* Full chunks handed to a compression thread (inactive: compressed on
+     * the writer's thread). */
+    offload_lane lane;
     /* Last plans looked up (the write path's few schemas), round robin. */
     struct {
         uint64_t schema_id;
@@ -295,18 +284,6 @@ void report_plans_free(report_sink* rs);
 /* The chunk's bytes as stored (the lane table, then the lanes), appended
  * to `out` (report_stream.c). Returns 0 or -1 when out of memory. */
 int report_chunk_assemble(const report_stream* st, strbuf* out);
-
-/* Compression threads (report_async.c). Start makes up to `count` threads
- * (fewer if the system refuses more); stop joins them after their queues
- * are written. Submit queues the chunk (report_chunk_assemble's copy; the
- * caller then clears the lanes) and may wait for room; drain waits until every chunk of the
- * stream is written; both return the first write error of its chunks. */
-void report_compressors_start(report_sink* rs, int count);
-void report_compressors_stop(report_sink* rs);
-report_compressor* report_compressor_for(report_sink* rs, uint64_t stream_index);
-nvtxwResultCode_t report_async_submit(report_stream* st, const container_chunk_meta* meta);
-nvtxwResultCode_t report_async_drain(report_stream* st);
-void report_async_free_spares(report_stream* st);
 
 /* Stream side (report_stream.c). */
 nvtxwResultCode_t report_stream_open(sink* s, const core_stream* stream, void** state);

@@ -169,14 +169,6 @@ static void report_free(report_sink* rs) {
 
 /* CompressionThreads, by default one when a second CPU is online: a
  * producer thread and zstd then run side by side (bench/README.md). */
-static int compression_threads(const core_config* config) {
-    long cpus;
-    if (config->compression_threads >= 0)
-        return config->compression_threads;
-    cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    return cpus >= 2 ? 1 : 0;
-}
-
 static nvtxwResultCode_t report_create(const core_config* config, const char* session_name,
                                        sink** out) {
     report_sink* rs = nvtxw_calloc(1, sizeof *rs);
@@ -198,7 +190,7 @@ static nvtxwResultCode_t report_create(const core_config* config, const char* se
     if (status == NVTXW_RESULT_SUCCESS) /* the session record in a chunk of its own */
         status = report_sync_registrations(rs);
     if (status == NVTXW_RESULT_SUCCESS)
-        report_compressors_start(rs, compression_threads(config));
+        offload_pool_start(&rs->compressors, offload_thread_count(config));
     if (status != NVTXW_RESULT_SUCCESS) {
         if (rs->reg_encoder != NULL)
             container_encoder_destroy(rs->reg_encoder);
@@ -214,7 +206,7 @@ static nvtxwResultCode_t report_create(const core_config* config, const char* se
 static nvtxwResultCode_t report_destroy(sink* s, int faulty) {
     report_sink* rs = (report_sink*)s;
     nvtxwResultCode_t status;
-    report_compressors_stop(rs); /* every stream is closed: their queues are empty */
+    offload_pool_stop(&rs->compressors); /* every stream is closed and drained */
     status = faulty ? NVTXW_RESULT_FAILED : report_flush_registrations(rs);
     container_encoder_destroy(rs->reg_encoder);
     if (status == NVTXW_RESULT_SUCCESS)

@@ -108,6 +108,15 @@ static void stream_reset_chunk(report_stream* st) {
     lanes_reload(st);
 }
 
+/* A chunk for the compression thread (offload_fill_fn). */
+static int assemble_into(void* st, strbuf* out) { return report_chunk_assemble(st, out); }
+
+/* Compresses and writes a chunk on a compression thread (offload_run_fn). */
+static nvtxwResultCode_t write_chunk(void* owner, const void* meta, const char* data, size_t size) {
+    report_stream* st = owner;
+    return container_write_chunk(st->encoder, meta, data, size);
+}
+
 /* Compresses and writes the buffered records as one chunk. */
 static nvtxwResultCode_t stream_flush(report_stream* st) {
     container_chunk_meta meta;
@@ -125,8 +134,8 @@ static nvtxwResultCode_t stream_flush(report_stream* st) {
     meta.first_ts = st->has_ts ? st->min_ts : 0;
     meta.last_ts = st->has_ts ? st->max_ts : 0;
     lanes_sync(st); /* the assembly reads the lengths */
-    if (st->comp != NULL) {
-        status = report_async_submit(st, &meta);
+    if (offload_lane_active(&st->lane)) {
+        status = offload_submit(&st->lane, &meta, sizeof meta, assemble_into, st);
     } else {
         strbuf_clear(&st->assembled);
         status = report_chunk_assemble(st, &st->assembled) != 0
@@ -251,7 +260,7 @@ nvtxwResultCode_t report_stream_open(sink* s, const core_stream* stream, void** 
     st->rs = rs;
     st->stream = stream;
     st->serial = stream->domain->serial;
-    st->comp = report_compressor_for(rs, stream->index);
+    offload_lane_init(&st->lane, &rs->compressors, stream->index, write_chunk, st);
     st->chunk_epoch = 1; /* the zeroed pointer cache holds no entry of it */
     stream_reset_times(st);
     st->encoder = container_encoder_create(rs->writer, rs->compression);
@@ -269,10 +278,10 @@ nvtxwResultCode_t report_stream_open(sink* s, const core_stream* stream, void** 
 nvtxwResultCode_t report_stream_close(sink* s, const core_stream* stream, void* state) {
     report_stream* st = state;
     nvtxwResultCode_t status = stream_flush(st), drained, closed;
-    drained = st->comp ? report_async_drain(st) : NVTXW_RESULT_SUCCESS;
+    drained = offload_drain(&st->lane);
     if (status == NVTXW_RESULT_SUCCESS)
         status = drained;
-    report_async_free_spares(st);
+    offload_lane_free(&st->lane);
     container_encoder_destroy(st->encoder);
     closed = report_stream_record((report_sink*)s, stream, 0);
     for (unsigned i = 0; i < REPORT_LANES; i++)

@@ -1,0 +1,91 @@
+/*
+ * sink/shared/offload.h - a stream's compressed writes handed to worker
+ * threads of its sink (CompressionThreads=N, docs/config.md,
+ * docs/threading.md), for sinks whose streams compress what they write.
+ *
+ * A sink starts a pool of N threads; each of its streams has a lane, served
+ * by the pool's thread (stream index modulo N). A stream whose buffer is
+ * full submits a copy of it as a job and goes on writing into its own
+ * buffer; the thread runs the lane's function on the job (compress and
+ * write). So that:
+ *   - order per stream holds: one thread per lane, jobs in FIFO order;
+ *   - memory stays bounded: at most OFFLOAD_DEPTH jobs of a lane are in
+ *     flight; a producer that gets that far ahead waits for one;
+ *   - what a job needs in the file first (registrations, descriptors) is
+ *     written by the producer itself before it submits;
+ *   - a job's error reaches the producer at its next submission or at the
+ *     drain (the message is copied from the worker's thread).
+ * The lock is per worker and taken about twice per job, never per event.
+ */
+#ifndef NVTXW_SINK_SHARED_OFFLOAD_H
+#define NVTXW_SINK_SHARED_OFFLOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/strbuf.h"
+#include "core/sink.h"
+#include "nvtxw/abi.h"
+
+/* Jobs of one lane queued or running at most. */
+#define OFFLOAD_DEPTH 2
+/* Bytes of a job's metadata (a copy of what the submitter passes). */
+#define OFFLOAD_META_MAX 64
+
+typedef struct offload_worker offload_worker;
+typedef struct offload_job offload_job;
+
+/* Runs one job on a worker's thread: the lane's jobs one at a time, in
+ * submission order. `meta` is the submitter's metadata, aligned for any
+ * type. An error status is kept, with nvtxw_last_error(), for the lane. */
+typedef nvtxwResultCode_t (*offload_run_fn)(void* owner, const void* meta, const char* data,
+                                            size_t size);
+
+/* Fills a job's (empty) buffer on the submitter's thread: 0, or -1 when
+ * out of memory. */
+typedef int (*offload_fill_fn)(void* ctx, strbuf* out);
+
+typedef struct offload_pool {
+    offload_worker* workers;
+    int count;
+} offload_pool;
+
+typedef struct offload_lane {
+    offload_worker* worker; /* NULL: the lane's owner writes on its own thread */
+    offload_run_fn run;
+    void* owner;
+    /* Under the worker's mutex: jobs in flight, their spare buffers and the
+     * first error of a job. */
+    unsigned in_flight;
+    offload_job* spare;
+    nvtxwResultCode_t status;
+    char message[512];
+} offload_lane;
+
+/* The number of worker threads the config asks for: CompressionThreads=,
+ * else 1 when a second CPU is online, else 0. */
+int offload_thread_count(const core_config* config);
+
+/* Starts up to `count` threads (fewer if the system refuses one; then
+ * lanes share the others, or none). */
+void offload_pool_start(offload_pool* pool, int count);
+/* Joins the threads: every lane must be drained first. */
+void offload_pool_stop(offload_pool* pool);
+
+/* A lane of the pool's thread `index` modulo its count; with no thread it
+ * stays inactive and its owner writes on its own thread. */
+void offload_lane_init(offload_lane* lane, offload_pool* pool, uint64_t index, offload_run_fn run,
+                       void* owner);
+static inline int offload_lane_active(const offload_lane* lane) { return lane->worker != NULL; }
+
+/* Queues a job: `meta` (meta_size <= OFFLOAD_META_MAX bytes, copied) and a
+ * buffer filled by `fill`. Waits while OFFLOAD_DEPTH jobs are in flight;
+ * returns the first error of an earlier job instead of queueing. */
+nvtxwResultCode_t offload_submit(offload_lane* lane, const void* meta, size_t meta_size,
+                                 offload_fill_fn fill, void* fill_ctx);
+/* Waits until every job of the lane has run: their first error, if any. */
+nvtxwResultCode_t offload_drain(offload_lane* lane);
+/* Frees the lane's spare buffers (after the drain). */
+void offload_lane_free(offload_lane* lane);
+
+#endif /* NVTXW_SINK_SHARED_OFFLOAD_H */
