@@ -1902,27 +1902,7 @@ static void faulty_child(int fd) {
     _exit(0);
 }
 
-START_TEST(faulty_session) {
-    int fds[2], status = 0;
-    char report[1500];
-    ssize_t n;
-    pid_t pid;
-    ck_assert_int_eq(pipe(fds), 0);
-    pid = fork();
-    ck_assert_int_ge(pid, 0);
-    if (pid == 0) {
-        close(fds[0]);
-        faulty_child(fds[1]);
-    }
-    close(fds[1]);
-    n = read(fds[0], report, sizeof report - 1);
-    close(fds[0]);
-    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-    report[n > 0 ? n : 0] = '\0';
-    ck_assert_msg(WIFEXITED(status), "child died (status %d)", status);
-    ck_assert_str_eq(report, "OK");
-    ck_assert_int_eq(WEXITSTATUS(status), 0);
-}
+START_TEST(faulty_session) { tu_run_child_or_fail(faulty_child); }
 END_TEST
 
 /* ==== Suite ====================================================================================

@@ -31,7 +31,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <zstd.h>
 
@@ -558,38 +557,8 @@ static void* write_ranges(void* p) {
     return NULL;
 }
 
-/* Four streams written at once: each sequence holds its own ranges. */
-START_TEST(session_threads) {
-    nvtxwSessionHandle_t session = begin("threads", "threads.pftrace");
-    nvtxDomainHandle_t domain;
-    writer_arg args[WRITERS];
-    pthread_t threads[WRITERS];
-    trace_view v;
-    char name[16];
-    int i;
-    OK(nvtxwDomainRegister(T, session, "app", &domain));
-    for (i = 0; i < WRITERS; i++) {
-        snprintf(name, sizeof name, "w%d", i);
-        OK(nvtxwEventWriterOpen(T, session, name, domain, "", 0, &args[i].writer));
-        args[i].failed = 0;
-    }
-    for (i = 0; i < WRITERS; i++)
-        ck_assert_int_eq(pthread_create(&threads[i], NULL, write_ranges, &args[i]), 0);
-    for (i = 0; i < WRITERS; i++) {
-        ck_assert_int_eq(pthread_join(threads[i], NULL), 0);
-        ck_assert_int_eq(args[i].failed, 0);
-    }
-    OK(T->SessionEnd(session));
-    walk_or_fail("threads.pftrace", &v);
-    for (i = 0; i < WRITERS; i++) {
-        ck_assert_int_eq(v.seq[2 + i].begins, RANGES);
-        ck_assert_int_eq(v.seq[2 + i].ends, RANGES);
-        ck_assert_int_eq(v.seq[2 + i].names, 2);
-    }
-}
-END_TEST
-
-/* The session of session_threads with `config` added; its walk in `v`. */
+/* Four streams written at once by four threads, with `config` added to
+ * the session's; the file's walk in `v`. */
 static void write_threads(const char* file, const char* config, trace_view* v) {
     nvtxwSessionAttributes_t attr;
     nvtxwSessionHandle_t session = NULL;
@@ -598,7 +567,8 @@ static void write_threads(const char* file, const char* config, trace_view* v) {
     pthread_t threads[WRITERS];
     char full[PATH_MAX + 128], name[16];
     int i;
-    snprintf(full, sizeof full, "Sink=perfetto|Output=%s/%s|%s", dir, file, config);
+    snprintf(full, sizeof full, "Sink=perfetto|Output=%s/%s%s%s", dir, file, *config ? "|" : "",
+             config);
     nvtxwSessionAttributesInit(&attr);
     attr.name = "threads";
     attr.configString = full;
@@ -618,6 +588,19 @@ static void write_threads(const char* file, const char* config, trace_view* v) {
     OK(T->SessionEnd(session));
     walk_or_fail(file, v);
 }
+
+/* Four streams written at once: each sequence holds its own ranges. */
+START_TEST(session_threads) {
+    trace_view v;
+    int i;
+    write_threads("threads.pftrace", "", &v);
+    for (i = 0; i < WRITERS; i++) {
+        ck_assert_int_eq(v.seq[2 + i].begins, RANGES);
+        ck_assert_int_eq(v.seq[2 + i].ends, RANGES);
+        ck_assert_int_eq(v.seq[2 + i].names, 2);
+    }
+}
+END_TEST
 
 /* Compressed packets, compressed on the writers' threads or on 1 or 3
  * compression threads: each sequence holds the packets of the file
@@ -647,8 +630,7 @@ END_TEST
 
 /* ---- bad input ----------------------------------------------------------- */
 
-/* Child of disk_full_on_compression_thread: exits 0 when the write error of
- * a compression thread came back to the writer, else 1 with a message. */
+/* Child of disk_full_on_compression_thread (tu_run_child_or_fail). */
 static void disk_full_child(int fd) {
     struct rlimit limit = {8192, 8192};
     nvtxwSessionAttributes_t attr;
@@ -677,36 +659,16 @@ static void disk_full_child(int fd) {
     }
     n = snprintf(message, sizeof message, "write %ld: rc %d: %s", i, rc, nvtxw_last_error());
     if (rc != NVTXW_RESULT_FAILED || strstr(message, "cannot write Perfetto output") == NULL ||
-        strstr(message, strerror(EFBIG)) == NULL || T->SessionEnd(session) == 0) {
-        if (write(fd, message, (size_t)n) < 0)
-            _exit(3);
-        _exit(1);
-    }
-    _exit(0);
+        strstr(message, strerror(EFBIG)) == NULL || T->SessionEnd(session) == 0)
+        n = write(fd, message, (size_t)n) < 0 ? 3 : 1;
+    else
+        n = write(fd, "OK", 2) != 2 ? 3 : 0;
+    _exit(n);
 }
 
 /* A write error on a compression thread (the file limit reached) is
  * returned by a later write call of its stream, with the write's words. */
-START_TEST(disk_full_on_compression_thread) {
-    int fds[2], status = 0;
-    char report[1100] = "";
-    ssize_t n;
-    pid_t pid;
-    ck_assert_int_eq(pipe(fds), 0);
-    pid = fork();
-    ck_assert_int_ge(pid, 0);
-    if (pid == 0) {
-        close(fds[0]);
-        disk_full_child(fds[1]);
-    }
-    close(fds[1]);
-    n = read(fds[0], report, sizeof report - 1);
-    report[n > 0 ? n : 0] = '\0';
-    close(fds[0]);
-    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %d: %s", status,
-                  report);
-}
+START_TEST(disk_full_on_compression_thread) { tu_run_child_or_fail(disk_full_child); }
 END_TEST
 
 static nvtxwResultCode_t try_begin(const char* config) {

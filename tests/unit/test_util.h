@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "nvtxw/backend.h"
@@ -168,6 +169,34 @@ static inline nvtxwSessionHandle_t tu_sink_session_or_fail(const nvtxwInterface_
     int n = snprintf(config, sizeof config, "Sink=%s|Output=%s/%s|Overwrite=yes", sink, dir, name);
     ck_assert_msg(n > 0 && (size_t)n < sizeof config, "configuration string too long");
     return tu_session_or_fail(t, name, config);
+}
+
+/* Runs `child` in a fork()ed process, for what must not happen in the test's
+ * own (resource limits, a session that goes faulty): `child` gets the
+ * write end of a pipe, writes "OK" to it when every expectation held, else
+ * what went wrong, and _exits. Fails the test unless the child exited with
+ * status 0 after writing "OK"; the failure shows what it wrote. */
+static inline void tu_run_child_or_fail(void (*child)(int fd)) {
+    int fds[2], status = 0;
+    char report[1500];
+    ssize_t n;
+    pid_t pid;
+    ck_assert_int_eq(pipe(fds), 0);
+    pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        close(fds[0]);
+        child(fds[1]);
+        _exit(4); /* a child that returns */
+    }
+    close(fds[1]);
+    n = read(fds[0], report, sizeof report - 1);
+    close(fds[0]);
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    report[n > 0 ? n : 0] = '\0';
+    ck_assert_msg(WIFEXITED(status), "child died (status %d): %s", status, report);
+    ck_assert_str_eq(report, "OK");
+    ck_assert_int_eq(WEXITSTATUS(status), 0);
 }
 
 /* Runs the python3 program `script` (written to `dir`/`name`.py) with
