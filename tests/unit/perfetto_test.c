@@ -541,7 +541,7 @@ START_TEST(session_arguments) {
 END_TEST
 
 #define WRITERS 4
-#define RANGES 5000
+#define RANGES 20000 /* about 600 KB of packets per stream: several frames of 256 KiB */
 
 typedef struct writer_arg {
     nvtxwEventWriter_t writer;

@@ -355,6 +355,7 @@ static nvtxwResultCode_t perfetto_create(const core_config* config, const char* 
     pthread_mutex_init(&ps->line_lock, NULL);
     ps->compress = config->compression_given && config->compression != 0;
     ps->level = config->compression;
+    ps->flush_bytes = ps->compress ? PERFETTO_FRAME_BYTES : PERFETTO_FLUSH_BYTES;
     ps->session_name = nvtxw_strdup(session_name);
     ps->path = config->output ? nvtxw_strdup(config->output)
                               : sink_default_output(session_name, ".pftrace");

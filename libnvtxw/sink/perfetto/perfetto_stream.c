@@ -46,7 +46,7 @@ static nvtxwResultCode_t write_packets(void* owner, const void* meta, const char
 
 nvtxwResultCode_t perfetto_stream_flush(perfetto_stream* st, int force) {
     nvtxwResultCode_t status = NVTXW_RESULT_SUCCESS;
-    if (st->out.length == 0 || (!force && st->out.length < PERFETTO_FLUSH_BYTES))
+    if (st->out.length == 0 || (!force && st->out.length < st->sink->flush_bytes))
         return NVTXW_RESULT_SUCCESS;
     /* The track descriptors these packets refer to go first. */
     status = perfetto_session_packets_flush(st->sink);
