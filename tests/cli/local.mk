@@ -26,7 +26,7 @@ EXTRA_DIST += tests/cli/payload_cli_test.sh tests/cli/replay_cli_test.sh \
 	tests/cli/capture_test.sh tests/cli/capture_fields.py \
 	tests/cli/roundtrip_checkers_test.sh tests/cli/data/capture-all.jsonl \
 	tests/cli/data/capture-all.txt tests/cli/data/capture-payloads.yaml \
-	tests/cli/data/capture-payloads.txt \
+	tests/cli/data/capture-payloads.txt tests/cli/data/json-span.jsonl \
 	tests/cli/golden/check-shipped.out \
 	tests/cli/golden/dump-example.out \
 	tests/cli/golden/decode-json.out \

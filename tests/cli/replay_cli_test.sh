@@ -93,6 +93,9 @@ if command -v script >/dev/null; then
 else
     failed=$((failed + 1)) && echo "FAIL: script(1) is missing (util-linux): the progress checks cannot run"
 fi
+# A session spanning more than 2^63 ns: the JSON output saturates what
+# int64 nanoseconds cannot hold, and says so (one warning per place).
+check "json: a span beyond 2^63 ns is written at the limit and warned about" bash -c "'$replay' '${top_srcdir:-.}/tests/cli/data/json-span.jsonl' -o '$tmp/span.json' 2>'$tmp/span.err' && python3 -c \"import json,sys; e={x['name']:x for x in json.load(open('$tmp/span.json'), parse_float=str)['traceEvents'] if x['ph'] in 'Xi'}; sys.exit(0 if e['wide']['ts']=='0.000' and e['first']['ts']==e['last']['ts']==e['wide']['dur']=='9223372036854775.807' else 1)\" && grep -q '^nvtxw: warning: json sink, stream \"a\": 1 time or duration beyond 2^63 ns' '$tmp/span.err' && grep -q '^nvtxw: warning: json sink: 1 time beyond 2^63 - 1 ns after the session.s smallest written as 2^63 - 1 ns' '$tmp/span.err'"
 check "no progress line when stderr is not a terminal" bash -c "'$replay' '$tmp/hello.nvtxw' '$tmp/hello.nvtxw' -o '$tmp/p.nvtxw' 2>'$tmp/np.err' && ! grep -q 'records' '$tmp/np.err'"
 # Task tables: text shows the 20 tasks with the most running time and says
 # how many there are; CSV and JSON keep every row; --task-rows sets it.

@@ -141,12 +141,21 @@ int json_put_hex_id(strbuf* out, uint64_t value) {
     return strbuf_append(out, digits + at, sizeof digits - at);
 }
 
-int64_t json_rebase(int64_t ts, int64_t base) {
-    if (base > 0 && ts < INT64_MIN + base)
+int64_t json_rebase_counted(int64_t ts, int64_t base, uint64_t* saturated) {
+    if (base > 0 && ts < INT64_MIN + base) {
+        ++*saturated;
         return INT64_MIN;
-    if (base < 0 && ts > INT64_MAX + base)
+    }
+    if (base < 0 && ts > INT64_MAX + base) {
+        ++*saturated;
         return INT64_MAX;
+    }
     return ts - base;
+}
+
+int64_t json_rebase(int64_t ts, int64_t base) {
+    uint64_t ignored = 0;
+    return json_rebase_counted(ts, base, &ignored);
 }
 
 /* trace-viewer's reserved color names (tracing/base/color_scheme.js) that

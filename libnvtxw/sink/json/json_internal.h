@@ -114,6 +114,7 @@ typedef struct json_stream {
     char* counter_series;
     int64_t last_ns;    /* last timestamp written: events without one use it */
     int64_t min_rel;    /* smallest rebased ts written (<= 0) */
+    uint64_t saturated; /* times and durations out of int64 nanoseconds, written as its limit */
     uint64_t next_id;   /* synthetic async IDs of whole start/end ranges */
     strbuf out;         /* pending whole events, each starting with ",\n" */
     strbuf args;        /* the current event's "args" members */
@@ -205,8 +206,11 @@ int json_put_micros(strbuf* out, int64_t ns);
 int json_put_hex_id(strbuf* out, uint64_t value);
 /* Reserved trace-viewer color name nearest to an ARGB color (alpha ignored). */
 const char* json_cname(uint32_t argb);
-/* Timestamp minus base, saturated to the int64 range. */
+/* Timestamp minus base, saturated to the int64 range (a difference
+ * outside it needs a session spanning more than 2^63 ns) ... */
 int64_t json_rebase(int64_t ts, int64_t base);
+/* ... counting each saturated difference in *saturated. */
+int64_t json_rebase_counted(int64_t ts, int64_t base, uint64_t* saturated);
 
 int json_ranges_put(json_range_map* map, uint64_t id, const char* name, const char* cat);
 /* Removes the range and returns its label (caller frees), or NULL. */

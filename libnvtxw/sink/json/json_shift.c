@@ -15,12 +15,14 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/alloc.h"
 #include "common/error_internal.h"
+#include "common/log.h"
 #include "sink/json/json_internal.h"
 
 /* Parses MICROS at *s (grammar in json_sink.c) into nanoseconds and
@@ -46,7 +48,8 @@ static int parse_micros(const char** s, int64_t* ns) {
 }
 
 /* Rewrites one line into `out` with its "ts" shifted. */
-static int shift_line(strbuf* out, const char* line, size_t length, int64_t shift) {
+static int shift_line(strbuf* out, const char* line, size_t length, int64_t shift,
+                      uint64_t* saturated) {
     const char* key = strstr(line, "\",\"ts\":");
     const char* value;
     int64_t ns;
@@ -54,12 +57,12 @@ static int shift_line(strbuf* out, const char* line, size_t length, int64_t shif
         return strbuf_append(out, line, length);
     value = key + 7;
     if (strbuf_append(out, line, (size_t)(value - line)) != 0 || parse_micros(&value, &ns) != 0 ||
-        json_put_micros(out, json_rebase(ns, -shift)) != 0)
+        json_put_micros(out, json_rebase_counted(ns, -shift, saturated)) != 0)
         return -1;
     return strbuf_append(out, value, length - (size_t)(value - line));
 }
 
-static nvtxwResultCode_t shift_copy(FILE* in, FILE* out, int64_t shift) {
+static nvtxwResultCode_t shift_copy(FILE* in, FILE* out, int64_t shift, uint64_t* saturated) {
     char* line = NULL;
     size_t capacity = 0;
     ssize_t length;
@@ -67,7 +70,7 @@ static nvtxwResultCode_t shift_copy(FILE* in, FILE* out, int64_t shift) {
     int failed = 0;
     while (!failed && (length = getline(&line, &capacity, in)) >= 0) {
         strbuf_clear(&buf);
-        failed = shift_line(&buf, line, (size_t)length, shift) != 0 ||
+        failed = shift_line(&buf, line, (size_t)length, shift, saturated) != 0 ||
                  fwrite(buf.data, 1, buf.length, out) != buf.length;
     }
     failed |= ferror(in) != 0;
@@ -81,13 +84,14 @@ nvtxwResultCode_t json_shift_file(json_sink* cs, int64_t shift) {
     char* shifted = nvtxw_malloc(length);
     FILE *in = NULL, *out = NULL;
     nvtxwResultCode_t status = NVTXW_RESULT_FAILED;
+    uint64_t saturated = 0;
     if (shifted == NULL)
         return error_oom("the JSON output path");
     snprintf(shifted, length, "%s.shift", cs->out.written);
     in = fopen(cs->out.written, "r");
     out = in ? fopen(shifted, "w") : NULL;
     if (out != NULL)
-        status = shift_copy(in, out, shift);
+        status = shift_copy(in, out, shift, &saturated);
     if (out != NULL && fclose(out) != 0)
         status = NVTXW_RESULT_FAILED;
     if (in != NULL)
@@ -99,6 +103,11 @@ nvtxwResultCode_t json_shift_file(json_sink* cs, int64_t shift) {
                   errno ? strerror(errno) : "malformed line");
         remove(shifted);
     }
+    if (saturated > 0)
+        nvtxw_log(NVTXW_LOG_WARNING,
+                  "json sink: %" PRIu64 " time%s beyond 2^63 - 1 ns after the session's smallest "
+                  "written as 2^63 - 1 ns (the session spans more than 2^63 ns)",
+                  saturated, saturated == 1 ? "" : "s");
     nvtxw_free(shifted);
     return status;
 }

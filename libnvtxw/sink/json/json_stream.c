@@ -37,6 +37,7 @@
 #include "common/alloc.h"
 #include "common/error_internal.h"
 #include "common/idmap.h"
+#include "common/log.h"
 #include "sink/json/json_internal.h"
 
 /* One event to render; `cat` and `name` are borrowed. */
@@ -59,7 +60,7 @@ static int64_t stream_rebase(json_stream* st, int64_t ts) {
     if (!atomic_compare_exchange_strong(&st->sink->base_ns, &expected, base))
         base = expected;
     st->last_ns = ts;
-    ts = json_rebase(ts, base);
+    ts = json_rebase_counted(ts, base, &st->saturated);
     if (ts < st->min_rel)
         st->min_rel = ts;
     return ts;
@@ -149,6 +150,13 @@ nvtxwResultCode_t json_stream_close(sink* s, const core_stream* stream, void* st
     nvtxwResultCode_t status =
         emit_open_pushes(st) != 0 ? error_oom("open JSON ranges") : stream_flush(st, 1);
     (void)stream;
+    if (st->saturated > 0)
+        nvtxw_log(NVTXW_LOG_WARNING,
+                  "json sink, stream \"%s\": %" PRIu64
+                  " time%s or duration%s beyond 2^63 ns from the session's first time written as "
+                  "the nearest in range (the session spans more than 2^63 ns)",
+                  st->stream->name, st->saturated, st->saturated == 1 ? "" : "s",
+                  st->saturated == 1 ? "" : "s");
     time_map_report(&st->times, "json", st->stream->name);
     time_map_free(&st->times);
     if (st->min_rel < ((json_sink*)s)->min_rel)
@@ -222,7 +230,7 @@ static int emit_complete(json_stream* st, const char* cat, const json_task* row)
     record_row(&r, row);
     r.ts = event_time(st, 1);
     r.has_dur = 1;
-    r.dur = json_rebase(event_time(st, 2), r.ts);
+    r.dur = json_rebase_counted(event_time(st, 2), r.ts, &st->saturated);
     if (r.dur < 0)
         r.dur = 0;
     return emit(st, &r);
@@ -314,7 +322,7 @@ static int emit_pop(json_stream* st, const char* cat) {
     if (st->stack_depth == 0)
         return emit_instant(st, cat, "(unmatched pop)", NULL);
     text = stack_top(st, &push_ts, &length);
-    dur = json_rebase(event_time(st, 2), push_ts);
+    dur = json_rebase_counted(event_time(st, 2), push_ts, &st->saturated);
     if (append_pop_args(st, text, length) || strbuf_append(&st->out, ",\"dur\":", 7) ||
         json_put_micros(&st->out, dur < 0 ? 0 : dur) || strbuf_append(&st->out, "}", 1))
         return -1;
