@@ -551,9 +551,13 @@ typedef struct writer_arg {
 static void* write_ranges(void* p) {
     writer_arg* a = p;
     int i;
-    for (i = 0; i < RANGES; i++)
-        a->failed |= nvtxwRangePushPopWriteUtf8(&a->writer, 10 * (int64_t)i, 10 * (int64_t)i + 5,
+    /* gaps that vary, so no two frames of a stream are the same bytes and a
+     * frame lost, repeated or swapped changes the sequence's digest */
+    for (i = 0; i < RANGES; i++) {
+        int64_t begin = 10 * (int64_t)i + (i * 7919) % 7;
+        a->failed |= nvtxwRangePushPopWriteUtf8(&a->writer, begin, begin + 1 + (i * 104729) % 3,
                                                 utf8(i % 2 ? "odd" : "even"));
+    }
     return NULL;
 }
 
@@ -658,6 +662,8 @@ static void disk_full_child(int fd) {
                                         1000 * (int64_t)i + 500, utf8(name));
     }
     n = snprintf(message, sizeof message, "write %ld: rc %d: %s", i, rc, nvtxw_last_error());
+    if (n < 0 || (size_t)n >= sizeof message)
+        n = (int)sizeof message - 1;
     if (rc != NVTXW_RESULT_FAILED || strstr(message, "cannot write Perfetto output") == NULL ||
         strstr(message, strerror(EFBIG)) == NULL || T->SessionEnd(session) == 0)
         n = write(fd, message, (size_t)n) < 0 ? 3 : 1;

@@ -249,7 +249,7 @@ typedef struct perfetto_stream {
     uint64_t walked_events;      /* ... and by the visitor */
     time_map times;              /* its time domains into the session's */
     strbuf out;                  /* pending packets */
-    strbuf zout;                 /* the compressed packet of a flush */
+    strbuf zout;                 /* the compressed packet of a flush (no compression thread) */
     offload_lane lane;           /* flushes on a compression thread (or not) */
     strbuf interned;             /* its InternedData's contents */
     strbuf args;                 /* the current event's debug annotations */

@@ -35,13 +35,13 @@ static int copy_packets(void* owner, strbuf* into) {
     return strbuf_append(into, st->out.data, st->out.length);
 }
 
-/* Compresses and writes packets on the compression thread (offload_run_fn);
- * the stream's jobs run one at a time, so its `zout` is theirs. */
-static nvtxwResultCode_t write_packets(void* owner, const void* meta, const char* data,
-                                       size_t size) {
+/* Compresses and writes packets on the compression thread (offload_run_fn),
+ * into the thread's scratch buffer: the stream's own `zout` stays empty. */
+static nvtxwResultCode_t write_packets(void* owner, const void* meta, const char* data, size_t size,
+                                       strbuf* scratch) {
     perfetto_stream* st = owner;
     (void)meta;
-    return perfetto_write_packets(st->sink, data, size, &st->zout);
+    return perfetto_write_packets(st->sink, data, size, scratch);
 }
 
 nvtxwResultCode_t perfetto_stream_flush(perfetto_stream* st, int force) {

@@ -167,8 +167,6 @@ static void report_free(report_sink* rs) {
     nvtxw_free(rs);
 }
 
-/* CompressionThreads, by default one when a second CPU is online: a
- * producer thread and zstd then run side by side (bench/README.md). */
 static nvtxwResultCode_t report_create(const core_config* config, const char* session_name,
                                        sink** out) {
     report_sink* rs = nvtxw_calloc(1, sizeof *rs);

@@ -112,8 +112,10 @@ static void stream_reset_chunk(report_stream* st) {
 static int assemble_into(void* st, strbuf* out) { return report_chunk_assemble(st, out); }
 
 /* Compresses and writes a chunk on a compression thread (offload_run_fn). */
-static nvtxwResultCode_t write_chunk(void* owner, const void* meta, const char* data, size_t size) {
+static nvtxwResultCode_t write_chunk(void* owner, const void* meta, const char* data, size_t size,
+                                     strbuf* scratch) {
     report_stream* st = owner;
+    (void)scratch; /* the container encoder has its own */
     return container_write_chunk(st->encoder, meta, data, size);
 }
 

@@ -37,9 +37,11 @@ typedef struct offload_job offload_job;
 
 /* Runs one job on a worker's thread: the lane's jobs one at a time, in
  * submission order. `meta` is the submitter's metadata, aligned for any
- * type. An error status is kept, with nvtxw_last_error(), for the lane. */
+ * type; `scratch` is the worker's own buffer (shared by every lane of the
+ * worker, so one per thread, not per stream). An error status is kept,
+ * with nvtxw_last_error(), for the lane. */
 typedef nvtxwResultCode_t (*offload_run_fn)(void* owner, const void* meta, const char* data,
-                                            size_t size);
+                                            size_t size, strbuf* scratch);
 
 /* Fills a job's (empty) buffer on the submitter's thread: 0, or -1 when
  * out of memory. */
@@ -59,7 +61,7 @@ typedef struct offload_lane {
     unsigned in_flight;
     offload_job* spare;
     nvtxwResultCode_t status;
-    char message[512];
+    char message[1024]; /* NVTXW_ERROR_MAX */
 } offload_lane;
 
 /* The number of worker threads the config asks for: CompressionThreads=,
