@@ -16,7 +16,8 @@ fields (args) included, with their values and JSON types.
       TRACE alone by the rules of docs/chrome-input.md (phases, payloads,
       flows, counters, time), each event's expected args compared with OUT's
       by field name, position, type and value (doubles by value: the report
-      keeps a double, not the input's text).
+      keeps a double, not the input's text), and its flows (the flow ids it
+      starts and ends) with the flow events OUT writes just before it.
 
 Only the documented changes are normalised, each at the line that does it
 with the doc section it follows. Exit 0 when equal; else 1 and, on stderr,
@@ -380,7 +381,7 @@ class InputOracle:
                         name = e.get("name") if k == "value" else "%s %s" % (e.get("name"), k)
                         val = ("float", float(v.text)) if kind else ("int", int(v.text))
                         evs.append({"class": "counter", "name": name, "ts": ts,
-                                    "args": [("value", val)]})
+                                    "args": [("value", val)], "flows": []})
                 self.flush_flow(thread, evs, pending_flow, last)
                 last[thread] = None
                 continue
@@ -392,7 +393,9 @@ class InputOracle:
                 if stack:  # an unmatched E is skipped (Phases, B / E)
                     # docs/chrome-json.md, Events: the pop's X carries the
                     # push's args, then the pop's own.
-                    stack.pop()["args"].extend(self.args_fields(e))
+                    pushed, popped = stack.pop(), self.args_fields(e)
+                    pushed["args"].extend(popped)
+                    pushed["flows"].extend(args_flows(popped))
                 last[thread] = None
                 continue
             if ph not in CLASS:
@@ -405,7 +408,8 @@ class InputOracle:
                 # know, so any ID >= 2^32).
                 fields.append(("scope", ("int", 1) if e.get("s") == "g" else ("anyscope",)))
             fields += self.args_fields(e)
-            ev = {"class": CLASS[ph], "name": e.get("name"), "ts": ts, "args": fields}
+            ev = {"class": CLASS[ph], "name": e.get("name"), "ts": ts, "args": fields,
+                  "flows": args_flows(fields)}
             bind = e.get("bind_id")
             if bind is not None:  # flows v2 (Phases, bind_id)
                 for k in ("flow_out", "flow_in"):
@@ -431,9 +435,11 @@ class InputOracle:
             fid = e.get("id2").get("global") or e.get("id2").get("local")
         fid = id_value(fid)
         fields = [k for k, on in (("flow_out", ph != "f"), ("flow_in", ph != "s")) if on]
+        # An unbound flow is a mark of its own whose flow fields are hidden:
+        # no args, only the flow (docs/chrome-input.md, Payloads 4).
         flow = {"ts": ts, "fields": [(k, fid) for k in fields],
-                "mark": {"class": "mark", "name": e.get("name"), "ts": ts,
-                         "args": [(k, ("int", fid)) for k in fields]}}
+                "mark": {"class": "mark", "name": e.get("name"), "ts": ts, "args": [],
+                         "flows": [(k, fid) for k in fields]}}
         prev = last.get(thread)
         if prev is not None and prev["class"] in ("slice", "mark") and bind_flow(prev, flow):
             return
@@ -447,18 +453,25 @@ class InputOracle:
             evs.append(p["mark"])
 
 
+def args_flows(fields):
+    """The flows an event's own args bind: top-level integer fields
+    flow_out / flow_in other than 0 (docs/chrome-json.md, Flows)."""
+    return [(k, v[1]) for k, v in fields
+            if k in ("flow_out", "flow_in") and v[0] == "int" and v[1] != 0]
+
+
 def add_flow(ev, key, fid):
     # docs/chrome-input.md, Phases: args already holding the same integer
-    # flow field get no second one.
-    if (key, ("int", fid)) not in ev["args"]:
-        ev["args"].append((key, ("int", fid)))
+    # flow field get no second one; a bound flow is not an arg (Payloads 4).
+    if (key, fid) not in ev["flows"]:
+        ev["flows"].append((key, fid))
 
 
 def bind_flow(ev, flow):
     if ev["ts"] != flow["ts"] or ev["class"] not in ("slice", "mark"):
         return False
-    present = dict(ev["args"])
-    if any(k in present and present[k] != ("int", fid) for k, fid in flow["fields"]):
+    present = dict(ev["flows"])
+    if any(k in present and present[k] != fid for k, fid in flow["fields"]):
         return False
     for k, fid in flow["fields"]:
         add_flow(ev, k, fid)
@@ -475,15 +488,27 @@ def output_events(path):
         if e.get("ph") == "M" and e.get("name") == "thread_name":
             tname[(member(e.get("pid")), member(e.get("tid")))] = e.get("args").get("name")
     out = {}
+    flows = {}  # thread -> the flow events ("s"/"f") written just before its next event
     cls = {"X": "slice", "B": "slice", "i": "mark", "b": "begin", "e": "end", "C": "counter"}
     for e in events:
         ph = e.get("ph")
-        if ph not in cls:
-            continue  # metadata, and flow arrows ("s"/"f": the fields are in args)
+        if ph not in cls and ph not in ("s", "f"):
+            continue  # metadata
         thread = tname.get((member(e.get("pid")), member(e.get("tid"))), "?")
         ts = int(Decimal(e.get("ts").text).scaleb(3)) + base
+        if ph in ("s", "f"):  # docs/chrome-json.md, Flows: before the event, same ts
+            key = "flow_out" if ph == "s" else "flow_in"
+            flows.setdefault(thread, []).append((ts, key, int(e.get("id"), 16)))
+            continue
+        mine = flows.pop(thread, [])
+        if any(t != ts for t, _, _ in mine):
+            raise SystemExit("chrome_norm: %s: a flow event at another ts than the %s event "
+                             "after it at %d ns" % (path, ph, ts))
         out.setdefault(thread, []).append({"class": cls[ph], "name": e.get("name"), "ts": ts,
-                                           "args": [(k, typed(v, True)) for k, v in e.get("args") or []]})
+                                           "args": [(k, typed(v, True)) for k, v in e.get("args") or []],
+                                           "flows": [(k, fid) for _, k, fid in mine]})
+    if any(flows.values()):
+        raise SystemExit("chrome_norm: %s: a flow event with no event after it" % path)
     return out
 
 
@@ -508,6 +533,9 @@ def compare_input(path_in, path_out):
                 break
             o = cands.pop(0)
             diff = field_diff(ev["args"], o["args"], True)
+            if not diff and sorted(ev["flows"]) != sorted(o["flows"]):
+                diff = "flows %s in the input, %s in the output" % (sorted(ev["flows"]),
+                                                                    sorted(o["flows"]))
             if diff:
                 problems.append("thread %s, event %s at %d ns: %s\n  input:  %s\n  output: %s"
                                 % (json.dumps(thread), json.dumps(ev["name"]), ev["ts"], diff,

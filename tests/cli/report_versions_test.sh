@@ -10,8 +10,9 @@
 #     and capture dumps hash to what the reader of its time printed
 #     (dumps.sha256 of the folder);
 #   - the same input written now is a format-2 report whose text and capture
-#     dumps are byte for byte the old report's, so the new encodings lose
-#     nothing the old ones kept;
+#     dumps are byte for byte the old report's (less the producers' changes
+#     since, undone by since_golden), so the new encodings lose nothing the
+#     old ones kept;
 #   - format 2: a byte flipped in any registration chunk after the first
 #     costs only that chunk: the report opens, says where and why, reads no
 #     more events than the undamaged one, and reports no malformed record.
@@ -59,6 +60,16 @@ check_dump() { # check_dump SET NAME KIND EXT: the old report's dump hashes as r
     fi
 }
 
+# since_golden NAME FILE: undoes in FILE, a dump of the report written now,
+# what a producer changes on purpose since the golden reports were written
+# (each with its reason), so that everything else must still be equal.
+since_golden() {
+    case $1 in
+    pytorch) # the Chrome input hides the flow fields it binds (docs/chrome-input.md, Payloads 4)
+        sed -i -E 's/("name":"flow_(out|in)"),"flags":\[512\]/\1/g' "$2" ;;
+    esac
+}
+
 check_rewrite() { # check_rewrite SET NAME INPUT...: written now, format 2 with equal dumps
     local set=$1 name=$2 kind ext
     shift 2
@@ -69,6 +80,7 @@ check_rewrite() { # check_rewrite SET NAME INPUT...: written now, format 2 with 
     for kind in text capture; do
         ext=txt && [ $kind = capture ] && ext=jsonl
         "$replay" "$tmp/$name-now.nvtxw" --to $kind -o "$tmp/$name-now.$ext" 2>"$tmp/err"
+        since_golden "$name" "$tmp/$name-now.$ext"
         if cmp -s "$tmp/$name-old.$ext" "$tmp/$name-now.$ext"; then
             pass "$set/$name: the $kind dump of the report written now equals the old one"
         else

@@ -139,7 +139,11 @@ inp "a DOUBLE counter's 1 as an int" '"value":1.0}' '"value":1}' 'event "mem fra
 inp "nested JSON text changed" '{\"k\":[1,2]}' '{\"k\":[1,3]}' 'field "o"'
 inp "the E's args lost" ',"args":{"result":7}' '' 'event "B one" at 20000 ns' \
     'field "result" = 7 (int) missing from the second'
-inp "a flow field lost" '"args":{"flow_out":77}' '"args":{}' 'event "send"' 'field "flow_out"'
+inp "a flow lost" '{"name":"flow","cat":"f","ph":"s","ts":39.500,"pid":2,"tid":1,"id":"0x4d"},' '' \
+    'event "send"' "flows [('flow_out', 77)] in the input, [] in the output"
+inp "a bound flow shown as an arg" '"ph":"X","ts":39.500,"dur":1.000,"pid":2,"tid":1}' \
+    '"ph":"X","ts":39.500,"dur":1.000,"pid":2,"tid":1,"args":{"flow_out":77}}' 'event "send"' \
+    'field "flow_out" = 77 (int) only in the second'
 inp "one ts shifted" '"name":"inst t","cat":"chrome","ph":"i","ts":11.500' \
     '"name":"inst t","cat":"chrome","ph":"i","ts":11.501' 'input event ["mark", 22000, "inst t"] has no output event'
 

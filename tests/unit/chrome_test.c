@@ -522,7 +522,8 @@ typedef struct hop_payload {
 } hop_payload;
 
 /* Fields named flow_out / flow_in (not 0) add "s" / "f" flow events at the
- * event's time, id = the value (docs/chrome-json.md, Flows). */
+ * event's time, id = the value (docs/chrome-json.md, Flows); hidden ones
+ * too, without being args. */
 START_TEST(test_flows) {
     static const nvtxPayloadSchemaEntry_t entries[] = {
         {NVTX_PAYLOAD_ENTRY_FLAG_TIMESTAMP | NVTX_PAYLOAD_ENTRY_FLAG_MARK,
@@ -532,7 +533,9 @@ START_TEST(test_flows) {
         {0, NVTX_PAYLOAD_ENTRY_TYPE_UINT64, "flow_in", NULL, 0, offsetof(hop_payload, flow_in),
          NULL, NULL},
     };
+    nvtxPayloadSchemaEntry_t hidden[3];
     const hop_payload hops[] = {{1000, 7, 0}, {2500, 0, 7}, {3000, 0x2a, 0x2b}, {4000, 0, 0}};
+    const hop_payload hidden_hop = {5000, 0x99, 0x2a};
     char path[PATH_MAX], summary[4096];
     nvtxwSessionHandle_t session = begin("flows", "flows.json");
     nvtxDomainHandle_t domain;
@@ -549,10 +552,16 @@ START_TEST(test_flows) {
         payload.payload = &hops[i];
         OK(T->EventWrite(w.stream, &payload, 1));
     }
+    memcpy(hidden, entries, sizeof hidden);
+    hidden[1].flags = hidden[2].flags = NVTX_PAYLOAD_ENTRY_FLAG_HIDE;
+    payload.schemaId =
+        schema(domain, "hidden hop", NVTX_PAYLOAD_SCHEMA_FLAG_MARK, hidden, 3, sizeof(hop_payload));
+    payload.payload = &hidden_hop;
+    OK(T->EventWrite(w.stream, &payload, 1));
     OK(T->SessionEnd(session));
     out_path(path, sizeof path, "flows.json");
     check_json(path, summary, sizeof summary);
-    ck_assert_msg(strstr(summary, "i=4 C=0 M=") != NULL && strstr(summary, "s=2 f=2") != NULL, "%s",
+    ck_assert_msg(strstr(summary, "i=5 C=0 M=") != NULL && strstr(summary, "s=3 f=3") != NULL, "%s",
                   summary);
     json = tu_read_file_or_fail(path, &size);
     ck_assert_msg(strstr(json, "{\"name\":\"flow\",\"cat\":\"net\",\"ph\":\"s\",\"ts\":0.000,"
@@ -567,9 +576,17 @@ START_TEST(test_flows) {
     ck_assert_msg(strstr(json, "\"ph\":\"f\",\"ts\":2.000,\"pid\":1,\"tid\":1,\"id\":\"0x2b\","
                                "\"bp\":\"e\"}") != NULL,
                   "%s", json);
-    /* two starts, two ends: none for the zeros */
-    ck_assert_int_eq(tu_count_substr(json, "\"name\":\"flow\""), 4);
+    ck_assert_msg(strstr(json, "\"ph\":\"s\",\"ts\":4.000,\"pid\":1,\"tid\":1,\"id\":\"0x99\"}") !=
+                      NULL,
+                  "%s", json);
+    ck_assert_msg(strstr(json, "\"ph\":\"f\",\"ts\":4.000,\"pid\":1,\"tid\":1,\"id\":\"0x2a\","
+                               "\"bp\":\"e\"}") != NULL,
+                  "%s", json);
+    /* three starts, three ends: none for the zeros */
+    ck_assert_int_eq(tu_count_substr(json, "\"name\":\"flow\""), 6);
     ck_assert_msg(strstr(json, "\"args\":{\"flow_out\":7,\"flow_in\":0}") != NULL, "%s", json);
+    /* the hidden fields are no args: flow_out 0x99 = 153 nowhere */
+    ck_assert_msg(strstr(json, "153") == NULL, "%s", json);
     free(json);
 }
 END_TEST

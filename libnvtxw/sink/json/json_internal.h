@@ -127,6 +127,7 @@ typedef struct json_stream {
     json_event ev;
     int numeric_only; /* counters: only scalar numbers become args */
     int field_kind;   /* enum sink_field_kind of the open top-level field */
+    int field_flow;   /* its enum sink_field_flow */
     int key_written;  /* the open top-level field's key is in `args` */
     const char* field_name;
     uint64_t field_type;        /* entry type of the open top-level field */

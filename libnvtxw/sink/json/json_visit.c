@@ -14,7 +14,8 @@
  *   value  := number | string | "0x.." (bytes) | enum name | null
  *           | '[' values ']' | '{' members '}'
  * A top-level SCOPE_ID field naming a task scope (the first one) and the
- * integer fields "flow_out" / "flow_in" are noted as well and stay args.
+ * integer fields "flow_out" / "flow_in" are noted as well and stay args
+ * (hidden flow fields bind their flow and are not shown).
  * HIDE fields are left out. Keys of top-level fields are written at their
  * first value, so a field announced as an attribute that turns out to be an
  * array or a non-integer is still kept, as an arg. With `numeric_only`
@@ -166,6 +167,7 @@ static int on_field_begin(void* ctx, const nvtxw_field_info_t* field) {
     frame->fields++;
     if (st->depth == 0) {
         st->field_kind = sink_field_kind_of(field);
+        st->field_flow = sink_field_flow_of(field, st->field_kind);
         st->field_name = field->name;
         st->field_type = field->type;
         st->field_time_domain = field->time_domain_id;
@@ -212,13 +214,13 @@ static int on_object_end(void* ctx) { return close_container(ctx, 0); }
 
 /* A top-level integer field named "flow_out" or "flow_in" with a value
  * other than 0 also makes the event the start or the end of that flow
- * (docs/chrome-json.md, Flows); the field stays in args. */
+ * (docs/chrome-json.md, Flows); the field stays in args unless hidden. */
 static void note_flow(json_stream* st, uint64_t value) {
-    if (st->depth != 0 || st->field_kind != SINK_FIELD_ARGS || st->field_name == NULL || value == 0)
+    if (st->depth != 0 || st->field_flow == SINK_FLOW_NONE || value == 0)
         return;
-    if (strcmp(st->field_name, "flow_out") == 0)
+    if (st->field_flow == SINK_FLOW_OUT)
         st->ev.has_flow_out = 1, st->ev.flow_out = value;
-    else if (strcmp(st->field_name, "flow_in") == 0)
+    else
         st->ev.has_flow_in = 1, st->ev.flow_in = value;
 }
 

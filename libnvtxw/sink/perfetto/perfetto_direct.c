@@ -47,7 +47,7 @@ typedef struct direct_field {
     uint8_t size;                 /* bytes of a value (an element) */
     uint8_t op;                   /* flat_op_t; FLAT_OP_NONE for the string of a message schema */
     uint8_t kind;                 /* enum sink_field_kind */
-    uint8_t flow;                 /* 1: "flow_out", 2: "flow_in" (an integer argument) */
+    uint8_t flow;                 /* enum sink_field_flow (an integer argument or hidden) */
     uint8_t is_scope;             /* a SCOPE_ID: the first naming a task makes a task event */
     uint64_t generation, key_iid; /* key_iid valid while generation is the stream's */
 } direct_field;
@@ -61,11 +61,6 @@ struct perfetto_direct_plan {
     size_t count;
     direct_field fields[];
 };
-
-/* 1, 2: a field named "flow_out", "flow_in"; else 0 (perfetto_visit.c). */
-static int flow_of(const char* name) {
-    return strcmp(name, "flow_out") == 0 ? 1 : strcmp(name, "flow_in") == 0 ? 2 : 0;
-}
 
 /* The op an unsigned of `size` bytes is read with (an enum's value). */
 static flat_op_t unsigned_op(size_t size) {
@@ -118,7 +113,7 @@ static void field_init(direct_field* d, const fixed_field* f, flat_op_t op, int 
     d->size = (uint8_t)f->size;
     d->op = (uint8_t)op;
     d->kind = (uint8_t)kind;
-    d->flow = (uint8_t)flow_of(f->field->name);
+    d->flow = (uint8_t)sink_field_flow_of(f->field, kind);
     d->is_scope = f->field->type == NVTX_PAYLOAD_ENTRY_TYPE_SCOPE_ID;
     d->generation = UINT64_MAX; /* no iid yet */
     d->key_iid = 0;
@@ -307,17 +302,18 @@ static int put_text(perfetto_stream* st, direct_field* f, size_t index, const ch
 
 /* An integer field: an attribute of the event, or an argument (int_value
  * 4 or uint_value 3) that may also be a flow's end or name the event's
- * task. */
+ * task; a hidden one may still bind a flow. */
 static NVTXW_ALWAYS_INLINE int put_integer(perfetto_stream* st, direct_field* f, size_t index,
                                            uint64_t value, int is_signed) {
     perfetto_event* ev = &st->ev;
-    if (f->kind == SINK_FIELD_SKIP ||
-        perfetto_store_attribute(st, f->kind, f->field->time_domain_id, value))
+    if (perfetto_store_attribute(st, f->kind, f->field->time_domain_id, value))
         return 0;
-    if (f->flow == 1 && value != 0)
+    if (f->flow == SINK_FLOW_OUT && value != 0)
         ev->has_flow_out = 1, ev->flow_out = value;
-    else if (f->flow == 2 && value != 0)
+    else if (f->flow == SINK_FLOW_IN && value != 0)
         ev->has_flow_in = 1, ev->flow_in = value;
+    if (f->kind == SINK_FIELD_SKIP)
+        return 0;
     if (f->is_scope && ev->task == NULL)
         ev->task = perfetto_task_find(st->sink, st->stream->domain, value);
     return put_number(st, f, index, is_signed ? 4 : 3, value);

@@ -21,7 +21,8 @@
  * HIDE fields are left out, and so is a top-level registered string handle
  * 0 ("no string"). A top-level integer field "flow_out" / "flow_in" (not 0)
  * and the first SCOPE_ID naming a task scope are noted as well and stay
- * annotations. With `numeric_only` (counter samples, COUNTER_GROUP events)
+ * annotations (a hidden flow field binds its flow and is not shown:
+ * sink/shared/field_kind.h). With `numeric_only` (counter samples, COUNTER_GROUP events)
  * top-level scalar numbers are collected as samples instead.
  */
 #include "config.h"
@@ -205,14 +206,6 @@ static int on_payload_begin(void* ctx, size_t index, uint64_t schema_id, size_t 
     return 0;
 }
 
-/* 1, 2: a top-level field named "flow_out", "flow_in"; else 0. */
-static int field_flow_of(const char* name) {
-    return name[0] != 'f'                  ? 0
-           : strcmp(name, "flow_out") == 0 ? 1
-           : strcmp(name, "flow_in") == 0  ? 2
-                                           : 0;
-}
-
 /* The kind and flow of a top-level field: from the stream's cache for a
  * registered entry (its field info lives with the schema), else worked
  * out (a predefined payload's field info is the walk's own). */
@@ -221,14 +214,14 @@ static void field_facts(perfetto_stream* st, const nvtxw_field_info_t* field) {
     if (field->entry == NULL) {
         st->field_slot = NULL;
         st->field_kind = sink_field_kind_of(field);
-        st->field_flow = field_flow_of(field->name);
+        st->field_flow = sink_field_flow_of(field, st->field_kind);
         return;
     }
     slot = &st->fields[slot_hash((uint64_t)(uintptr_t)field, PERFETTO_FIELD_BITS)];
     if (slot->field != field) {
         slot->field = field;
         slot->kind = sink_field_kind_of(field);
-        slot->flow = field_flow_of(field->name);
+        slot->flow = sink_field_flow_of(field, slot->kind);
         slot->generation = UINT64_MAX; /* no iid yet */
     }
     st->field_slot = slot;
@@ -305,12 +298,13 @@ static int on_object_begin(void* ctx, uint64_t schema_id) {
 
 static int on_container_end(void* ctx) { return close_container(ctx); }
 
-/* A top-level integer field named "flow_out" or "flow_in" with a value
- * other than 0 also makes the event the start or the end of that flow. */
+/* A top-level integer field named "flow_out" or "flow_in" (an argument or
+ * hidden) with a value other than 0 also makes the event the start or the
+ * end of that flow. */
 static void note_flow(perfetto_stream* st, uint64_t value) {
-    if (st->depth != 0 || st->field_kind != SINK_FIELD_ARGS || st->field_flow == 0 || value == 0)
+    if (st->depth != 0 || st->field_flow == SINK_FLOW_NONE || value == 0)
         return;
-    if (st->field_flow == 1)
+    if (st->field_flow == SINK_FLOW_OUT)
         st->ev.has_flow_out = 1, st->ev.flow_out = value;
     else
         st->ev.has_flow_in = 1, st->ev.flow_in = value;

@@ -4,9 +4,16 @@
  * perfetto; docs/chrome-json.md, "Attributes"): a scalar field with the
  * semantics or entry type below is an attribute; every other field, and an
  * array of any kind, is an argument; HIDE fields are neither.
+ *
+ * A top-level field named "flow_out" or "flow_in" also binds the event to a
+ * flow (docs/chrome-json.md, Flows) when it is an argument or hidden: a
+ * hidden one binds the flow without being shown (the Chrome trace input
+ * marks the flow fields it adds so).
  */
 #ifndef NVTXW_SINK_SHARED_FIELD_KIND_H
 #define NVTXW_SINK_SHARED_FIELD_KIND_H
+
+#include <string.h>
 
 #include "nvtxw/payload.h"
 
@@ -46,6 +53,25 @@ static inline int sink_field_kind_of(const nvtxw_field_info_t* field) {
     default:
         return SINK_FIELD_ARGS;
     }
+}
+
+enum sink_field_flow {
+    SINK_FLOW_NONE,
+    SINK_FLOW_OUT, /* "flow_out": the event starts the flow of the value */
+    SINK_FLOW_IN   /* "flow_in": the event ends it */
+};
+
+/* The flow a top-level field of kind `kind` binds, if its integer value is
+ * not 0 (enum sink_field_flow). */
+static inline int sink_field_flow_of(const nvtxw_field_info_t* field, int kind) {
+    const char* name = field->name;
+    int bindable = kind == SINK_FIELD_ARGS || (field->flags & NVTX_PAYLOAD_ENTRY_FLAG_HIDE) != 0;
+    if (!bindable || name == NULL || name[0] != 'f' ||
+        NVTXW_PAYLOAD_ENTRY_ARRAY_KIND(field->flags) != 0)
+        return SINK_FLOW_NONE;
+    return strcmp(name, "flow_out") == 0  ? SINK_FLOW_OUT
+           : strcmp(name, "flow_in") == 0 ? SINK_FLOW_IN
+                                          : SINK_FLOW_NONE;
 }
 
 #endif /* NVTXW_SINK_SHARED_FIELD_KIND_H */

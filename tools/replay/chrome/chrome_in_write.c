@@ -109,9 +109,13 @@ static const nvtxPayloadSchemaEntry_t end_entries[] = {
 static const nvtxPayloadSchemaEntry_t message_entries[] = {
     {NVTX_PAYLOAD_ENTRY_FLAG_EVENT_MESSAGE | NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_ZERO_TERMINATED,
      NVTX_PAYLOAD_ENTRY_TYPE_CSTRING_UTF8, "name", NULL, 0, 0, NULL, NULL}};
+/* Hidden: they bind the event to a flow (the sinks that draw flows read
+ * hidden flow fields) and are not args of the trace's event. */
 static const nvtxPayloadSchemaEntry_t flow_entries[] = {
-    FIELD(NVTX_PAYLOAD_ENTRY_TYPE_UINT64, "flow_out"),
-    FIELD(NVTX_PAYLOAD_ENTRY_TYPE_UINT64, "flow_in")};
+    {NVTX_PAYLOAD_ENTRY_FLAG_HIDE, NVTX_PAYLOAD_ENTRY_TYPE_UINT64, "flow_out", NULL, 0, 0, NULL,
+     NULL},
+    {NVTX_PAYLOAD_ENTRY_FLAG_HIDE, NVTX_PAYLOAD_ENTRY_TYPE_UINT64, "flow_in", NULL, 0, 0, NULL,
+     NULL}};
 static const nvtxPayloadSchemaEntry_t json_entries[] = {
     {NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_ZERO_TERMINATED, NVTX_PAYLOAD_ENTRY_TYPE_CSTRING_UTF8, "args",
      NULL, 0, 0, NULL, NULL}};
