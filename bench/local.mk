@@ -5,7 +5,8 @@
 # its baseline, so `make bench` refuses to run when configure did not find it.
 EXTRA_DIST += bench/write_bench.c bench/README.md bench/otf2_import_bench.sh \
 	bench/synthetic_mem_bench.sh
-EXTRA_DIST += bench/chrome_in_bench.sh bench/chrome_trace_gen.py bench/perfetto_bench.sh
+EXTRA_DIST += bench/chrome_in_bench.sh bench/chrome_trace_gen.py bench/perfetto_bench.sh \
+	bench/converters_bench.sh
 EXTRA_PROGRAMS = bench/write_bench bench/otf2_count
 CLEANFILES += bench/write_bench$(EXEEXT) bench/otf2_count$(EXEEXT)
 bench_write_bench_SOURCES = bench/write_bench.c bench/write_bench.h \
@@ -36,6 +37,7 @@ bench: bench/write_bench$(EXEEXT) tests/unit/chrome_test$(EXEEXT) tests/unit/sql
 	NVTXW_TASKS_BENCH_SLICES=1000000 ./tests/unit/tasks_test | grep 'MB/s'
 	NVTXW_SQLITE_BENCH_RANGES=1000000 ./tests/unit/sqlite_test | grep 'rows/s'
 	$(BENCH_PERFETTO)
+	$(BENCH_CONVERTERS)
 	$(BENCH_OTF2_IMPORT)
 bench-otf2-import: $(BENCH_OTF2_IMPORT_DEPS)
 	$(BENCH_OTF2_IMPORT)
@@ -54,6 +56,15 @@ BENCH_PERFETTO = top_builddir=. $(PERFETTO_BENCH_FLAGS) bash $(srcdir)/bench/per
 bench-perfetto: tools/replay/nvtxw-replay$(EXEEXT)
 	$(BENCH_PERFETTO)
 .PHONY: bench-perfetto
+
+# The converters and outputs against the parser they stand on (bench/README.md,
+# "Converters against their parser"): Chrome trace and capture input against
+# yajl's json_verify, JSON and SQLite export; the trace's size in
+# NVTXW_CONVERTERS_BENCH_MB (default 200), repeats in REPEAT (default 3).
+BENCH_CONVERTERS = top_builddir=. top_srcdir=$(srcdir) bash $(srcdir)/bench/converters_bench.sh
+bench-converters: tools/replay/nvtxw-replay$(EXEEXT)
+	$(BENCH_CONVERTERS)
+.PHONY: bench-converters
 
 # The Chrome trace input of nvtxw-replay (bench/README.md): MB/s and peak RSS
 # for generated PyTorch-style traces; sizes in NVTXW_CHROME_IN_BENCH_MB.

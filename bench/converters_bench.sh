@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# bench/converters_bench.sh - the converters and outputs against the parser
+# they stand on, in one run (bench/README.md, "Converters against their
+# parser"): a PyTorch-style Chrome trace of NVTXW_CONVERTERS_BENCH_MB
+# megabytes (default 200) from bench/chrome_trace_gen.py is
+#   - read by yajl's json_verify (the baseline) and by nvtxw-replay into
+#     Sink=null (MB/s of the trace; ratio to json_verify),
+#   - written as a report, then as a capture file (JSON Lines), which is
+#     read by json_verify -s (its baseline) and by nvtxw-replay into
+#     Sink=null (MB/s; ratio to json_verify -s),
+#   - exported from the report as Chrome JSON (MB/s of JSON written) and as
+#     SQLite (event rows per second), each also against the report read
+#     into Sink=null (the reading the export includes).
+# Each figure is the best of REPEAT runs (default 3), wall time (CPU time
+# beside it), with GNU time's peak RSS. Needs python3, /usr/bin/time and
+# json_verify (Debian yajl-tools); about 4x the trace size of $TMPDIR.
+set -eu
+build=${top_builddir:-.}
+src=${top_srcdir:-$(dirname "$0")/..}
+replay=$build/tools/replay/nvtxw-replay
+mb=${NVTXW_CONVERTERS_BENCH_MB:-200}
+repeat=${REPEAT:-3}
+for tool in /usr/bin/time json_verify python3; do
+    command -v "$tool" >/dev/null ||
+        { echo "converters_bench: error: $tool is missing (json_verify: apt-get install yajl-tools)" >&2; exit 1; }
+done
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/converters_bench.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+# best NAME CMD...: runs CMD REPEAT times; sets wall, cpu, rss (MiB) of the
+# run with the least wall time. CMD's stdin is /dev/null unless it redirects.
+best() {
+    local name=$1 w u s r
+    shift
+    wall= cpu= rss=
+    for _ in $(seq "$repeat"); do
+        /usr/bin/time -f "%e %U %S %M" -o "$tmp/time" "$@" 2>"$tmp/err" >/dev/null ||
+            { echo "converters_bench: $name failed:" >&2; cat "$tmp/err" >&2; exit 1; }
+        read -r w u s r <"$tmp/time"
+        if [ -z "$wall" ] || awk -v a="$w" -v b="$wall" 'BEGIN { exit !(a < b) }'; then
+            wall=$w cpu=$(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }') rss=$((r / 1024))
+        fi
+    done
+}
+
+rate() { awk -v n="$1" -v t="$2" 'BEGIN { printf "%.1f", n / (t > 0.005 ? t : 0.005) }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
+
+python3 "$src/bench/chrome_trace_gen.py" --mb "$mb" >"$tmp/trace.json"
+trace_mb=$(awk -v b="$(stat -c %s "$tmp/trace.json")" 'BEGIN { print b / 1e6 }')
+echo "converters: a ${trace_mb} MB Chrome trace, best of $repeat, wall (CPU) time"
+
+best "json_verify" sh -c 'json_verify -q <"$1"' - "$tmp/trace.json"
+verify=$(rate "$trace_mb" "$wall")
+echo "  yajl json_verify trace.json          $verify MB/s ($(rate "$trace_mb" "$cpu") CPU)  baseline"
+best "chrome input" "$replay" "$tmp/trace.json" --to null
+chrome=$(rate "$trace_mb" "$wall")
+echo "  chrome input -> null                 $chrome MB/s ($(rate "$trace_mb" "$cpu") CPU), peak RSS $rss MiB: $(ratio "$chrome" "$verify")x json_verify (target >= 0.5x)"
+
+"$replay" "$tmp/trace.json" -o "$tmp/trace.nvtxw" 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
+"$replay" "$tmp/trace.nvtxw" -o "$tmp/trace.jsonl" 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
+capture_mb=$(awk -v b="$(stat -c %s "$tmp/trace.jsonl")" 'BEGIN { print b / 1e6 }')
+best "json_verify -s" sh -c 'json_verify -q -s <"$1"' - "$tmp/trace.jsonl"
+verify_s=$(rate "$capture_mb" "$wall")
+echo "  yajl json_verify -s trace.jsonl      $verify_s MB/s ($(rate "$capture_mb" "$cpu") CPU)  baseline, ${capture_mb} MB"
+best "capture input" "$replay" "$tmp/trace.jsonl" --to null
+capture=$(rate "$capture_mb" "$wall")
+echo "  capture input -> null                $capture MB/s ($(rate "$capture_mb" "$cpu") CPU), peak RSS $rss MiB: $(ratio "$capture" "$verify_s")x json_verify -s (target >= 100 MB/s)"
+
+best "report read" "$replay" "$tmp/trace.nvtxw" --to null
+read_wall=$wall
+echo "  report -> null                       ${read_wall} s  baseline of the exports"
+best "json export" "$replay" "$tmp/trace.nvtxw" -o "$tmp/out.json"
+json_mb=$(awk -v b="$(stat -c %s "$tmp/out.json")" 'BEGIN { print b / 1e6 }')
+json=$(rate "$json_mb" "$wall")
+echo "  report -> json                       $json MB/s of JSON ($(rate "$json_mb" "$cpu") CPU), ${json_mb} MB, peak RSS $rss MiB: $(ratio "$read_wall" "$wall")x the read alone (target >= 250 MB/s)"
+best "sqlite export" sh -c 'rm -f "$2" && "$0" "$1" -o "$2"' "$replay" "$tmp/trace.nvtxw" "$tmp/out.sqlite"
+rows=$(sqlite3 "$tmp/out.sqlite" 'SELECT count(*) FROM events' 2>/dev/null || echo 0)
+sqlite=$(awk -v n="$rows" -v t="$wall" 'BEGIN { printf "%.2f", n / 1e6 / (t > 0.005 ? t : 0.005) }')
+echo "  report -> sqlite                     $sqlite M rows/s ($rows event rows), peak RSS $rss MiB: $(ratio "$read_wall" "$wall")x the read alone (target >= 1 M rows/s)"
