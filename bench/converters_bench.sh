@@ -50,22 +50,25 @@ python3 "$src/bench/chrome_trace_gen.py" --mb "$mb" >"$tmp/trace.json"
 trace_mb=$(awk -v b="$(stat -c %s "$tmp/trace.json")" 'BEGIN { print b / 1e6 }')
 echo "converters: a ${trace_mb} MB Chrome trace, best of $repeat, wall (CPU) time"
 
-best "json_verify" sh -c 'json_verify -q <"$1"' - "$tmp/trace.json"
-verify=$(rate "$trace_mb" "$wall")
-echo "  yajl json_verify trace.json          $verify MB/s ($(rate "$trace_mb" "$cpu") CPU)  baseline"
-best "chrome input" "$replay" "$tmp/trace.json" --to null
-chrome=$(rate "$trace_mb" "$wall")
-echo "  chrome input -> null                 $chrome MB/s ($(rate "$trace_mb" "$cpu") CPU), peak RSS $rss MiB: $(ratio "$chrome" "$verify")x json_verify (target >= 0.5x)"
+# input_vs_yajl LABEL FILE TARGET [JSON_VERIFY_FLAG]: json_verify on FILE (the
+# baseline), then nvtxw-replay FILE --to null, in MB/s of FILE.
+input_vs_yajl() {
+    local label=$1 file=$2 target=$3 flag=${4:-} size base own
+    size=$(awk -v b="$(stat -c %s "$file")" 'BEGIN { print b / 1e6 }')
+    best "json_verify${flag:+ $flag}" sh -c 'json_verify -q $2 <"$1"' - "$file" "$flag"
+    base=$(rate "$size" "$wall")
+    printf "  %-36s %s MB/s (%s CPU)  baseline, %s MB\n" "yajl json_verify${flag:+ $flag} $(basename "$file")" \
+        "$base" "$(rate "$size" "$cpu")" "$size"
+    best "$label" "$replay" "$file" --to null
+    own=$(rate "$size" "$wall")
+    printf "  %-36s %s MB/s (%s CPU), peak RSS %s MiB: %sx json_verify (target %s)\n" \
+        "$label -> null" "$own" "$(rate "$size" "$cpu")" "$rss" "$(ratio "$own" "$base")" "$target"
+}
 
+input_vs_yajl "chrome input" "$tmp/trace.json" ">= 0.5x"
 "$replay" "$tmp/trace.json" -o "$tmp/trace.nvtxw" 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
 "$replay" "$tmp/trace.nvtxw" -o "$tmp/trace.jsonl" 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
-capture_mb=$(awk -v b="$(stat -c %s "$tmp/trace.jsonl")" 'BEGIN { print b / 1e6 }')
-best "json_verify -s" sh -c 'json_verify -q -s <"$1"' - "$tmp/trace.jsonl"
-verify_s=$(rate "$capture_mb" "$wall")
-echo "  yajl json_verify -s trace.jsonl      $verify_s MB/s ($(rate "$capture_mb" "$cpu") CPU)  baseline, ${capture_mb} MB"
-best "capture input" "$replay" "$tmp/trace.jsonl" --to null
-capture=$(rate "$capture_mb" "$wall")
-echo "  capture input -> null                $capture MB/s ($(rate "$capture_mb" "$cpu") CPU), peak RSS $rss MiB: $(ratio "$capture" "$verify_s")x json_verify -s (target >= 100 MB/s)"
+input_vs_yajl "capture input" "$tmp/trace.jsonl" ">= 100 MB/s" -s
 
 best "report read" "$replay" "$tmp/trace.nvtxw" --to null
 read_wall=$wall
