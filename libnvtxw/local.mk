@@ -3,8 +3,9 @@
 lib_LTLIBRARIES += libnvtxw/libnvtxw.la
 libnvtxw_libnvtxw_la_SOURCES =
 libnvtxw_libnvtxw_la_CPPFLAGS = $(AM_CPPFLAGS) -DNVTXW_BUILDING_LIBRARY
-libnvtxw_libnvtxw_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden $(ZSTD_CFLAGS) $(YAML_CFLAGS) $(SQLITE_CFLAGS)
-libnvtxw_libnvtxw_la_LIBADD = $(ZSTD_LIBS) $(YAML_LIBS) $(SQLITE_LIBS)
+libnvtxw_libnvtxw_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden $(ZSTD_CFLAGS) $(YAML_CFLAGS) $(YAJL_CFLAGS) \
+	$(SQLITE_CFLAGS)
+libnvtxw_libnvtxw_la_LIBADD = $(ZSTD_LIBS) $(YAML_LIBS) $(YAJL_LIBS) $(SQLITE_LIBS)
 libnvtxw_libnvtxw_la_LDFLAGS = $(AM_LDFLAGS) -version-info $(NVTXW_LT_VERSION) -no-undefined
 
 nvtxwincludedir = $(includedir)/nvtxw

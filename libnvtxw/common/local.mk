@@ -9,6 +9,8 @@ libnvtxw_libnvtxw_la_SOURCES += \
 	libnvtxw/common/handles.h \
 	libnvtxw/common/idmap.c \
 	libnvtxw/common/idmap.h \
+	libnvtxw/common/json_value.c \
+	libnvtxw/common/json_value.h \
 	libnvtxw/common/log.c \
 	libnvtxw/common/log.h \
 	libnvtxw/common/output_file.c \

@@ -290,6 +290,21 @@ static void fill_field(const nvtxw_schema_t* schema, size_t i, finalized_entry_t
     fe->field.entry = e;
 }
 
+/* The JSON-text semantic (nvtxw/payload.h) marks a UTF-8 (or ASCII)
+ * string: on any other entry it would mean nothing, so it is refused. */
+static nvtxwResultCode_t check_json_text(const nvtxw_schema_t* schema, size_t i) {
+    const nvtxPayloadSchemaEntry_t* e = &schema->entries[i];
+    const nvtxSemanticsHeader_t* h;
+    for (h = e->semantics; h != NULL; h = h->next) {
+        if (h->semanticId == NVTXW_SEMANTIC_ID_JSON_TEXT &&
+            e->type != NVTX_PAYLOAD_ENTRY_TYPE_CSTRING_UTF8 &&
+            e->type != NVTX_PAYLOAD_ENTRY_TYPE_CSTRING)
+            return entry_fail(schema, i,
+                              "the JSON-text semantic needs a CSTRING_UTF8 or CSTRING entry");
+    }
+    return NVTXW_RESULT_SUCCESS;
+}
+
 static nvtxwResultCode_t prepare_entry(layout_t* l, size_t i) {
     finalized_entry_t* fe = &l->schema->fin[i];
     nvtxwResultCode_t status;
@@ -301,6 +316,8 @@ static nvtxwResultCode_t prepare_entry(layout_t* l, size_t i) {
         status = check_shape(l, i, fe);
     if (status == NVTXW_RESULT_SUCCESS)
         status = size_entry(l, i, fe);
+    if (status == NVTXW_RESULT_SUCCESS)
+        status = check_json_text(l->schema, i);
     read_semantics(&l->schema->entries[i], fe);
     fill_field(l->schema, i, fe);
     return status;

@@ -21,7 +21,9 @@
  *               well-formed UTF-8 sequence as \ufffd; everything else (DEL
  *               and valid non-ASCII UTF-8 included) copied as is.
  * A field without a value is 'null'. Duplicate names in one object are kept
- * (valid JSON; RFC 8259 leaves their meaning to the reader).
+ * (valid JSON; RFC 8259 leaves their meaning to the reader). A string of a
+ * field marked as JSON text (NVTXW_SEMANTIC_ID_JSON_TEXT) is written as the
+ * JSON value it holds, compacted, when it is one (else as a string).
  */
 #include "config.h"
 
@@ -30,6 +32,7 @@
 #include <string.h>
 
 #include "common/error_internal.h"
+#include "common/json_value.h"
 #include "common/utf8.h"
 #include "nvtxw/format.h"
 #include "payload/format_common.h"
@@ -162,6 +165,7 @@ static int json_field_begin(void* ctx, const nvtxw_field_info_t* field) {
 
     if (format_field_open(state, field->type, &position) != 0)
         return -1;
+    state->json_text = json_value_field(field);
     if (position > 0 && format_write_char(out, ',') != 0)
         return -1;
     if (field->name != NULL && field->name[0] != '\0') {
@@ -223,6 +227,15 @@ static int json_on_string(void* ctx, const char* utf8, size_t length) {
         return -1;
     if (utf8 == NULL)
         return format_write_str(&state->out, "null");
+    if (state->json_text) {
+        strbuf value = {0};
+        int valid = json_value_append(&value, utf8, length);
+        if (valid == 0)
+            valid = format_write(&state->out, value.data, value.length);
+        strbuf_free(&value);
+        if (valid <= 0)
+            return valid;
+    }
     return json_write_string(&state->out, utf8, length);
 }
 

@@ -8,6 +8,7 @@
 #include "common/alloc.h"
 #include "common/error_internal.h"
 #include "common/struct_size.h"
+#include "nvtxw/payload.h"
 #include "payload/semantics.h"
 
 void semantics_free(const nvtxSemanticsHeader_t* chain) {
@@ -30,6 +31,8 @@ static size_t semantics_known_size(uint16_t semantic_id) {
         return sizeof(nvtxSemanticsTime_t);
     case NVTX_SEMANTIC_ID_COUNTERS_V1:
         return sizeof(nvtxSemanticsCounter_t);
+    case NVTXW_SEMANTIC_ID_JSON_TEXT:
+        return sizeof(nvtxSemanticsHeader_t);
     default:
         return 0;
     }

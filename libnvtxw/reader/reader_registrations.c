@@ -137,6 +137,12 @@ static int get_semantic(reader_cursor* c, reader_arena* a, nvtxSemanticsHeader_t
         s->limitType = limit_type;
         s->min.u64 = v[3];
         s->max.u64 = v[4];
+    } else if (id == NVTXW_SEMANTIC_ID_JSON_TEXT) {
+        *out = reader_arena_alloc(a, sizeof **out);
+        if (*out == NULL)
+            return reader_fail(c, "out of memory");
+        memset(*out, 0, sizeof **out);
+        (*out)->structSize = sizeof **out;
     } else {
         return reader_fail(c, "unknown semantic extension");
     }

@@ -320,10 +320,11 @@ static void emit_counter(dumper_t* dumper, const nvtxSemanticsHeader_t* header) 
     emit_mapping(dumper, 0, 1);
 }
 
-/* Writes the first time, scope and counter semantic of the chain. */
+/* Writes the first time, scope, JSON-text and counter semantic of the chain. */
 static void emit_entry_semantics(dumper_t* dumper, const nvtxSemanticsHeader_t* header) {
     int time_done = 0;
     int scope_done = 0;
+    int json_done = 0;
     const nvtxSemanticsHeader_t* counter = NULL;
     for (; header != NULL; header = header->next) {
         if (header->semanticId == NVTX_SEMANTIC_ID_TIME_V1 && !time_done &&
@@ -336,6 +337,10 @@ static void emit_entry_semantics(dumper_t* dumper, const nvtxSemanticsHeader_t* 
             emit_key_u64(dumper, "scope",
                          ((const nvtxSemanticsScope_t*)(const void*)header)->scopeId);
             scope_done = 1;
+        } else if (header->semanticId == NVTXW_SEMANTIC_ID_JSON_TEXT && !json_done) {
+            emit_string(dumper, "json");
+            emit_scalar_style(dumper, "true", YAML_PLAIN_SCALAR_STYLE);
+            json_done = 1;
         } else if (header->semanticId == NVTX_SEMANTIC_ID_COUNTERS_V1 && counter == NULL) {
             counter = header;
         }

@@ -23,7 +23,9 @@ typedef struct entry_extra {
     const char* detail_key; /* the key that set arrayOrUnionDetail, for conflicts */
     int has_time;
     int has_scope;
+    int json; /* `json: true`: the JSON-text semantic (nvtxw/payload.h) */
     nvtxSemanticsTime_t time;
+    nvtxSemanticsHeader_t json_text;
     nvtxSemanticsScope_t scope;
     schema_yaml_counter_t counter;
 } entry_extra_t;
@@ -63,11 +65,12 @@ enum {
     ENTRY_ROLE,
     ENTRY_TIME_DOMAIN,
     ENTRY_SCOPE,
-    ENTRY_COUNTER
+    ENTRY_COUNTER,
+    ENTRY_JSON
 };
 static const char* const entry_keys[] = {
-    "name",     "description", "type", "offset",      "flags", "array",  "length",
-    "selector", "semantic",    "role", "time_domain", "scope", "counter"};
+    "name",     "description", "type", "offset",      "flags", "array",   "length",
+    "selector", "semantic",    "role", "time_domain", "scope", "counter", "json"};
 
 /* ---- names shared by schemas and enums ----------------------------------- */
 
@@ -283,6 +286,8 @@ static int read_entry_value(schema_yaml_loader_t* loader, int key, nvtxPayloadSc
     case ENTRY_SCOPE:
         extra->has_scope = 1;
         return schema_yaml_read_u64(loader, "scope", UINT64_MAX, &extra->scope.scopeId);
+    case ENTRY_JSON:
+        return schema_yaml_read_bool(loader, "json", &extra->json);
     default:
         return schema_yaml_read_counter(loader, &extra->counter);
     }
@@ -430,8 +435,9 @@ static int resolve_references(schema_yaml_loader_t* loader, schema_builder_t* bu
     return status;
 }
 
-/* Links each entry's semantics: time first, then scope, then counter. Run
- * after the arrays stop growing, since the chain points into them. */
+/* Links each entry's semantics: JSON text first, then time, scope and
+ * counter. Run after the arrays stop growing, since the chain points into
+ * them. */
 static void link_semantics(schema_builder_t* builder) {
     for (size_t i = 0; i < builder->count; i++) {
         entry_extra_t* extra = &builder->extras[i];
@@ -451,6 +457,13 @@ static void link_semantics(schema_builder_t* builder) {
             extra->time.header.version = NVTX_TIME_SEMANTIC_VERSION;
             extra->time.header.next = chain;
             chain = &extra->time.header;
+        }
+        if (extra->json) {
+            extra->json_text.structSize = sizeof extra->json_text;
+            extra->json_text.semanticId = NVTXW_SEMANTIC_ID_JSON_TEXT;
+            extra->json_text.version = NVTXW_SEMANTIC_JSON_TEXT_VERSION;
+            extra->json_text.next = chain;
+            chain = &extra->json_text;
         }
         builder->entries[i].semantics = chain;
     }

@@ -43,5 +43,6 @@ libnvtxw_libnvtxw_la_SOURCES += \
 	libnvtxw/sink/perfetto/perfetto_sink.c libnvtxw/sink/perfetto/perfetto_internal.h \
 	libnvtxw/sink/perfetto/perfetto_stream.c libnvtxw/sink/perfetto/perfetto_event.c \
 	libnvtxw/sink/perfetto/perfetto_visit.c libnvtxw/sink/perfetto/perfetto_direct.c \
+	libnvtxw/sink/perfetto/perfetto_json.c \
 	libnvtxw/sink/perfetto/perfetto_intern.c \
 	libnvtxw/sink/perfetto/perfetto_pb.c libnvtxw/sink/perfetto/perfetto_pb.h

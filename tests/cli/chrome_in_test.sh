@@ -122,6 +122,19 @@ expect $? "pytorch: 30 ac2g flows bound at both ends"
 expect $? "pytorch: to Perfetto JSON (211 X, 30 flow starts)"
 python3 "$norm" --input "$pt" "$tmp/pt.json" 2>"$tmp/err"
 expect $? "pytorch: every event's args fields, types and values in the JSON output"
+# through a capture file: the args' arrays and objects keep their JSON-text
+# mark (docs/schemas.md, JSON text), so the JSON output has them as values
+"$replay" "$pt" -o "$tmp/pt.jsonl" 2>"$tmp/err" && "$replay" "$tmp/pt.jsonl" -o "$tmp/pt-cap.json" 2>>"$tmp/err" &&
+    grep -q '"json":true' "$tmp/pt.jsonl" && python3 "$norm" --input "$pt" "$tmp/pt-cap.json" 2>"$tmp/err"
+expect $? "pytorch: through a capture file, args arrays and objects kept as values"
+# SQLite: payload_json holds them as JSON arrays, not strings
+"$replay" "$pt" -o "$tmp/pt.sqlite" 2>"$tmp/err" &&
+    arrays=$(sqlite3 "$tmp/pt.sqlite" "SELECT count(*) FROM events, json_tree(events.payload_json) AS j
+        WHERE j.key = 'Input Dims' AND j.type = 'array'") &&
+    texts=$(sqlite3 "$tmp/pt.sqlite" "SELECT count(*) FROM events, json_tree(events.payload_json) AS j
+        WHERE j.key = 'Input Dims' AND j.type <> 'array'") &&
+    [ "$arrays" -gt 0 ] && [ "$texts" = 0 ]
+expect $? "pytorch: SQLite payload_json has the args arrays as arrays (${arrays:-?} of them, ${texts:-?} not)"
 "$replay" "$pt" --stats=csv >"$tmp/pt.csv" 2>"$tmp/err" && grep -q ',30,400000.000,400000.000,400000,400000,0.000,PushPop,chrome:nn.Module: Linear_0$' "$tmp/pt.csv"
 expect $? "pytorch: stats csv"
 
@@ -174,8 +187,8 @@ expect $? "round trip tasks: the task tables are compared too"
 "$replay" --synthetic nested:seed=2,payload_every=1,iterations=40 -o "$tmp/nested.nvtxw" 2>"$tmp/err" ||
     fatal "--synthetic nested could not write the report"
 round_trip nested "$tmp/nested.nvtxw" nostats
-grep -q '"args"=.*\\"samples\\":\[2\.0,2\.25\]' "$tmp/nested.b"
-expect $? "round trip nested: over 64 fields come back as one JSON text, doubles as doubles"
+grep -q '"args":{"args":{"c":.*"samples":\[2\.0,2\.25\]' "$tmp/nested.2.json"
+expect $? "round trip nested: over 64 fields come back as one object in args, doubles as doubles"
 # OTF2 round trips, in every build configured with OTF2 (NVTXW_HAVE_OTF2,
 # tests/local.mk): there a missing importer or archive folder fails. A build
 # configured without OTF2 leaves them out, and `make check` names them under

@@ -59,7 +59,8 @@ THIRD_PARTY = {
     "zstd_errors.h": ("libnvtxw/format/",),
     "xxhash.h": ("libnvtxw/format/", "libnvtxw/sink/report/"),
     "yaml.h": ("libnvtxw/schema/", "tools/replay/capture/"),
-    "yajl/": ("tools/replay/chrome/",),
+    # Chrome trace input; JSON-text fields checked and compacted (common/json_value.c)
+    "yajl/": ("tools/replay/chrome/", "libnvtxw/common/"),
 }
 # Quoted includes that the build generates (not in the source tree).
 GENERATED = {"config.h", "otf2_events_yaml.inc"}

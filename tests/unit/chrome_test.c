@@ -40,6 +40,8 @@
 #include "nvtxw/backend.h"
 #include "nvtxw/error.h"
 #include "nvtxw/helpers.h"
+#include "nvtxw/payload.h"
+#include "nvtxw/reader.h"
 #include "test_util.h"
 
 static const nvtxwInterface_t* T;
@@ -591,6 +593,93 @@ START_TEST(test_flows) {
 }
 END_TEST
 
+/* ---- JSON text fields ---------------------------------------------------- */
+
+typedef struct json_text_payload {
+    int64_t ts;
+    char value[256];
+} json_text_payload;
+
+/* A string field with the JSON-text semantic (nvtxw/payload.h) is written
+ * as its JSON value, compacted, when it is one valid JSON value, else as a
+ * string; the semantic survives a report and its replay. */
+START_TEST(test_json_text) {
+    static const nvtxSemanticsHeader_t json_text = {sizeof(nvtxSemanticsHeader_t),
+                                                    NVTXW_SEMANTIC_ID_JSON_TEXT,
+                                                    NVTXW_SEMANTIC_JSON_TEXT_VERSION, NULL};
+    static const nvtxPayloadSchemaEntry_t entries[] = {
+        {NVTX_PAYLOAD_ENTRY_FLAG_TIMESTAMP | NVTX_PAYLOAD_ENTRY_FLAG_MARK,
+         NVTX_PAYLOAD_ENTRY_TYPE_INT64, "ts", NULL, 0, offsetof(json_text_payload, ts), NULL, NULL},
+        {0, NVTX_PAYLOAD_ENTRY_TYPE_CSTRING_UTF8, "v", NULL, 256,
+         offsetof(json_text_payload, value), &json_text, NULL},
+    };
+    static const char* const values[] = {
+        "[512,1,1]",
+        " { \"a\" : [1, 2.50, \"x\\u00e9/\"],\n \"b\": null, \"c\": true } ",
+        "-12345678901234567890123",
+        "\"s\"",
+        "[1,",
+        "1 2",
+        "",
+        "{a:1}"};
+    static const char* const written[] = {
+        "\"v\":[512,1,1]",
+        "\"v\":{\"a\":[1,2.50,\"x\xc3\xa9/\"],\"b\":null,\"c\":true}",
+        "\"v\":-12345678901234567890123",
+        "\"v\":\"s\"",
+        "\"v\":\"[1,\"",
+        "\"v\":\"1 2\"",
+        "\"v\":\"\"",
+        "\"v\":\"{a:1}\""};
+    char path[PATH_MAX], report[PATH_MAX], config[PATH_MAX + 64];
+    json_text_payload p;
+    nvtxwSessionAttributes_t attr;
+    nvtxwSessionHandle_t session = NULL;
+    nvtxDomainHandle_t domain;
+    nvtxwEventWriter_t w;
+    nvtxPayloadData_t payload;
+    nvtxw_reader_t* reader = NULL;
+    for (int round = 0; round < 2; round++) {
+        char* json;
+        size_t size;
+        /* round 0: straight into the JSON sink; 1: a report replayed into it */
+        out_path(report, sizeof report, "json-text.nvtxw");
+        snprintf(config, sizeof config, "Sink=report|Output=%s|Overwrite=yes", report);
+        nvtxwSessionAttributesInit(&attr);
+        attr.name = "json text";
+        attr.configString = config;
+        session = round == 0 ? begin("json text", "json-text.json") : NULL;
+        if (session == NULL)
+            OK(T->SessionBegin(&attr, &session));
+        OK(nvtxwDomainRegister(T, session, "d", &domain));
+        OK(nvtxwEventWriterOpen(T, session, "main", domain, "", 0, &w));
+        payload.schemaId =
+            schema(domain, "with json", NVTX_PAYLOAD_SCHEMA_FLAG_MARK, entries, 2, sizeof p);
+        payload.size = sizeof p;
+        payload.payload = &p;
+        for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+            memset(&p, 0, sizeof p);
+            p.ts = 1000 * (int64_t)(i + 1);
+            memcpy(p.value, values[i], strlen(values[i]));
+            OK(T->EventWrite(w.stream, &payload, 1));
+        }
+        OK(T->SessionEnd(session));
+        out_path(path, sizeof path, "json-text.json");
+        if (round == 1) {
+            snprintf(config, sizeof config, "Sink=json|Output=%s|Overwrite=yes", path);
+            OK(nvtxw_reader_open(report, NULL, &reader));
+            OK(nvtxw_reader_replay(reader, T, config, NULL));
+            nvtxw_reader_close(reader);
+        }
+        json = tu_read_file_or_fail(path, &size);
+        for (size_t i = 0; i < sizeof written / sizeof written[0]; i++)
+            ck_assert_msg(strstr(json, written[i]) != NULL, "round %d: %s not in %s", round,
+                          written[i], json);
+        free(json);
+    }
+}
+END_TEST
+
 /* ---- Concurrency ---------------------------------------------------------- */
 
 #define THREADS 4
@@ -793,6 +882,7 @@ int main(void) {
     tcase_add_test(tc, test_golden);
     tcase_add_test(tc, test_golden_events_catch_mutation);
     tcase_add_test(tc, test_flows);
+    tcase_add_test(tc, test_json_text);
     tcase_add_test(tc, test_threads);
     tcase_add_test(tc, test_counter_series_per_stream);
     tcase_add_test(tc, test_unwritable_output);

@@ -19,9 +19,9 @@ TESTS += tests/unit/format_events_test
 tests_unit_format_events_test_SOURCES = tests/unit/format_events_test.c \
 	libnvtxw/payload/format_common.c libnvtxw/payload/format_json.c \
 	libnvtxw/payload/format_text.c libnvtxw/common/error.c libnvtxw/common/utf8.c \
-	libnvtxw/common/alloc.c
-tests_unit_format_events_test_CFLAGS = $(TEST_CFLAGS)
-tests_unit_format_events_test_LDADD = $(CHECK_LIBS)
+	libnvtxw/common/alloc.c libnvtxw/common/json_value.c libnvtxw/common/strbuf.c
+tests_unit_format_events_test_CFLAGS = $(TEST_CFLAGS) $(YAJL_CFLAGS)
+tests_unit_format_events_test_LDADD = $(CHECK_LIBS) $(YAJL_LIBS)
 
 EXTRA_DIST += \
 	tests/data/golden/scalars.json \

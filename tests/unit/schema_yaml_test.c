@@ -263,8 +263,13 @@ START_TEST(all_keys_meaning) {
     entry = find_entry(&attr, "grid", &index);
     ck_assert_uint_eq(entry->flags, NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_FIXED_SIZE);
     ck_assert_uint_eq(entry->arrayOrUnionDetail, 4);
-    ck_assert_uint_eq(find_entry(&attr, "text", &index)->flags,
-                      NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_ZERO_TERMINATED);
+    entry = find_entry(&attr, "text", &index);
+    ck_assert_uint_eq(entry->flags, NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_ZERO_TERMINATED);
+    ck_assert_ptr_nonnull(entry->semantics); /* json: true */
+    ck_assert_uint_eq(entry->semantics->semanticId, NVTXW_SEMANTIC_ID_JSON_TEXT);
+    ck_assert_uint_eq(entry->semantics->version, NVTXW_SEMANTIC_JSON_TEXT_VERSION);
+    ck_assert_uint_eq(entry->semantics->structSize, sizeof(nvtxSemanticsHeader_t));
+    ck_assert_ptr_null(entry->semantics->next);
     entry = find_entry(&attr, "other", &index);
     ck_assert_uint_eq(entry->flags, NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_LENGTH_PAYLOAD_INDEX);
     ck_assert_uint_eq(entry->arrayOrUnionDetail, 1);
@@ -372,6 +377,10 @@ static const bad_case_t bad_cases[] = {
      "bad.yaml:2:18: ", "enum size 3 out of range"},
     {"items:\n  - enum: {size: 4, values: [{name: a, value: 1, flag: maybe}]}\n",
      NVTXW_RESULT_INVALID_ARGUMENT, "bad.yaml:2:56: ", "bad boolean \"maybe\""},
+    {HEAD "      entries: [{name: a, type: int32, json: maybe}]\n", NVTXW_RESULT_INVALID_ARGUMENT,
+     "bad.yaml:4:46: ", "bad boolean \"maybe\" for json"},
+    {HEAD "      entries: [{name: a, type: int32, json: true}]\n", NVTXW_RESULT_INVALID_ARGUMENT,
+     "bad.yaml:", "the JSON-text semantic needs a CSTRING_UTF8 or CSTRING entry"},
     {HEAD "      entries: [{name: a, type: int32, array: 4, length: 3}]\n",
      NVTXW_RESULT_INVALID_ARGUMENT, "bad.yaml:4:58: ", "\"length\" conflicts with \"array\""},
     {HEAD "      entries: [{name: a, type: int32, array: {length_index: n}}]\n",

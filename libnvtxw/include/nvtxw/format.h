@@ -51,7 +51,9 @@ NVTXW_API int nvtxw_write_to_file(void* file, const char* data, size_t size);
  * raw bytes "0x.." lowercase hex in memory order; enums the enumerator name
  * (flags joined by '|') or the number; registered strings their text or
  * {"handle":H}; absent values and fields without a value null; nested
- * schemas objects; arrays (one level per dimension) arrays.
+ * schemas objects; arrays (one level per dimension) arrays; a string of an
+ * entry marked as JSON text (NVTXW_SEMANTIC_ID_JSON_TEXT, nvtxw/payload.h)
+ * the JSON value it holds, compacted, when it is one valid JSON value.
  */
 NVTXW_API nvtxwResultCode_t nvtxw_payload_format_json(const nvtxw_schema_registry_t* registry,
                                                       const nvtxPayloadData_t* payloads,

@@ -144,6 +144,18 @@ NVTXW_API size_t nvtxw_entry_type_align(uint64_t type);
  * NULL when unknown. */
 NVTXW_API const char* nvtxw_entry_type_name(uint64_t type);
 
+/*
+ * JSON text, an nvtxw extension of NVTX's semantic headers: a UTF-8 string
+ * entry whose semantics chain holds a header with this ID (structSize
+ * sizeof(nvtxSemanticsHeader_t), version NVTXW_SEMANTIC_JSON_TEXT_VERSION,
+ * no fields) carries one JSON value as text ("[512,1,1]", "{\"k\":null}").
+ * The JSON sink writes it as that value, not as a string, when it is valid
+ * JSON (docs/schemas.md, "JSON text"); every other sink, and any other
+ * NVTXW backend, sees the string. The ID lies far above NVIDIA's (1 to 5).
+ */
+#define NVTXW_SEMANTIC_ID_JSON_TEXT 0x4A53
+#define NVTXW_SEMANTIC_JSON_TEXT_VERSION 1
+
 /* ------------------------------------------------------------------------- */
 /* Visitor                                                                    */
 /* ------------------------------------------------------------------------- */

@@ -111,8 +111,11 @@ int capture_json_counter_semantics(strbuf* buf, const nvtxSemanticsHeader_t* h) 
 }
 
 static int entry_semantics(strbuf* buf, const nvtxSemanticsHeader_t* h) {
-    int time = 0, scope = 0, counter = 0;
+    int time = 0, scope = 0, counter = 0, json = 0;
     for (; h != NULL; h = h->next) {
+        if (h->semanticId == NVTXW_SEMANTIC_ID_JSON_TEXT && !json++ &&
+            strbuf_append(buf, ",\"json\":true", 12))
+            return 1;
         if (h->semanticId == NVTX_SEMANTIC_ID_TIME_V1 && !time++ &&
             key_u64(buf, "time_domain", ((const nvtxSemanticsTime_t*)h)->timeDomainId))
             return 1;

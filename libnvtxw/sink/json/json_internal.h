@@ -115,6 +115,7 @@ typedef struct json_stream {
     int64_t last_ns;    /* last timestamp written: events without one use it */
     int64_t min_rel;    /* smallest rebased ts written (<= 0) */
     uint64_t saturated; /* times and durations out of int64 nanoseconds, written as its limit */
+    uint64_t json_invalid; /* JSON-text fields that were not JSON, written as strings */
     uint64_t next_id;   /* synthetic async IDs of whole start/end ranges */
     strbuf out;         /* pending whole events, each starting with ",\n" */
     strbuf args;        /* the current event's "args" members */
@@ -128,6 +129,7 @@ typedef struct json_stream {
     int numeric_only; /* counters: only scalar numbers become args */
     int field_kind;   /* enum sink_field_kind of the open top-level field */
     int field_flow;   /* its enum sink_field_flow */
+    int field_json;   /* the open field (at any depth) carries JSON text */
     int key_written;  /* the open top-level field's key is in `args` */
     const char* field_name;
     uint64_t field_type;        /* entry type of the open top-level field */

@@ -157,6 +157,12 @@ nvtxwResultCode_t json_stream_close(sink* s, const core_stream* stream, void* st
                   "the nearest in range (the session spans more than 2^63 ns)",
                   st->stream->name, st->saturated, st->saturated == 1 ? "" : "s",
                   st->saturated == 1 ? "" : "s");
+    if (st->json_invalid > 0)
+        nvtxw_log(NVTXW_LOG_WARNING,
+                  "json sink, stream \"%s\": %" PRIu64
+                  " JSON-text field%s not valid JSON, written as string%s",
+                  st->stream->name, st->json_invalid, st->json_invalid == 1 ? "" : "s",
+                  st->json_invalid == 1 ? "" : "s");
     time_map_report(&st->times, "json", st->stream->name);
     time_map_free(&st->times);
     if (st->min_rel < ((json_sink*)s)->min_rel)

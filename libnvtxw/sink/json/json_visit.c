@@ -13,6 +13,8 @@
  *   type's payload) | "<field_K>" (unnamed, K = position in its object)
  *   value  := number | string | "0x.." (bytes) | enum name | null
  *           | '[' values ']' | '{' members '}'
+ *           | the JSON value of a JSON-text string (NVTXW_SEMANTIC_ID_JSON_TEXT),
+ *             compacted; a string when it is not valid JSON (counted)
  * A top-level SCOPE_ID field naming a task scope (the first one) and the
  * integer fields "flow_out" / "flow_in" are noted as well and stay args
  * (hidden flow fields bind their flow and are not shown).
@@ -25,6 +27,7 @@
 
 #include <string.h>
 
+#include "common/json_value.h"
 #include "nvtxw/payload.h"
 #include "sink/json/json_internal.h"
 #include "sink/shared/field_kind.h"
@@ -168,6 +171,7 @@ static int on_field_begin(void* ctx, const nvtxw_field_info_t* field) {
     if (st->depth == 0) {
         st->field_kind = sink_field_kind_of(field);
         st->field_flow = sink_field_flow_of(field, st->field_kind);
+        st->field_json = json_value_field(field);
         st->field_name = field->name;
         st->field_type = field->type;
         st->field_time_domain = field->time_domain_id;
@@ -176,6 +180,7 @@ static int on_field_begin(void* ctx, const nvtxw_field_info_t* field) {
     }
     if (st->field_kind == SINK_FIELD_SKIP)
         return 0;
+    st->field_json = json_value_field(field);
     frame->has_value = 0;
     if (frame->items++ > 0 && strbuf_append(&st->args, ",", 1) != 0)
         return -1;
@@ -269,6 +274,12 @@ static int on_text(json_stream* st, const char* text, size_t length) {
         return strbuf_append(&st->name, text, length);
     }
     slot = value_slot(st, 0);
+    if (slot > 0 && st->field_json) {
+        int valid = json_value_append(&st->args, text, length);
+        if (valid <= 0)
+            return valid;
+        st->json_invalid++;
+    }
     return slot <= 0 ? slot : json_put_string(&st->args, text, length);
 }
 

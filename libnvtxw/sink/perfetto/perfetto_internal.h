@@ -243,6 +243,7 @@ typedef struct perfetto_stream {
     uint64_t open_pushes;  /* split pushes not yet popped */
     uint64_t unmatched_pops;
     uint64_t negative_times;     /* timestamps below 0, written as 0 */
+    uint64_t json_invalid;       /* JSON-text fields that were not JSON, written as strings */
     uint64_t closed_pushes;      /* pushes ended at StreamClose */
     uint64_t overlapping_ranges; /* whole push/pop ranges put on a lane */
     uint64_t direct_events;      /* events encoded by perfetto_direct.c ... */
@@ -284,7 +285,7 @@ typedef struct perfetto_stream {
     struct perfetto_field_slot {
         const nvtxw_field_info_t* field;
         uint64_t generation, key_iid; /* key_iid valid while generation is the stream's */
-        int kind, flow;
+        int kind, flow, json;
     } fields[1u << PERFETTO_FIELD_BITS];
     struct perfetto_field_slot* field_slot; /* the open top-level field's, or NULL */
     /* Schema roles looked up last, direct-mapped by schema ID (role -1:
@@ -305,6 +306,7 @@ typedef struct perfetto_stream {
     uint64_t field_type;
     uint64_t field_time_domain; /* of the open top-level field (NONE: the stream's) */
     int field_flow;             /* the open top-level field is "flow_out" (1), "flow_in" (2) */
+    int field_json;             /* the open field (at any depth) carries JSON text */
     uint32_t top_fields;        /* top-level fields of the current payload */
     uint64_t payload_schema;
     size_t depth;
@@ -432,5 +434,16 @@ void perfetto_direct_free(perfetto_stream* st);
 /* ---- perfetto_visit.c ---- */
 extern const nvtxw_visitor_t perfetto_visitor;
 void perfetto_visit_reset(perfetto_stream* st, int numeric_only);
+
+/*
+ * The value of a JSON-text field (common/json_value.h) into the open
+ * debug annotation `args` ends with: scalars as bool_value, int_value,
+ * uint_value, double_value, string_value, null as legacy_json_value "null"
+ * (as the visitor writes a missing value), objects as dict_entries named by
+ * their keys, arrays as array_values (perfetto_json.c). 0 when written; 1
+ * when the text is not one JSON value (`args` as it was: write the string);
+ * -1 when out of memory.
+ */
+int perfetto_put_json(strbuf* args, const char* text, size_t length);
 
 #endif /* NVTXW_SINK_PERFETTO_INTERNAL_H */

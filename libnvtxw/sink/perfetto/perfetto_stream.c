@@ -280,6 +280,12 @@ static void stream_report(const perfetto_stream* st) {
                   "perfetto sink, stream \"%s\": %" PRIu64
                   " timestamp%s below 0 written as 0 (Perfetto's clocks are unsigned)",
                   name, st->negative_times, st->negative_times == 1 ? "" : "s");
+    if (st->json_invalid > 0)
+        nvtxw_log(NVTXW_LOG_WARNING,
+                  "perfetto sink, stream \"%s\": %" PRIu64
+                  " JSON-text field%s not valid JSON, written as string%s",
+                  name, st->json_invalid, st->json_invalid == 1 ? "" : "s",
+                  st->json_invalid == 1 ? "" : "s");
     time_map_report(&st->times, "perfetto", name);
     if (st->overlapping_ranges > 0)
         nvtxw_log(NVTXW_LOG_INFO,

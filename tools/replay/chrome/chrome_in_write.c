@@ -116,9 +116,15 @@ static const nvtxPayloadSchemaEntry_t flow_entries[] = {
      NULL},
     {NVTX_PAYLOAD_ENTRY_FLAG_HIDE, NVTX_PAYLOAD_ENTRY_TYPE_UINT64, "flow_in", NULL, 0, 0, NULL,
      NULL}};
+/* Objects, arrays and null in args are their compact JSON text, marked as
+ * such (nvtxw/payload.h), so the JSON and Perfetto sinks write them as
+ * values again. */
+static const nvtxSemanticsHeader_t json_text = {sizeof(nvtxSemanticsHeader_t),
+                                                NVTXW_SEMANTIC_ID_JSON_TEXT,
+                                                NVTXW_SEMANTIC_JSON_TEXT_VERSION, NULL};
 static const nvtxPayloadSchemaEntry_t json_entries[] = {
     {NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_ZERO_TERMINATED, NVTX_PAYLOAD_ENTRY_TYPE_CSTRING_UTF8, "args",
-     NULL, 0, 0, NULL, NULL}};
+     NULL, 0, 0, &json_text, NULL}};
 
 static int schema(chrome_import* im, const char* name, uint64_t type, uint64_t flags,
                   const nvtxPayloadSchemaEntry_t* entries, size_t count, size_t size,
@@ -471,6 +477,8 @@ static int register_shape(chrome_import* im, size_t fields, const char* event_na
         entries[i].type = entry_type(p[0]);
         if (p[0] == 's' || p[0] == 'j')
             entries[i].flags = NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_ZERO_TERMINATED;
+        if (p[0] == 'j')
+            entries[i].semantics = &json_text;
         entries[i].name = p + 1;
         p += strlen(p + 1) + 2;
     }

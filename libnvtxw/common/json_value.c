@@ -1,0 +1,133 @@
+/*
+ * common/json_value.c - JSON text fields checked and compacted through
+ * yajl: the parser's callbacks drive the generator, so what is written is
+ * what was parsed, and a text yajl refuses is refused whole.
+ */
+#include "config.h"
+
+#include <yajl/yajl_gen.h>
+#include <yajl/yajl_parse.h>
+
+#include "common/json_value.h"
+
+int json_value_field(const nvtxw_field_info_t* field) {
+    const nvtxSemanticsHeader_t* h;
+    if (field->entry == NULL)
+        return 0;
+    switch (field->type) {
+    case NVTX_PAYLOAD_ENTRY_TYPE_CSTRING_UTF8:
+    case NVTX_PAYLOAD_ENTRY_TYPE_CSTRING:
+        break;
+    default:
+        return 0;
+    }
+    for (h = field->entry->semantics; h != NULL; h = h->next) {
+        if (h->semanticId == NVTXW_SEMANTIC_ID_JSON_TEXT)
+            return 1;
+    }
+    return 0;
+}
+
+/* The compaction: each token of the walk handed to yajl's generator (the
+ * context); 0 goes on. */
+static int gen_status(yajl_gen_status status) { return status == yajl_gen_status_ok ? 0 : 1; }
+
+static int gen_null(void* g) { return gen_status(yajl_gen_null(g)); }
+
+static int gen_bool(void* g, int value) { return gen_status(yajl_gen_bool(g, value)); }
+
+static int gen_number(void* g, const char* text, size_t length) {
+    return gen_status(yajl_gen_number(g, text, length));
+}
+
+static int gen_string(void* g, const char* text, size_t length) {
+    return gen_status(yajl_gen_string(g, (const unsigned char*)text, length));
+}
+
+static int gen_open(void* g, int is_array) {
+    return gen_status(is_array ? yajl_gen_array_open(g) : yajl_gen_map_open(g));
+}
+
+static int gen_close(void* g, int is_array) {
+    return gen_status(is_array ? yajl_gen_array_close(g) : yajl_gen_map_close(g));
+}
+
+static const json_value_ops gen_ops = {gen_null,   gen_bool, gen_number, gen_string,
+                                       gen_string, gen_open, gen_close};
+
+int json_value_append(strbuf* out, const char* text, size_t length) {
+    yajl_gen gen = yajl_gen_alloc(NULL);
+    const unsigned char* compact;
+    size_t compact_length;
+    int status;
+    if (gen == NULL)
+        return -1;
+    /* One value, nothing after it: "1 2" and "[1] x" are not JSON text. */
+    status = json_value_walk(text, length, &gen_ops, gen) == 0 &&
+                     yajl_gen_get_buf(gen, &compact, &compact_length) == yajl_gen_status_ok &&
+                     compact_length > 0
+                 ? 0
+                 : 1;
+    if (status == 0 && strbuf_append(out, (const char*)compact, compact_length) != 0)
+        status = -1;
+    yajl_gen_free(gen);
+    return status;
+}
+
+/* json_value_walk: yajl's callbacks forwarded to the caller's. */
+typedef struct walk {
+    const json_value_ops* ops;
+    void* ctx;
+} walk;
+
+static int walk_null(void* w) { return ((walk*)w)->ops->on_null(((walk*)w)->ctx) == 0; }
+
+static int walk_bool(void* w, int value) {
+    return ((walk*)w)->ops->on_bool(((walk*)w)->ctx, value) == 0;
+}
+
+static int walk_number(void* w, const char* text, size_t length) {
+    return ((walk*)w)->ops->on_number(((walk*)w)->ctx, text, length) == 0;
+}
+
+static int walk_string(void* w, const unsigned char* text, size_t length) {
+    return ((walk*)w)->ops->on_string(((walk*)w)->ctx, (const char*)text, length) == 0;
+}
+
+static int walk_key(void* w, const unsigned char* text, size_t length) {
+    return ((walk*)w)->ops->on_key(((walk*)w)->ctx, (const char*)text, length) == 0;
+}
+
+static int walk_map_open(void* w) { return ((walk*)w)->ops->on_open(((walk*)w)->ctx, 0) == 0; }
+
+static int walk_map_close(void* w) { return ((walk*)w)->ops->on_close(((walk*)w)->ctx, 0) == 0; }
+
+static int walk_array_open(void* w) { return ((walk*)w)->ops->on_open(((walk*)w)->ctx, 1) == 0; }
+
+static int walk_array_close(void* w) { return ((walk*)w)->ops->on_close(((walk*)w)->ctx, 1) == 0; }
+
+static const yajl_callbacks walk_callbacks = {
+    .yajl_null = walk_null,
+    .yajl_boolean = walk_bool,
+    .yajl_number = walk_number,
+    .yajl_string = walk_string,
+    .yajl_start_map = walk_map_open,
+    .yajl_map_key = walk_key,
+    .yajl_end_map = walk_map_close,
+    .yajl_start_array = walk_array_open,
+    .yajl_end_array = walk_array_close,
+};
+
+int json_value_walk(const char* text, size_t length, const json_value_ops* ops, void* ctx) {
+    walk w = {ops, ctx};
+    yajl_handle parser = yajl_alloc(&walk_callbacks, NULL, &w);
+    int status;
+    if (parser == NULL)
+        return 1;
+    status = yajl_parse(parser, (const unsigned char*)text, length) == yajl_status_ok &&
+                     yajl_complete_parse(parser) == yajl_status_ok
+                 ? 0
+                 : 1;
+    yajl_free(parser);
+    return status;
+}
