@@ -1,7 +1,8 @@
 /*
  * common/json_value.c - JSON text fields checked and compacted through
- * yajl: the parser's callbacks drive the generator, so what is written is
- * what was parsed, and a text yajl refuses is refused whole.
+ * yajl: a text without whitespace is only checked by yajl's parser and
+ * copied; any other has the parser's callbacks drive yajl's generator, so
+ * what is written is what was parsed. A text yajl refuses is refused whole.
  */
 #include "config.h"
 
@@ -55,12 +56,63 @@ static int gen_close(void* g, int is_array) {
 static const json_value_ops gen_ops = {gen_null,   gen_bool, gen_number, gen_string,
                                        gen_string, gen_open, gen_close};
 
+/* The depth limit of both paths: yajl's generator refuses deeper values. */
+#define JSON_VALUE_MAX_DEPTH 128
+
+/* Validation alone: only containers are seen, to bound the depth. */
+static int check_open(void* depth) { return ++*(unsigned*)depth <= JSON_VALUE_MAX_DEPTH; }
+
+static int check_close(void* depth) {
+    --*(unsigned*)depth;
+    return 1;
+}
+
+static const yajl_callbacks check_callbacks = {
+    .yajl_start_map = check_open,
+    .yajl_end_map = check_close,
+    .yajl_start_array = check_open,
+    .yajl_end_array = check_close,
+};
+
+/* 1 when `text` is one JSON value at most JSON_VALUE_MAX_DEPTH deep, 0 when
+ * not, -1 when out of memory. */
+static int json_valid(const char* text, size_t length) {
+    unsigned depth = 0;
+    yajl_handle parser = yajl_alloc(&check_callbacks, NULL, &depth);
+    int valid;
+    if (parser == NULL)
+        return -1;
+    valid = yajl_parse(parser, (const unsigned char*)text, length) == yajl_status_ok &&
+            yajl_complete_parse(parser) == yajl_status_ok;
+    yajl_free(parser);
+    return valid;
+}
+
+/* Compact already: no byte JSON allows only as whitespace between tokens
+ * (inside strings they are escaped, so any of them means a token gap). */
+static int compact_already(const char* text, size_t length) {
+    for (size_t i = 0; i < length; i++) {
+        char c = text[i];
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r')
+            return 0;
+    }
+    return length > 0;
+}
+
 int json_value_append(strbuf* out, const char* text, size_t length) {
-    yajl_gen gen = yajl_gen_alloc(NULL);
+    yajl_gen gen;
     const unsigned char* compact;
     size_t compact_length;
     int status;
-    if (gen == NULL)
+    /* The common case, text a JSON writer made: checked, then copied as it
+     * is (yajl's generator would write the same bytes, slower). */
+    if (compact_already(text, length)) {
+        int valid = json_valid(text, length);
+        if (valid <= 0)
+            return valid < 0 ? -1 : 1;
+        return strbuf_append(out, text, length) != 0 ? -1 : 0;
+    }
+    if ((gen = yajl_gen_alloc(NULL)) == NULL)
         return -1;
     /* One value, nothing after it: "1 2" and "[1] x" are not JSON text. */
     status = json_value_walk(text, length, &gen_ops, gen) == 0 &&

@@ -597,12 +597,13 @@ END_TEST
 
 typedef struct json_text_payload {
     int64_t ts;
-    char value[256];
+    char value[512];
 } json_text_payload;
 
 /* A string field with the JSON-text semantic (nvtxw/payload.h) is written
- * as its JSON value, compacted, when it is one valid JSON value, else as a
- * string; the semantic survives a report and its replay. */
+ * as its JSON value, compacted, when it is one valid JSON value at most 128
+ * levels deep, else as a string; the semantic survives a report and its
+ * replay. */
 START_TEST(test_json_text) {
     static const nvtxSemanticsHeader_t json_text = {sizeof(nvtxSemanticsHeader_t),
                                                     NVTXW_SEMANTIC_ID_JSON_TEXT,
@@ -610,7 +611,7 @@ START_TEST(test_json_text) {
     static const nvtxPayloadSchemaEntry_t entries[] = {
         {NVTX_PAYLOAD_ENTRY_FLAG_TIMESTAMP | NVTX_PAYLOAD_ENTRY_FLAG_MARK,
          NVTX_PAYLOAD_ENTRY_TYPE_INT64, "ts", NULL, 0, offsetof(json_text_payload, ts), NULL, NULL},
-        {0, NVTX_PAYLOAD_ENTRY_TYPE_CSTRING_UTF8, "v", NULL, 256,
+        {0, NVTX_PAYLOAD_ENTRY_TYPE_CSTRING_UTF8, "v", NULL, 512,
          offsetof(json_text_payload, value), &json_text, NULL},
     };
     static const char* const values[] = {
@@ -663,6 +664,14 @@ START_TEST(test_json_text) {
             memcpy(p.value, values[i], strlen(values[i]));
             OK(T->EventWrite(w.stream, &payload, 1));
         }
+        for (int depth = 128; depth <= 129; depth++) { /* [[...[7]...]] */
+            memset(&p, 0, sizeof p);
+            p.ts = 100000 + depth;
+            memset(p.value, '[', (size_t)depth);
+            p.value[depth] = '7';
+            memset(p.value + depth + 1, ']', (size_t)depth);
+            OK(T->EventWrite(w.stream, &payload, 1));
+        }
         OK(T->SessionEnd(session));
         out_path(path, sizeof path, "json-text.json");
         if (round == 1) {
@@ -675,6 +684,9 @@ START_TEST(test_json_text) {
         for (size_t i = 0; i < sizeof written / sizeof written[0]; i++)
             ck_assert_msg(strstr(json, written[i]) != NULL, "round %d: %s not in %s", round,
                           written[i], json);
+        /* 128 levels are a value, 129 a string */
+        ck_assert_msg(strstr(json, "\"v\":[[[[") != NULL, "round %d: %s", round, json);
+        ck_assert_msg(strstr(json, "\"v\":\"[[[[") != NULL, "round %d: %s", round, json);
         free(json);
     }
 }
