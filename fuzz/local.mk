@@ -20,8 +20,8 @@ if ENABLE_FUZZING
 # libFuzzer goes on: no artifact, and a run that "found nothing").
 FUZZ_FLAGS = -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 FUZZ_CPPFLAGS = $(AM_CPPFLAGS) -DNVTXW_BUILDING_LIBRARY -DNVTXW_LIBFUZZER
-FUZZ_CFLAGS = $(AM_CFLAGS) $(FUZZ_FLAGS) $(ZSTD_CFLAGS) $(YAML_CFLAGS) $(XXHASH_CFLAGS)
-FUZZ_LDADD = $(ZSTD_LIBS) $(YAML_LIBS) $(XXHASH_LIBS) $(SQLITE_LIBS)
+FUZZ_CFLAGS = $(AM_CFLAGS) $(FUZZ_FLAGS) $(ZSTD_CFLAGS) $(YAML_CFLAGS) $(YAJL_CFLAGS) $(XXHASH_CFLAGS)
+FUZZ_LDADD = $(ZSTD_LIBS) $(YAML_LIBS) $(YAJL_LIBS) $(XXHASH_LIBS) $(SQLITE_LIBS)
 noinst_PROGRAMS += fuzz/visit_fuzz fuzz/yaml_fuzz fuzz/registry_fuzz fuzz/reader_fuzz
 fuzz_visit_fuzz_SOURCES = fuzz/visit_fuzz.c $(libnvtxw_libnvtxw_la_SOURCES)
 fuzz_visit_fuzz_CPPFLAGS = $(FUZZ_CPPFLAGS)
