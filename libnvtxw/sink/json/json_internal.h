@@ -112,16 +112,16 @@ typedef struct json_stream {
      * streams of one process stays one series per stream (whatever the
      * order the streams were opened in). */
     char* counter_series;
-    int64_t last_ns;    /* last timestamp written: events without one use it */
-    int64_t min_rel;    /* smallest rebased ts written (<= 0) */
-    uint64_t saturated; /* times and durations out of int64 nanoseconds, written as its limit */
+    int64_t last_ns;       /* last timestamp written: events without one use it */
+    int64_t min_rel;       /* smallest rebased ts written (<= 0) */
+    uint64_t saturated;    /* times and durations out of int64 nanoseconds, written as its limit */
     uint64_t json_invalid; /* JSON-text fields that were not JSON, written as strings */
-    uint64_t next_id;   /* synthetic async IDs of whole start/end ranges */
-    strbuf out;         /* pending whole events, each starting with ",\n" */
-    strbuf args;        /* the current event's "args" members */
-    strbuf name;        /* the current event's message */
-    strbuf stack;       /* split push/pop: names, each NUL-terminated */
-    size_t* stack_ends; /* end offset of each pushed name in `stack` */
+    uint64_t next_id;      /* synthetic async IDs of whole start/end ranges */
+    strbuf out;            /* pending whole events, each starting with ",\n" */
+    strbuf args;           /* the current event's "args" members */
+    strbuf name;           /* the current event's message */
+    strbuf stack;          /* split push/pop: names, each NUL-terminated */
+    size_t* stack_ends;    /* end offset of each pushed name in `stack` */
     size_t stack_depth, stack_capacity;
     json_range_map ranges;
     /* Visitor state for the current event. */
