@@ -13,7 +13,7 @@
 
 int json_value_field(const nvtxw_field_info_t* field) {
     const nvtxSemanticsHeader_t* h;
-    if (field->entry == NULL)
+    if (field == NULL || field->entry == NULL)
         return 0;
     switch (field->type) {
     case NVTX_PAYLOAD_ENTRY_TYPE_CSTRING_UTF8:
@@ -56,29 +56,76 @@ static int gen_close(void* g, int is_array) {
 static const json_value_ops gen_ops = {gen_null,   gen_bool, gen_number, gen_string,
                                        gen_string, gen_open, gen_close};
 
-/* The depth limit of both paths: yajl's generator refuses deeper values. */
-#define JSON_VALUE_MAX_DEPTH 128
+/* The walk: yajl's callbacks forwarded to the caller's ops (none: only
+ * checked), containers counted to bound the depth. */
+typedef struct walk {
+    const json_value_ops* ops;
+    void* ctx;
+    unsigned depth;
+} walk;
 
-/* Validation alone: only containers are seen, to bound the depth. */
-static int check_open(void* depth) { return ++*(unsigned*)depth <= JSON_VALUE_MAX_DEPTH; }
+static int walk_null(void* w) { return ((walk*)w)->ops->on_null(((walk*)w)->ctx) == 0; }
 
-static int check_close(void* depth) {
-    --*(unsigned*)depth;
-    return 1;
+static int walk_bool(void* w, int value) {
+    return ((walk*)w)->ops->on_bool(((walk*)w)->ctx, value) == 0;
 }
 
-static const yajl_callbacks check_callbacks = {
-    .yajl_start_map = check_open,
-    .yajl_end_map = check_close,
-    .yajl_start_array = check_open,
-    .yajl_end_array = check_close,
+static int walk_number(void* w, const char* text, size_t length) {
+    return ((walk*)w)->ops->on_number(((walk*)w)->ctx, text, length) == 0;
+}
+
+static int walk_string(void* w, const unsigned char* text, size_t length) {
+    return ((walk*)w)->ops->on_string(((walk*)w)->ctx, (const char*)text, length) == 0;
+}
+
+static int walk_key(void* w, const unsigned char* text, size_t length) {
+    return ((walk*)w)->ops->on_key(((walk*)w)->ctx, (const char*)text, length) == 0;
+}
+
+static int walk_open(walk* w, int is_array) {
+    if (++w->depth > JSON_VALUE_MAX_DEPTH)
+        return 0;
+    return w->ops == NULL || w->ops->on_open(w->ctx, is_array) == 0;
+}
+
+static int walk_close(walk* w, int is_array) {
+    w->depth--;
+    return w->ops == NULL || w->ops->on_close(w->ctx, is_array) == 0;
+}
+
+static int walk_map_open(void* w) { return walk_open(w, 0); }
+
+static int walk_map_close(void* w) { return walk_close(w, 0); }
+
+static int walk_array_open(void* w) { return walk_open(w, 1); }
+
+static int walk_array_close(void* w) { return walk_close(w, 1); }
+
+static const yajl_callbacks walk_callbacks = {
+    .yajl_null = walk_null,
+    .yajl_boolean = walk_bool,
+    .yajl_number = walk_number,
+    .yajl_string = walk_string,
+    .yajl_start_map = walk_map_open,
+    .yajl_map_key = walk_key,
+    .yajl_end_map = walk_map_close,
+    .yajl_start_array = walk_array_open,
+    .yajl_end_array = walk_array_close,
 };
 
-/* 1 when `text` is one JSON value at most JSON_VALUE_MAX_DEPTH deep, 0 when
- * not, -1 when out of memory. */
-static int json_valid(const char* text, size_t length) {
-    unsigned depth = 0;
-    yajl_handle parser = yajl_alloc(&check_callbacks, NULL, &depth);
+/* Checking alone: only the containers are seen (the depth). */
+static const yajl_callbacks check_callbacks = {
+    .yajl_start_map = walk_map_open,
+    .yajl_end_map = walk_map_close,
+    .yajl_start_array = walk_array_open,
+    .yajl_end_array = walk_array_close,
+};
+
+/* 1 when `text` is one JSON value (nothing after it: "1 2" and "[1] x" are
+ * not JSON text) that every callback took, 0 when not, -1 when yajl has no
+ * memory for its parser. */
+static int parse(const yajl_callbacks* callbacks, walk* w, const char* text, size_t length) {
+    yajl_handle parser = yajl_alloc(callbacks, NULL, w);
     int valid;
     if (parser == NULL)
         return -1;
@@ -86,6 +133,11 @@ static int json_valid(const char* text, size_t length) {
             yajl_complete_parse(parser) == yajl_status_ok;
     yajl_free(parser);
     return valid;
+}
+
+int json_value_walk(const char* text, size_t length, const json_value_ops* ops, void* ctx) {
+    walk w = {ops, ctx, 0};
+    return parse(&walk_callbacks, &w, text, length) == 1 ? 0 : 1;
 }
 
 /* Compact already: no byte JSON allows only as whitespace between tokens
@@ -107,14 +159,14 @@ int json_value_append(strbuf* out, const char* text, size_t length) {
     /* The common case, text a JSON writer made: checked, then copied as it
      * is (yajl's generator would write the same bytes, slower). */
     if (compact_already(text, length)) {
-        int valid = json_valid(text, length);
+        walk check = {NULL, NULL, 0};
+        int valid = parse(&check_callbacks, &check, text, length);
         if (valid <= 0)
             return valid < 0 ? -1 : 1;
         return strbuf_append(out, text, length) != 0 ? -1 : 0;
     }
     if ((gen = yajl_gen_alloc(NULL)) == NULL)
         return -1;
-    /* One value, nothing after it: "1 2" and "[1] x" are not JSON text. */
     status = json_value_walk(text, length, &gen_ops, gen) == 0 &&
                      yajl_gen_get_buf(gen, &compact, &compact_length) == yajl_gen_status_ok &&
                      compact_length > 0
@@ -123,63 +175,5 @@ int json_value_append(strbuf* out, const char* text, size_t length) {
     if (status == 0 && strbuf_append(out, (const char*)compact, compact_length) != 0)
         status = -1;
     yajl_gen_free(gen);
-    return status;
-}
-
-/* json_value_walk: yajl's callbacks forwarded to the caller's. */
-typedef struct walk {
-    const json_value_ops* ops;
-    void* ctx;
-} walk;
-
-static int walk_null(void* w) { return ((walk*)w)->ops->on_null(((walk*)w)->ctx) == 0; }
-
-static int walk_bool(void* w, int value) {
-    return ((walk*)w)->ops->on_bool(((walk*)w)->ctx, value) == 0;
-}
-
-static int walk_number(void* w, const char* text, size_t length) {
-    return ((walk*)w)->ops->on_number(((walk*)w)->ctx, text, length) == 0;
-}
-
-static int walk_string(void* w, const unsigned char* text, size_t length) {
-    return ((walk*)w)->ops->on_string(((walk*)w)->ctx, (const char*)text, length) == 0;
-}
-
-static int walk_key(void* w, const unsigned char* text, size_t length) {
-    return ((walk*)w)->ops->on_key(((walk*)w)->ctx, (const char*)text, length) == 0;
-}
-
-static int walk_map_open(void* w) { return ((walk*)w)->ops->on_open(((walk*)w)->ctx, 0) == 0; }
-
-static int walk_map_close(void* w) { return ((walk*)w)->ops->on_close(((walk*)w)->ctx, 0) == 0; }
-
-static int walk_array_open(void* w) { return ((walk*)w)->ops->on_open(((walk*)w)->ctx, 1) == 0; }
-
-static int walk_array_close(void* w) { return ((walk*)w)->ops->on_close(((walk*)w)->ctx, 1) == 0; }
-
-static const yajl_callbacks walk_callbacks = {
-    .yajl_null = walk_null,
-    .yajl_boolean = walk_bool,
-    .yajl_number = walk_number,
-    .yajl_string = walk_string,
-    .yajl_start_map = walk_map_open,
-    .yajl_map_key = walk_key,
-    .yajl_end_map = walk_map_close,
-    .yajl_start_array = walk_array_open,
-    .yajl_end_array = walk_array_close,
-};
-
-int json_value_walk(const char* text, size_t length, const json_value_ops* ops, void* ctx) {
-    walk w = {ops, ctx};
-    yajl_handle parser = yajl_alloc(&walk_callbacks, NULL, &w);
-    int status;
-    if (parser == NULL)
-        return 1;
-    status = yajl_parse(parser, (const unsigned char*)text, length) == yajl_status_ok &&
-                     yajl_complete_parse(parser) == yajl_status_ok
-                 ? 0
-                 : 1;
-    yajl_free(parser);
     return status;
 }

@@ -14,7 +14,12 @@
 #include "common/strbuf.h"
 #include "nvtxw/payload.h"
 
-/* 1 when a field carries the JSON-text semantic (a string type only). */
+/* The deepest a JSON-text value may nest (objects and arrays); deeper text
+ * is taken as not JSON (yajl's generator refuses it too). */
+#define JSON_VALUE_MAX_DEPTH 128
+
+/* 1 when a field (NULL: none) carries the JSON-text semantic (a string type
+ * only). */
 int json_value_field(const nvtxw_field_info_t* field);
 
 /*
@@ -37,8 +42,9 @@ typedef struct json_value_ops {
     int (*on_close)(void* ctx, int is_array);
 } json_value_ops;
 
-/* Walks `text` as one JSON value: 0 when it was one and every callback went
- * on, else 1 (what the callbacks saw so far is to be discarded). */
+/* Walks `text` as one JSON value at most JSON_VALUE_MAX_DEPTH deep: 0 when
+ * it was one and every callback went on, else 1 (what the callbacks saw so
+ * far is to be discarded). */
 int json_value_walk(const char* text, size_t length, const json_value_ops* ops, void* ctx);
 
 #endif /* NVTXW_COMMON_JSON_VALUE_H */

@@ -56,10 +56,10 @@ typedef struct format_frame {
 
 typedef struct format_state {
     format_out_t out;
-    const char* problem; /* first grammar or depth failure, static text */
-    size_t payloads;     /* payload_begin events seen */
-    size_t depth;        /* frames in use; frames[0] is the payload's fields */
-    int json_text;       /* the open field carries JSON text (format_json.c) */
+    const char* problem;             /* first grammar or depth failure, static text */
+    size_t payloads;                 /* payload_begin events seen */
+    size_t depth;                    /* frames in use; frames[0] is the payload's fields */
+    const nvtxw_field_info_t* field; /* the open field (format_json.c) */
     format_frame_t frames[FORMAT_MAX_DEPTH + 1];
 } format_state_t;
 

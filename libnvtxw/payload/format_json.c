@@ -165,7 +165,7 @@ static int json_field_begin(void* ctx, const nvtxw_field_info_t* field) {
 
     if (format_field_open(state, field->type, &position) != 0)
         return -1;
-    state->json_text = json_value_field(field);
+    state->field = field;
     if (position > 0 && format_write_char(out, ',') != 0)
         return -1;
     if (field->name != NULL && field->name[0] != '\0') {
@@ -227,7 +227,7 @@ static int json_on_string(void* ctx, const char* utf8, size_t length) {
         return -1;
     if (utf8 == NULL)
         return format_write_str(&state->out, "null");
-    if (state->json_text) {
+    if (json_value_field(state->field)) {
         strbuf value = {0};
         int valid = json_value_append(&value, utf8, length);
         if (valid == 0)

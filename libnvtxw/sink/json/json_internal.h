@@ -126,11 +126,11 @@ typedef struct json_stream {
     json_range_map ranges;
     /* Visitor state for the current event. */
     json_event ev;
-    int numeric_only; /* counters: only scalar numbers become args */
-    int field_kind;   /* enum sink_field_kind of the open top-level field */
-    int field_flow;   /* its enum sink_field_flow */
-    int field_json;   /* the open field (at any depth) carries JSON text */
-    int key_written;  /* the open top-level field's key is in `args` */
+    int numeric_only;                /* counters: only scalar numbers become args */
+    int field_kind;                  /* enum sink_field_kind of the open top-level field */
+    int field_flow;                  /* its enum sink_field_flow */
+    const nvtxw_field_info_t* field; /* the open field, at any depth */
+    int key_written;                 /* the open top-level field's key is in `args` */
     const char* field_name;
     uint64_t field_type;        /* entry type of the open top-level field */
     uint64_t field_time_domain; /* ... and its time domain (NONE: the stream's) */

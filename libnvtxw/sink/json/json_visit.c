@@ -171,7 +171,7 @@ static int on_field_begin(void* ctx, const nvtxw_field_info_t* field) {
     if (st->depth == 0) {
         st->field_kind = sink_field_kind_of(field);
         st->field_flow = sink_field_flow_of(field, st->field_kind);
-        st->field_json = json_value_field(field);
+        st->field = field;
         st->field_name = field->name;
         st->field_type = field->type;
         st->field_time_domain = field->time_domain_id;
@@ -180,7 +180,7 @@ static int on_field_begin(void* ctx, const nvtxw_field_info_t* field) {
     }
     if (st->field_kind == SINK_FIELD_SKIP)
         return 0;
-    st->field_json = json_value_field(field);
+    st->field = field;
     frame->has_value = 0;
     if (frame->items++ > 0 && strbuf_append(&st->args, ",", 1) != 0)
         return -1;
@@ -274,7 +274,7 @@ static int on_text(json_stream* st, const char* text, size_t length) {
         return strbuf_append(&st->name, text, length);
     }
     slot = value_slot(st, 0);
-    if (slot > 0 && st->field_json) {
+    if (slot > 0 && json_value_field(st->field)) {
         int valid = json_value_append(&st->args, text, length);
         if (valid <= 0)
             return valid;

@@ -285,7 +285,7 @@ typedef struct perfetto_stream {
     struct perfetto_field_slot {
         const nvtxw_field_info_t* field;
         uint64_t generation, key_iid; /* key_iid valid while generation is the stream's */
-        int kind, flow, json;
+        int kind, flow;
     } fields[1u << PERFETTO_FIELD_BITS];
     struct perfetto_field_slot* field_slot; /* the open top-level field's, or NULL */
     /* Schema roles looked up last, direct-mapped by schema ID (role -1:
@@ -304,10 +304,10 @@ typedef struct perfetto_stream {
     size_t top;       /* pb mark of the open top-level annotation, or SIZE_MAX */
     const char* field_name;
     uint64_t field_type;
-    uint64_t field_time_domain; /* of the open top-level field (NONE: the stream's) */
-    int field_flow;             /* the open top-level field is "flow_out" (1), "flow_in" (2) */
-    int field_json;             /* the open field (at any depth) carries JSON text */
-    uint32_t top_fields;        /* top-level fields of the current payload */
+    uint64_t field_time_domain;      /* of the open top-level field (NONE: the stream's) */
+    int field_flow;                  /* the open top-level field is "flow_out" (1), "flow_in" (2) */
+    const nvtxw_field_info_t* field; /* the open field, at any depth */
+    uint32_t top_fields;             /* top-level fields of the current payload */
     uint64_t payload_schema;
     size_t depth;
     perfetto_frame* frames; /* frames[depth] is the innermost; grown on demand */

@@ -6,9 +6,8 @@
  * Each value goes into an annotation that is already open: the field's own
  * (the root), a dict entry opened at its key (dict_entries 11, name 10), or
  * an array element opened here (array_values 12). Marks of the containers
- * and entries still open are kept on a stack as deep as yajl lets a value
- * nest in the walk (at most JSON_MAX_DEPTH, beyond which the text is taken
- * as not JSON).
+ * and entries still open are kept on a stack as deep as the walk lets a
+ * value nest (JSON_VALUE_MAX_DEPTH; deeper text is not JSON to it).
  */
 #include "config.h"
 
@@ -22,8 +21,6 @@
 #include "sink/perfetto/perfetto_internal.h"
 #include "sink/perfetto/perfetto_pb.h"
 
-#define JSON_MAX_DEPTH 128
-
 typedef struct json_frame {
     int is_array;
     size_t own;   /* mark of the annotation holding this container, SIZE_MAX: the root */
@@ -34,7 +31,7 @@ typedef struct json_walk {
     strbuf* out;
     size_t depth, values;
     int out_of_memory;
-    json_frame frames[JSON_MAX_DEPTH];
+    json_frame frames[JSON_VALUE_MAX_DEPTH];
 } json_walk;
 
 /* The annotation a new value goes into: opened here for an array element,
@@ -132,7 +129,7 @@ static int on_key(void* ctx, const char* text, size_t length) {
 static int on_open(void* ctx, int is_array) {
     json_walk* w = ctx;
     size_t mark;
-    if (w->depth == JSON_MAX_DEPTH || slot(w, &mark) != 0)
+    if (slot(w, &mark) != 0) /* the walk keeps depth <= JSON_VALUE_MAX_DEPTH */
         return -1;
     w->frames[w->depth].is_array = is_array;
     w->frames[w->depth].own = mark;
@@ -152,19 +149,16 @@ static const json_value_ops ops = {on_null, on_bool, on_number, on_string,
                                    on_key,  on_open, on_close};
 
 int perfetto_put_json(strbuf* args, const char* text, size_t length) {
-    json_walk* w = nvtxw_malloc(sizeof *w);
+    json_walk w; /* frames: 3 KiB of stack, no allocation per value */
     size_t start = args->length;
     int status;
-    if (w == NULL)
-        return -1;
-    w->out = args;
-    w->depth = w->values = 0;
-    w->out_of_memory = 0;
-    status = json_value_walk(text, length, &ops, w) == 0 && w->values > 0 ? 0 : 1;
-    if (w->out_of_memory)
+    w.out = args;
+    w.depth = w.values = 0;
+    w.out_of_memory = 0;
+    status = json_value_walk(text, length, &ops, &w) == 0 && w.values > 0 ? 0 : 1;
+    if (w.out_of_memory)
         status = -1;
     if (status != 0)
         args->length = start; /* nothing of a refused text stays */
-    nvtxw_free(w);
     return status;
 }

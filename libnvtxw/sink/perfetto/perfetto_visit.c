@@ -118,7 +118,7 @@ static int put_text(perfetto_stream* st, uint32_t number, const char* text, size
     int slot = value_slot(st, &element);
     if (slot <= 0)
         return slot;
-    if (number == 6 && st->field_json) {
+    if (number == 6 && json_value_field(st->field)) {
         int valid = perfetto_put_json(&st->args, text, length);
         if (valid < 0)
             return -1;
@@ -224,7 +224,6 @@ static void field_facts(perfetto_stream* st, const nvtxw_field_info_t* field) {
         st->field_slot = NULL;
         st->field_kind = sink_field_kind_of(field);
         st->field_flow = sink_field_flow_of(field, st->field_kind);
-        st->field_json = json_value_field(field);
         return;
     }
     slot = &st->fields[slot_hash((uint64_t)(uintptr_t)field, PERFETTO_FIELD_BITS)];
@@ -232,13 +231,11 @@ static void field_facts(perfetto_stream* st, const nvtxw_field_info_t* field) {
         slot->field = field;
         slot->kind = sink_field_kind_of(field);
         slot->flow = sink_field_flow_of(field, slot->kind);
-        slot->json = json_value_field(field);
         slot->generation = UINT64_MAX; /* no iid yet */
     }
     st->field_slot = slot;
     st->field_kind = slot->kind;
     st->field_flow = slot->flow;
-    st->field_json = slot->json;
 }
 
 /* A field inside a container: an entry of its dictionary. Out of line: the
@@ -255,7 +252,7 @@ static NVTXW_NOINLINE int nested_field_begin(perfetto_stream* st, const nvtxw_fi
         key = unnamed;
     }
     frame->has_value = 0;
-    st->field_json = json_value_field(field);
+    st->field = field;
     if ((frame->entry = pb_open(&st->args, 11)) == SIZE_MAX)
         return -1;
     return pb_cstring(&st->args, 10, key);
@@ -266,6 +263,7 @@ static int on_field_begin(void* ctx, const nvtxw_field_info_t* field) {
     if (st->depth != 0)
         return nested_field_begin(st, field);
     st->top_fields++;
+    st->field = field;
     st->field_name = field->name;
     st->field_type = field->type;
     st->field_time_domain = field->time_domain_id;
