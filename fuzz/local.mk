@@ -11,6 +11,7 @@ EXTRA_DIST += fuzz/chrome_fuzz.c fuzz/chrome_fuzz.dict fuzz/config_fuzz.c fuzz/c
 # nvtxw-replay's capture reader, compiled into capture_fuzz and roundtrip_fuzz
 # (and their replays) as that tool compiles it.
 FUZZ_CAPTURE_SOURCES = tools/replay/capture/capture_read.c \
+	tools/replay/capture/capture_input.c tools/replay/capture/capture_jsonl.c \
 	tools/replay/capture/capture_maps.c tools/replay/capture/capture_lines.c \
 	tools/replay/capture/capture_regs.c tools/replay/capture/capture_payload.c \
 	tools/replay/capture/capture_replay.c tools/common/tool_interrupt.c
@@ -131,15 +132,15 @@ FUZZ_CAPTURE_REPLAY_CPPFLAGS = $(FUZZ_REPLAY_CPPFLAGS) -I$(top_srcdir)/tools/rep
 	-DCAPTURE_SCHEMAS_DIR='"$(pkgdatadir)/schemas"' \
 	-DCAPTURE_SOURCE_SCHEMAS_DIR='"$(abs_top_srcdir)/schemas"'
 fuzz_capture_replay_CPPFLAGS = $(FUZZ_CAPTURE_REPLAY_CPPFLAGS) -DFUZZ_REPLAY_NAME='"capture"'
-fuzz_capture_replay_CFLAGS = $(AM_CFLAGS) $(YAML_CFLAGS)
-fuzz_capture_replay_LDADD = libnvtxw/libnvtxw.la $(YAML_LIBS)
+fuzz_capture_replay_CFLAGS = $(AM_CFLAGS) $(YAML_CFLAGS) $(YAJL_CFLAGS)
+fuzz_capture_replay_LDADD = libnvtxw/libnvtxw.la $(YAML_LIBS) $(YAJL_LIBS)
 # roundtrip_fuzz replays the capture seeds; its reproducers are its own.
 fuzz_roundtrip_replay_SOURCES = fuzz/fuzz_replay_main.c fuzz/roundtrip_fuzz.c \
 	$(FUZZ_CAPTURE_SOURCES)
 fuzz_roundtrip_replay_CPPFLAGS = $(FUZZ_CAPTURE_REPLAY_CPPFLAGS) \
 	-DFUZZ_REPLAY_NAME='"roundtrip"' -DFUZZ_REPLAY_SEEDS='"capture"'
-fuzz_roundtrip_replay_CFLAGS = $(fuzz_capture_replay_CFLAGS) $(YAJL_CFLAGS) $(SQLITE_CFLAGS)
-fuzz_roundtrip_replay_LDADD = $(fuzz_capture_replay_LDADD) $(YAJL_LIBS) $(SQLITE_LIBS)
+fuzz_roundtrip_replay_CFLAGS = $(fuzz_capture_replay_CFLAGS) $(SQLITE_CFLAGS)
+fuzz_roundtrip_replay_LDADD = $(fuzz_capture_replay_LDADD) $(SQLITE_LIBS)
 fuzz_replay_selftest_replay_SOURCES = fuzz/fuzz_replay_main.c fuzz/replay_selftest_fuzz.c
 fuzz_replay_selftest_replay_CPPFLAGS = $(FUZZ_REPLAY_CPPFLAGS) -DFUZZ_REPLAY_NAME='"selftest"'
 fuzz_chrome_replay_SOURCES = fuzz/fuzz_replay_main.c fuzz/chrome_fuzz.c $(FUZZ_CHROME_SOURCES)

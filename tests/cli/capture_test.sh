@@ -203,16 +203,20 @@ else
 fi
 
 # bad NAME REGEX CONTENT: the capture fails with exit 1, a message matching
-# REGEX (file:line:column), and no output file.
+# REGEX (file:line:column), and no output file; the same message when every
+# line goes through libyaml (NVTXW_CAPTURE_PARSER=libyaml, the reader before
+# yajl read the lines it may: tools/replay/capture/capture_jsonl.c).
 bad() {
     local name=$1 regex=$2
     printf '%s\n' "$3" >"$tmp/bad.jsonl"
     "$replay" "$tmp/bad.jsonl" -o "$tmp/bad.nvtxw" 2>"$tmp/err"
     local rc=$?
-    if [ $rc = 1 ] && grep -Eq "$regex" "$tmp/err" && [ ! -e "$tmp/bad.nvtxw" ]; then
+    NVTXW_CAPTURE_PARSER=libyaml "$replay" "$tmp/bad.jsonl" -o "$tmp/bad.nvtxw" 2>"$tmp/err-libyaml"
+    if [ $rc = 1 ] && grep -Eq "$regex" "$tmp/err" && [ ! -e "$tmp/bad.nvtxw" ] &&
+        cmp -s "$tmp/err" "$tmp/err-libyaml"; then
         pass "malformed: $name"
     else
-        fail "malformed: $name (exit $rc): $(head -c 300 "$tmp/err")"
+        fail "malformed: $name (exit $rc): $(head -c 300 "$tmp/err") libyaml alone: $(head -c 300 "$tmp/err-libyaml")"
     fi
 }
 head='{"nvtxw_capture":1}
@@ -313,6 +317,28 @@ if "$replay" "$tmp/bad.jsonl" -o "$tmp/bad.nvtxw" 2>"$tmp/err"; then
 else
     grep -q 'bad.jsonl:2:13: invalid UTF-8' "$tmp/err" && [ ! -e "$tmp/bad.nvtxw" ] &&
         pass "malformed: non-UTF-8" || fail "malformed: non-UTF-8: $(cat "$tmp/err")"
+fi
+# Characters libyaml's reader refuses are named with their position.
+printf '{"nvtxw_capture":1}\n{"session":"a\x7f"}\n' >"$tmp/bad.jsonl"
+printf '{"nvtxw_capture":1}\n{"session":"\xc2\x9f"}\n' >"$tmp/bad2.jsonl"
+printf 'nvtxw_capture: 1\nsession: "\xef\xbf\xbf"\n' >"$tmp/bad3.yaml"
+"$replay" "$tmp/bad.jsonl" -o "$tmp/bad.nvtxw" 2>"$tmp/err"
+"$replay" "$tmp/bad2.jsonl" -o "$tmp/bad.nvtxw" 2>>"$tmp/err"
+"$replay" "$tmp/bad3.yaml" -o "$tmp/bad.nvtxw" 2>>"$tmp/err"
+if grep -q 'bad.jsonl:2:14: control character in the input' "$tmp/err" &&
+    grep -q 'bad2.jsonl:2:13: control character in the input' "$tmp/err" &&
+    grep -q 'bad3.yaml:2:11: noncharacter U+FFFE or U+FFFF in the input' "$tmp/err" &&
+    [ ! -e "$tmp/bad.nvtxw" ]; then
+    pass "malformed: DEL, C1 controls and noncharacters named where they are"
+else
+    fail "malformed: DEL, C1 controls and noncharacters named where they are: $(cat "$tmp/err")"
+fi
+if NVTXW_CAPTURE_PARSER=fast "$replay" "$src/examples/capture/demo.jsonl" --to null 2>"$tmp/err"; then
+    fail "NVTXW_CAPTURE_PARSER=fast is refused"
+else
+    grep -q "NVTXW_CAPTURE_PARSER='fast': expected libyaml or auto" "$tmp/err" &&
+        pass "NVTXW_CAPTURE_PARSER=fast is refused" ||
+        fail "NVTXW_CAPTURE_PARSER=fast is refused: $(cat "$tmp/err")"
 fi
 # A 100 MB string is refused after 16 MiB: bounded memory, exit 1.
 {

@@ -60,7 +60,7 @@ THIRD_PARTY = {
     "xxhash.h": ("libnvtxw/format/", "libnvtxw/sink/report/"),
     "yaml.h": ("libnvtxw/schema/", "tools/replay/capture/"),
     # Chrome trace input; JSON-text fields checked and compacted (common/json_value.c)
-    "yajl/": ("tools/replay/chrome/", "libnvtxw/common/"),
+    "yajl/": ("tools/replay/chrome/", "tools/replay/capture/", "libnvtxw/common/"),
 }
 # Quoted includes that the build generates (not in the source tree).
 GENERATED = {"config.h", "otf2_events_yaml.inc"}

@@ -20,6 +20,7 @@ include tests/unit/tasks.mk
 # Helpers shared by the unit tests (header-only).
 EXTRA_DIST += tests/unit/test_util.h tests/unit/run_suite.h
 include tests/unit/chrome_in.mk
+include tests/unit/capture.mk
 include tests/unit/tool_alloc.mk
 
 # The guards against a green run that checked nothing (tests/unit/run_suite.h,

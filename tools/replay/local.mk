@@ -19,6 +19,7 @@ tools_replay_nvtxw_replay_SOURCES = tools/replay/replay_input.h \
 	tools/replay/synthetic/synthetic_nested_payload.c \
 	tools/replay/synthetic/synthetic_tasks.c \
 	tools/replay/capture/capture_reader.h tools/replay/capture/capture_read.c \
+	tools/replay/capture/capture_input.c tools/replay/capture/capture_jsonl.c \
 	tools/replay/capture/capture_maps.c tools/replay/capture/capture_lines.c \
 	tools/replay/capture/capture_line.h tools/replay/capture/capture_regs.c \
 	tools/replay/capture/capture_payload.c tools/replay/capture/capture_replay.c \

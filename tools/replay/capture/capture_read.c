@@ -1,22 +1,8 @@
 /*
- * tools/replay/capture/capture_read.c - capture bytes -> libyaml events.
- *
- * Both spellings of a capture (docs/capture-format.md) go through libyaml's
- * event parser, which holds one token at a time:
- *   - YAML: the file as it is;
- *   - JSON Lines (first non-blank byte '{'): every line that is not empty is
- *     preceded by "--- ", so each line is a YAML document of its own (JSON
- *     is flow YAML). Marks on such lines are 4 columns right of the file's;
- *     capture_error takes them back. A line that does not close its object
- *     runs into the next line's "---" and fails there.
- * The read handler also checks UTF-8 and control bytes itself (libyaml
- * would report those by byte offset only) and refuses to hand over more
- * than CAPTURE_MAX_TOKEN bytes between two events: libyaml buffers a whole
- * scalar, so that is what bounds a 100 MB string. JSON writes characters
- * beyond U+FFFF as a surrogate pair "\uD83D\uDE00", which YAML does not
- * accept: the handler hands such a pair to libyaml as the one escape
- * "\U0001F600" (later columns of that line are then 2 off in libyaml's
- * messages).
+ * tools/replay/capture/capture_read.c - the capture's event stream: libyaml
+ * events (capture_input.c feeds the parser) or the JSON Lines reader's
+ * (capture_jsonl.c), the messages that name a position, and the checks and
+ * conversions of scalars.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "config.h"
@@ -31,146 +17,6 @@
 #include "capture_reader.h"
 #include "tool_alloc.h"
 #include "tool_interrupt.h"
-
-/* ---- read handler ---- */
-
-/* One byte from the file, through the position, UTF-8 and size checks;
- * EOF at the end or when refused (input_problem set). */
-static int take(capture_reader* r);
-
-static int hex4(const char* s, unsigned* value) {
-    unsigned v = 0;
-    int i;
-    for (i = 0; i < 4; i++) {
-        char c = s[i];
-        unsigned d = c >= '0' && c <= '9'   ? (unsigned)(c - '0')
-                     : c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10)
-                     : c >= 'A' && c <= 'F' ? (unsigned)(c - 'A' + 10)
-                                            : 16;
-        if (d == 16)
-            return -1;
-        v = v << 4 | d;
-    }
-    *value = v;
-    return 0;
-}
-
-/* After a backslash in a JSON line: reads the escape's bytes into carry,
- * turning a surrogate pair into one \U escape. */
-static void read_escape(capture_reader* r) {
-    char* s = r->carry;
-    size_t n = 1;
-    unsigned high, low;
-    int c;
-    s[0] = '\\';
-    while (n < 12 && (c = take(r)) != EOF) {
-        s[n++] = (char)c;
-        if ((n == 2 && c != 'u') ||
-            (n == 6 && (hex4(s + 2, &high) || high < 0xD800 || high > 0xDBFF)) ||
-            (n == 7 && c != '\\') || (n == 8 && c != 'u'))
-            break;
-    }
-    if (n == 12 && hex4(s + 8, &low) == 0 && low >= 0xDC00 && low <= 0xDFFF) {
-        snprintf(s, sizeof r->carry, "\\U%08X", 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00));
-        n = 10;
-    }
-    r->carry_length = n;
-    r->carry_next = 0;
-}
-
-/* Feeds one byte through the UTF-8 and control checks; 0 or -1. */
-static int check_byte(capture_reader* r, unsigned c) {
-    if (r->utf8_needed > 0) {
-        if ((c & 0xC0) != 0x80)
-            return -1;
-        r->utf8_value = r->utf8_value << 6 | (c & 0x3F);
-        if (--r->utf8_needed == 0 && (r->utf8_value < r->utf8_min || r->utf8_value > 0x10FFFF ||
-                                      (r->utf8_value >= 0xD800 && r->utf8_value <= 0xDFFF)))
-            return -1;
-        return 0;
-    }
-    if (c < 0x80)
-        return c < 0x20 && c != '\t' && c != '\n' && c != '\r' ? -1 : 0;
-    if ((c & 0xE0) == 0xC0)
-        r->utf8_needed = 1, r->utf8_min = 0x80, r->utf8_value = c & 0x1F;
-    else if ((c & 0xF0) == 0xE0)
-        r->utf8_needed = 2, r->utf8_min = 0x800, r->utf8_value = c & 0x0F;
-    else if ((c & 0xF8) == 0xF0)
-        r->utf8_needed = 3, r->utf8_min = 0x10000, r->utf8_value = c & 0x07;
-    else
-        return -1;
-    return 0;
-}
-
-static int refuse(capture_reader* r, const char* problem) {
-    if (r->input_problem == NULL) {
-        r->input_problem = problem;
-        r->err_line = r->line;
-        r->err_column = r->column;
-    }
-    return 0;
-}
-
-static int take(capture_reader* r) {
-    int c = getc_unlocked(r->file);
-    if (c == EOF) {
-        if (ferror(r->file))
-            refuse(r, "read error");
-        else if (r->utf8_needed > 0)
-            refuse(r, "invalid UTF-8 (sequence cut at the end of the file)");
-        return EOF;
-    }
-    if (check_byte(r, (unsigned)c) != 0) {
-        refuse(r, c < 0x20 || c == 0x7F ? "control character in the input" : "invalid UTF-8");
-        return EOF;
-    }
-    if (++r->since_event > CAPTURE_MAX_TOKEN) {
-        refuse(r, "a token (string, key or number) longer than 16 MiB");
-        return EOF;
-    }
-    if (c == '\n')
-        r->line++, r->column = 1, r->at_line_start = 1;
-    else if ((c & 0xC0) != 0x80)
-        r->column++;
-    return c;
-}
-
-static int read_handler(void* data, unsigned char* buffer, size_t size, size_t* size_read) {
-    capture_reader* r = data;
-    size_t n = 0;
-    *size_read = 0;
-    while (n < size && r->input_problem == NULL) {
-        int c;
-        if (r->inject != NULL && *r->inject != '\0') {
-            buffer[n++] = (unsigned char)*r->inject++;
-            continue;
-        }
-        if (r->carry_next < r->carry_length) {
-            buffer[n++] = (unsigned char)r->carry[r->carry_next++];
-            continue;
-        }
-        if (r->jsonl && r->at_line_start) {
-            /* Peek: an empty line gets no document marker. */
-            if ((c = getc_unlocked(r->file)) == EOF)
-                break;
-            ungetc(c, r->file);
-            r->at_line_start = 0;
-            if (c != '\n')
-                r->inject = "--- ";
-            continue;
-        }
-        if ((c = take(r)) == EOF)
-            break;
-        if (r->jsonl && c == '\\')
-            read_escape(r);
-        else
-            buffer[n++] = (unsigned char)c;
-    }
-    if (r->input_problem != NULL)
-        return 0;
-    *size_read = n;
-    return 1;
-}
 
 /* ---- messages ---- */
 
@@ -198,6 +44,21 @@ int capture_error(capture_reader* r, yaml_mark_t mark, const char* format, ...) 
     return -1;
 }
 
+/* "while parsing a flow mapping" -> "flow mapping". */
+static const char* context_noun(const char* context) {
+    if (strncmp(context, "while parsing a ", 16) == 0)
+        return context + 16;
+    if (strncmp(context, "while scanning a ", 17) == 0)
+        return context + 17;
+    return context;
+}
+
+/* A mark of libyaml's parser, counted from the file's first line. */
+static yaml_mark_t parser_mark(const capture_reader* r, yaml_mark_t mark) {
+    mark.line += r->line_base;
+    return mark;
+}
+
 static int parser_error(capture_reader* r) {
     if (r->input_problem != NULL) {
         yaml_mark_t mark = r->event.end_mark;
@@ -212,28 +73,35 @@ static int parser_error(capture_reader* r) {
      * next line's injected "---" (or at the end): name the line itself. */
     if (r->jsonl && r->parser.context != NULL &&
         r->parser.problem_mark.line > r->parser.context_mark.line)
-        return capture_error(
-            r, r->parser.context_mark, "line ends inside this %s (truncated or split line): %s",
-            strncmp(r->parser.context, "while parsing a ", 16) == 0 ? r->parser.context + 16
-                                                                    : r->parser.context,
-            r->parser.problem ? r->parser.problem : "syntax error");
+        return capture_error(r, parser_mark(r, r->parser.context_mark),
+                             "line ends inside this %s (truncated or split line): %s",
+                             context_noun(r->parser.context),
+                             r->parser.problem ? r->parser.problem : "syntax error");
     if (r->parser.context != NULL)
-        return capture_error(r, r->parser.problem_mark, "%s (%s at %zu:%zu)",
+        return capture_error(r, parser_mark(r, r->parser.problem_mark), "%s (%s at %zu:%zu)",
                              r->parser.problem ? r->parser.problem : "syntax error",
-                             r->parser.context, r->parser.context_mark.line + 1,
+                             r->parser.context, r->parser.context_mark.line + r->line_base + 1,
                              mark_column(r, r->parser.context_mark));
-    return capture_error(r, r->parser.problem_mark, "%s",
+    return capture_error(r, parser_mark(r, r->parser.problem_mark), "%s",
                          r->parser.problem ? r->parser.problem : "syntax error");
 }
 
-int capture_next(capture_reader* r) {
+yaml_event_t* capture_own_event(capture_reader* r) {
+    if (r->has_event && r->event_from_yaml)
+        yaml_event_delete(&r->event);
+    r->has_event = 1;
+    r->event_from_yaml = 0;
+    return &r->event;
+}
+
+int capture_yaml_next(capture_reader* r) {
     yaml_event_t next;
     if (!yaml_parser_parse(&r->parser, &next))
         return parser_error(r);
-    if (r->has_event)
-        yaml_event_delete(&r->event);
-    r->event = next;
-    r->has_event = 1;
+    next.start_mark.line += r->line_base;
+    next.end_mark.line += r->line_base;
+    *capture_own_event(r) = next;
+    r->event_from_yaml = 1;
     r->since_event = 0;
     if (next.type == YAML_ALIAS_EVENT ||
         (next.type == YAML_SCALAR_EVENT && next.data.scalar.anchor != NULL) ||
@@ -241,6 +109,10 @@ int capture_next(capture_reader* r) {
          next.data.mapping_start.anchor != NULL))
         return CAPTURE_FAIL(r, "aliases and anchors are not supported");
     return 0;
+}
+
+int capture_next(capture_reader* r) {
+    return r->jsonl ? capture_jsonl_next(r) : capture_yaml_next(r);
 }
 
 /* ---- open / close ---- */
@@ -260,7 +132,6 @@ int capture_reader_open(capture_reader* r, const replay_input_ctx* ctx, const ch
     r->ctx = ctx;
     r->path = path;
     r->line = r->column = 1;
-    r->at_line_start = 1;
     if ((r->file = fopen(path, "rb")) == NULL) {
         fprintf(stderr, "%s: error: cannot open '%s': %s\n", ctx->tool, path, strerror(errno));
         return -1;
@@ -268,23 +139,28 @@ int capture_reader_open(capture_reader* r, const replay_input_ctx* ctx, const ch
     r->jsonl = detect_jsonl(r->file);
     slash = strrchr(path, '/');
     r->dir = slash ? nvtxw_strndup(path, (size_t)(slash - path)) : nvtxw_strdup(".");
-    if (r->dir == NULL || !yaml_parser_initialize(&r->parser)) {
-        fprintf(stderr, "%s: error: out of memory\n", ctx->tool);
-        fclose(r->file);
-        nvtxw_free(r->dir);
+    if (r->dir == NULL || capture_input_open(r) != 0 ||
+        (r->jsonl ? capture_jsonl_open(r) : capture_yaml_start(r)) != 0) {
+        if (!r->failed)
+            fprintf(stderr, "%s: error: out of memory\n", ctx->tool);
+        capture_reader_close(r);
         return -1;
     }
-    yaml_parser_set_input(&r->parser, read_handler, r);
     return 0;
 }
 
 void capture_reader_close(capture_reader* r) {
-    if (r->has_event)
+    if (r->has_event && r->event_from_yaml)
         yaml_event_delete(&r->event);
-    yaml_parser_delete(&r->parser);
+    r->has_event = 0;
+    capture_yaml_stop(r);
+    capture_jsonl_close(r);
+    capture_input_close(r);
     if (r->file != NULL)
         fclose(r->file);
+    r->file = NULL;
     nvtxw_free(r->dir);
+    r->dir = NULL;
 }
 
 /* ---- values ---- */
@@ -325,19 +201,21 @@ static int wrong_number(capture_reader* r, const char* what, const char* expecte
  * double); 1 = not a number, 2 = out of range. */
 static int parse_u64(const char* s, uint64_t* out) {
     unsigned base = 10;
-    uint64_t v = 0;
+    uint64_t v = 0, limit;
     if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && s[2] != '\0')
         base = 16, s += 2;
     if (*s == '\0')
         return 1;
+    limit = UINT64_MAX / base; /* v * base + d fits while v < limit, or v == limit and d small */
     for (; *s != '\0'; s++) {
-        unsigned d = *s >= '0' && *s <= '9'   ? (unsigned)(*s - '0')
-                     : *s >= 'a' && *s <= 'f' ? (unsigned)(*s - 'a' + 10)
-                     : *s >= 'A' && *s <= 'F' ? (unsigned)(*s - 'A' + 10)
-                                              : 99;
+        unsigned d = (unsigned)(*s - '0');
+        if (d > 9)
+            d = *s >= 'a' && *s <= 'f'   ? (unsigned)(*s - 'a' + 10)
+                : *s >= 'A' && *s <= 'F' ? (unsigned)(*s - 'A' + 10)
+                                         : 99;
         if (d >= base)
             return 1;
-        if (v > (UINT64_MAX - d) / base)
+        if (v > limit || (v == limit && d > UINT64_MAX % base))
             return 2;
         v = v * base + d;
     }

@@ -3,9 +3,12 @@
  * (docs/capture-format.md), shared by its parts:
  *   capture_replay.c  the input's entry point (replay_input.h), the header
  *                     sniffer;
- *   capture_read.c    bytes -> libyaml events: the JSON Lines document
- *                     markers, UTF-8 check, token size cap, positions,
- *                     errors and scalar conversions;
+ *   capture_input.c   bytes -> libyaml: the input buffer, libyaml's read
+ *                     handler (UTF-8 and control checks, token size cap,
+ *                     positions, the JSON Lines document markers);
+ *   capture_jsonl.c   JSON Lines: each line through yajl when libyaml would
+ *                     read it the same, else through libyaml alone;
+ *   capture_read.c    the event stream, errors and scalar conversions;
  *   capture_lines.c   one line (mapping) -> one NVTXW call (capture_line.h);
  *   capture_regs.c    the registration lines;
  *   capture_payload.c payload fields given by name -> schema binary layout;
@@ -91,9 +94,15 @@ typedef struct capture_reader {
     const replay_input_ctx* ctx;
     const char* path;
     FILE* file;
-    int jsonl; /* JSON Lines: a "--- " goes before every non-blank line */
+    int jsonl; /* JSON Lines: capture_jsonl.c reads it line by line */
+    /* input buffer (capture_input.c): bytes [in_pos, in_end) are read and
+     * not yet consumed; in_eof once fread stopped (end or error) */
+    unsigned char* in;
+    size_t in_pos, in_end, in_capacity;
+    int in_eof;
     /* read handler */
-    int at_line_start;
+    int line_done;      /* JSON Lines: the line libyaml reads has ended */
+    size_t line_base;   /* lines of the file before libyaml's first */
     const char* inject; /* pending injected bytes */
     char carry[16];     /* bytes read ahead, to hand over before the file's next */
     size_t carry_length, carry_next;
@@ -106,9 +115,13 @@ typedef struct capture_reader {
     const char* input_problem; /* set when the handler refused input */
     /* parser */
     yaml_parser_t parser;
-    yaml_event_t event;
+    int parser_live;    /* initialized, not yet deleted */
+    yaml_event_t event; /* from libyaml, or built by capture_jsonl.c */
     int has_event;
-    int failed; /* a message was printed */
+    int event_from_yaml;                    /* event owns libyaml's allocations */
+    struct capture_jsonl* lines;            /* the JSON Lines reader's state */
+    size_t lines_by_yajl, lines_by_libyaml; /* JSON Lines: how each was read */
+    int failed;                             /* a message was printed */
     /* session */
     nvtxwSessionHandle_t session;
     int header_seen;
@@ -120,12 +133,43 @@ typedef struct capture_reader {
     char* dir;             /* the capture's directory, for "schemas" files */
 } capture_reader;
 
+/* ---- capture_input.c ---- */
+
+/* Input bytes beyond CAPTURE_MAX_TOKEN go unread until libyaml asks. */
+int capture_input_open(capture_reader* r);
+void capture_input_close(capture_reader* r);
+/* Reads until at least `want` bytes are buffered from in_pos, or to the
+ * end of the file; moves the unread bytes to the buffer's start and grows
+ * it as needed. 0, or -1 when out of memory. */
+int capture_input_fill(capture_reader* r, size_t want);
+/* Starts libyaml: on the whole file (YAML), or on the JSON Lines line at
+ * in_pos (a "--- " before it, the end of the stream after its newline).
+ * 0, or -1 after printing the error. */
+int capture_yaml_start(capture_reader* r);
+void capture_yaml_stop(capture_reader* r);
+/* The 4 hex digits at s as *value; 0, or -1 when one is not a hex digit. */
+int capture_hex4(const char* s, unsigned* value);
+
+/* ---- capture_jsonl.c ---- */
+
+int capture_jsonl_open(capture_reader* r);
+void capture_jsonl_close(capture_reader* r);
+/* The next event of a JSON Lines capture, as libyaml gives it for the
+ * file with a "--- " before every line that is not empty. */
+int capture_jsonl_next(capture_reader* r);
+
 /* ---- capture_read.c ---- */
 
 int capture_reader_open(capture_reader* r, const replay_input_ctx* ctx, const char* path);
 void capture_reader_close(capture_reader* r);
 /* Next event into r->event; 0, or -1 after printing the error. */
 int capture_next(capture_reader* r);
+/* Frees what r->event owned and returns it, to be filled in place by the
+ * JSON Lines reader (whose events own nothing). */
+yaml_event_t* capture_own_event(capture_reader* r);
+/* libyaml's next event into r->event, its marks counted from the file's
+ * first line; 0, or -1 after printing the error. */
+int capture_yaml_next(capture_reader* r);
 /* Prints "TOOL: error: PATH:LINE:COL: message" for `mark`; returns -1. */
 int capture_error(capture_reader* r, yaml_mark_t mark, const char* format, ...)
 #if defined(__GNUC__)
