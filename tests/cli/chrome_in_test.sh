@@ -314,6 +314,30 @@ sys.stdout.write('x' * (100 << 20))
 sys.stdout.write('\",\"ph\":\"i\",\"ts\":2}]')" >"$tmp/huge.json"
 bad "100 MB string" "huge.json:2:9: a string longer than 16 MiB" "$tmp/huge.json"
 rm -f "$tmp/huge.json"
+# A string of 16 MiB less one byte with escapes is accepted, one byte more
+# is not; names with escaped quotes and backslashes at every offset read
+# back whole (the token scan skips strings eight bytes at a time).
+python3 - "$tmp/escapes.json" "$tmp/escapes-big.json" <<'EOF'
+import json, sys
+names = ['p' * k + '\\"q\\' + 'r' * (15 - k) for k in range(16)]
+events = [{'name': n, 'ph': 'i', 'ts': i + 1, 'pid': 1, 'tid': 1} for i, n in enumerate(names)]
+big = 'x' * ((16 << 20) - 7) + '\\"\\'  # as JSON: 16 MiB - 1 bytes between the quotes
+json.dump({'padding': big, 'traceEvents': events}, open(sys.argv[1], 'w'))
+json.dump({'padding': big + 'y', 'traceEvents': events}, open(sys.argv[2], 'w'))
+EOF
+if "$replay" "$tmp/escapes.json" -o "$tmp/escapes.nvtxw" 2>"$tmp/err" &&
+    "$replay" "$tmp/escapes.nvtxw" -o "$tmp/escapes-out.json" 2>>"$tmp/err" &&
+    python3 -c "
+import json, sys
+want = [e['name'] for e in json.load(open(sys.argv[1]))['traceEvents']]
+got = [e['name'] for e in json.load(open(sys.argv[2]))['traceEvents'] if e.get('ph') == 'i']
+sys.exit(0 if sorted(got) == sorted(want) else 1)" "$tmp/escapes.json" "$tmp/escapes-out.json"; then
+    pass "escaped quotes at every offset, a 16 MiB string with escapes"
+else
+    fail "escaped quotes at every offset, a 16 MiB string with escapes: $(head -c 300 "$tmp/err")"
+fi
+bad "16 MiB string and one byte" "escapes-big.json:1:13: a string longer than 16 MiB" "$tmp/escapes-big.json"
+rm -f "$tmp"/escapes*
 printf '{"traceEvents":{}}' >"$tmp/notarray.json"
 bad "traceEvents not an array" '"traceEvents" must be an array' "$tmp/notarray.json"
 printf '{"displayTimeUnit":"ns"}' >"$tmp/noevents.json"

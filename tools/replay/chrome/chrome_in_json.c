@@ -27,6 +27,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +63,7 @@ typedef struct reader {
     int failed; /* the error is printed */
     /* token scan */
     int in_string, escaped;
+    int token_is_string; /* the token being scanned began with a quote */
     uint64_t token_run, token_start;
 } reader;
 
@@ -245,9 +247,35 @@ static void init_delimiters(void) {
 }
 
 static int token_too_long(reader* r) {
-    fail_at(r, r->token_start, "a %s longer than %u MiB", r->in_string ? "string" : "token",
+    fail_at(r, r->token_start, "a %s longer than %u MiB", r->token_is_string ? "string" : "token",
             CHROME_TOKEN_MAX >> 20);
     return -1;
+}
+
+#define BYTES(b) (UINT64_C(0x0101010101010101) * (uint64_t)(b))
+
+/* The first '"' or backslash in data[i, len), or len. Eight bytes at a
+ * time: a byte equal to b makes (w ^ b) - 1 borrow into its top bit; the
+ * lowest such bit is exact (borrows only run upwards). */
+static size_t string_stop(const unsigned char* data, size_t i, size_t len) {
+    for (; i + 8 <= len; i += 8) {
+        uint64_t w, quote, backslash, hits;
+        memcpy(&w, data + i, sizeof w);
+        quote = w ^ BYTES('"');
+        backslash = w ^ BYTES('\\');
+        hits = ((quote - BYTES(1)) & ~quote) | ((backslash - BYTES(1)) & ~backslash);
+        hits &= BYTES(0x80);
+        if (hits != 0) {
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+            return i + (size_t)(__builtin_ctzll(hits) >> 3);
+#else
+            break;
+#endif
+        }
+    }
+    while (i < len && data[i] != '"' && data[i] != '\\')
+        i++;
+    return i;
 }
 
 /* Inside a string from data[i]: skips to the closing quote or the chunk's
@@ -258,8 +286,7 @@ static size_t scan_string(reader* r, const unsigned char* data, size_t i, size_t
         r->escaped = 0;
         i++;
     }
-    while (i < len && data[i] != '"' && data[i] != '\\')
-        i++;
+    i = string_stop(data, i, len);
     if (i < len) {
         if (data[i] == '\\')
             r->escaped = 1;
@@ -282,15 +309,17 @@ static int scan_tokens(reader* r, const unsigned char* data, size_t len) {
         if (r->in_string) {
             i = scan_string(r, data, i, len);
         } else if (c == '"') {
-            r->in_string = 1;
+            r->in_string = r->token_is_string = 1;
             r->token_run = 0;
             r->token_start = r->chunk_offset + i++;
         } else if (delimiter[c]) {
             r->token_run = 0;
             i++;
         } else {
-            if (r->token_run++ == 0)
+            if (r->token_run++ == 0) {
                 r->token_start = r->chunk_offset + i;
+                r->token_is_string = 0;
+            }
             i++;
         }
         if (r->token_run > CHROME_TOKEN_MAX)
