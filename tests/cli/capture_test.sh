@@ -325,13 +325,19 @@ printf 'nvtxw_capture: 1\nsession: "\xef\xbf\xbf"\n' >"$tmp/bad3.yaml"
 "$replay" "$tmp/bad.jsonl" -o "$tmp/bad.nvtxw" 2>"$tmp/err"
 "$replay" "$tmp/bad2.jsonl" -o "$tmp/bad.nvtxw" 2>>"$tmp/err"
 "$replay" "$tmp/bad3.yaml" -o "$tmp/bad.nvtxw" 2>>"$tmp/err"
+printf '{"nvtxw_capture":1}\n{"session":"a\x80b"}\n' >"$tmp/bad4.jsonl" # a stray continuation byte
+printf '{"nvtxw_capture":1}\n{"session":"a\xc3b"}\n' >"$tmp/bad5.jsonl" # a sequence cut by "b"
+"$replay" "$tmp/bad4.jsonl" -o "$tmp/bad.nvtxw" 2>>"$tmp/err"
+"$replay" "$tmp/bad5.jsonl" -o "$tmp/bad.nvtxw" 2>>"$tmp/err"
 if grep -q 'bad.jsonl:2:14: control character in the input' "$tmp/err" &&
+    grep -q 'bad4.jsonl:2:14: invalid UTF-8' "$tmp/err" &&
+    grep -q 'bad5.jsonl:2:14: invalid UTF-8' "$tmp/err" &&
     grep -q 'bad2.jsonl:2:13: control character in the input' "$tmp/err" &&
     grep -q 'bad3.yaml:2:11: noncharacter U+FFFE or U+FFFF in the input' "$tmp/err" &&
     [ ! -e "$tmp/bad.nvtxw" ]; then
-    pass "malformed: DEL, C1 controls and noncharacters named where they are"
+    pass "malformed: DEL, C1 controls, noncharacters and bad UTF-8 named where they are"
 else
-    fail "malformed: DEL, C1 controls and noncharacters named where they are: $(cat "$tmp/err")"
+    fail "malformed: DEL, C1 controls, noncharacters and bad UTF-8 named where they are: $(cat "$tmp/err")"
 fi
 if NVTXW_CAPTURE_PARSER=fast "$replay" "$src/examples/capture/demo.jsonl" --to null 2>"$tmp/err"; then
     fail "NVTXW_CAPTURE_PARSER=fast is refused"

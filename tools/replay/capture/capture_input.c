@@ -75,43 +75,41 @@ int capture_input_fill(capture_reader* r, size_t want) {
 
 /* ---- read handler ---- */
 
-static int refuse(capture_reader* r, const char* problem) {
+static int refuse(capture_reader* r, const char* problem, size_t column) {
     if (r->input_problem == NULL) {
         r->input_problem = problem;
         r->err_line = r->line;
-        r->err_column = r->column;
+        r->err_column = column;
     }
     return 0;
 }
 
-/* Feeds one byte through the UTF-8 and character checks: NULL, or what is
- * wrong. The characters refused are the ones libyaml's reader refuses
- * (without a position): controls but tab, newline, CR and NEL, DEL, and
- * U+FFFE, U+FFFF. */
-static const char* check_byte(capture_reader* r, unsigned c) {
-    uint32_t v;
-    if (r->utf8_needed > 0) {
+const char* capture_utf8_feed(capture_utf8* u, unsigned c) {
+    if (u->needed > 0) {
         if ((c & 0xC0) != 0x80)
             return "invalid UTF-8";
-        v = r->utf8_value = r->utf8_value << 6 | (c & 0x3F);
-        if (--r->utf8_needed > 0)
+        u->value = u->value << 6 | (c & 0x3F);
+        if (--u->needed > 0)
             return NULL;
-        if (v < r->utf8_min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF))
+        if (u->value < u->min || u->value > 0x10FFFF || (u->value >= 0xD800 && u->value <= 0xDFFF))
             return "invalid UTF-8";
-        if (v <= 0x9F && v != 0x85)
+        if (u->value <= 0x9F && u->value != 0x85)
             return "control character in the input";
-        return v == 0xFFFE || v == 0xFFFF ? "noncharacter U+FFFE or U+FFFF in the input" : NULL;
+        return u->value == 0xFFFE || u->value == 0xFFFF
+                   ? "noncharacter U+FFFE or U+FFFF in the input"
+                   : NULL;
     }
+    u->value = c;
     if (c < 0x80)
         return (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7F
                    ? "control character in the input"
                    : NULL;
     if ((c & 0xE0) == 0xC0)
-        r->utf8_needed = 1, r->utf8_min = 0x80, r->utf8_value = c & 0x1F;
+        u->needed = 1, u->min = 0x80, u->value = c & 0x1F;
     else if ((c & 0xF0) == 0xE0)
-        r->utf8_needed = 2, r->utf8_min = 0x800, r->utf8_value = c & 0x0F;
+        u->needed = 2, u->min = 0x800, u->value = c & 0x0F;
     else if ((c & 0xF8) == 0xF0)
-        r->utf8_needed = 3, r->utf8_min = 0x10000, r->utf8_value = c & 0x07;
+        u->needed = 3, u->min = 0x10000, u->value = c & 0x07;
     else
         return "invalid UTF-8";
     return NULL;
@@ -123,26 +121,26 @@ static int take(capture_reader* r) {
     const char* problem;
     int c, in_sequence;
     if (r->in_pos == r->in_end && capture_input_fill(r, 1) != 0) {
-        refuse(r, "out of memory");
+        refuse(r, "out of memory", r->column);
         return EOF;
     }
     if (r->in_pos == r->in_end) {
         if (ferror(r->file))
-            refuse(r, "read error");
-        else if (r->utf8_needed > 0)
-            refuse(r, "invalid UTF-8 (sequence cut at the end of the file)");
+            refuse(r, "read error", r->column);
+        else if (r->utf8.needed > 0)
+            refuse(r, "invalid UTF-8 (sequence cut at the end of the file)", r->column);
         return EOF;
     }
     c = r->in[r->in_pos++];
-    in_sequence = r->utf8_needed > 0;
-    if ((problem = check_byte(r, (unsigned)c)) != NULL) {
-        refuse(r, problem);
-        if (in_sequence && r->err_column > 1)
-            r->err_column--; /* at the character's first byte, already counted */
+    in_sequence = r->utf8.needed > 0;
+    if ((problem = capture_utf8_feed(&r->utf8, (unsigned)c)) != NULL) {
+        /* a sequence found wrong at a later byte is named at its first,
+         * whose column is already counted */
+        refuse(r, problem, in_sequence && r->column > 1 ? r->column - 1 : r->column);
         return EOF;
     }
     if (++r->since_event > CAPTURE_MAX_TOKEN) {
-        refuse(r, "a token (string, key or number) longer than 16 MiB");
+        refuse(r, "a token (string, key or number) longer than 16 MiB", r->column);
         return EOF;
     }
     if (c == '\n') {

@@ -73,33 +73,17 @@ struct capture_jsonl {
 
 /* ---- the bytes yajl may read ---- */
 
-/* A code point libyaml reads as yajl does inside a JSON string. */
-static int same_in_both(uint32_t c) {
-    return (c >= 0xA0 && c <= 0xD7FF && c != 0x2028 && c != 0x2029) ||
-           (c >= 0xE000 && c <= 0xFFFD && c != 0xFEFF) || (c >= 0x10000 && c <= 0x10FFFF);
-}
-
-/* The UTF-8 sequence at s[0] (>= 0x80): its length, or 0 if invalid or
- * not a character libyaml reads as yajl does. */
+/* The UTF-8 character at s[0] (>= 0x80): its length, or 0 when libyaml
+ * refuses it (the read handler's check) or reads it unlike yajl: NEL,
+ * U+2028 and U+2029 are line breaks to it, U+FEFF is skipped in places. */
 static size_t multibyte(const unsigned char* s, size_t left) {
-    size_t n, i;
-    uint32_t c, min;
-    if ((s[0] & 0xE0) == 0xC0)
-        n = 2, c = s[0] & 0x1Fu, min = 0x80;
-    else if ((s[0] & 0xF0) == 0xE0)
-        n = 3, c = s[0] & 0x0Fu, min = 0x800;
-    else if ((s[0] & 0xF8) == 0xF0)
-        n = 4, c = s[0] & 0x07u, min = 0x10000;
-    else
-        return 0;
-    if (n > left)
-        return 0;
-    for (i = 1; i < n; i++) {
-        if ((s[i] & 0xC0) != 0x80)
+    capture_utf8 u = {0, 0, 0};
+    size_t n = 0;
+    do {
+        if (n == left || capture_utf8_feed(&u, s[n++]) != NULL)
             return 0;
-        c = c << 6 | (s[i] & 0x3Fu);
-    }
-    return c >= min && same_in_both(c) ? n : 0;
+    } while (u.needed > 0);
+    return u.value == 0x85 || u.value == 0x2028 || u.value == 0x2029 || u.value == 0xFEFF ? 0 : n;
 }
 
 /* The escape at s[0] == '\\': its length, or 0 when yajl and libyaml could

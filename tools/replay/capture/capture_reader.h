@@ -89,6 +89,13 @@ typedef struct capture_stream {
     capture_domain* domain;
 } capture_stream;
 
+/* A UTF-8 character read a byte at a time (capture_utf8_feed). */
+typedef struct capture_utf8 {
+    unsigned needed; /* continuation bytes still expected */
+    uint32_t min;    /* overlong check for the current sequence */
+    uint32_t value;  /* code point so far; the character once needed is 0 */
+} capture_utf8;
+
 /* The whole reader. */
 typedef struct capture_reader {
     const replay_input_ctx* ctx;
@@ -106,11 +113,9 @@ typedef struct capture_reader {
     const char* inject; /* pending injected bytes */
     char carry[16];     /* bytes read ahead, to hand over before the file's next */
     size_t carry_length, carry_next;
-    size_t line, column;  /* 1-based position of the next input byte */
-    unsigned utf8_needed; /* continuation bytes still expected */
-    uint32_t utf8_min;    /* overlong check for the current sequence */
-    uint32_t utf8_value;  /* code point so far */
-    size_t since_event;   /* input bytes handed over since the last event */
+    size_t line, column; /* 1-based position of the next input byte */
+    capture_utf8 utf8;   /* the character being read */
+    size_t since_event;  /* input bytes handed over since the last event */
     size_t err_line, err_column;
     const char* input_problem; /* set when the handler refused input */
     /* parser */
@@ -147,6 +152,10 @@ int capture_input_fill(capture_reader* r, size_t want);
  * 0, or -1 after printing the error. */
 int capture_yaml_start(capture_reader* r);
 void capture_yaml_stop(capture_reader* r);
+/* Feeds one byte of UTF-8: NULL, or what is wrong. Refused, as libyaml's
+ * reader refuses them (but it without a position): invalid UTF-8, controls
+ * but tab, newline, CR and NEL, DEL, U+FFFE and U+FFFF. */
+const char* capture_utf8_feed(capture_utf8* u, unsigned c);
 /* The 4 hex digits at s as *value; 0, or -1 when one is not a hex digit. */
 int capture_hex4(const char* s, unsigned* value);
 
