@@ -211,7 +211,11 @@ static void patch_object(const remap_event* ev, const nvtxw_schema_t* schema, ui
  * types hold nothing to translate. */
 static void patch_elements(const remap_event* ev, const nvtxPayloadSchemaEntry_t* e, uint8_t* data,
                            size_t size, size_t at, uint64_t n, unsigned depth) {
-    const nvtxw_schema_t* nested = nvtxw_schema_registry_find_schema(ev->registry, e->type);
+    /* Types below the static start are predefined (finalize.c's classify),
+     * never a schema: no lookup for the common entries. */
+    const nvtxw_schema_t* nested = e->type >= NVTX_PAYLOAD_SCHEMA_ID_STATIC_START
+                                       ? nvtxw_schema_registry_find_schema(ev->registry, e->type)
+                                       : NULL;
     int category = e->type == NVTX_PAYLOAD_ENTRY_TYPE_CATEGORY;
     size_t stride = nested ? nvtxw_schema_static_size(nested) : category ? 4 : 8;
     uint64_t k;
