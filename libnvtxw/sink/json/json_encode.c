@@ -21,15 +21,26 @@
 
 static const char hex_digits[] = "0123456789abcdef";
 
-/* The escape of byte c below 0x80, or NULL when it is copied. */
+/* "00" .. "99": two digits per division. */
+static const char digit_pairs[] =
+    "00010203040506070809101112131415161718192021222324252627282930313233"
+    "34353637383940414243444546474849505152535455565758596061626364656667"
+    "6869707172737475767778798081828384858687888990919293949596979899";
+
+/* A string byte copied as it is: printable ASCII but '"' and '\\' (the
+ * unsigned subtraction puts control characters and bytes from 0x80, which
+ * need a UTF-8 check, out of range). */
+static int plain_byte(unsigned char c) {
+    return (unsigned char)(c - 0x20) < 0x60 && c != '"' && c != '\\';
+}
+
+/* The escape of byte c below 0x20, '"' or '\\'. */
 static const char* ascii_escape(unsigned char c, char scratch[8]) {
     static const char* const named[] = {
         ['"'] = "\\\"", ['\\'] = "\\\\", ['\b'] = "\\b", ['\f'] = "\\f",
         ['\n'] = "\\n", ['\r'] = "\\r",  ['\t'] = "\\t"};
     if (c < sizeof named / sizeof named[0] && named[c] != NULL)
         return named[c];
-    if (c >= 0x20)
-        return NULL;
     memcpy(scratch, "\\u00", 4);
     scratch[4] = hex_digits[c >> 4];
     scratch[5] = hex_digits[c & 15];
@@ -37,31 +48,43 @@ static const char* ascii_escape(unsigned char c, char scratch[8]) {
     return scratch;
 }
 
+/* Appends what plain_byte refused at s[at]: its escape, \\ufffd for a byte
+ * that starts no well-formed UTF-8 sequence, or the well-formed sequence
+ * itself. Returns the bytes consumed, or 0 when out of memory. */
+static size_t put_special(strbuf* out, const unsigned char* s, size_t at, size_t length) {
+    char scratch[8];
+    const char* escape;
+    size_t consumed = 1;
+    if (s[at] < 0x80)
+        escape = ascii_escape(s[at], scratch);
+    else if ((consumed = utf8_sequence_length(s + at, length - at)) == 0) {
+        escape = "\\ufffd";
+        consumed = 1;
+    } else
+        return strbuf_append(out, (const char*)s + at, consumed) != 0 ? 0 : consumed;
+    return strbuf_append(out, escape, strlen(escape)) != 0 ? 0 : consumed;
+}
+
+/* Runs of bytes that need nothing are copied whole, into room reserved
+ * once for the common case (no escapes). */
 int json_put_string(strbuf* out, const char* text, size_t length) {
     const unsigned char* s = (const unsigned char*)text;
     size_t start = 0, i = 0;
-    char scratch[8];
-    if (strbuf_append(out, "\"", 1) != 0)
+    if (strbuf_reserve(out, length + 2) != 0)
         return -1;
-    while (i < length) {
-        const char* escape = NULL;
-        size_t consumed = 1;
-        if (s[i] < 0x80)
-            escape = ascii_escape(s[i], scratch);
-        else if ((consumed = utf8_sequence_length(s + i, length - i)) == 0) {
-            escape = "\\ufffd";
-            consumed = 1;
-        }
-        if (escape != NULL) {
-            if (strbuf_append(out, text + start, i - start) != 0 ||
-                strbuf_append(out, escape, strlen(escape)) != 0)
-                return -1;
-            start = i + consumed;
-        }
-        i += consumed;
+    out->data[out->length++] = '"';
+    for (;;) {
+        size_t consumed;
+        while (i < length && plain_byte(s[i]))
+            i++;
+        if (strbuf_append(out, text + start, i - start) != 0)
+            return -1;
+        if (i == length)
+            break;
+        if ((consumed = put_special(out, s, i, length)) == 0)
+            return -1;
+        start = i += consumed;
     }
-    if (strbuf_append(out, text + start, length - start) != 0)
-        return -1;
     return strbuf_append(out, "\"", 1);
 }
 
@@ -69,20 +92,66 @@ int json_put_cstring(strbuf* out, const char* text) {
     return json_put_string(out, text, strlen(text));
 }
 
+char* json_format_u64(char* at, uint64_t value) {
+    char digits[20];
+    char* d = digits + sizeof digits;
+    size_t count;
+    while (value >= 100) {
+        unsigned pair = (unsigned)(value % 100);
+        value /= 100;
+        d -= 2;
+        memcpy(d, digit_pairs + 2 * pair, 2);
+    }
+    if (value >= 10) {
+        d -= 2;
+        memcpy(d, digit_pairs + 2 * value, 2);
+    } else {
+        *--d = (char)('0' + value);
+    }
+    count = (size_t)(digits + sizeof digits - d);
+    memcpy(at, d, count);
+    return at + count;
+}
+
+char* json_format_i64(char* at, int64_t value) {
+    if (value >= 0)
+        return json_format_u64(at, (uint64_t)value);
+    *at++ = '-';
+    return json_format_u64(at, 0 - (uint64_t)value);
+}
+
+char* json_format_micros(char* at, int64_t ns) {
+    uint64_t magnitude = ns < 0 ? 0 - (uint64_t)ns : (uint64_t)ns;
+    unsigned fraction = (unsigned)(magnitude % 1000);
+    if (ns < 0)
+        *at++ = '-';
+    at = json_format_u64(at, magnitude / 1000);
+    at[0] = '.';
+    at[1] = (char)('0' + fraction / 100);
+    memcpy(at + 2, digit_pairs + 2 * (fraction % 100), 2);
+    return at + 4;
+}
+
+/* Room for one formatted number at the buffer's end, or NULL when out of
+ * memory; number_done then takes the bytes up to `end`. */
+static char* number_room(strbuf* out) {
+    return strbuf_reserve(out, JSON_NUMBER_MAX) != 0 ? NULL : out->data + out->length;
+}
+
+static int number_done(strbuf* out, char* end) {
+    out->length = (size_t)(end - out->data);
+    *end = '\0';
+    return 0;
+}
+
 int json_put_u64(strbuf* out, uint64_t value) {
-    char digits[24];
-    size_t at = sizeof digits;
-    do {
-        digits[--at] = (char)('0' + value % 10);
-        value /= 10;
-    } while (value != 0);
-    return strbuf_append(out, digits + at, sizeof digits - at);
+    char* at = number_room(out);
+    return at == NULL ? -1 : number_done(out, json_format_u64(at, value));
 }
 
 int json_put_i64(strbuf* out, int64_t value) {
-    if (value >= 0)
-        return json_put_u64(out, (uint64_t)value);
-    return strbuf_append(out, "-", 1) || json_put_u64(out, 0 - (uint64_t)value);
+    char* at = number_room(out);
+    return at == NULL ? -1 : number_done(out, json_format_i64(at, value));
 }
 
 /* 15 significant digits suffice for most doubles; go up to 17 until the text
@@ -116,29 +185,28 @@ int json_put_double(strbuf* out, double value) {
 }
 
 int json_put_micros(strbuf* out, int64_t ns) {
-    uint64_t magnitude = ns < 0 ? 0 - (uint64_t)ns : (uint64_t)ns;
-    unsigned fraction = (unsigned)(magnitude % 1000);
-    char tail[4];
-    tail[0] = '.';
-    tail[1] = (char)('0' + fraction / 100);
-    tail[2] = (char)('0' + fraction / 10 % 10);
-    tail[3] = (char)('0' + fraction % 10);
-    return (ns < 0 && strbuf_append(out, "-", 1) != 0) ||
-           json_put_u64(out, magnitude / 1000) != 0 || strbuf_append(out, tail, 4) != 0;
+    char* at = number_room(out);
+    return at == NULL ? -1 : number_done(out, json_format_micros(at, ns));
+}
+
+char* json_format_hex_id(char* at, uint64_t value) {
+    char digits[20];
+    size_t n = sizeof digits;
+    digits[--n] = '"';
+    do {
+        digits[--n] = hex_digits[value & 15];
+        value >>= 4;
+    } while (value != 0);
+    digits[--n] = 'x';
+    digits[--n] = '0';
+    digits[--n] = '"';
+    memcpy(at, digits + n, sizeof digits - n);
+    return at + (sizeof digits - n);
 }
 
 int json_put_hex_id(strbuf* out, uint64_t value) {
-    char digits[20];
-    size_t at = sizeof digits;
-    digits[--at] = '"';
-    do {
-        digits[--at] = hex_digits[value & 15];
-        value >>= 4;
-    } while (value != 0);
-    digits[--at] = 'x';
-    digits[--at] = '0';
-    digits[--at] = '"';
-    return strbuf_append(out, digits + at, sizeof digits - at);
+    char* at = number_room(out);
+    return at == NULL ? -1 : number_done(out, json_format_hex_id(at, value));
 }
 
 int64_t json_rebase_counted(int64_t ts, int64_t base, uint64_t* saturated) {

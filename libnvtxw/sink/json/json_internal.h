@@ -201,12 +201,21 @@ int json_put_string(strbuf* out, const char* text, size_t length);
 int json_put_cstring(strbuf* out, const char* text);
 int json_put_u64(strbuf* out, uint64_t value);
 int json_put_i64(strbuf* out, int64_t value);
+/* The json_format_* write a number at `at`, which has room for
+ * JSON_NUMBER_MAX bytes, and return its end (no terminator): for writers
+ * that reserve once for several members. */
+#define JSON_NUMBER_MAX 24
+char* json_format_u64(char* at, uint64_t value);
+char* json_format_i64(char* at, int64_t value);
+/* Nanoseconds as json_put_micros writes them. */
+char* json_format_micros(char* at, int64_t ns);
 /* Finite: shortest %.Ng that reads back equal; else "nan"/"inf"/"-inf" strings. */
 int json_put_double(strbuf* out, double value);
 /* Nanoseconds as microseconds with exactly 3 decimals: -12.345, 0.000. */
 int json_put_micros(strbuf* out, int64_t ns);
 /* "0x" lowercase hex, as a JSON string. */
 int json_put_hex_id(strbuf* out, uint64_t value);
+char* json_format_hex_id(char* at, uint64_t value);
 /* Reserved trace-viewer color name nearest to an ARGB color (alpha ignored). */
 const char* json_cname(uint32_t argb);
 /* Timestamp minus base, saturated to the int64 range (a difference

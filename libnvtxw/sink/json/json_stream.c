@@ -66,23 +66,46 @@ static int64_t stream_rebase(json_stream* st, int64_t ts) {
     return ts;
 }
 
+/* Bytes that the members emit_fixed writes take at most. */
+#define RECORD_FIXED_MAX (64 + 5 * JSON_NUMBER_MAX)
+
+static char* put_bytes(char* at, const char* text, size_t length) {
+    memcpy(at, text, length);
+    return at + length;
+}
+#define PUT_LITERAL(at, text) put_bytes(at, text, sizeof text - 1)
+
+/* ,"ph":"PH","ts":T[,"dur":D],"pid":P,"tid":T[,"id":"0x.."][,"s":"t"],
+ * written into room reserved once: these are most of a record's members. */
+static int emit_fixed(json_stream* st, const json_record* r) {
+    strbuf* out = &st->out;
+    char* at;
+    if (strbuf_reserve(out, RECORD_FIXED_MAX) != 0)
+        return -1;
+    at = PUT_LITERAL(out->data + out->length, ",\"ph\":\"");
+    *at++ = r->ph;
+    at = json_format_micros(PUT_LITERAL(at, "\",\"ts\":"), stream_rebase(st, r->ts));
+    if (r->has_dur)
+        at = json_format_micros(PUT_LITERAL(at, ",\"dur\":"), r->dur);
+    at = json_format_u64(PUT_LITERAL(at, ",\"pid\":"), r->pid);
+    at = json_format_u64(PUT_LITERAL(at, ",\"tid\":"), r->tid);
+    if (r->has_id)
+        at = json_format_hex_id(PUT_LITERAL(at, ",\"id\":"), r->id);
+    if (r->ph == 'i')
+        at = PUT_LITERAL(at, ",\"s\":\"t\"");
+    out->length = (size_t)(at - out->data);
+    *at = '\0';
+    return 0;
+}
+
 static int emit(json_stream* st, const json_record* r) {
     strbuf* out = &st->out;
-    char ph[9] = ",\"ph\":\"?\"";
-    ph[7] = r->ph;
     if (strbuf_append(out, ",\n{\"name\":", 10) != 0 ||
         json_put_string(out, r->name, r->name_length) != 0 ||
-        (r->cat != NULL && (strbuf_append(out, ",\"cat\":", 7) || json_put_cstring(out, r->cat))))
+        (r->cat != NULL && (strbuf_append(out, ",\"cat\":", 7) || json_put_cstring(out, r->cat))) ||
+        emit_fixed(st, r) != 0)
         return -1;
-    if (strbuf_append(out, ph, 9) || strbuf_append(out, ",\"ts\":", 6) ||
-        json_put_micros(out, stream_rebase(st, r->ts)) ||
-        (r->has_dur && (strbuf_append(out, ",\"dur\":", 7) || json_put_micros(out, r->dur))) ||
-        strbuf_append(out, ",\"pid\":", 7) || json_put_u64(out, r->pid) ||
-        strbuf_append(out, ",\"tid\":", 7) || json_put_u64(out, r->tid))
-        return -1;
-    if ((r->has_id && (strbuf_append(out, ",\"id\":", 6) || json_put_hex_id(out, r->id))) ||
-        (r->ph == 'i' && strbuf_append(out, ",\"s\":\"t\"", 8)) ||
-        (r->extra != NULL && strbuf_append(out, r->extra, strlen(r->extra))) ||
+    if ((r->extra != NULL && strbuf_append(out, r->extra, strlen(r->extra))) ||
         (r->with_color && st->ev.has_color && st->ev.color != 0 &&
          (strbuf_append(out, ",\"cname\":", 9) || json_put_cstring(out, json_cname(st->ev.color)))))
         return -1;
