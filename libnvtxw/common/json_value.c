@@ -6,10 +6,75 @@
  */
 #include "config.h"
 
+#include <stdalign.h>
+#include <stddef.h>
+#include <string.h>
 #include <yajl/yajl_gen.h>
 #include <yajl/yajl_parse.h>
 
+#include "common/alloc.h"
 #include "common/json_value.h"
+
+/*
+ * yajl's memory for one text: a parser (handle, lexer, buffer, stack) or a
+ * generator is a handful of small blocks, made and freed for every value.
+ * They come from an arena on the caller's stack, so a value costs no
+ * malloc/free; a block that does not fit (a deep or long value) comes from
+ * the allocator as before. Freeing an arena block does nothing (the arena
+ * goes with the call); a block grown by realloc is copied to a new one.
+ */
+#define ARENA_BYTES 4096
+
+typedef struct arena {
+    size_t used;
+    alignas(max_align_t) unsigned char bytes[ARENA_BYTES];
+} arena;
+
+/* Each arena block is preceded by its size, in a max_align_t slot. */
+#define ARENA_HEADER sizeof(max_align_t)
+
+static int in_arena(const arena* a, const void* p) {
+    const unsigned char* b = p;
+    return b >= a->bytes && b < a->bytes + ARENA_BYTES;
+}
+
+static void* arena_malloc(void* ctx, size_t size) {
+    arena* a = ctx;
+    size_t need = ARENA_HEADER + (size + ARENA_HEADER - 1) / ARENA_HEADER * ARENA_HEADER;
+    unsigned char* block;
+    if (size > ARENA_BYTES || need > ARENA_BYTES - a->used)
+        return nvtxw_malloc(size);
+    block = a->bytes + a->used;
+    memcpy(block, &size, sizeof size);
+    a->used += need;
+    return block + ARENA_HEADER;
+}
+
+static void arena_free(void* ctx, void* p) {
+    if (p != NULL && !in_arena(ctx, p))
+        nvtxw_free(p);
+}
+
+static void* arena_realloc(void* ctx, void* p, size_t size) {
+    size_t old;
+    void* grown;
+    if (p == NULL)
+        return arena_malloc(ctx, size);
+    if (!in_arena(ctx, p))
+        return nvtxw_realloc(p, size);
+    memcpy(&old, (unsigned char*)p - ARENA_HEADER, sizeof old);
+    if (size <= old)
+        return p;
+    if ((grown = arena_malloc(ctx, size)) != NULL)
+        memcpy(grown, p, old);
+    return grown;
+}
+
+static yajl_alloc_funcs arena_funcs(arena* a) {
+    yajl_alloc_funcs funcs = {arena_malloc, arena_realloc, arena_free, a};
+    a->used = 0;
+    return funcs;
+}
 
 int json_value_field(const nvtxw_field_info_t* field) {
     const nvtxSemanticsHeader_t* h;
@@ -125,7 +190,9 @@ static const yajl_callbacks check_callbacks = {
  * not JSON text) that every callback took, 0 when not, -1 when yajl has no
  * memory for its parser. */
 static int parse(const yajl_callbacks* callbacks, walk* w, const char* text, size_t length) {
-    yajl_handle parser = yajl_alloc(callbacks, NULL, w);
+    arena memory;
+    yajl_alloc_funcs funcs = arena_funcs(&memory);
+    yajl_handle parser = yajl_alloc(callbacks, &funcs, w);
     int valid;
     if (parser == NULL)
         return -1;
@@ -152,6 +219,8 @@ static int compact_already(const char* text, size_t length) {
 }
 
 int json_value_append(strbuf* out, const char* text, size_t length) {
+    arena memory;
+    yajl_alloc_funcs funcs;
     yajl_gen gen;
     const unsigned char* compact;
     size_t compact_length;
@@ -165,7 +234,8 @@ int json_value_append(strbuf* out, const char* text, size_t length) {
             return valid < 0 ? -1 : 1;
         return strbuf_append(out, text, length) != 0 ? -1 : 0;
     }
-    if ((gen = yajl_gen_alloc(NULL)) == NULL)
+    funcs = arena_funcs(&memory);
+    if ((gen = yajl_gen_alloc(&funcs)) == NULL)
         return -1;
     status = json_value_walk(text, length, &gen_ops, gen) == 0 &&
                      yajl_gen_get_buf(gen, &compact, &compact_length) == yajl_gen_status_ok &&
