@@ -6,7 +6,8 @@
  *     messages, categories, colors, counters of a predefined type and of a
  *     counter-group schema, a custom schema with extra fields, an event
  *     without a role, odd bytes in names) compared with
- *     tests/data/golden/chrome-session.json;
+ *     tests/data/golden/chrome-session.json, written by the sink's writer
+ *     thread and again without it (CompressionThreads=0): the same bytes;
  *   - every output is parsed by python3's json module (through popen; the
  *     test fails without python3) and checked for Trace Event Format
  *     semantics: each E closes a B of the same name on its thread, async
@@ -58,11 +59,15 @@ static void out_path(char* path, size_t size, const char* name) {
     ck_assert_int_lt(snprintf(path, size, "%s/%s", dir, name), (int)size);
 }
 
+/* More config lines for the sessions begin() starts ("" or "|Key=value"). */
+static const char* extra_config = "";
+
 static nvtxwSessionHandle_t begin(const char* name, const char* file) {
     nvtxwSessionAttributes_t attr;
     nvtxwSessionHandle_t session = NULL;
-    char config[PATH_MAX + 64];
-    snprintf(config, sizeof config, "Sink=json|Output=%s/%s|Overwrite=yes", dir, file);
+    char config[PATH_MAX + 256];
+    snprintf(config, sizeof config, "Sink=json|Output=%s/%s|Overwrite=yes%s", dir, file,
+             extra_config);
     nvtxwSessionAttributesInit(&attr);
     attr.name = name;
     attr.configString = config;
@@ -468,6 +473,18 @@ START_TEST(test_golden) {
                   "%s", summary);
     wrong = golden_events_mismatch(path);
     ck_assert_msg(wrong == NULL, "%s", wrong);
+    check_golden(path);
+}
+END_TEST
+
+/* Without the writer thread (CompressionThreads=0: each stream writes its
+ * own buffers) the file is the same, byte for byte. */
+START_TEST(test_golden_without_writer_thread) {
+    char path[PATH_MAX];
+    extra_config = "|CompressionThreads=0";
+    write_golden_session("golden.json");
+    extra_config = "";
+    out_path(path, sizeof path, "golden.json");
     check_golden(path);
 }
 END_TEST
@@ -892,6 +909,7 @@ int main(void) {
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_golden);
+    tcase_add_test(tc, test_golden_without_writer_thread);
     tcase_add_test(tc, test_golden_events_catch_mutation);
     tcase_add_test(tc, test_flows);
     tcase_add_test(tc, test_json_text);

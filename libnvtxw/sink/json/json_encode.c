@@ -48,7 +48,7 @@ static const char* ascii_escape(unsigned char c, char scratch[8]) {
     return scratch;
 }
 
-/* Appends what plain_byte refused at s[at]: its escape, \\ufffd for a byte
+/* Appends what plain_byte refused at s[at]: its escape, \ufffd for a byte
  * that starts no well-formed UTF-8 sequence, or the well-formed sequence
  * itself. Returns the bytes consumed, or 0 when out of memory. */
 static size_t put_special(strbuf* out, const unsigned char* s, size_t at, size_t length) {

@@ -24,6 +24,7 @@
 #include "common/strbuf.h"
 #include "core/sink.h"
 #include "sink/shared/field_kind.h"
+#include "sink/shared/offload.h"
 #include "sink/shared/scope_process.h"
 #include "sink/shared/time_map.h"
 
@@ -46,9 +47,15 @@ typedef struct json_task {
 
 typedef struct json_sink {
     sink base;
-    int fd;          /* O_APPEND: each write(2) holds whole events */
-    char* path;      /* final name */
-    output_file out; /* out.written: the file written (common/output_file.h) */
+    int fd; /* O_APPEND: each write(2) holds whole events */
+    /* The writer thread (json_write): at most one, so that the file holds
+     * what was handed over in the order it was (sink/shared/offload.h runs
+     * one thread's jobs first in, first out); none when the config asks
+     * for no threads or the system refuses one: then each call writes. */
+    offload_pool writer;
+    offload_lane meta_lane; /* the metadata of serialized calls */
+    char* path;             /* final name */
+    output_file out;        /* out.written: the file written (common/output_file.h) */
     char* session_name;
     strbuf line;                   /* metadata events (serialized calls only) */
     int element_written;           /* the array has its first element (serialized calls) */
@@ -124,6 +131,7 @@ typedef struct json_stream {
     size_t* stack_ends;    /* end offset of each pushed name in `stack` */
     size_t stack_depth, stack_capacity;
     json_range_map ranges;
+    offload_lane lane; /* its pending events to the writer thread */
     /* Visitor state for the current event. */
     json_event ev;
     int numeric_only;                /* counters: only scalar numbers become args */
@@ -142,6 +150,12 @@ typedef struct json_stream {
 
 /* ---- json_sink.c ---- */
 nvtxwResultCode_t json_write_all(json_sink* cs, const char* data, size_t size);
+/* Writes whole elements through `lane`: on the writer thread when the sink
+ * has one (a copy is handed over; an error surfaces at a later call or at
+ * the lane's drain), else at once. */
+nvtxwResultCode_t json_write(json_sink* cs, offload_lane* lane, const char* data, size_t size);
+/* A lane of the writer thread for `owner`'s writes. */
+void json_lane_init(json_sink* cs, offload_lane* lane);
 /* pid of the stream's scope: 1 for none, else one per distinct scope path,
  * announced with process_name/process_sort_index metadata on first use. */
 nvtxwResultCode_t json_process_id(json_sink* cs, const core_stream* stream, uint64_t* pid);

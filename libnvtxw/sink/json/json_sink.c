@@ -36,7 +36,10 @@
  * array's first, which is always metadata (a stream's events follow its own
  * thread_name), written by a serialized call that drops the ",": streams
  * never agree on who is first. Each stream collects whole events in its own
- * buffer and appends them with one write(2) on an O_APPEND descriptor.
+ * buffer and appends them with one write(2) on an O_APPEND descriptor,
+ * made by the sink's one writer thread when it has one (json_write: the
+ * buffers are written in the order they are handed over, so the bytes are
+ * those the streams' own writes would have made).
  * The file is written under PATH.tmp-XXXXXX (common/output_file.h; PATH
  * itself with Overwrite=in-place) and renamed to PATH at SessionEnd;
  * a faulty session removes it.
@@ -72,6 +75,34 @@ nvtxwResultCode_t json_write_all(json_sink* cs, const char* data, size_t size) {
     return NVTXW_RESULT_SUCCESS;
 }
 
+/* The writer thread's job: one buffer of whole elements (offload_run_fn). */
+static nvtxwResultCode_t write_job(void* owner, const void* meta, const char* data, size_t size,
+                                   strbuf* scratch) {
+    (void)meta, (void)scratch;
+    return json_write_all(owner, data, size);
+}
+
+void json_lane_init(json_sink* cs, offload_lane* lane) {
+    offload_lane_init(lane, &cs->writer, 0, write_job, cs);
+}
+
+typedef struct pending_bytes {
+    const char* data;
+    size_t size;
+} pending_bytes;
+
+static int copy_pending(void* ctx, strbuf* out) {
+    const pending_bytes* p = ctx;
+    return strbuf_append(out, p->data, p->size);
+}
+
+nvtxwResultCode_t json_write(json_sink* cs, offload_lane* lane, const char* data, size_t size) {
+    pending_bytes p = {data, size};
+    if (!offload_lane_active(lane))
+        return json_write_all(cs, data, size);
+    return offload_submit(lane, NULL, 0, copy_pending, &p);
+}
+
 int json_put_meta(strbuf* out, const char* what, uint64_t pid, uint64_t tid, const char* text,
                   uint64_t sort) {
     if (strbuf_append(out, ",\n{\"name\":\"", 11) || strbuf_append(out, what, strlen(what)) ||
@@ -97,8 +128,9 @@ static nvtxwResultCode_t json_flush_line(json_sink* cs, int build_status) {
         skip = 1;
         cs->element_written = 1;
     }
-    status = build_status != 0 ? error_oom("JSON metadata")
-                               : json_write_all(cs, cs->line.data + skip, cs->line.length - skip);
+    status = build_status != 0
+                 ? error_oom("JSON metadata")
+                 : json_write(cs, &cs->meta_lane, cs->line.data + skip, cs->line.length - skip);
     strbuf_clear(&cs->line);
     return status;
 }
@@ -201,6 +233,15 @@ static void json_free(json_sink* cs) {
     nvtxw_free(cs);
 }
 
+/* Waits for the metadata lane's writes (every stream is closed and
+ * drained), then ends the writer thread: the first error of those writes. */
+static nvtxwResultCode_t json_writer_stop(json_sink* cs) {
+    nvtxwResultCode_t status = offload_drain(&cs->meta_lane);
+    offload_pool_stop(&cs->writer);
+    offload_lane_free(&cs->meta_lane);
+    return status;
+}
+
 /* The array's opening; its first element comes with the first metadata. */
 static int json_header(json_sink* cs) { return strbuf_append(&cs->line, "{\"traceEvents\":[", 16); }
 
@@ -218,9 +259,16 @@ static nvtxwResultCode_t json_create(const core_config* config, const char* sess
         config->output ? nvtxw_strdup(config->output) : sink_default_output(session_name, ".json");
     status =
         cs->path && cs->session_name ? json_open(cs, config) : error_oom("the JSON output path");
-    if (status == NVTXW_RESULT_SUCCESS)
+    if (status == NVTXW_RESULT_SUCCESS) {
+        /* Formatting stays on the producers' threads; the writes (a third
+         * of a conversion's time, most of it the kernel's copy into the
+         * page cache) go to this thread. */
+        offload_pool_start(&cs->writer, offload_thread_count(config) > 0 ? 1 : 0);
+        json_lane_init(cs, &cs->meta_lane);
         status = json_flush_line(cs, json_header(cs));
+    }
     if (status != NVTXW_RESULT_SUCCESS) {
+        json_writer_stop(cs);
         if (cs->fd >= 0) {
             close(cs->fd);
             output_file_discard(&cs->out);
@@ -253,6 +301,9 @@ static nvtxwResultCode_t json_finish(json_sink* cs) {
 static nvtxwResultCode_t json_destroy(sink* s, int faulty) {
     json_sink* cs = (json_sink*)s;
     nvtxwResultCode_t status = faulty ? NVTXW_RESULT_FAILED : json_finish(cs);
+    nvtxwResultCode_t written = json_writer_stop(cs);
+    if (status == NVTXW_RESULT_SUCCESS)
+        status = written;
     if (close(cs->fd) != 0 && status == NVTXW_RESULT_SUCCESS)
         status = error_set(NVTXW_RESULT_FAILED, "cannot close JSON output \"%s\": %s", cs->path,
                            strerror(errno));

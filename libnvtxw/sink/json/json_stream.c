@@ -3,8 +3,8 @@
  * path (output grammar in json_sink.c). Runs concurrently across streams:
  * every function here touches only its stream's buffers, its name stack and
  * its open-range map; whole events are appended to the shared file with one
- * write(2) on an O_APPEND descriptor. The one shared value is the session's
- * timestamp base, set once by compare-and-swap.
+ * write(2) on an O_APPEND descriptor (json_write: on the writer thread). The one shared value is
+ * the session's timestamp base, set once by compare-and-swap.
  *
  * Roles (schema flags, spec 3.4) to Trace Event Format phases:
  *   RANGE_PUSHPOP            "X" with "dur" (end - begin, 0 when negative)
@@ -121,7 +121,7 @@ static nvtxwResultCode_t stream_flush(json_stream* st, int always) {
     nvtxwResultCode_t status;
     if (st->out.length == 0 || (!always && st->out.length < CHROME_FLUSH_BYTES))
         return NVTXW_RESULT_SUCCESS;
-    status = json_write_all(st->sink, st->out.data, st->out.length);
+    status = json_write(st->sink, &st->lane, st->out.data, st->out.length);
     strbuf_clear(&st->out);
     return status;
 }
@@ -145,6 +145,7 @@ nvtxwResultCode_t json_stream_open(sink* s, const core_stream* stream, void** st
     st->sink = (json_sink*)s;
     st->stream = stream;
     st->tid = stream->index + 1;
+    json_lane_init(st->sink, &st->lane);
     time_map_open(&st->times, &st->sink->time_domain, &st->sink->time_domain_set,
                   stream->time_domain_id);
     status = json_process_id(st->sink, stream, &st->pid);
@@ -157,6 +158,8 @@ nvtxwResultCode_t json_stream_open(sink* s, const core_stream* stream, void** st
                      ? error_oom("JSON thread metadata")
                      : stream_flush(st, 1);
     if (status != NVTXW_RESULT_SUCCESS) {
+        offload_drain(&st->lane);
+        offload_lane_free(&st->lane);
         strbuf_free(&st->out);
         nvtxw_free(st->counter_series);
         nvtxw_free(st);
@@ -172,7 +175,11 @@ nvtxwResultCode_t json_stream_close(sink* s, const core_stream* stream, void* st
     json_stream* st = state;
     nvtxwResultCode_t status =
         emit_open_pushes(st) != 0 ? error_oom("open JSON ranges") : stream_flush(st, 1);
+    nvtxwResultCode_t written = offload_drain(&st->lane);
     (void)stream;
+    if (status == NVTXW_RESULT_SUCCESS)
+        status = written;
+    offload_lane_free(&st->lane);
     if (st->saturated > 0)
         nvtxw_log(NVTXW_LOG_WARNING,
                   "json sink, stream \"%s\": %" PRIu64

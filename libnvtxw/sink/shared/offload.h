@@ -1,7 +1,10 @@
 /*
  * sink/shared/offload.h - a stream's compressed writes handed to worker
  * threads of its sink (CompressionThreads=N, docs/config.md,
- * docs/threading.md), for sinks whose streams compress what they write.
+ * docs/threading.md), for sinks whose streams compress what they write,
+ * and for the JSON sink's writer thread (one thread: the jobs of all its
+ * lanes run in the order they were submitted, so its file holds them in
+ * that order).
  *
  * A sink starts a pool of N threads; each of its streams has a lane, served
  * by the pool's thread (stream index modulo N). A stream whose buffer is
