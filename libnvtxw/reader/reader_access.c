@@ -137,6 +137,22 @@ uint64_t nvtxw_reader_record_total(const nvtxw_reader_t* reader) {
     return total;
 }
 
+int nvtxw_reader_time_range(const nvtxw_reader_t* reader, int64_t* first, int64_t* last) {
+    size_t i, n = reader != NULL ? container_reader_chunk_count(reader->container) : 0;
+    int found = 0;
+    for (i = 0; i < n; i++) {
+        const container_chunk_meta* meta = &container_reader_chunk_info(reader->container, i)->meta;
+        if (meta->kind != READER_KIND_EVENTS || meta->record_count == 0)
+            continue;
+        if (!found || meta->first_ts < *first)
+            *first = meta->first_ts;
+        if (!found || meta->last_ts > *last)
+            *last = meta->last_ts;
+        found = 1;
+    }
+    return found;
+}
+
 uint64_t nvtxw_reader_record_count(const nvtxw_reader_t* reader) {
     return reader ? reader->returned : 0;
 }

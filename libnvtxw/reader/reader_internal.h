@@ -24,6 +24,10 @@
 #include "nvtxw/reader.h"
 #include "payload/field_codec.h"
 
+/* The record layer's container chunk kinds (docs/report-records.md). */
+#define READER_KIND_REGISTRATIONS 1u
+#define READER_KIND_EVENTS 2u
+
 /* Bump allocator freed as a whole; a zeroed arena is empty and valid. Its
  * common cases (room in the head block; one standard block to rewind) are
  * inline: every stream record allocates. */

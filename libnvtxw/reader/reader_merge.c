@@ -17,8 +17,6 @@
 #include "common/error_internal.h"
 #include "reader/reader_internal.h"
 
-#define KIND_EVENTS 2u
-
 void reader_cursor_free(reader_stream_cursor* cur) {
     nvtxw_free(cur->buffer);
     nvtxw_free(cur->dict);
@@ -46,7 +44,7 @@ static int load_next_chunk(nvtxw_reader_t* reader, reader_stream_cursor* cur,
         size_t i = info->first + cur->next_chunk++;
         const container_chunk_info* chunk = container_reader_chunk_info(reader->container, i);
         size_t size;
-        if (chunk->meta.kind != KIND_EVENTS)
+        if (chunk->meta.kind != READER_KIND_EVENTS)
             continue;
         *status = reader_load_chunk(reader, i, &cur->buffer, &cur->capacity, &size);
         if (*status == NVTXW_RESULT_SUCCESS && reader->major >= 2 &&

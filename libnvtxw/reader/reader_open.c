@@ -18,9 +18,6 @@
 #include "common/error_internal.h"
 #include "reader/reader_internal.h"
 
-#define KIND_REGISTRATIONS 1u
-#define KIND_EVENTS 2u
-
 static int offset_after(const container_reader_t* container, size_t a, size_t b) {
     return container_reader_chunk_info(container, a)->offset >
            container_reader_chunk_info(container, b)->offset;
@@ -46,7 +43,8 @@ static nvtxwResultCode_t collect_registration_chunks(nvtxw_reader_t* reader) {
     if (reader->reg_chunks == NULL || reader->reg_ok == NULL || reader->reg_lossy == NULL)
         return error_oom("the registration log");
     for (i = 0; i < n; i++)
-        if (container_reader_chunk_info(reader->container, i)->meta.kind == KIND_REGISTRATIONS)
+        if (container_reader_chunk_info(reader->container, i)->meta.kind ==
+            READER_KIND_REGISTRATIONS)
             reader->reg_chunks[reader->reg_chunk_count++] = i;
     sort_by_offset(reader->container, reader->reg_chunks, reader->reg_chunk_count);
     return NVTXW_RESULT_SUCCESS;
@@ -103,7 +101,7 @@ static void note_damage_before(nvtxw_reader_t* reader, size_t k) {
             break;
         if (d->offset <= from)
             continue;
-        if (d->has_meta && d->meta.kind == KIND_REGISTRATIONS)
+        if (d->has_meta && d->meta.kind == READER_KIND_REGISTRATIONS)
             note_registration_loss(reader, k - 1, d->meta.record_count, d->offset);
         else if (!d->has_meta) {
             note_first_damage(reader, d->offset);
@@ -198,7 +196,7 @@ static nvtxwResultCode_t map_streams(nvtxw_reader_t* reader) {
         }
         for (k = first; k < first + count; k++) {
             const container_chunk_info* info = container_reader_chunk_info(reader->container, k);
-            if (info->meta.kind == KIND_EVENTS &&
+            if (info->meta.kind == READER_KIND_EVENTS &&
                 reader_add_damage(
                     reader, info->offset, 0,
                     "%llu records of stream %llu, which no readable stream-open "

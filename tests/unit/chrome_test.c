@@ -7,7 +7,8 @@
  *     counter-group schema, a custom schema with extra fields, an event
  *     without a role, odd bytes in names) compared with
  *     tests/data/golden/chrome-session.json, written by the sink's writer
- *     thread and again without it (CompressionThreads=0): the same bytes;
+ *     thread and again without it (CompressionThreads=0), and with
+ *     TimestampBase= right, too low and too high: the same bytes;
  *   - every output is parsed by python3's json module (through popen; the
  *     test fails without python3) and checked for Trace Event Format
  *     semantics: each E closes a B of the same name on its thread, async
@@ -489,6 +490,39 @@ START_TEST(test_golden_without_writer_thread) {
 }
 END_TEST
 
+/* TimestampBase= (docs/chrome-json.md, Time): the session's smallest time
+ * (1000000500) as the base from the start, or a base above or below it
+ * (the shift pass then moves every ts either way): the same bytes. A value
+ * that is not an int64 fails SessionBegin. */
+START_TEST(test_golden_with_base_hint) {
+    static const char* const hints[] = {"|TimestampBase=1000000500", "|TimestampBase=1000000000",
+                                        "|TimestampBase=1000001000|TimestampBase=7"};
+    static const char* const bad[] = {"|TimestampBase=12x", "|TimestampBase=1.5",
+                                      "|TimestampBase=9223372036854775808"};
+    nvtxwSessionHandle_t session = NULL;
+    char path[PATH_MAX];
+    size_t i;
+    for (i = 0; i < sizeof hints / sizeof hints[0]; i++) {
+        extra_config = hints[i];
+        write_golden_session("golden.json");
+        out_path(path, sizeof path, "golden.json");
+        check_golden(path);
+    }
+    for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        nvtxwSessionAttributes_t attr;
+        char config[PATH_MAX + 128];
+        snprintf(config, sizeof config, "Sink=json|Output=%s/bad.json%s", dir, bad[i]);
+        nvtxwSessionAttributesInit(&attr);
+        attr.configString = config;
+        ck_assert_msg(T->SessionBegin(&attr, &session) == NVTXW_RESULT_INVALID_ARGUMENT, "%s",
+                      config);
+        ck_assert_msg(strstr(nvtxw_last_error(), "is not a timestamp in nanoseconds") != NULL, "%s",
+                      nvtxw_last_error());
+    }
+    extra_config = "";
+}
+END_TEST
+
 /* The event check is a check: a changed dur, cname, arg or base is reported
  * with its line, an extra key is refused, the unchanged output passes. */
 START_TEST(test_golden_events_catch_mutation) {
@@ -910,6 +944,7 @@ int main(void) {
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_golden);
     tcase_add_test(tc, test_golden_without_writer_thread);
+    tcase_add_test(tc, test_golden_with_base_hint);
     tcase_add_test(tc, test_golden_events_catch_mutation);
     tcase_add_test(tc, test_flows);
     tcase_add_test(tc, test_json_text);

@@ -1126,6 +1126,33 @@ static void describe(nvtxw_reader_t* reader, const nvtxw_record_t* r, char* out,
         snprintf(out + n, size - (size_t)n, "%s", r->u.string.text);
 }
 
+/* nvtxw_reader_time_range: the smallest and largest timestamp of the
+ * records read back (events from 1000 down to 657, counter samples 2000 to
+ * 2049), known from the chunk headers at open; 0 for NULL. */
+START_TEST(time_range_from_chunk_headers) {
+    const void* iface = NULL;
+    nvtxw_reader_t* reader;
+    const nvtxw_record_t* rec;
+    int64_t first = 1, last = 1, lo = INT64_MAX, hi = INT64_MIN;
+    ck_assert_int_eq(nvtxwGetInterface(NVTXW_INTERFACE_VERSION, &iface), NVTXW_RESULT_SUCCESS);
+    write_through_table(iface, path);
+    reader = open_ok(path, NVTXW_READER_ORDER_STREAM);
+    ck_assert_int_eq(nvtxw_reader_time_range(reader, &first, &last), 1);
+    while ((rec = next(reader)) != NULL) {
+        if (rec->has_timestamp && rec->timestamp < lo)
+            lo = rec->timestamp;
+        if (rec->has_timestamp && rec->timestamp > hi)
+            hi = rec->timestamp;
+    }
+    ck_assert_int_eq(lo, 657);
+    ck_assert_int_eq(hi, 2049);
+    ck_assert_int_eq(first, lo);
+    ck_assert_int_eq(last, hi);
+    nvtxw_reader_close(reader);
+    ck_assert_int_eq(nvtxw_reader_time_range(NULL, &first, &last), 0);
+}
+END_TEST
+
 /* Producer -> report sink -> reader -> replay -> report sink -> reader: the
  * two reports read back record for record alike. */
 START_TEST(round_trip_through_report_sink) {
@@ -2113,6 +2140,7 @@ int main(void) {
     tcase_add_test(tc, damaged_registration_chunk_found_by_a_scan_costs_its_records);
     tcase_add_test(tc, time_order_matches_a_linear_merge);
     tcase_add_test(tc, runs_of_one_schema);
+    tcase_add_test(tc, time_range_from_chunk_headers);
     suite_add_tcase(s, tc);
     return tu_run_suite(s);
 }

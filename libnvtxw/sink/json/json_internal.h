@@ -62,7 +62,12 @@ typedef struct json_sink {
     int session_process_named;     /* pid 1's process_name was written */
     scope_process_table processes; /* pid P >= 2: scope paths (sink/shared/) */
     _Atomic int64_t base_ns;       /* CHROME_BASE_UNSET until the first timestamp */
-    int64_t min_rel;               /* smallest rebased ts of closed streams (<= 0) */
+    int64_t min_rel;               /* smallest rebased ts of closed streams (INT64_MAX: none) */
+    /* TimestampBase= (docs/chrome-json.md, Time): the session's smallest
+     * timestamp as the producer knows it, taken as the base by the first
+     * timestamp unless far from it; has_base_hint 0 without the key. */
+    int has_base_hint;
+    int64_t base_hint;
     /* Task rows: task_maps[domain index] is a pubmap from a task scope ID
      * to its json_task (both owned). Filled by scope registrations (under
      * the core's registration mutex), read without a lock by the write
@@ -120,7 +125,7 @@ typedef struct json_stream {
      * order the streams were opened in). */
     char* counter_series;
     int64_t last_ns;       /* last timestamp written: events without one use it */
-    int64_t min_rel;       /* smallest rebased ts written (<= 0) */
+    int64_t min_rel;       /* smallest rebased ts written (INT64_MAX: none) */
     uint64_t saturated;    /* times and durations out of int64 nanoseconds, written as its limit */
     uint64_t json_invalid; /* JSON-text fields that were not JSON, written as strings */
     uint64_t next_id;      /* synthetic async IDs of whole start/end ranges */

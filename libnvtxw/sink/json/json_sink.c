@@ -20,8 +20,10 @@
  *   members  := the event's payload fields (grammar in json_visit.c)
  * Timestamps are rebased to the session's smallest timestamp, which becomes
  * 0: events are rebased to the first timestamp the sink sees (session-wide,
- * set once by compare-and-swap) and, when an older one came later, a second
- * pass at SessionEnd shifts every "ts" (json_shift.c); Perfetto
+ * set once by compare-and-swap), or to the producer's TimestampBase= hint,
+ * and, when the smallest one written is not that base (an older one came
+ * later, or the hint was off), a second pass at SessionEnd shifts every
+ * "ts" (json_shift.c); Perfetto
  * rejects negative timestamps. "timestampBase_ns" gives the base back, so
  * ts * 1000 + timestampBase_ns is the producer's timestamp. pid 1 is the
  * session's process (named after the session when a stream or task row
@@ -51,12 +53,14 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/alloc.h"
 #include "common/error_internal.h"
+#include "nvtxw/loader.h"
 #include "sink/json/json_internal.h"
 #include "sink/shared/sink_registry.h"
 #include "sink/shared/task_scope.h"
@@ -242,6 +246,47 @@ static nvtxwResultCode_t json_writer_stop(json_sink* cs) {
     return status;
 }
 
+/* The first TimestampBase= value of the config string (points into it). */
+typedef struct base_hint_text {
+    const char* value;
+    size_t length;
+} base_hint_text;
+
+static int base_hint_consume(void* state, const char* key_begin, const char* key_end,
+                             const char* value_begin, const char* value_end) {
+    base_hint_text* hint = state;
+    if ((size_t)(key_end - key_begin) != 13 || strncmp(key_begin, "TimestampBase", 13) != 0 ||
+        hint->value != NULL)
+        return 0; /* another key, or a later duplicate: the first one wins */
+    hint->value = value_begin;
+    hint->length = (size_t)(value_end - value_begin);
+    return 0;
+}
+
+/* TimestampBase=NS (docs/config.md): an int64 in decimal. */
+static nvtxwResultCode_t json_base_hint(json_sink* cs, const char* config) {
+    base_hint_text hint = {NULL, 0};
+    char text[24], *end = text;
+    long long value = 0;
+    nvtxwConsumeConfigString(config, base_hint_consume, &hint);
+    if (hint.value == NULL)
+        return NVTXW_RESULT_SUCCESS;
+    errno = 0;
+    if (hint.length < sizeof text) {
+        memcpy(text, hint.value, hint.length);
+        text[hint.length] = '\0';
+        value = strtoll(text, &end, 10);
+    }
+    if (hint.length == 0 || hint.length >= sizeof text || errno != 0 || *end != '\0')
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                         "cannot begin session: TimestampBase=\"%.*s\" is not a timestamp in "
+                         "nanoseconds (an int64)",
+                         (int)hint.length, hint.value);
+    cs->has_base_hint = 1;
+    cs->base_hint = (int64_t)value;
+    return NVTXW_RESULT_SUCCESS;
+}
+
 /* The array's opening; its first element comes with the first metadata. */
 static int json_header(json_sink* cs) { return strbuf_append(&cs->line, "{\"traceEvents\":[", 16); }
 
@@ -253,12 +298,15 @@ static nvtxwResultCode_t json_create(const core_config* config, const char* sess
         return error_oom("the JSON sink");
     cs->base.ops = &sink_json_ops;
     cs->fd = -1;
+    cs->min_rel = INT64_MAX;
     atomic_init(&cs->base_ns, CHROME_BASE_UNSET);
     cs->session_name = nvtxw_strdup(session_name);
     cs->path =
         config->output ? nvtxw_strdup(config->output) : sink_default_output(session_name, ".json");
-    status =
-        cs->path && cs->session_name ? json_open(cs, config) : error_oom("the JSON output path");
+    status = cs->path && cs->session_name ? json_base_hint(cs, config->raw)
+                                          : error_oom("the JSON output path");
+    if (status == NVTXW_RESULT_SUCCESS)
+        status = json_open(cs, config);
     if (status == NVTXW_RESULT_SUCCESS) {
         /* Formatting stays on the producers' threads; the writes (a third
          * of a conversion's time, most of it the kernel's copy into the
@@ -280,16 +328,19 @@ static nvtxwResultCode_t json_create(const core_config* config, const char* sess
     return NVTXW_RESULT_SUCCESS;
 }
 
-/* base + min_rel (min_rel <= 0: the shift of every event), clamped to
- * int64: -min_rel has no int64 value when min_rel is INT64_MIN. */
+/* base + min_rel (the smallest timestamp written, which the shift pass
+ * makes 0), clamped to int64. */
 static int64_t shifted_base(int64_t base, int64_t min_rel) {
-    return base < INT64_MIN - min_rel ? INT64_MIN : base + min_rel;
+    if (min_rel < 0)
+        return base < INT64_MIN - min_rel ? INT64_MIN : base + min_rel;
+    return base > INT64_MAX - min_rel ? INT64_MAX : base + min_rel;
 }
 
 /* The tail: closes the array and adds the metadata members. */
 static nvtxwResultCode_t json_finish(json_sink* cs) {
     int64_t base = atomic_load(&cs->base_ns);
-    base = base == CHROME_BASE_UNSET ? 0 : shifted_base(base, cs->min_rel);
+    base =
+        base == CHROME_BASE_UNSET || cs->min_rel == INT64_MAX ? 0 : shifted_base(base, cs->min_rel);
     return json_flush_line(
         cs, strbuf_append(&cs->line, "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{", 39) ||
                 strbuf_append(&cs->line, "\"generator\":\"nvtxw\",\"session\":", 30) ||
@@ -307,7 +358,9 @@ static nvtxwResultCode_t json_destroy(sink* s, int faulty) {
     if (close(cs->fd) != 0 && status == NVTXW_RESULT_SUCCESS)
         status = error_set(NVTXW_RESULT_FAILED, "cannot close JSON output \"%s\": %s", cs->path,
                            strerror(errno));
-    if (status == NVTXW_RESULT_SUCCESS && cs->min_rel < 0)
+    /* Without a hint the first timestamp is the base, so min_rel <= 0; a
+     * hint above or below the smallest timestamp shifts either way. */
+    if (status == NVTXW_RESULT_SUCCESS && cs->min_rel != 0 && cs->min_rel != INT64_MAX)
         status = json_shift_file(cs, json_rebase(0, cs->min_rel));
     if (status == NVTXW_RESULT_SUCCESS && output_file_commit(&cs->out) != 0)
         status = error_set(NVTXW_RESULT_FAILED, "cannot rename JSON output \"%s\" to \"%s\": %s%s",

@@ -54,9 +54,23 @@ typedef struct json_record {
     const char* extra; /* NULL, or raw JSON members appended (",\"bp\":\"e\"") */
 } json_record;
 
+/* The base the session's first timestamp sets: the producer's hint when
+ * there is one within 2^62 ns of it (a base that far off would saturate
+ * times that a base of the first one keeps), else the timestamp itself. */
+static int64_t first_base(const json_sink* cs, int64_t ts) {
+    int64_t base = ts;
+    if (cs->has_base_hint) {
+        uint64_t distance = ts > cs->base_hint ? (uint64_t)ts - (uint64_t)cs->base_hint
+                                               : (uint64_t)cs->base_hint - (uint64_t)ts;
+        if (distance < UINT64_C(1) << 62)
+            base = cs->base_hint;
+    }
+    return base == CHROME_BASE_UNSET ? base + 1 : base;
+}
+
 static int64_t stream_rebase(json_stream* st, int64_t ts) {
     int64_t expected = CHROME_BASE_UNSET;
-    int64_t base = ts == CHROME_BASE_UNSET ? ts + 1 : ts;
+    int64_t base = first_base(st->sink, ts);
     if (!atomic_compare_exchange_strong(&st->sink->base_ns, &expected, base))
         base = expected;
     st->last_ns = ts;
@@ -145,6 +159,7 @@ nvtxwResultCode_t json_stream_open(sink* s, const core_stream* stream, void** st
     st->sink = (json_sink*)s;
     st->stream = stream;
     st->tid = stream->index + 1;
+    st->min_rel = INT64_MAX;
     json_lane_init(st->sink, &st->lane);
     time_map_open(&st->times, &st->sink->time_domain, &st->sink->time_domain_set,
                   stream->time_domain_id);

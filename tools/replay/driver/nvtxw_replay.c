@@ -527,6 +527,33 @@ static void replay_options(const options* o, renumber_notes* notes, nvtxw_replay
     r->should_stop = should_stop;
 }
 
+/* The json sink rebases times to the session's smallest one. Told it up
+ * front (TimestampBase=, docs/chrome-json.md), it writes every time once,
+ * instead of shifting the whole file at the end when a stream's earliest
+ * event comes late (a PyTorch trace's whole-trace span comes last): the
+ * smallest record time the inputs' chunks declare, no earlier than --from.
+ * A wrong value costs only that pass. `config` itself when there is none. */
+static const char* config_with_base(const options* o, const char* config,
+                                    nvtxw_reader_t* const* readers, char* buf, size_t size) {
+    int64_t base = 0, first, last;
+    int known = 0;
+    if (strcmp(o->sink, "json") != 0)
+        return config;
+    for (size_t i = 0; i < o->input_count; i++) {
+        if (!nvtxw_reader_time_range(readers[i], &first, &last))
+            continue;
+        if (!known || first < base)
+            base = first;
+        known = 1;
+    }
+    if (known && o->has_from && base < o->from)
+        base = o->from;
+    if (!known ||
+        snprintf(buf, size, "%s|TimestampBase=%lld", config, (long long)base) >= (int)size)
+        return config;
+    return buf;
+}
+
 /* The inputs, opened, replayed into one session with a "records" progress
  * line. */
 static int replay_reports(const options* o, const replay_input_ctx* ctx, nvtxw_reader_t** readers,
@@ -535,12 +562,14 @@ static int replay_reports(const options* o, const replay_input_ctx* ctx, nvtxw_r
     replay_poll poll = {readers, o->input_count, 0};
     tool_progress bar;
     nvtxwResultCode_t result;
+    char config[8448];
     replay_options(o, notes, &ropts);
     ropts.stop_context = &poll;
     tool_progress_begin(&bar, o->progress, TOOL, "records", &poll.records,
                         records_total(readers, o->input_count), o->progress_output);
-    result =
-        nvtxw_reader_replay_many(readers, o->input_count, ctx->iface, ctx->config, &ropts, NULL);
+    result = nvtxw_reader_replay_many(
+        readers, o->input_count, ctx->iface,
+        config_with_base(o, ctx->config, readers, config, sizeof config), &ropts, NULL);
     tool_progress_end(&bar);
     return result == NVTXW_RESULT_SUCCESS ? 0 : 1;
 }
