@@ -27,7 +27,7 @@ libnvtxw_libnvtxw_la_SOURCES += \
 	libnvtxw/sink/json/json_sink.c libnvtxw/sink/json/json_internal.h \
 	libnvtxw/sink/json/json_encode.c libnvtxw/sink/json/json_shift.c \
 	libnvtxw/sink/json/json_stream.c libnvtxw/sink/json/json_task.c \
-	libnvtxw/sink/json/json_visit.c
+	libnvtxw/sink/json/json_visit.c libnvtxw/sink/json/json_cache.c
 libnvtxw_libnvtxw_la_SOURCES += \
 	libnvtxw/sink/backend/backend_sink.c libnvtxw/sink/backend/backend_internal.h \
 	libnvtxw/sink/backend/backend_regs.c libnvtxw/sink/backend/backend_write.c

@@ -12,5 +12,5 @@ check_PROGRAMS += tests/unit/chrome_test
 TESTS += tests/unit/chrome_test
 tests_unit_chrome_test_SOURCES = tests/unit/chrome_test.c
 tests_unit_chrome_test_CFLAGS = $(TEST_CFLAGS) -pthread
-tests_unit_chrome_test_LDADD = $(TEST_LIBS) -lpthread
+tests_unit_chrome_test_LDADD = $(TEST_LIBS) -lpthread -lm
 EXTRA_DIST += tests/data/golden/chrome-session.json

@@ -16,6 +16,8 @@
  *     "ts" is negative (Perfetto rejects those);
  *   - 4 threads on 4 streams write at once (run under TSan in CI): valid
  *     JSON holding every event;
+ *   - doubles of every scale and random bit patterns, each written as the
+ *     shortest of 15 to 17 digits that reads back (reference_double);
  *   - bad input: unwritable Output, existing Output without Overwrite;
  *   - throughput: MB/s of JSON for NVTXW_CHROME_BENCH_RANGES push/pop ranges
  *     (default 200000; 1000000 for the DESIGN figure), printed to the log.
@@ -29,8 +31,10 @@
  */
 #define _GNU_SOURCE
 #include <check.h>
+#include <float.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -655,6 +659,13 @@ typedef struct json_text_payload {
  * as its JSON value, compacted, when it is one valid JSON value at most 128
  * levels deep, else as a string; the semantic survives a report and its
  * replay. */
+static int occurrences(const char* text, const char* what) {
+    int n = 0;
+    for (const char* at = text; (at = strstr(at, what)) != NULL; at += strlen(what))
+        n++;
+    return n;
+}
+
 START_TEST(test_json_text) {
     static const nvtxSemanticsHeader_t json_text = {sizeof(nvtxSemanticsHeader_t),
                                                     NVTXW_SEMANTIC_ID_JSON_TEXT,
@@ -709,10 +720,12 @@ START_TEST(test_json_text) {
             schema(domain, "with json", NVTX_PAYLOAD_SCHEMA_FLAG_MARK, entries, 2, sizeof p);
         payload.size = sizeof p;
         payload.payload = &p;
-        for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+        /* twice: the second time a value equal to one written before
+         * (the sink's cache of JSON-text values) */
+        for (size_t i = 0; i < 2 * (sizeof values / sizeof values[0]); i++) {
             memset(&p, 0, sizeof p);
             p.ts = 1000 * (int64_t)(i + 1);
-            memcpy(p.value, values[i], strlen(values[i]));
+            memcpy(p.value, values[i % 8], strlen(values[i % 8]));
             OK(T->EventWrite(w.stream, &payload, 1));
         }
         for (int depth = 128; depth <= 129; depth++) { /* [[...[7]...]] */
@@ -733,13 +746,130 @@ START_TEST(test_json_text) {
         }
         json = tu_read_file_or_fail(path, &size);
         for (size_t i = 0; i < sizeof written / sizeof written[0]; i++)
-            ck_assert_msg(strstr(json, written[i]) != NULL, "round %d: %s not in %s", round,
+            ck_assert_msg(occurrences(json, written[i]) == 2, "round %d: %s not twice in %s", round,
                           written[i], json);
         /* 128 levels are a value, 129 a string */
         ck_assert_msg(strstr(json, "\"v\":[[[[") != NULL, "round %d: %s", round, json);
         ck_assert_msg(strstr(json, "\"v\":\"[[[[") != NULL, "round %d: %s", round, json);
         free(json);
     }
+}
+END_TEST
+
+/* ---- Doubles -------------------------------------------------------------- */
+
+/* The text a double must have (docs/chrome-json.md, args): the fewest of
+ * 15, 16 or 17 significant digits ("%.*g"; from 1 for subnormals) that
+ * read back equal, with ".0" added when there is no '.' or exponent. */
+static void reference_double(double v, char* out, size_t size) {
+    int precision = v != 0 && fabs(v) < DBL_MIN ? 1 : 15;
+    for (; precision <= 17; precision++) {
+        snprintf(out, size, "%.*g", precision, v);
+        if (strtod(out, NULL) == v)
+            break;
+    }
+    if (strpbrk(out, ".e") == NULL)
+        strncat(out, ".0", size - strlen(out) - 1);
+}
+
+typedef struct double_payload {
+    int64_t ts;
+    double v;
+} double_payload;
+
+#define DOUBLES 2400
+
+/* Short decimals m / 10^k of every scale (the sink writes those without
+ * printf), the edges of that path, and random bit patterns: each written
+ * as reference_double prints it. */
+static void double_values(double* v) {
+    static const double edges[] = {1e-4,
+                                   9.9999e-5,
+                                   1e15,
+                                   999999999999999.0,
+                                   0.1,
+                                   0.2,
+                                   0.3,
+                                   0.1 + 0.2,
+                                   1.0 / 3,
+                                   2.0 / 3,
+                                   5e-324,
+                                   2.2250738585072014e-308,
+                                   DBL_MAX,
+                                   -0.0,
+                                   0.0,
+                                   1e300,
+                                   123456789012345.6,
+                                   12345678901234.56,
+                                   0.000123456789012345,
+                                   4.35,
+                                   2.675,
+                                   -2.5,
+                                   100.0,
+                                   1e16,
+                                   1e-5};
+    uint64_t x = 0x9E3779B97F4A7C15ull;
+    size_t i = 0, e;
+    for (e = 0; e < sizeof edges / sizeof edges[0]; e++)
+        v[i++] = edges[e];
+    while (i < DOUBLES) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        if (i % 3 == 2) { /* any finite bit pattern */
+            memcpy(&v[i], &x, sizeof v[i]);
+            if (isfinite(v[i]))
+                i++;
+        } else { /* m / 10^k, m of 1 to 16 digits, k from 0 to 19 */
+            double m = (double)(x % 10000000000000000ull) / pow(10, (double)(x >> 60));
+            v[i++] = (x & 1 ? -m : m) / pow(10, (double)(x >> 32 & 15) + (double)(x >> 40 & 3));
+        }
+    }
+}
+
+START_TEST(test_doubles) {
+    static const nvtxPayloadSchemaEntry_t entries[] = {
+        {NVTX_PAYLOAD_ENTRY_FLAG_TIMESTAMP | NVTX_PAYLOAD_ENTRY_FLAG_MARK,
+         NVTX_PAYLOAD_ENTRY_TYPE_INT64, "ts", NULL, 0, offsetof(double_payload, ts), NULL, NULL},
+        {0, NVTX_PAYLOAD_ENTRY_TYPE_DOUBLE, "v", NULL, 0, offsetof(double_payload, v), NULL, NULL},
+    };
+    static double values[DOUBLES];
+    nvtxwSessionHandle_t session = begin("doubles", "doubles.json");
+    nvtxDomainHandle_t domain;
+    nvtxwEventWriter_t w;
+    nvtxPayloadData_t payload;
+    double_payload p;
+    char path[PATH_MAX], want[64];
+    const char* at;
+    char* json;
+    size_t size, i;
+    double_values(values);
+    OK(nvtxwDomainRegister(T, session, "d", &domain));
+    OK(nvtxwEventWriterOpen(T, session, "main", domain, "", 0, &w));
+    payload.schemaId =
+        schema(domain, "sample", NVTX_PAYLOAD_SCHEMA_FLAG_MARK, entries, 2, sizeof p);
+    payload.size = sizeof p;
+    payload.payload = &p;
+    for (i = 0; i < DOUBLES; i++) {
+        memset(&p, 0, sizeof p);
+        p.ts = (int64_t)i;
+        p.v = values[i];
+        OK(T->EventWrite(w.stream, &payload, 1));
+    }
+    OK(T->SessionEnd(session));
+    out_path(path, sizeof path, "doubles.json");
+    json = tu_read_file_or_fail(path, &size);
+    at = json;
+    for (i = 0; i < DOUBLES; i++) {
+        size_t length;
+        static const char key[] = "\"args\":{\"v\":";
+        at = strstr(at, key);
+        ck_assert_msg(at != NULL, "value %zu missing", i);
+        at += sizeof key - 1;
+        length = strcspn(at, "}");
+        reference_double(values[i], want, sizeof want);
+        ck_assert_msg(length == strlen(want) && memcmp(at, want, length) == 0,
+                      "value %zu (%a): want %s, got %.*s", i, values[i], want, (int)length, at);
+    }
+    free(json);
 }
 END_TEST
 
@@ -945,6 +1075,7 @@ int main(void) {
     tcase_add_test(tc, test_golden);
     tcase_add_test(tc, test_golden_without_writer_thread);
     tcase_add_test(tc, test_golden_with_base_hint);
+    tcase_add_test(tc, test_doubles);
     tcase_add_test(tc, test_golden_events_catch_mutation);
     tcase_add_test(tc, test_flows);
     tcase_add_test(tc, test_json_text);

@@ -154,6 +154,53 @@ int json_put_i64(strbuf* out, int64_t value) {
     return at == NULL ? -1 : number_done(out, json_format_i64(at, value));
 }
 
+/* 10^0 .. 10^17, each exact in a double. */
+static const double exact_tens[] = {1e0, 1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,
+                                    1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17};
+
+/*
+ * Most doubles in traces are short decimals (0.5, 2.0, 9.362). When the
+ * value is the double nearest to D = m / 10^k (m an integer below 10^15,
+ * k <= 17; m / 10^k rounded exactly, m and 10^k being exact doubles),
+ * rounding it to 15 significant digits gives D (half an ulp is far below
+ * half a 15-digit step), so "%.15g" prints D, and D reads back as the
+ * value: json_put_double's loop stops there. For 1e-4 <= |D| < 1e15, %g
+ * writes D without an exponent, as its digits with no trailing zeros,
+ * which is what this writes at `at` (room for JSON_NUMBER_MAX bytes).
+ * NULL for any other value: printf decides.
+ */
+static char* short_decimal(char* at, double value) {
+    double magnitude = fabs(value);
+    size_t k;
+    if (!(magnitude >= 1e-4 && magnitude < 1e15))
+        return NULL;
+    for (k = 0; k < sizeof exact_tens / sizeof exact_tens[0]; k++) {
+        double scaled = magnitude * exact_tens[k];
+        uint64_t m, unit;
+        if (scaled >= 1e15)
+            return NULL;
+        if (scaled != floor(scaled) || scaled / exact_tens[k] != magnitude)
+            continue;
+        /* A rounded product may be integral one power too late (4.35 *
+         * 100 is not, 4.35 * 1000 is 4350): the same D, its zeros dropped. */
+        for (m = (uint64_t)scaled; k > 0 && m % 10 == 0; k--)
+            m /= 10;
+        unit = (uint64_t)exact_tens[k];
+        if (value < 0)
+            *at++ = '-';
+        at = json_format_u64(at, m / unit);
+        if (k > 0) { /* m % unit + unit: "1", then the k digits with their leading zeros */
+            char digits[20];
+            json_format_u64(digits, m % unit + unit);
+            *at++ = '.';
+            memcpy(at, digits + 1, k);
+            at += k;
+        }
+        return at;
+    }
+    return NULL;
+}
+
 /* 15 significant digits suffice for most doubles; go up to 17 until the text
  * reads back equal (subnormals may need fewer, so they start at 1). An
  * integral value keeps a ".0" ("1.0", not "1"): readers that type numbers by
@@ -162,11 +209,20 @@ int json_put_i64(strbuf* out, int64_t value) {
 int json_put_double(strbuf* out, double value) {
     char text[FORMAT_DOUBLE_CHARS];
     int length = 0, precision;
-    char* comma;
+    char *comma, *at, *end;
     if (isnan(value))
         return strbuf_append(out, "\"nan\"", 5);
     if (isinf(value))
         return value > 0 ? strbuf_append(out, "\"inf\"", 5) : strbuf_append(out, "\"-inf\"", 6);
+    if ((at = number_room(out)) == NULL)
+        return -1;
+    if ((end = short_decimal(at, value)) != NULL) {
+        if (memchr(at, '.', (size_t)(end - at)) == NULL) {
+            memcpy(end, ".0", 2);
+            end += 2;
+        }
+        return number_done(out, end);
+    }
     precision = value != 0 && fabs(value) < DBL_MIN ? 1 : 15;
     for (; precision <= 17; precision++) {
         length = snprintf(text, sizeof text, "%.*g", precision, value);

@@ -8,6 +8,8 @@
  *                  color) and "args"
  *   json_encode.c  JSON text (json_put_*): strings, exact microseconds,
  *                  numbers, cname table, the open-range map
+ *   json_cache.c   per-stream caches of what events repeat: escaped
+ *                  registry strings, schema roles, JSON-text values
  *   json_shift.c   the pass that makes every "ts" non-negative
  *   json_task.c    task scopes: their rows (pseudo-threads)
  */
@@ -107,6 +109,30 @@ typedef struct json_event {
     const json_task* task; /* first top-level scope_id field naming a task scope */
 } json_event;
 
+/* Per-stream caches (json_cache.c), direct-mapped. */
+#define CHROME_TEXT_CACHE_BITS 6
+#define CHROME_ROLE_CACHE_BITS 3
+#define CHROME_VALUE_CACHE_BITS 4
+
+/* A registry-owned string and its JSON string (quotes included). */
+typedef struct json_text_slot {
+    const char* text; /* NULL: empty */
+    unsigned char length;
+    char escaped[55];
+} json_text_slot;
+
+typedef struct json_role_slot {
+    uint64_t schema_id;
+    int known, role;
+} json_role_slot;
+
+/* The last valid, compact JSON-text value of a field. */
+typedef struct json_value_slot {
+    const nvtxw_field_info_t* field; /* NULL: empty */
+    size_t length;
+    char text[112];
+} json_value_slot;
+
 /* One open container of an "args" value. */
 typedef struct json_frame {
     unsigned char is_array;
@@ -137,6 +163,13 @@ typedef struct json_stream {
     size_t stack_depth, stack_capacity;
     json_range_map ranges;
     offload_lane lane; /* its pending events to the writer thread */
+    /* The current event's category as event_category gave it, and whether
+     * that text is registry-owned (json_put_stable may keep it). */
+    const char* event_cat;
+    int event_cat_stable;
+    json_text_slot texts[1u << CHROME_TEXT_CACHE_BITS];
+    json_role_slot roles[1u << CHROME_ROLE_CACHE_BITS];
+    json_value_slot values[1u << CHROME_VALUE_CACHE_BITS];
     /* Visitor state for the current event. */
     json_event ev;
     int numeric_only;                /* counters: only scalar numbers become args */
@@ -212,6 +245,19 @@ nvtxwResultCode_t json_conversion_factor_write(void* state, uint64_t src, uint64
 extern const nvtxw_visitor_t json_visitor;
 /* Clears the per-event visitor state; `numeric_only` for counter samples. */
 void json_visit_reset(json_stream* st, int numeric_only);
+
+/* ---- json_cache.c ---- */
+/* Appends `text` as json_put_cstring does; `text` must stay unchanged at
+ * its address until the session ends (a registered name, a domain name, a
+ * schema's field name, a literal). 0, or -1 when out of memory. */
+int json_put_stable(json_stream* st, strbuf* out, const char* text);
+/* The role (schema flags >> 3 & 0xF) of a registered schema of the
+ * stream's domain, or -1 when there is none. */
+int json_schema_role(json_stream* st, uint64_t schema_id);
+/* json_value_append into st->args for a JSON-text `field`: 0 written, 1
+ * not JSON (nothing written), -1 out of memory. */
+int json_put_value(json_stream* st, const nvtxw_field_info_t* field, const char* text,
+                   size_t length);
 
 /* ---- json_encode.c (each returns 0, or -1 when out of memory) ---- */
 /* A JSON string: escapes '"', '\\', control characters; bytes that start no

@@ -112,11 +112,19 @@ static int emit_fixed(json_stream* st, const json_record* r) {
     return 0;
 }
 
+/* A record's category: the event's own, kept escaped when registry-owned
+ * (json_put_stable), or another (a start's, from the range map). */
+static int emit_cat(json_stream* st, const char* cat) {
+    if (cat == st->event_cat && st->event_cat_stable)
+        return json_put_stable(st, &st->out, cat);
+    return json_put_cstring(&st->out, cat);
+}
+
 static int emit(json_stream* st, const json_record* r) {
     strbuf* out = &st->out;
     if (strbuf_append(out, ",\n{\"name\":", 10) != 0 ||
         json_put_string(out, r->name, r->name_length) != 0 ||
-        (r->cat != NULL && (strbuf_append(out, ",\"cat\":", 7) || json_put_cstring(out, r->cat))) ||
+        (r->cat != NULL && (strbuf_append(out, ",\"cat\":", 7) || emit_cat(st, r->cat))) ||
         emit_fixed(st, r) != 0)
         return -1;
     if ((r->extra != NULL && strbuf_append(out, r->extra, strlen(r->extra))) ||
@@ -526,6 +534,8 @@ static int emit_task_event(json_stream* st, const char* cat) {
 static int emit_event(json_stream* st) {
     char scratch[24];
     const char* cat = event_category(st, scratch);
+    st->event_cat = cat;
+    st->event_cat_stable = cat != scratch;
     if (st->ev.task != NULL && (st->ev.role == 0 || (st->ev.role >= 2 && st->ev.role <= 4)))
         return emit_task_event(st, cat);
     if ((st->ev.has_flow_out || st->ev.has_flow_in) && emit_flows(st, cat) != 0)

@@ -83,7 +83,7 @@ static int write_top_key(json_stream* st) {
     st->key_written = 1;
     st->field_kind = SINK_FIELD_ARGS;
     if (status == 0 && st->field_name[0] != '\0')
-        status = json_put_cstring(&st->args, st->field_name);
+        status = json_put_stable(st, &st->args, st->field_name);
     else if (status == 0 && st->payload_schema < NVTX_PAYLOAD_SCHEMA_ID_STATIC_START)
         status = strbuf_append(&st->args, "\"value\"", 7);
     else if (status == 0)
@@ -151,13 +151,10 @@ static int on_payload_begin(void* ctx, size_t index, uint64_t schema_id, size_t 
         schema_id >= NVTX_PAYLOAD_SCHEMA_ID_STATIC_START)
         st->ev.title = schema_name;
     if (st->ev.role == 0 && schema_id >= NVTX_PAYLOAD_SCHEMA_ID_STATIC_START) {
-        const nvtxw_schema_t* schema =
-            nvtxw_schema_registry_find_schema(st->stream->domain->schemas, schema_id);
-        nvtxPayloadSchemaAttr_t attr;
-        if (schema != NULL) {
-            nvtxw_schema_get_attr(schema, &attr);
-            st->ev.role = (int)(attr.flags >> 3 & 0xF);
-            if (st->ev.role == 1) /* a counter group written as an event */
+        int role = json_schema_role(st, schema_id);
+        if (role >= 0) {
+            st->ev.role = role;
+            if (role == 1) /* a counter group written as an event */
                 st->numeric_only = 1;
         }
     }
@@ -185,7 +182,7 @@ static int on_field_begin(void* ctx, const nvtxw_field_info_t* field) {
     if (frame->items++ > 0 && strbuf_append(&st->args, ",", 1) != 0)
         return -1;
     if (field->name[0] != '\0')
-        return json_put_cstring(&st->args, field->name) || strbuf_append(&st->args, ":", 1);
+        return json_put_stable(st, &st->args, field->name) || strbuf_append(&st->args, ":", 1);
     return strbuf_append(&st->args, "\"<field_", 8) || json_put_u64(&st->args, frame->fields - 1) ||
            strbuf_append(&st->args, ">\":", 3);
 }
@@ -275,7 +272,7 @@ static int on_text(json_stream* st, const char* text, size_t length) {
     }
     slot = value_slot(st, 0);
     if (slot > 0 && json_value_field(st->field)) {
-        int valid = json_value_append(&st->args, text, length);
+        int valid = json_put_value(st, st->field, text, length);
         if (valid <= 0)
             return valid;
         st->json_invalid++;
