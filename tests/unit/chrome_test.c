@@ -659,6 +659,21 @@ typedef struct json_text_payload {
  * as its JSON value, compacted, when it is one valid JSON value at most 128
  * levels deep, else as a string; the semantic survives a report and its
  * replay. */
+/* A domain "d" and a stream "main" in `session`, and `payload` set for
+ * `size` bytes at `data` of a MARK schema of two entries. */
+static nvtxwEventWriter_t mark_writer(nvtxwSessionHandle_t session, const char* name,
+                                      const nvtxPayloadSchemaEntry_t* entries, size_t size,
+                                      void* data, nvtxPayloadData_t* payload) {
+    nvtxDomainHandle_t domain;
+    nvtxwEventWriter_t w;
+    OK(nvtxwDomainRegister(T, session, "d", &domain));
+    OK(nvtxwEventWriterOpen(T, session, "main", domain, "", 0, &w));
+    payload->schemaId = schema(domain, name, NVTX_PAYLOAD_SCHEMA_FLAG_MARK, entries, 2, size);
+    payload->size = size;
+    payload->payload = data;
+    return w;
+}
+
 static int occurrences(const char* text, const char* what) {
     int n = 0;
     for (const char* at = text; (at = strstr(at, what)) != NULL; at += strlen(what))
@@ -698,7 +713,6 @@ START_TEST(test_json_text) {
     json_text_payload p;
     nvtxwSessionAttributes_t attr;
     nvtxwSessionHandle_t session = NULL;
-    nvtxDomainHandle_t domain;
     nvtxwEventWriter_t w;
     nvtxPayloadData_t payload;
     nvtxw_reader_t* reader = NULL;
@@ -714,12 +728,7 @@ START_TEST(test_json_text) {
         session = round == 0 ? begin("json text", "json-text.json") : NULL;
         if (session == NULL)
             OK(T->SessionBegin(&attr, &session));
-        OK(nvtxwDomainRegister(T, session, "d", &domain));
-        OK(nvtxwEventWriterOpen(T, session, "main", domain, "", 0, &w));
-        payload.schemaId =
-            schema(domain, "with json", NVTX_PAYLOAD_SCHEMA_FLAG_MARK, entries, 2, sizeof p);
-        payload.size = sizeof p;
-        payload.payload = &p;
+        w = mark_writer(session, "with json", entries, sizeof p, &p, &payload);
         /* twice: the second time a value equal to one written before
          * (the sink's cache of JSON-text values) */
         for (size_t i = 0; i < 2 * (sizeof values / sizeof values[0]); i++) {
@@ -833,7 +842,6 @@ START_TEST(test_doubles) {
     };
     static double values[DOUBLES];
     nvtxwSessionHandle_t session = begin("doubles", "doubles.json");
-    nvtxDomainHandle_t domain;
     nvtxwEventWriter_t w;
     nvtxPayloadData_t payload;
     double_payload p;
@@ -842,12 +850,7 @@ START_TEST(test_doubles) {
     char* json;
     size_t size, i;
     double_values(values);
-    OK(nvtxwDomainRegister(T, session, "d", &domain));
-    OK(nvtxwEventWriterOpen(T, session, "main", domain, "", 0, &w));
-    payload.schemaId =
-        schema(domain, "sample", NVTX_PAYLOAD_SCHEMA_FLAG_MARK, entries, 2, sizeof p);
-    payload.size = sizeof p;
-    payload.payload = &p;
+    w = mark_writer(session, "sample", entries, sizeof p, &p, &payload);
     for (i = 0; i < DOUBLES; i++) {
         memset(&p, 0, sizeof p);
         p.ts = (int64_t)i;

@@ -30,8 +30,14 @@ static unsigned pointer_slot(const void* p, unsigned bits) {
 int json_put_stable(json_stream* st, strbuf* out, const char* text) {
     json_text_slot* slot = &st->texts[pointer_slot(text, CHROME_TEXT_CACHE_BITS)];
     size_t mark;
-    if (slot->text == text)
-        return strbuf_append(out, slot->escaped, slot->length);
+    if (slot->text == text) {
+        if (strbuf_reserve(out, sizeof slot->escaped) != 0)
+            return -1;
+        memcpy(out->data + out->length, slot->escaped, sizeof slot->escaped);
+        out->length += slot->length;
+        out->data[out->length] = '\0';
+        return 0;
+    }
     mark = out->length;
     if (json_put_cstring(out, text) != 0)
         return -1;

@@ -117,8 +117,8 @@ typedef struct json_event {
 /* A registry-owned string and its JSON string (quotes included). */
 typedef struct json_text_slot {
     const char* text; /* NULL: empty */
+    char escaped[55]; /* copied whole (a constant size copies fastest) */
     unsigned char length;
-    char escaped[55];
 } json_text_slot;
 
 typedef struct json_role_slot {
