@@ -238,6 +238,22 @@ static void patch_elements(const remap_event* ev, const nvtxPayloadSchemaEntry_t
     }
 }
 
+/* Whether patch_object may rewrite something of entry `e`: a pointer, or
+ * an inline value or fixed array of a nested schema, a string handle, a
+ * scope ID or a category. Most entries (numbers, strings) hold nothing to
+ * translate: neither their offset nor a schema is looked up. */
+static int entry_translatable(const nvtxPayloadSchemaEntry_t* e) {
+    uint64_t form = e->flags & FORM_FLAGS, array = e->flags & NVTXW_PAYLOAD_ENTRY_FLAG_ARRAY_MASK;
+    if (form == NVTX_PAYLOAD_ENTRY_FLAG_POINTER)
+        return 1;
+    if (form != 0 || (array != 0 && array != NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_FIXED_SIZE))
+        return 0;
+    return e->type >= NVTX_PAYLOAD_SCHEMA_ID_STATIC_START ||
+           e->type == NVTX_PAYLOAD_ENTRY_TYPE_NVTX_REGISTERED_STRING_HANDLE ||
+           e->type == NVTX_PAYLOAD_ENTRY_TYPE_SCOPE_ID ||
+           e->type == NVTX_PAYLOAD_ENTRY_TYPE_CATEGORY;
+}
+
 static void patch_object(const remap_event* ev, const nvtxw_schema_t* schema, uint8_t* data,
                          size_t size, unsigned depth) {
     nvtxPayloadSchemaAttr_t attr;
@@ -250,9 +266,10 @@ static void patch_object(const remap_event* ev, const nvtxw_schema_t* schema, ui
         return; /* union members overlap: which one holds data is only known by parsing */
     for (i = 0; i < attr.numEntries; i++) {
         const nvtxPayloadSchemaEntry_t* e = &attr.entries[i];
-        size_t at = nvtxw_schema_entry_offset(schema, i);
+        size_t at;
         uint64_t array = e->flags & NVTXW_PAYLOAD_ENTRY_FLAG_ARRAY_MASK;
-        if (at == SIZE_MAX || at > size)
+        if (!entry_translatable(e) || (at = nvtxw_schema_entry_offset(schema, i)) == SIZE_MAX ||
+            at > size)
             continue;
         if ((e->flags & FORM_FLAGS) == NVTX_PAYLOAD_ENTRY_FLAG_POINTER) {
             if (size - at >= sizeof(uintptr_t))
