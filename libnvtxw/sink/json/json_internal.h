@@ -110,7 +110,7 @@ typedef struct json_event {
 } json_event;
 
 /* Per-stream caches (json_cache.c), direct-mapped. */
-#define CHROME_TEXT_CACHE_BITS 6
+#define CHROME_TEXT_CACHE_BITS 8
 #define CHROME_ROLE_CACHE_BITS 3
 #define CHROME_VALUE_CACHE_BITS 4
 
