@@ -55,9 +55,14 @@ typedef struct json_sink {
      * one thread's jobs first in, first out); none when the config asks
      * for no threads or the system refuses one: then each call writes. */
     offload_pool writer;
-    offload_lane meta_lane; /* the metadata of serialized calls */
-    char* path;             /* final name */
-    output_file out;        /* out.written: the file written (common/output_file.h) */
+    /* The one lane of every write, metadata and all streams': its buffers
+     * in flight (two, plus one per thread handing over at that moment) are
+     * the sink's, not each stream's, so memory does not grow with the
+     * number of streams. Submissions from several threads are safe (the
+     * lane's state is under the worker's lock, sink/shared/offload.c). */
+    offload_lane lane;
+    char* path;      /* final name */
+    output_file out; /* out.written: the file written (common/output_file.h) */
     char* session_name;
     strbuf line;                   /* metadata events (serialized calls only) */
     int element_written;           /* the array has its first element (serialized calls) */
@@ -162,7 +167,6 @@ typedef struct json_stream {
     size_t* stack_ends;    /* end offset of each pushed name in `stack` */
     size_t stack_depth, stack_capacity;
     json_range_map ranges;
-    offload_lane lane; /* its pending events to the writer thread */
     /* The current event's category as event_category gave it, and whether
      * that text is registry-owned (json_put_stable may keep it). */
     const char* event_cat;
@@ -188,12 +192,10 @@ typedef struct json_stream {
 
 /* ---- json_sink.c ---- */
 nvtxwResultCode_t json_write_all(json_sink* cs, const char* data, size_t size);
-/* Writes whole elements through `lane`: on the writer thread when the sink
- * has one (a copy is handed over; an error surfaces at a later call or at
- * the lane's drain), else at once. */
-nvtxwResultCode_t json_write(json_sink* cs, offload_lane* lane, const char* data, size_t size);
-/* A lane of the writer thread for `owner`'s writes. */
-void json_lane_init(json_sink* cs, offload_lane* lane);
+/* Writes whole elements: on the writer thread when the sink has one (a
+ * copy is handed over; an error of that write surfaces at a later call's
+ * json_write or at SessionEnd), else at once. */
+nvtxwResultCode_t json_write(json_sink* cs, const char* data, size_t size);
 /* pid of the stream's scope: 1 for none, else one per distinct scope path,
  * announced with process_name/process_sort_index metadata on first use. */
 nvtxwResultCode_t json_process_id(json_sink* cs, const core_stream* stream, uint64_t* pid);

@@ -86,10 +86,6 @@ static nvtxwResultCode_t write_job(void* owner, const void* meta, const char* da
     return json_write_all(owner, data, size);
 }
 
-void json_lane_init(json_sink* cs, offload_lane* lane) {
-    offload_lane_init(lane, &cs->writer, 0, write_job, cs);
-}
-
 typedef struct pending_bytes {
     const char* data;
     size_t size;
@@ -100,11 +96,11 @@ static int copy_pending(void* ctx, strbuf* out) {
     return strbuf_append(out, p->data, p->size);
 }
 
-nvtxwResultCode_t json_write(json_sink* cs, offload_lane* lane, const char* data, size_t size) {
+nvtxwResultCode_t json_write(json_sink* cs, const char* data, size_t size) {
     pending_bytes p = {data, size};
-    if (!offload_lane_active(lane))
+    if (!offload_lane_active(&cs->lane))
         return json_write_all(cs, data, size);
-    return offload_submit(lane, NULL, 0, copy_pending, &p);
+    return offload_submit(&cs->lane, NULL, 0, copy_pending, &p);
 }
 
 int json_put_meta(strbuf* out, const char* what, uint64_t pid, uint64_t tid, const char* text,
@@ -132,9 +128,8 @@ static nvtxwResultCode_t json_flush_line(json_sink* cs, int build_status) {
         skip = 1;
         cs->element_written = 1;
     }
-    status = build_status != 0
-                 ? error_oom("JSON metadata")
-                 : json_write(cs, &cs->meta_lane, cs->line.data + skip, cs->line.length - skip);
+    status = build_status != 0 ? error_oom("JSON metadata")
+                               : json_write(cs, cs->line.data + skip, cs->line.length - skip);
     strbuf_clear(&cs->line);
     return status;
 }
@@ -237,12 +232,12 @@ static void json_free(json_sink* cs) {
     nvtxw_free(cs);
 }
 
-/* Waits for the metadata lane's writes (every stream is closed and
- * drained), then ends the writer thread: the first error of those writes. */
+/* Waits for the writes handed over (every stream is closed), then ends the
+ * writer thread: the first error of those writes. */
 static nvtxwResultCode_t json_writer_stop(json_sink* cs) {
-    nvtxwResultCode_t status = offload_drain(&cs->meta_lane);
+    nvtxwResultCode_t status = offload_drain(&cs->lane);
     offload_pool_stop(&cs->writer);
-    offload_lane_free(&cs->meta_lane);
+    offload_lane_free(&cs->lane);
     return status;
 }
 
@@ -312,7 +307,7 @@ static nvtxwResultCode_t json_create(const core_config* config, const char* sess
          * of a conversion's time, most of it the kernel's copy into the
          * page cache) go to this thread. */
         offload_pool_start(&cs->writer, offload_thread_count(config) > 0 ? 1 : 0);
-        json_lane_init(cs, &cs->meta_lane);
+        offload_lane_init(&cs->lane, &cs->writer, 0, write_job, cs);
         status = json_flush_line(cs, json_header(cs));
     }
     if (status != NVTXW_RESULT_SUCCESS) {

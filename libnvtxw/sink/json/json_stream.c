@@ -143,7 +143,7 @@ static nvtxwResultCode_t stream_flush(json_stream* st, int always) {
     nvtxwResultCode_t status;
     if (st->out.length == 0 || (!always && st->out.length < CHROME_FLUSH_BYTES))
         return NVTXW_RESULT_SUCCESS;
-    status = json_write(st->sink, &st->lane, st->out.data, st->out.length);
+    status = json_write(st->sink, st->out.data, st->out.length);
     strbuf_clear(&st->out);
     return status;
 }
@@ -168,7 +168,6 @@ nvtxwResultCode_t json_stream_open(sink* s, const core_stream* stream, void** st
     st->stream = stream;
     st->tid = stream->index + 1;
     st->min_rel = INT64_MAX;
-    json_lane_init(st->sink, &st->lane);
     time_map_open(&st->times, &st->sink->time_domain, &st->sink->time_domain_set,
                   stream->time_domain_id);
     status = json_process_id(st->sink, stream, &st->pid);
@@ -181,8 +180,6 @@ nvtxwResultCode_t json_stream_open(sink* s, const core_stream* stream, void** st
                      ? error_oom("JSON thread metadata")
                      : stream_flush(st, 1);
     if (status != NVTXW_RESULT_SUCCESS) {
-        offload_drain(&st->lane);
-        offload_lane_free(&st->lane);
         strbuf_free(&st->out);
         nvtxw_free(st->counter_series);
         nvtxw_free(st);
@@ -198,11 +195,7 @@ nvtxwResultCode_t json_stream_close(sink* s, const core_stream* stream, void* st
     json_stream* st = state;
     nvtxwResultCode_t status =
         emit_open_pushes(st) != 0 ? error_oom("open JSON ranges") : stream_flush(st, 1);
-    nvtxwResultCode_t written = offload_drain(&st->lane);
     (void)stream;
-    if (status == NVTXW_RESULT_SUCCESS)
-        status = written;
-    offload_lane_free(&st->lane);
     if (st->saturated > 0)
         nvtxw_log(NVTXW_LOG_WARNING,
                   "json sink, stream \"%s\": %" PRIu64

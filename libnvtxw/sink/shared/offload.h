@@ -2,9 +2,9 @@
  * sink/shared/offload.h - a stream's compressed writes handed to worker
  * threads of its sink (CompressionThreads=N, docs/config.md,
  * docs/threading.md), for sinks whose streams compress what they write,
- * and for the JSON sink's writer thread (one thread: the jobs of all its
- * lanes run in the order they were submitted, so its file holds them in
- * that order).
+ * and for the JSON sink's writer thread (one thread and one lane for all
+ * its streams: the jobs run in the order they were submitted, so its file
+ * holds them in that order).
  *
  * A sink starts a pool of N threads; each of its streams has a lane, served
  * by the pool's thread (stream index modulo N). A stream whose buffer is
@@ -19,6 +19,9 @@
  *   - a job's error reaches the producer at its next submission or at the
  *     drain (the message is copied from the worker's thread).
  * The lock is per worker and taken about twice per job, never per event.
+ * A lane may take submissions from several threads at once (the JSON
+ * sink's one lane): its state is under the worker's lock, and the jobs in
+ * flight may then exceed OFFLOAD_DEPTH by one per thread submitting.
  */
 #ifndef NVTXW_SINK_SHARED_OFFLOAD_H
 #define NVTXW_SINK_SHARED_OFFLOAD_H
