@@ -125,7 +125,7 @@ static nvtxwResultCode_t replay_one(replay_state* st, replay_input* in, const nv
         return error_set(NVTXW_RESULT_FAILED, "replay stopped by the caller after %llu records",
                          (unsigned long long)st->replayed);
     st->in = in;
-    reader_arena_reset(&st->scratch);
+    reader_arena_rewind(&st->scratch); /* keeps one block: no malloc per record */
     if (rec->kind != NVTXW_RECORD_SESSION && st->session == NULL)
         status = error_set(NVTXW_RESULT_FAILED, "no session record before it");
     else if (rec->kind >= NVTXW_RECORD_EVENT)
