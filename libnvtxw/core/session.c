@@ -68,17 +68,50 @@ static int config_consume(void* state_ptr, const char* key_begin, const char* ke
     return 0;
 }
 
-static int parse_bool(const char* text, int* out) {
+/* The `length` bytes at `text` as a yes/no word: 0 and *out set, else -1. */
+static int parse_bool_n(const char* text, size_t length, int* out) {
     static const char* const yes[] = {"1", "yes", "true", "on"};
     static const char* const no[] = {"0", "no", "false", "off"};
     size_t i;
     for (i = 0; i < sizeof yes / sizeof yes[0]; i++) {
-        if (strcmp(text, yes[i]) == 0)
+        if (strlen(yes[i]) == length && memcmp(text, yes[i], length) == 0)
             return *out = 1, 0;
-        if (strcmp(text, no[i]) == 0)
+        if (strlen(no[i]) == length && memcmp(text, no[i], length) == 0)
             return *out = 0, 0;
     }
     return -1;
+}
+
+static int parse_bool(const char* text, int* out) { return parse_bool_n(text, strlen(text), out); }
+
+/* The first value of one key: ranges inside the config string. */
+typedef struct key_lookup {
+    const char* key;
+    const char *begin, *end; /* NULL until found */
+} key_lookup;
+
+static int key_lookup_consume(void* state, const char* key_begin, const char* key_end,
+                              const char* value_begin, const char* value_end) {
+    key_lookup* lookup = state;
+    size_t length = (size_t)(key_end - key_begin);
+    if (strlen(lookup->key) != length || memcmp(lookup->key, key_begin, length) != 0)
+        return 0;
+    lookup->begin = value_begin;
+    lookup->end = value_end;
+    return 1; /* the first occurrence wins: stop */
+}
+
+nvtxwResultCode_t core_config_bool(const core_config* config, const char* key, int fallback,
+                                   int* out) {
+    key_lookup lookup = {key, NULL, NULL};
+    *out = fallback;
+    nvtxwConsumeConfigString(config->raw, key_lookup_consume, &lookup);
+    if (lookup.begin == NULL ||
+        parse_bool_n(lookup.begin, (size_t)(lookup.end - lookup.begin), out) == 0)
+        return NVTXW_RESULT_SUCCESS;
+    return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                     "cannot begin session: %s=\"%.*s\" is not yes/no/true/false/on/off/1/0", key,
+                     (int)(lookup.end - lookup.begin), lookup.begin);
 }
 
 /* yes (OUTPUT_REPLACE), no (OUTPUT_KEEP) or in-place (common/output_file.h). */

@@ -191,6 +191,13 @@ typedef struct core_config {
     const char* backend_config;
 } core_config;
 
+/* A sink's own yes/no key (docs/config.md: yes/no, true/false, on/off,
+ * 1/0): the first value of `key` in config->raw sets *out, else *out =
+ * `fallback`. Another value gives INVALID_ARGUMENT with a message naming
+ * the key and the value (*out is then `fallback`). */
+nvtxwResultCode_t core_config_bool(const core_config* config, const char* key, int fallback,
+                                   int* out);
+
 /* One counter as registered (borrowed from the core). */
 typedef struct core_counter {
     uint64_t id;

@@ -127,8 +127,9 @@ expect $? "pytorch: every event's args fields, types and values in the JSON outp
 "$replay" "$pt" -o "$tmp/pt.jsonl" 2>"$tmp/err" && "$replay" "$tmp/pt.jsonl" -o "$tmp/pt-cap.json" 2>>"$tmp/err" &&
     grep -q '"json":true' "$tmp/pt.jsonl" && python3 "$norm" --input "$pt" "$tmp/pt-cap.json" 2>"$tmp/err"
 expect $? "pytorch: through a capture file, args arrays and objects kept as values"
-# SQLite: payload_json holds them as JSON arrays, not strings
-"$replay" "$pt" -o "$tmp/pt.sqlite" 2>"$tmp/err" &&
+# SQLite with --payload-json: payload_json holds them as JSON arrays, not
+# strings (tests/cli/sqlite_payload_test.sh checks the default form)
+"$replay" "$pt" -o "$tmp/pt.sqlite" --payload-json 2>"$tmp/err" &&
     arrays=$(sqlite3 "$tmp/pt.sqlite" "SELECT count(*) FROM events, json_tree(events.payload_json) AS j
         WHERE j.key = 'Input Dims' AND j.type = 'array'") &&
     texts=$(sqlite3 "$tmp/pt.sqlite" "SELECT count(*) FROM events, json_tree(events.payload_json) AS j

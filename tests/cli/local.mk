@@ -2,7 +2,7 @@
 TESTS += tests/cli/payload_cli_test.sh tests/cli/replay_cli_test.sh \
 	tests/cli/sql_vs_stats_test.sh tests/cli/chrome_in_test.sh tests/cli/synthetic_test.sh \
 	tests/cli/capture_test.sh tests/cli/roundtrip_checkers_test.sh tests/cli/report_versions_test.sh \
-	tests/cli/readme_test.sh
+	tests/cli/readme_test.sh tests/cli/sqlite_payload_test.sh
 EXTRA_DIST += tests/cli/report_versions_test.sh \
 	tests/data/format1/README.md tests/data/format1/dumps.sha256 \
 	tests/data/format1/capture-all.nvtxw tests/data/format1/demo.nvtxw \
@@ -18,7 +18,7 @@ EXTRA_DIST += tests/cli/report_versions_test.sh \
 	tests/data/format2/gpu.nvtxw tests/data/format2/mpi.nvtxw \
 	tests/data/format2/nested.nvtxw tests/data/format2/pytorch.nvtxw \
 	tests/data/format2/tasks.nvtxw
-EXTRA_DIST += tests/cli/readme_test.sh
+EXTRA_DIST += tests/cli/readme_test.sh tests/cli/sqlite_payload_test.sh
 EXTRA_DIST += tests/cli/payload_cli_test.sh tests/cli/replay_cli_test.sh \
 	tests/cli/sql_vs_stats_test.sh tests/cli/synthetic_test.sh tests/cli/synthetic_check.py \
 	tests/cli/chrome_in_test.sh tests/cli/chrome_norm.py \

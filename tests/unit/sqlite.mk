@@ -1,7 +1,8 @@
 # tests/unit/sqlite.mk - Sink=sqlite (sqlite_test.c): sessions written
 # through the NVTXW v2 table with known ranges, marks and counters, read back
-# with the sqlite3 API (exact rows, the docs/sqlite-schema.md example
-# queries), four threads on four streams at once (TSan in CI), a bad Output
+# with the sqlite3 API (exact rows, the payload bytes, PayloadJson=yes and
+# its bad values, the docs/sqlite-schema.md example queries), four threads
+# on four streams at once (TSan in CI), a bad Output
 # path, and the rows/s of 1M ranges (printed; NVTXW_SQLITE_BENCH_RANGES
 # changes the count).
 check_PROGRAMS += tests/unit/sqlite_test

@@ -4,9 +4,13 @@
  * with the sqlite3 API: exact rows of every table the session touched, and
  * the example queries of docs/sqlite-schema.md (range summary, top-N
  * longest ranges, one stream's events in a time window) with their exact
- * results. Four threads write four streams at once (TSan in CI), with
- * enough rows that pops close pushes of earlier batches. A bad Output path
- * fails SessionBegin naming the path; an existing output needs Overwrite.
+ * results. Payloads: by default each event's payloads as bytes in
+ * `payload` (exact bytes checked) and no JSON text; with PayloadJson=yes
+ * payload_json and value_json too, a field read both ways; a bad
+ * PayloadJson value fails SessionBegin naming the key. Four threads write
+ * four streams at once (TSan in CI), with enough rows that pops close
+ * pushes of earlier batches. A bad Output path fails SessionBegin naming
+ * the path; an existing output needs Overwrite.
  * test_bench prints the rows/s of 1M ranges (NVTXW_SQLITE_BENCH_RANGES
  * overrides the count).
  */
@@ -109,6 +113,9 @@ static nvtxwEventAttributes_t reg(nvtxDomainHandle_t domain, const char* text) {
     return attr;
 }
 
+/* The helper schema IDs of stream main (write_session). */
+static nvtxwEventHelperSchemaIds_t main_ids;
+
 /* main (default domain, scope "node/proc"): outer 0..1000 (red, cat 3) holds
  * split inner 100..400 and registered inner 500..900; mark "tick" at 50;
  * work 2000..2100, 2200..2500; start 7 at 4000 ended on io at 4500.
@@ -123,6 +130,7 @@ static void write_session(nvtxwSessionHandle_t session) {
     OK(nvtxwCategoryRegister(T, def, 3, "compute"));
     OK(nvtxwEventWriterOpen(T, session, "main", def, "node/proc", 0, &m));
     OK(nvtxwEventWriterOpen(T, session, "io", net, NULL, 0, &io));
+    main_ids = m.schemaIds;
     OK(nvtxwRangePushPopWriteUtf8(&m, 0, 1000, utf8(0xffff0000u, 3, "outer")));
     OK(nvtxwMarkWriteUtf8(&m, 50, utf8(0, 0, "tick")));
     OK(nvtxwRangePushWriteUtf8(&m, 100, utf8(0, 0, "inner")));
@@ -143,6 +151,39 @@ static void write_session(nvtxwSessionHandle_t session) {
     OK(nvtxwTimeDomainRegister(T, net, NVTX_TIMESTAMP_TYPE_CPU_CLOCK_GETTIME_MONOTONIC, &clock1));
     OK(nvtxwTimeDomainRegister(T, net, NVTX_TIMESTAMP_TYPE_TOOL_PROVIDED, &clock2));
     OK(T->TimeSyncPointTableWrite(io.stream, clock1, clock2, &point, 1));
+}
+
+/* Appends `value` as unsigned LEB128 (the payload column's headers). */
+static size_t put_uvar(unsigned char* out, uint64_t value) {
+    size_t n = 0;
+    for (; value >= 0x80; value >>= 7)
+        out[n++] = (unsigned char)(value | 0x80);
+    out[n++] = (unsigned char)value;
+    return n;
+}
+
+/* Appends a payload as docs/sqlite-schema.md lays it out in `payload`. */
+static size_t put_payload(unsigned char* out, uint64_t schema, const void* data, size_t size) {
+    size_t n = put_uvar(out, schema);
+    n += put_uvar(out + n, size);
+    memcpy(out + n, data, size);
+    return n + size;
+}
+
+/* The payload column of the row `sql` selects equals the two payloads of
+ * nvtxwRangePushPopWriteUtf8(0, 1000, {0xffff0000, 3, "outer"}). */
+static void expect_outer_payload(sqlite3* db, const char* sql) {
+    nvtxwRangeEventUtf8Payload_t range = {0, 1000, {0xffff0000u, 3}};
+    unsigned char expected[128];
+    size_t n = put_payload(expected, main_ids.rangePushPopUtf8, &range, sizeof range);
+    sqlite3_stmt* stmt = NULL;
+    n += put_payload(expected + n, main_ids.eventMessageUtf8, "outer", 5);
+    ck_assert_int_eq(sqlite3_prepare_v2(db, sql, -1, &stmt, NULL), SQLITE_OK);
+    ck_assert_int_eq(sqlite3_step(stmt), SQLITE_ROW);
+    ck_assert_int_eq(sqlite3_column_type(stmt, 0), SQLITE_BLOB);
+    ck_assert_int_eq(sqlite3_column_bytes(stmt, 0), (int)n);
+    ck_assert_mem_eq(sqlite3_column_blob(stmt, 0), expected, n);
+    sqlite3_finalize(stmt);
 }
 
 START_TEST(test_rows) {
@@ -175,16 +216,69 @@ START_TEST(test_rows) {
            "3000|3500|pushpop|-|-|-|send|1|1|1|0\n"
            "3000|3600|startend|-|-|-|recv|1|1|1|0\n"
            "4500|-|end|7|-|-|-|0|1|1|0\n");
+    /* the default: payloads as bytes, no JSON text */
+    expect(db, "SELECT count(*), count(payload), count(payload_json) FROM events", "12|12|0\n");
+    expect_outer_payload(db, "SELECT payload FROM events WHERE text = 'outer'");
     expect(db,
-           "SELECT json_extract(payload_json, '$.payloads[0].fields.timestampEnd')"
-           " FROM events WHERE text = 'outer'",
-           "1000\n");
-    expect(db,
-           "SELECT c.name, s.timestamp, s.value, s.no_value_reason, length(s.data)"
+           "SELECT c.name, s.timestamp, s.value, s.no_value_reason, quote(s.data), s.value_json"
            " FROM counter_samples s JOIN counters c ON c.id = s.counter_id ORDER BY s.timestamp",
-           "queue|3000|5.0|-|8\nload|3100|1.5|-|8\nqueue|3200|-|2|-\n");
+           "queue|3000|5.0|-|X'0500000000000000'|-\nload|3100|1.5|-|X'000000000000F83F'|-\n"
+           "queue|3200|-|2|NULL|-\n");
     expect(db, "SELECT stream_id, timestamp_src, timestamp_dst, slope FROM sync_points",
            "1|10|20|-\n");
+    sqlite3_close(db);
+}
+END_TEST
+
+/* The example of docs/sqlite-schema.md that reads a field both ways. */
+static const char doc_field_query[] =
+    "SELECT hex(substr(payload, 15, 8)) AS end_bytes,"
+    " json_extract(payload_json, '$.payloads[0].fields.timestampEnd') AS end_json"
+    " FROM events WHERE text = 'outer'";
+
+/* PayloadJson=yes: payload_json and value_json as well, the same payload
+ * BLOB; a field read both ways (docs/sqlite-schema.md, example queries). */
+START_TEST(test_payload_json) {
+    nvtxwSessionHandle_t session = NULL;
+    nvtxwResultCode_t rc = try_begin(out_path, "|PayloadJson=yes", &session);
+    sqlite3* db;
+    ck_assert_msg(rc == NVTXW_RESULT_SUCCESS, "SessionBegin: %s", nvtxw_last_error());
+    write_session(session);
+    end(session);
+    db = open_db();
+    expect(db, "SELECT count(*), count(payload), count(payload_json) FROM events", "12|12|12\n");
+    expect_outer_payload(db, "SELECT payload FROM events WHERE text = 'outer'");
+    expect(db, doc_field_query, "E803000000000000|1000\n");
+    expect(db,
+           "SELECT json_extract(payload_json, '$.payloads[1].fields.message')"
+           " FROM events WHERE text = 'outer'",
+           "outer\n");
+    expect(db, "SELECT timestamp, value_json FROM counter_samples ORDER BY timestamp",
+           "3000|{\"count\":1,\"payloads\":[{\"index\":0,\"schemaId\":17,\"size\":8,"
+           "\"schemaName\":\"INT64\",\"fields\":{\"<field_0>\":5}}]}\n"
+           "3100|{\"count\":1,\"payloads\":[{\"index\":0,\"schemaId\":20,\"size\":8,"
+           "\"schemaName\":\"DOUBLE\",\"fields\":{\"<field_0>\":1.5}}]}\n"
+           "3200|-\n");
+    sqlite3_close(db);
+}
+END_TEST
+
+/* PayloadJson takes yes/no words only: another value fails SessionBegin
+ * naming the key and the value, before any file is made. */
+START_TEST(test_payload_json_values) {
+    nvtxwSessionHandle_t session = NULL;
+    sqlite3* db;
+    ck_assert_int_eq(try_begin(out_path, "|PayloadJson=maybe", &session),
+                     NVTXW_RESULT_INVALID_ARGUMENT);
+    ck_assert_msg(strstr(nvtxw_last_error(), "PayloadJson=\"maybe\"") != NULL, "message: %s",
+                  nvtxw_last_error());
+    ck_assert_int_ne(access(out_path, F_OK), 0);
+    ck_assert_int_eq(try_begin(out_path, "|PayloadJson=off|PayloadJson=yes", &session),
+                     NVTXW_RESULT_SUCCESS); /* the first occurrence wins */
+    write_session(session);
+    end(session);
+    db = open_db();
+    expect(db, "SELECT count(payload_json) FROM events", "0\n");
     sqlite3_close(db);
 }
 END_TEST
@@ -214,6 +308,7 @@ START_TEST(test_doc_queries) {
            " WHERE s.name = 'main' AND e.start < 1000 AND ifnull(e.end, e.start) >= 450"
            " ORDER BY e.start",
            "0|1000|pushpop|outer\n500|900|push|inner\n900|-|pop|-\n");
+    expect(db, doc_field_query, "E803000000000000|-\n"); /* no JSON by default */
     sqlite3_close(db);
 }
 END_TEST
@@ -340,6 +435,8 @@ static Suite* sqlite_suite(void) {
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, test_rows);
+    tcase_add_test(tc, test_payload_json);
+    tcase_add_test(tc, test_payload_json_values);
     tcase_add_test(tc, test_doc_queries);
     tcase_add_test(tc, test_threads);
     tcase_add_test(tc, test_distinct_counter_names);

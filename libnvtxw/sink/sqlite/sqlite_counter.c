@@ -3,10 +3,11 @@
  * the sqlite sink's write path.
  *
  * counter_samples rows: `data` holds the sample bytes as given, value_json
- * nvtxw_payload_format_json of the sample (one payload of the counter's
- * schema), and `value` the number when the sample holds exactly one
+ * (PayloadJson=yes only, else NULL) nvtxw_payload_format_json of the sample
+ * (one payload of the counter's schema), and `value` the number when the
+ * sample holds exactly one
  * top-level numeric scalar (a predefined numeric type, or a one-field
- * schema), else NULL (multi-field samples: read value_json). A
+ * schema), else NULL (multi-field samples: read `data`, or value_json). A
  * CounterNoValueWrite row has only no_value_reason (NVTX_COUNTER_SAMPLE_*).
  *
  * Sync points and conversion factors are rare: they are inserted at once,
@@ -119,6 +120,8 @@ static nvtxwResultCode_t sample_decode(sqlite_stream* st, sqlite_sample_row* row
     row->data_length = size;
     if (strbuf_append(&st->arena, data, size) != 0)
         return error_oom("a counter sample");
+    if (!st->sink->payload_json)
+        return NVTXW_RESULT_SUCCESS;
     row->json = st->arena.length;
     status = nvtxw_payload_format_json(schemas, &payload, 1, NULL, arena_write, &st->arena);
     row->json_length = st->arena.length - row->json;

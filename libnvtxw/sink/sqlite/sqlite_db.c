@@ -53,7 +53,7 @@ static const char schema_sql[] =
     "CREATE TABLE events (id INTEGER PRIMARY KEY, start INTEGER, end INTEGER,"
     " event_type INTEGER NOT NULL, range_id INTEGER, category INTEGER, color INTEGER,"
     " text TEXT, text_id INTEGER, domain_id INTEGER NOT NULL, stream_id INTEGER NOT NULL,"
-    " scope_id INTEGER, payload_json TEXT);"
+    " scope_id INTEGER, payload_json TEXT, payload BLOB);"
     "CREATE TABLE counter_samples (counter_id INTEGER NOT NULL, domain_id INTEGER NOT NULL,"
     " stream_id INTEGER NOT NULL, timestamp INTEGER NOT NULL, value REAL, data BLOB,"
     " value_json TEXT, no_value_reason INTEGER);"
@@ -71,7 +71,7 @@ static const char schema_sql[] =
     " WHERE e.event_type IN (2, 3, 5, 7) AND e.end IS NOT NULL;"
     "INSERT INTO event_types VALUES (0, 'event'), (1, 'counter_group'), (2, 'pushpop'),"
     " (3, 'startend'), (4, 'mark'), (5, 'push'), (6, 'pop'), (7, 'start'), (8, 'end');"
-    "INSERT INTO meta VALUES ('format', 'nvtxw-sqlite'), ('version', '1');";
+    "INSERT INTO meta VALUES ('format', 'nvtxw-sqlite'), ('version', '2');";
 
 /* Start halves get the time of the earliest end of the same range ID at or
  * after them (split start/end ranges may cross streams and domains, as in
@@ -88,7 +88,7 @@ static const char finish_sql[] =
     "CREATE INDEX counter_samples_counter ON counter_samples (counter_id, timestamp);";
 
 static const char* const stmt_sql[SQ_COUNT] = {
-    [SQ_EVENT] = "INSERT INTO events VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+    [SQ_EVENT] = "INSERT INTO events VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
     [SQ_EVENT_END] = "UPDATE events SET end = ?2 WHERE id = ?1",
     [SQ_SAMPLE] = "INSERT INTO counter_samples VALUES (?,?,?,?,?,?,?,?)",
     [SQ_SYNC] = "INSERT INTO sync_points VALUES (?,?,?,?,?,?,?)",
@@ -201,7 +201,10 @@ static nvtxwResultCode_t insert_event(sqlite_stream* st, const sqlite_event_row*
     sqlite3_bind_int64(stmt, 10, st->stream->domain->index);
     sqlite3_bind_int64(stmt, 11, (sqlite3_int64)st->stream->index);
     sqlite_bind_u64(stmt, 12, row->scope_id, row->scope_id != NVTX_SCOPE_NONE);
-    sqlite_bind_text(stmt, 13, arena + row->json, row->json_length);
+    if (row->json_length != 0)
+        sqlite_bind_text(stmt, 13, arena + row->json, row->json_length);
+    if (row->payload_length != 0)
+        sqlite3_bind_blob64(stmt, 14, arena + row->payload, row->payload_length, SQLITE_STATIC);
     return sqlite_db_step(ss, SQ_EVENT, "insert an event");
 }
 
@@ -217,7 +220,8 @@ static nvtxwResultCode_t insert_sample(sqlite_stream* st, const sqlite_sample_ro
         sqlite3_bind_double(stmt, 5, row->value);
     if (row->reason < 0) {
         sqlite3_bind_blob64(stmt, 6, arena + row->data, row->data_length, SQLITE_STATIC);
-        sqlite_bind_text(stmt, 7, arena + row->json, row->json_length);
+        if (row->json_length != 0)
+            sqlite_bind_text(stmt, 7, arena + row->json, row->json_length);
     } else {
         sqlite3_bind_int(stmt, 8, row->reason);
     }

@@ -9,7 +9,11 @@
  * color and message (UTF-8 text, or a registered string: text and handle);
  * the message text goes into the arena. A row without a point in time falls
  * back to the core's first TIMESTAMP.
- * payload_json is nvtxw_payload_format_json of all the event's payloads.
+ * The payload column holds the event's payloads as the producer wrote them,
+ * each after its schema ID and size (uvar, common/varint.h): copies, no
+ * formatting, so the default costs a memcpy per event. payload_json
+ * (nvtxw_payload_format_json of all the event's payloads) is written only
+ * with PayloadJson=yes: formatting it took most of the sink's time.
  * A rejected event (invalid payload) leaves nothing behind: the arena is cut
  * back and no row is added.
  */
@@ -19,6 +23,7 @@
 
 #include "common/alloc.h"
 #include "common/error_internal.h"
+#include "common/varint.h"
 #include "nvtxw/format.h"
 #include "sink/shared/event_info.h"
 #include "sink/sqlite/sqlite_internal.h"
@@ -42,6 +47,44 @@ static nvtxwResultCode_t append_json(sqlite_stream* st, const nvtxPayloadData_t*
                                        arena_write, &st->arena);
     *length = st->arena.length - *offset;
     return status;
+}
+
+/* The bytes of a payload: its size, or for SIZE_MAX (a predefined C string
+ * the core measured in the producer's memory) the code units up to and
+ * with the NUL, as the walk that validated the event counted them. */
+static size_t payload_bytes(const nvtxPayloadData_t* payload) {
+    static const unsigned char zero[4] = {0, 0, 0, 0};
+    const unsigned char* p = payload->payload;
+    size_t unit = 1, units = 0;
+    if (payload->size != SIZE_MAX)
+        return payload->size;
+    if (payload->schemaId == NVTX_PAYLOAD_ENTRY_TYPE_CSTRING_UTF16)
+        unit = 2;
+    else if (payload->schemaId == NVTX_PAYLOAD_ENTRY_TYPE_CSTRING_UTF32)
+        unit = 4;
+    while (memcmp(p + units * unit, zero, unit) != 0)
+        units++;
+    return (units + 1) * unit;
+}
+
+/* Appends the payload column to the arena: per payload uvar schema ID, uvar
+ * size, the bytes. *offset and *length receive where. */
+static nvtxwResultCode_t append_payloads(sqlite_stream* st, const core_event* event, size_t* offset,
+                                         size_t* length) {
+    uint8_t head[2 * VARINT_MAX_BYTES];
+    size_t i;
+    *offset = st->arena.length;
+    for (i = 0; i < event->count; i++) {
+        const nvtxPayloadData_t* payload = &event->payloads[i];
+        size_t size = payload_bytes(payload);
+        size_t n = varint_put(head, payload->schemaId);
+        n += varint_put(head + n, size);
+        if (strbuf_append(&st->arena, (const char*)head, n) != 0 ||
+            strbuf_append(&st->arena, payload->payload, size) != 0)
+            return error_oom("the payloads of a sqlite row");
+    }
+    *length = st->arena.length - *offset;
+    return NVTXW_RESULT_SUCCESS;
 }
 
 static void arena_cut(strbuf* arena, size_t length) {
@@ -130,8 +173,10 @@ nvtxwResultCode_t sqlite_event_write(void* state, const core_event* event) {
     status = event_info_walk(event, 0, &st->arena, &w, &facts);
     if (status == NVTXW_RESULT_SUCCESS) {
         row_fill(st, &row, &w, event, &facts);
-        status = append_json(st, event->payloads, event->count, &row.json, &row.json_length);
+        status = append_payloads(st, event, &row.payload, &row.payload_length);
     }
+    if (status == NVTXW_RESULT_SUCCESS && st->sink->payload_json)
+        status = append_json(st, event->payloads, event->count, &row.json, &row.json_length);
     if (status == NVTXW_RESULT_SUCCESS &&
         (grow((void**)&st->events, st->event_count, &st->event_capacity, sizeof row) != 0 ||
          pair_push_pop(st, &row) != 0))

@@ -70,12 +70,15 @@ enum {
     SQ_COUNT
 };
 
-/* A buffered events row; text and JSON live in the stream's arena. */
+/* A buffered events row; text, payload bytes and JSON live in the
+ * stream's arena (offsets, so the arena may grow). */
 typedef struct sqlite_event_row {
     int64_t id, start, end;
     uint64_t range_id, text_id, scope_id;
     uint32_t category, color;
-    size_t text, text_length, json, json_length; /* text == SIZE_MAX: none */
+    size_t text, text_length;       /* text == SIZE_MAX: none */
+    size_t payload, payload_length; /* the payload column (sqlite_event.c) */
+    size_t json, json_length;       /* json_length == 0: NULL (PayloadJson=no) */
     unsigned char type, has_start, has_end, has_range_id;
 } sqlite_event_row;
 
@@ -112,6 +115,7 @@ typedef struct sqlite_sink {
     _Atomic int64_t next_event_id;
     const core_domain** domains; /* registered domains (for the YAML dump) */
     size_t domain_count, domain_capacity;
+    int payload_json; /* PayloadJson=yes: fill payload_json and value_json */
 } sqlite_sink;
 
 typedef struct sqlite_stream {

@@ -4,11 +4,13 @@
  * StringIds) so SQL written for that export ports with renamed columns.
  *
  * Config (docs/config.md): Output=PATH (default the session name plus
- * ".sqlite"), Overwrite=yes|no. The database is written as PATH.tmp-XXXXXX
- * and renamed to PATH at SessionEnd; a faulty session removes it.
+ * ".sqlite"), Overwrite=yes|no, PayloadJson=yes|no (default no: the
+ * payloads as bytes only, see sqlite_event.c). The database is written as
+ * PATH.tmp-XXXXXX and renamed to PATH at SessionEnd; a faulty session
+ * removes it.
  *
  * Schema (DDL in sqlite_db.c; columns in docs/sqlite-schema.md):
- *   meta(key, value)                       format "nvtxw-sqlite", version 1
+ *   meta(key, value)                       format "nvtxw-sqlite", version 2
  *   event_types(id, name)                  0 event, 1 counter_group, 2 pushpop,
  *                                          3 startend, 4 mark, 5 push, 6 pop,
  *                                          7 start, 8 end (schema roles, 3.4)
@@ -18,9 +20,12 @@
  *   schemas, schema_entries, enums, enum_values, counters, time_domains
  *   streams(id, name, domain_id, scope_id, time_domain_id, ordering...)
  *   events(id, start, end, event_type, range_id, category, color, text,
- *          text_id, domain_id, stream_id, scope_id, payload_json)
+ *          text_id, domain_id, stream_id, scope_id, payload_json, payload)
+ *                                          payload_json NULL unless
+ *                                          PayloadJson=yes
  *   counter_samples(counter_id, domain_id, stream_id, timestamp, value,
- *                   data, value_json, no_value_reason)
+ *                   data, value_json, no_value_reason)   value_json: as
+ *                                          payload_json
  *   sync_points(domain_id, stream_id, time_domain_src, time_domain_dst,
  *               timestamp_src, timestamp_dst, slope)
  *   view ranges(id, start, end, duration, style, name, ...)  closed ranges,
@@ -93,9 +98,13 @@ static nvtxwResultCode_t sqlite_create(const core_config* config, const char* se
     ss->base.ops = &sink_sqlite_ops;
     pthread_mutex_init(&ss->lock, NULL);
     atomic_init(&ss->next_event_id, 1);
-    ss->path = config->output ? nvtxw_strdup(config->output)
-                              : sink_default_output(session_name, ".sqlite");
-    status = ss->path ? sqlite_open_output(ss, config->overwrite) : error_oom("the output path");
+    status = core_config_bool(config, "PayloadJson", 0, &ss->payload_json);
+    if (status == NVTXW_RESULT_SUCCESS) {
+        ss->path = config->output ? nvtxw_strdup(config->output)
+                                  : sink_default_output(session_name, ".sqlite");
+        status =
+            ss->path ? sqlite_open_output(ss, config->overwrite) : error_oom("the output path");
+    }
     if (status == NVTXW_RESULT_SUCCESS) {
         *out = &ss->base;
         return status;

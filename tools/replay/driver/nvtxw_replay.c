@@ -78,6 +78,8 @@ static const char usage_text[] =
     "         --compression L      zstd level, -7 to 22: of a report (default 1), or\n"
     "                              of a Perfetto trace's packets (default: none;\n"
     "                              reading them needs Perfetto from 2026-07 on)\n"
+    "         --payload-json       sqlite: also write every event's payloads as JSON\n"
+    "                              text (payload_json; PayloadJson=yes)\n"
     "         --force              allow OUT to be one of the inputs (replaced when\n"
     "                              the replay succeeds)\n"
     "         --order stream|time  record order (default stream): input after input, or\n"
@@ -109,6 +111,7 @@ typedef struct options {
     const char* stats_format;  /* --stats: NULL, or text/csv/json */
     const char* stats_reports; /* --stats-reports, or NULL (the sink's default) */
     const char* task_rows;     /* --task-rows, or NULL (the sink's default) */
+    int payload_json;          /* --payload-json: PayloadJson=yes (sqlite) */
     const char* backend;       /* --backend */
     int allow_relative_backend;
     int force;                   /* --force: the output may be an input */
@@ -166,6 +169,10 @@ static int choose_sink(options* o) {
     }
     if (!strcmp(o->output, "-") && tool_sink_needs_file(o->sink))
         return usage_error("the %s sink writes files only: name one with -o OUT", o->sink);
+    if (o->payload_json && strcmp(o->sink, "sqlite") != 0)
+        return usage_error("--payload-json is for the sqlite sink (-o OUT.sqlite or --to sqlite), "
+                           "not %s",
+                           o->sink);
     return -1;
 }
 
@@ -311,6 +318,8 @@ static int parse(int argc, char** argv, options* o) {
             o->allow_relative_backend = 1;
         else if (!strcmp(a, "--force"))
             o->force = 1;
+        else if (!strcmp(a, "--payload-json"))
+            o->payload_json = 1;
         else if (!strcmp(a, "-q") || !strcmp(a, "--quiet"))
             o->quiet = 1;
         else if (!strcmp(a, "--stats") || !strncmp(a, "--stats=", 8))
@@ -636,13 +645,14 @@ static int run(int argc, char** argv) {
         o.progress = !o.quiet && isatty(STDERR_FILENO);
         o.progress_output = to_file ? out.write_path : NULL;
         if (snprintf(config, sizeof config,
-                     "Sink=%s|Output=%s|Overwrite=%s|StatsFormat=%s|Backend=%s%s%s%s%s%s%s", o.sink,
-                     to_file ? out.write_path : o.output, tool_overwrite_setting(to_file),
+                     "Sink=%s|Output=%s|Overwrite=%s|StatsFormat=%s|Backend=%s%s%s%s%s%s%s%s",
+                     o.sink, to_file ? out.write_path : o.output, tool_overwrite_setting(to_file),
                      o.stats_format ? o.stats_format : "text", o.backend ? o.backend : "",
                      o.stats_reports ? "|StatsReports=" : "",
                      o.stats_reports ? o.stats_reports : "", o.task_rows ? "|StatsTaskRows=" : "",
                      o.task_rows ? o.task_rows : "", o.compression ? "|Compression=" : "",
-                     o.compression ? o.compression : "") >= (int)sizeof config)
+                     o.compression ? o.compression : "",
+                     o.payload_json ? "|PayloadJson=yes" : "") >= (int)sizeof config)
             status = usage_error("output path too long: %s", o.output);
         else
             status = replay(&o, config, readers, temps);
