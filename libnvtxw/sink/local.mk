@@ -34,7 +34,8 @@ libnvtxw_libnvtxw_la_SOURCES += \
 libnvtxw_libnvtxw_la_SOURCES += \
 	libnvtxw/sink/sqlite/sqlite_sink.c libnvtxw/sink/sqlite/sqlite_internal.h \
 	libnvtxw/sink/sqlite/sqlite_db.c libnvtxw/sink/sqlite/sqlite_regs.c \
-	libnvtxw/sink/sqlite/sqlite_event.c libnvtxw/sink/sqlite/sqlite_counter.c
+	libnvtxw/sink/sqlite/sqlite_event.c libnvtxw/sink/sqlite/sqlite_counter.c \
+	libnvtxw/sink/sqlite/sqlite_flush.c
 libnvtxw_libnvtxw_la_SOURCES += \
 	libnvtxw/sink/capture/capture_sink.c libnvtxw/sink/capture/capture_internal.h \
 	libnvtxw/sink/capture/capture_json.c libnvtxw/sink/capture/capture_stream.c \

@@ -11,7 +11,7 @@
  * CounterNoValueWrite row has only no_value_reason (NVTX_COUNTER_SAMPLE_*).
  *
  * Sync points and conversion factors are rare: they are inserted at once,
- * one transaction per call, under the connection lock.
+ * under the connection lock, into the load's transaction (sqlite_db.c).
  */
 #include "config.h"
 
@@ -183,16 +183,11 @@ nvtxwResultCode_t sqlite_sync_points_write(void* state, uint64_t src, uint64_t d
                                            const nvtxSyncPoint_t* points, size_t count) {
     sqlite_stream* st = state;
     sqlite_sink* ss = st->sink;
-    nvtxwResultCode_t status;
+    nvtxwResultCode_t status = NVTXW_RESULT_SUCCESS;
     size_t i;
     pthread_mutex_lock(&ss->lock);
-    status = sqlite_db_exec(ss, "BEGIN", "begin a batch");
     for (i = 0; i < count && status == NVTXW_RESULT_SUCCESS; i++)
         status = insert_sync(st, src, dst, points[i].src, points[i].dst, NULL);
-    if (status == NVTXW_RESULT_SUCCESS)
-        status = sqlite_db_exec(ss, "COMMIT", "commit a batch");
-    else
-        sqlite3_exec(ss->db, "ROLLBACK", NULL, NULL, NULL);
     pthread_mutex_unlock(&ss->lock);
     return status;
 }

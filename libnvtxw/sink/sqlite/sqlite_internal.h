@@ -1,7 +1,8 @@
 /*
  * sink/sqlite/sqlite_internal.h - state shared by the sqlite sink's files:
- * sqlite_sink.c (lifecycle, output file), sqlite_db.c
- * (schema DDL, prepared statements, the batched flush) and
+ * sqlite_sink.c (lifecycle, output file), sqlite_db.c (schema DDL,
+ * prepared statements, the final pass), sqlite_flush.c (the batched
+ * inserts) and
  * sqlite_regs.c (registrations, streams), sqlite_event.c (the
  * write path: event analysis) and sqlite_counter.c (counters, sync).
  *
@@ -142,7 +143,10 @@ nvtxwResultCode_t sqlite_db_finish(sqlite_sink* ss);
 void sqlite_db_close(sqlite_sink* ss);
 /* The error of a failed SQLite call, naming `what` and the database. */
 nvtxwResultCode_t sqlite_db_error(sqlite_sink* ss, const char* what);
-/* Steps and resets a bound statement (caller holds the lock). */
+/* Steps and resets a bound statement, keeping its bindings (caller holds
+ * the lock). */
+nvtxwResultCode_t sqlite_db_run(sqlite_sink* ss, sqlite3_stmt* stmt, const char* what);
+/* sqlite_db_run, then clears the bindings. */
 nvtxwResultCode_t sqlite_db_step(sqlite_sink* ss, int which, const char* what);
 /* Runs SQL text (caller holds the lock). */
 nvtxwResultCode_t sqlite_db_exec(sqlite_sink* ss, const char* sql, const char* what);
@@ -150,6 +154,8 @@ nvtxwResultCode_t sqlite_db_exec(sqlite_sink* ss, const char* sql, const char* w
 int sqlite_bind_text(sqlite3_stmt* stmt, int column, const char* text, size_t length);
 /* Binds a uint64 bit pattern as an INTEGER, or NULL when `present` is 0. */
 int sqlite_bind_u64(sqlite3_stmt* stmt, int column, uint64_t value, int present);
+
+/* sqlite_flush.c */
 /* Inserts the stream's buffered rows in one transaction and empties them. */
 nvtxwResultCode_t sqlite_stream_flush(sqlite_stream* st);
 
