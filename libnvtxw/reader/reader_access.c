@@ -139,17 +139,24 @@ uint64_t nvtxw_reader_record_total(const nvtxw_reader_t* reader) {
 
 int nvtxw_reader_time_range(const nvtxw_reader_t* reader, int64_t* first, int64_t* last) {
     size_t i, n = reader != NULL ? container_reader_chunk_count(reader->container) : 0;
+    int64_t lo = 0, hi = 0;
     int found = 0;
     for (i = 0; i < n; i++) {
         const container_chunk_meta* meta = &container_reader_chunk_info(reader->container, i)->meta;
-        if (meta->kind != READER_KIND_EVENTS || meta->record_count == 0)
+        /* 0 and 0 is what a chunk of untimed records declares */
+        if (meta->kind != READER_KIND_EVENTS || meta->record_count == 0 ||
+            (meta->first_ts == 0 && meta->last_ts == 0))
             continue;
-        if (!found || meta->first_ts < *first)
-            *first = meta->first_ts;
-        if (!found || meta->last_ts > *last)
-            *last = meta->last_ts;
+        if (!found || meta->first_ts < lo)
+            lo = meta->first_ts;
+        if (!found || meta->last_ts > hi)
+            hi = meta->last_ts;
         found = 1;
     }
+    if (found && first != NULL)
+        *first = lo;
+    if (found && last != NULL)
+        *last = hi;
     return found;
 }
 

@@ -1153,6 +1153,58 @@ START_TEST(time_range_from_chunk_headers) {
 }
 END_TEST
 
+/* A chunk whose records carry no time declares 0 and 0 in its header: the
+ * range must skip it, not widen down to 0 (a stream holding only a sync
+ * point table beside events at epoch times). NULL outputs are allowed. */
+START_TEST(time_range_skips_untimed_chunks) {
+    const nvtxwInterface_t* t = NULL;
+    char config[256];
+    nvtxwSessionAttributes_t sattr = {sizeof sattr, "untimed", config};
+    nvtxwDomainAttributes_t dattr = {sizeof dattr, "dom"};
+    nvtxwStreamAttributes_t stattr;
+    nvtxPayloadSchemaEntry_t entries[1] = {{NVTX_PAYLOAD_ENTRY_FLAG_TIMESTAMP,
+                                            NVTX_PAYLOAD_ENTRY_TYPE_INT64, "ts", NULL, 0, 0, NULL,
+                                            NULL}};
+    nvtxPayloadSchemaAttr_t schema;
+    nvtxwSessionHandle_t session;
+    nvtxDomainHandle_t domain;
+    nvtxwStreamHandle_t timed, untimed;
+    nvtxSyncPoint_t sync[1] = {{1, 2}};
+    uint64_t id;
+    int64_t first = 1, last = 1;
+    const int64_t epoch = 1700000000000000000LL;
+    nvtxw_reader_t* reader;
+    ck_assert_int_eq(nvtxwGetInterface(NVTXW_INTERFACE_VERSION, (const void**)&t),
+                     NVTXW_RESULT_SUCCESS);
+    snprintf(config, sizeof config, "Sink=report|Output=%s|Overwrite=yes", path);
+    static_schema(&schema, entries, 1);
+    memset(&stattr, 0, sizeof stattr);
+    stattr.structSize = sizeof stattr;
+    ck_assert_int_eq(t->SessionBegin(&sattr, &session), NVTXW_RESULT_SUCCESS);
+    ck_assert_int_eq(t->DomainRegister(session, &dattr, &domain), NVTXW_RESULT_SUCCESS);
+    ck_assert_int_eq(t->SchemaRegister(domain, &schema, &id), NVTXW_RESULT_SUCCESS);
+    stattr.domain = domain;
+    stattr.name = "timed";
+    ck_assert_int_eq(t->StreamOpen(session, &stattr, &timed), NVTXW_RESULT_SUCCESS);
+    stattr.name = "untimed";
+    ck_assert_int_eq(t->StreamOpen(session, &stattr, &untimed), NVTXW_RESULT_SUCCESS);
+    for (int64_t k = 0; k < 10; k++) {
+        int64_t ts = epoch + 10 * k;
+        nvtxPayloadData_t p = {id, sizeof ts, &ts};
+        ck_assert_int_eq(t->EventWrite(timed, &p, 1), NVTXW_RESULT_SUCCESS);
+    }
+    ck_assert_int_eq(t->TimeSyncPointTableWrite(untimed, 14, 12, sync, 1), NVTXW_RESULT_SUCCESS);
+    ck_assert_int_eq(t->SessionEnd(session), NVTXW_RESULT_SUCCESS);
+    reader = open_ok(path, NVTXW_READER_ORDER_STREAM);
+    ck_assert_int_eq(nvtxw_reader_time_range(reader, &first, &last), 1);
+    ck_assert_int_eq(first, epoch);
+    ck_assert_int_eq(last, epoch + 90);
+    ck_assert_int_eq(nvtxw_reader_time_range(reader, NULL, &last), 1);
+    ck_assert_int_eq(nvtxw_reader_time_range(reader, NULL, NULL), 1);
+    nvtxw_reader_close(reader);
+}
+END_TEST
+
 /* Producer -> report sink -> reader -> replay -> report sink -> reader: the
  * two reports read back record for record alike. */
 START_TEST(round_trip_through_report_sink) {
@@ -2141,6 +2193,7 @@ int main(void) {
     tcase_add_test(tc, time_order_matches_a_linear_merge);
     tcase_add_test(tc, runs_of_one_schema);
     tcase_add_test(tc, time_range_from_chunk_headers);
+    tcase_add_test(tc, time_range_skips_untimed_chunks);
     suite_add_tcase(s, tc);
     return tu_run_suite(s);
 }

@@ -265,12 +265,14 @@ NVTXW_API uint64_t nvtxw_reader_record_count(const nvtxw_reader_t* reader);
 NVTXW_API uint64_t nvtxw_reader_record_total(const nvtxw_reader_t* reader);
 /* The smallest and the largest record timestamp that the file's event
  * chunks declare in their headers (docs/report-records.md), known from open
- * on without reading them: 1 when there is an event chunk (then *first and
- * *last are set), else 0 (also for NULL). A chunk whose records have no
- * timestamp declares 0 and 0. A hint for a sink that rebases times, such
- * as the json sink's TimestampBase= (docs/chrome-json.md): damaged chunks
- * are not counted, filters of a replay are not applied, and the times are
- * those of the report's time domains, not converted. */
+ * on without reading them: 1 when there is an event chunk with times (then
+ * *first and *last are set, each unless NULL), else 0 (also for a NULL
+ * reader). A chunk whose records have no timestamp declares 0 and 0 and is
+ * skipped, as is one whose records are all at time 0. A hint for a sink
+ * that rebases times, such as the json sink's TimestampBase=
+ * (docs/chrome-json.md): damaged chunks are not counted, filters of a
+ * replay are not applied, and the times are those of the report's time
+ * domains, not converted. */
 NVTXW_API int nvtxw_reader_time_range(const nvtxw_reader_t* reader, int64_t* first, int64_t* last);
 
 /*

@@ -49,24 +49,6 @@ static nvtxwResultCode_t append_json(sqlite_stream* st, const nvtxPayloadData_t*
     return status;
 }
 
-/* The bytes of a payload: its size, or for SIZE_MAX (a predefined C string
- * the core measured in the producer's memory) the code units up to and
- * with the NUL, as the walk that validated the event counted them. */
-static size_t payload_bytes(const nvtxPayloadData_t* payload) {
-    static const unsigned char zero[4] = {0, 0, 0, 0};
-    const unsigned char* p = payload->payload;
-    size_t unit = 1, units = 0;
-    if (payload->size != SIZE_MAX)
-        return payload->size;
-    if (payload->schemaId == NVTX_PAYLOAD_ENTRY_TYPE_CSTRING_UTF16)
-        unit = 2;
-    else if (payload->schemaId == NVTX_PAYLOAD_ENTRY_TYPE_CSTRING_UTF32)
-        unit = 4;
-    while (memcmp(p + units * unit, zero, unit) != 0)
-        units++;
-    return (units + 1) * unit;
-}
-
 /* Appends the payload column to the arena: per payload uvar schema ID, uvar
  * size, the bytes. *offset and *length receive where. */
 static nvtxwResultCode_t append_payloads(sqlite_stream* st, const core_event* event, size_t* offset,
@@ -76,7 +58,7 @@ static nvtxwResultCode_t append_payloads(sqlite_stream* st, const core_event* ev
     *offset = st->arena.length;
     for (i = 0; i < event->count; i++) {
         const nvtxPayloadData_t* payload = &event->payloads[i];
-        size_t size = payload_bytes(payload);
+        size_t size = core_payload_bytes(payload);
         size_t n = varint_put(head, payload->schemaId);
         n += varint_put(head + n, size);
         if (strbuf_append(&st->arena, (const char*)head, n) != 0 ||
