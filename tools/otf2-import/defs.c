@@ -40,8 +40,7 @@ static OTF2_CallbackCode on_clock(void* ud, uint64_t resolution, uint64_t offset
         import_error("corrupt definitions: ClockProperties with timer resolution 0");
         return OTF2_CALLBACK_INTERRUPT;
     }
-    defs->timer_resolution = resolution;
-    defs->global_offset = offset;
+    import_clock_set(defs, resolution, offset);
     defs->trace_length = length;
     defs->has_clock = 1;
     return OTF2_CALLBACK_SUCCESS;

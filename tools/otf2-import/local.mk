@@ -20,6 +20,7 @@ tools_otf2_import_nvtxw_otf2_import_SOURCES = \
 	tools/otf2-import/import.c \
 	tools/otf2-import/worker.c \
 	tools/otf2-import/location.c \
+	tools/otf2-import/ticks.c \
 	tools/otf2-import/ev_region.c \
 	tools/otf2-import/ev_mpi.c \
 	tools/otf2-import/ev_thread.c \

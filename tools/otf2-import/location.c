@@ -53,25 +53,6 @@ OTF2_CallbackCode ev_fail(loc_ctx* c, event_kind kind, const char* fmt, ...) {
     return OTF2_CALLBACK_INTERRUPT;
 }
 
-int import_ticks_to_ns(const otf2_defs* defs, uint64_t ticks, int64_t* ns) {
-    uint64_t res = defs->timer_resolution;
-    __int128 q;
-    if (ticks >= defs->global_offset && res <= UINT64_MAX / 1000000000u) {
-        /* the usual case, in 64-bit divisions: d = a * res + b, b < res */
-        uint64_t d = ticks - defs->global_offset, a = d / res, b = d % res;
-        q = (__int128)a * 1000000000 + (__int128)(b * 1000000000u / res);
-    } else {
-        __int128 scaled = ((__int128)ticks - (__int128)defs->global_offset) * 1000000000;
-        q = scaled / (__int128)res;
-        if (scaled % (__int128)res != 0 && scaled < 0)
-            q -= 1; /* floor, also before the global offset */
-    }
-    if (q > INT64_MAX || q < INT64_MIN)
-        return -1;
-    *ns = (int64_t)q;
-    return 0;
-}
-
 OTF2_CallbackCode ev_begin(loc_ctx* c, event_kind kind, OTF2_TimeStamp time) {
     c->event_number++;
     if (c->event_number > 1 && time < c->last_ticks)

@@ -349,16 +349,26 @@ static void fit_threads(cli* c) {
         c->opts.threads = fit;
 }
 
+/* Above OTF2's largest usual chunk (4 MiB) and its bookkeeping. */
+#define IMPORT_MMAP_THRESHOLD ((4 << 20) + (256 << 10))
+
 static int run(int argc, char** argv) {
     static importer im; /* large; zero-initialized */
     cli c;
     char backend_path[PATH_MAX];
     int status;
 #ifdef __GLIBC__
-    /* Large tables (the task prescan's, registries) are mmapped and return
-     * to the system when freed; glibc's adaptive threshold would otherwise
-     * keep them in the heap after the first free, adding to the peak. */
-    mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+    /* OTF2 allocates a chunk-sized buffer for every definition and event
+     * reader it opens (256 KiB to 4 MiB for definitions, 1 MiB for events
+     * in the archives we have seen) and clears it: taken from the heap and
+     * kept there when freed, those pages are touched once, where mmapped
+     * each reader paid a page fault per 4 KiB (a quarter of the time of a
+     * 4 M-event import; bench/README.md). Larger tables (the task
+     * prescan's, registries) are still mmapped, so they return to the
+     * system when freed instead of adding to the peak; glibc's adaptive
+     * threshold would keep them in the heap after the first free. */
+    mallopt(M_MMAP_THRESHOLD, IMPORT_MMAP_THRESHOLD);
+    mallopt(M_TRIM_THRESHOLD, 2 * IMPORT_MMAP_THRESHOLD);
 #endif
     memset(&c, 0, sizeof c);
     c.opts.threads = 1;

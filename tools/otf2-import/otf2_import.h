@@ -172,6 +172,7 @@ typedef struct otf2_defs {
     def_table strings, regions, nodes, groups, locations, member_groups, comms, members, metrics,
         attributes, parameters, windows, io_handles, io_files, generators, contexts, paradigms;
     uint64_t timer_resolution, global_offset, trace_length;
+    uint64_t resolution_inverse; /* UINT64_MAX / timer_resolution: import_clock_set */
     int has_clock;
     uint32_t mpi_locations; /* Group index of the MPI COMM_LOCATIONS group + 1, 0 = none */
 } otf2_defs;
@@ -386,9 +387,11 @@ void* location_worker(void* importer_arg);
 /* Records the first failure; later ones are dropped. */
 void import_fail(importer* im, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* ticks.c. Sets the archive's clock; `resolution` is not 0. */
+void import_clock_set(otf2_defs* defs, uint64_t resolution, uint64_t offset);
 /* Converts corrected OTF2 ticks to nanoseconds since the global offset:
- * floor((ticks - offset) * 1e9 / resolution), exact in 128 bits. 0, or -1
- * when the result does not fit an int64_t. */
+ * floor((ticks - offset) * 1e9 / resolution), exact. 0, or -1 when the
+ * result does not fit an int64_t. */
 int import_ticks_to_ns(const otf2_defs* defs, uint64_t ticks, int64_t* ns);
 
 /* ---- per-location state (location.c, ev_*.c) ----------------------------- */
