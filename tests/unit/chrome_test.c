@@ -684,6 +684,10 @@ static int occurrences(const char* text, const char* what) {
     return n;
 }
 
+/* More events than the JSON sink's lookups before it allocates a stream's
+ * caches (CHROME_CACHE_AFTER, 64): 12 copies of 8 values. */
+#define JSON_TEXT_REPEATS 12
+
 START_TEST(test_json_text) {
     static const nvtxSemanticsHeader_t json_text = {sizeof(nvtxSemanticsHeader_t),
                                                     NVTXW_SEMANTIC_ID_JSON_TEXT,
@@ -732,10 +736,12 @@ START_TEST(test_json_text) {
         if (session == NULL)
             OK(T->SessionBegin(&attr, &session));
         w = mark_writer(session, "with json", entries, sizeof p, &p, &payload);
-        /* each value twice in a row: the second time the field's last
-         * value again (the sink's cache of JSON-text values) */
-        for (size_t i = 0; i < 2 * (sizeof values / sizeof values[0]); i++) {
-            const char* value = values[i / 2];
+        /* each value JSON_TEXT_REPEATS times in a row: the stream's first
+         * CHROME_CACHE_AFTER lookups go uncached, the later ones through its
+         * caches, where a repeat is the field's last value again (the
+         * cache of JSON-text values): every copy must be the same bytes */
+        for (size_t i = 0; i < JSON_TEXT_REPEATS * (sizeof values / sizeof values[0]); i++) {
+            const char* value = values[i / JSON_TEXT_REPEATS];
             memset(&p, 0, sizeof p);
             p.ts = 1000 * (int64_t)(i + 1);
             memcpy(p.value, value, strlen(value));
@@ -759,8 +765,9 @@ START_TEST(test_json_text) {
         }
         json = tu_read_file_or_fail(path, &size);
         for (size_t i = 0; i < sizeof written / sizeof written[0]; i++)
-            ck_assert_msg(occurrences(json, written[i]) == 2, "round %d: %s not twice in %s", round,
-                          written[i], json);
+            ck_assert_msg(occurrences(json, written[i]) == JSON_TEXT_REPEATS,
+                          "round %d: %s not %d times in %s", round, written[i], JSON_TEXT_REPEATS,
+                          json);
         /* 128 levels are a value, 129 a string */
         ck_assert_msg(strstr(json, "\"v\":[[[[") != NULL, "round %d: %s", round, json);
         ck_assert_msg(strstr(json, "\"v\":\"[[[[") != NULL, "round %d: %s", round, json);

@@ -114,7 +114,10 @@ typedef struct json_event {
     const json_task* task; /* first top-level scope_id field naming a task scope */
 } json_event;
 
-/* Per-stream caches (json_cache.c), direct-mapped. */
+/* Per-stream caches (json_cache.c), direct-mapped, allocated once a stream
+ * has made CHROME_CACHE_AFTER lookups: a trace of many threads with a few
+ * events each does not pay 19 KiB per stream for them. */
+#define CHROME_CACHE_AFTER 64
 #define CHROME_TEXT_CACHE_BITS 8
 #define CHROME_ROLE_CACHE_BITS 3
 #define CHROME_VALUE_CACHE_BITS 4
@@ -137,6 +140,12 @@ typedef struct json_value_slot {
     size_t length;
     char text[112];
 } json_value_slot;
+
+typedef struct json_caches {
+    json_text_slot texts[1u << CHROME_TEXT_CACHE_BITS];
+    json_role_slot roles[1u << CHROME_ROLE_CACHE_BITS];
+    json_value_slot values[1u << CHROME_VALUE_CACHE_BITS];
+} json_caches;
 
 /* One open container of an "args" value. */
 typedef struct json_frame {
@@ -171,9 +180,8 @@ typedef struct json_stream {
      * that text is registry-owned (json_put_stable may keep it). */
     const char* event_cat;
     int event_cat_stable;
-    json_text_slot texts[1u << CHROME_TEXT_CACHE_BITS];
-    json_role_slot roles[1u << CHROME_ROLE_CACHE_BITS];
-    json_value_slot values[1u << CHROME_VALUE_CACHE_BITS];
+    json_caches* caches; /* NULL: not yet (or out of memory: lookups go uncached) */
+    uint32_t uncached;   /* lookups made without caches */
     /* Visitor state for the current event. */
     json_event ev;
     int numeric_only;                /* counters: only scalar numbers become args */
@@ -253,6 +261,8 @@ void json_visit_reset(json_stream* st, int numeric_only);
  * its address until the session ends (a registered name, a domain name, a
  * schema's field name, a literal). 0, or -1 when out of memory. */
 int json_put_stable(json_stream* st, strbuf* out, const char* text);
+/* Frees the stream's caches (at its close). */
+void json_caches_free(json_stream* st);
 /* The role (schema flags >> 3 & 0xF) of a registered schema of the
  * stream's domain, or -1 when there is none. */
 int json_schema_role(json_stream* st, uint64_t schema_id);

@@ -219,6 +219,7 @@ nvtxwResultCode_t json_stream_close(sink* s, const core_stream* stream, void* st
     strbuf_free(&st->stack);
     nvtxw_free(st->stack_ends);
     json_ranges_free(&st->ranges);
+    json_caches_free(st);
     nvtxw_free(st->counter_series);
     nvtxw_free(st);
     return status;
