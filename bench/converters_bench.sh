@@ -10,7 +10,11 @@
 #     Sink=null (MB/s; ratio to json_verify -s),
 #   - exported from the report as Chrome JSON (MB/s of JSON written) and as
 #     SQLite (event rows per second), each also against the report read
-#     into Sink=null (the reading the export includes).
+#     into Sink=null (the reading the export includes);
+# and, for the memory of many threads, a Chrome trace of
+# NVTXW_CONVERTERS_BENCH_THREADS threads (default 100,000) with one event
+# each, read into Sink=null and into JSON, against the same events on one
+# thread (peak RSS; once each).
 # Each figure is the best of REPEAT runs (default 3), wall time (CPU time
 # beside it), with GNU time's peak RSS. Needs python3, /usr/bin/time and
 # json_verify (Debian yajl-tools); about 4x the trace size of $TMPDIR.
@@ -81,3 +85,31 @@ best "sqlite export" sh -c 'rm -f "$2" && "$0" "$1" -o "$2"' "$replay" "$tmp/tra
 rows=$(sqlite3 "$tmp/out.sqlite" 'SELECT count(*) FROM events' 2>/dev/null || echo 0)
 sqlite=$(awk -v n="$rows" -v t="$wall" 'BEGIN { printf "%.2f", n / 1e6 / (t > 0.005 ? t : 0.005) }')
 echo "  report -> sqlite                     $sqlite M rows/s ($rows event rows), peak RSS $rss MiB: $(ratio "$read_wall" "$wall")x the read alone (target >= 1 M rows/s)"
+
+# threads_trace N SPREAD: N complete events, on N threads (SPREAD=1) or one.
+threads_trace() {
+    python3 - "$1" "$2" <<'PY'
+import sys
+n, spread = int(sys.argv[1]), sys.argv[2] == "1"
+out = sys.stdout
+out.write('{"traceEvents":[\n')
+for i in range(n):
+    out.write('{"ph":"X","name":"work","cat":"c","pid":1,"tid":%d,"ts":%d.5,"dur":3,'
+              '"args":{"k":%d}},\n' % (i if spread else 0, i, i))
+out.write('{"ph":"M","name":"process_name","pid":1,"tid":0,"args":{"name":"p"}}]}\n')
+PY
+}
+
+threads=${NVTXW_CONVERTERS_BENCH_THREADS:-100000}
+threads_trace "$threads" 1 >"$tmp/threads.json"
+threads_trace "$threads" 0 >"$tmp/one.json"
+repeat=1
+for sink in null json; do
+    if [ "$sink" = null ]; then set -- --to null; else set -- -o "$tmp/threads.out.json"; fi
+    best "$threads threads -> $sink" "$replay" "$tmp/threads.json" "$@"
+    many=$rss many_wall=$wall
+    best "one thread -> $sink" "$replay" "$tmp/one.json" "$@"
+    printf "  %-36s peak RSS %s MiB (%s s), the same events on one thread %s MiB: %s KB per thread (target: flat)\n" \
+        "chrome input, $threads threads -> $sink" "$many" "$many_wall" "$rss" \
+        "$(awk -v a="$many" -v b="$rss" -v n="$threads" 'BEGIN { printf "%.1f", (a - b) * 1048.576 / n }')"
+done
