@@ -125,3 +125,19 @@ void output_file_free(output_file* f) {
     nvtxw_free(f->path);
     f->written = f->path = NULL;
 }
+
+int output_write_all(int fd, const void* data, size_t size) {
+    const char* p = data;
+    while (size > 0) {
+        ssize_t n = write(fd, p, size);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return errno;
+        if (n == 0)
+            return EIO;
+        p += n;
+        size -= (size_t)n;
+    }
+    return 0;
+}

@@ -20,6 +20,8 @@
 #ifndef NVTXW_COMMON_OUTPUT_FILE_H
 #define NVTXW_COMMON_OUTPUT_FILE_H
 
+#include <stddef.h>
+
 enum { OUTPUT_KEEP = 0, OUTPUT_REPLACE = 1, OUTPUT_IN_PLACE = 2 };
 
 typedef struct output_file {
@@ -43,5 +45,10 @@ void output_file_discard(output_file* f);
 
 /* Frees the names (the file stays as it is). */
 void output_file_free(output_file* f);
+
+/* Writes data[0, size) to fd whole, retrying after EINTR and short writes.
+ * Returns 0 or an errno value (EIO when write makes no progress); the
+ * caller words the message, naming its output. */
+int output_write_all(int fd, const void* data, size_t size);
 
 #endif /* NVTXW_COMMON_OUTPUT_FILE_H */

@@ -21,25 +21,19 @@
 
 #include "common/alloc.h"
 #include "common/error_internal.h"
+#include "common/output_file.h"
 #include "sink/capture/capture_internal.h"
 #include "sink/shared/sink_registry.h"
 
 nvtxwResultCode_t capture_sink_write(capture_sink* cs, strbuf* buf) {
     nvtxwResultCode_t status = NVTXW_RESULT_SUCCESS;
-    size_t done = 0;
+    int err;
     pthread_mutex_lock(&cs->lock);
-    while (done < buf->length) {
-        ssize_t n = write(cs->fd, buf->data + done, buf->length - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            status = error_set(NVTXW_RESULT_FAILED, "cannot write capture output \"%s\": %s",
-                               cs->path, n < 0 ? strerror(errno) : "no progress");
-            break;
-        }
-        done += (size_t)n;
-    }
+    err = output_write_all(cs->fd, buf->data, buf->length);
     pthread_mutex_unlock(&cs->lock);
+    if (err != 0)
+        status = error_set(NVTXW_RESULT_FAILED, "cannot write capture output \"%s\": %s",
+                           cs->path, strerror(err));
     strbuf_clear(buf);
     return status;
 }

@@ -28,6 +28,7 @@
 
 #include "common/alloc.h"
 #include "common/error_internal.h"
+#include "common/output_file.h"
 #include "common/log.h"
 #include "sink/json/json_internal.h"
 
@@ -76,15 +77,8 @@ static int shift_line(strbuf* out, const char* line, size_t length, int64_t shif
 
 /* Writes `out` to `fd` and empties it. */
 static int flush_block(int fd, strbuf* out) {
-    size_t done = 0;
-    while (done < out->length) {
-        ssize_t n = write(fd, out->data + done, out->length - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return -1;
-        done += (size_t)n;
-    }
+    if (output_write_all(fd, out->data, out->length) != 0)
+        return -1;
     strbuf_clear(out);
     return 0;
 }

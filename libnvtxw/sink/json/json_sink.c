@@ -60,22 +60,17 @@
 
 #include "common/alloc.h"
 #include "common/error_internal.h"
+#include "common/output_file.h"
 #include "nvtxw/loader.h"
 #include "sink/json/json_internal.h"
 #include "sink/shared/sink_registry.h"
 #include "sink/shared/task_scope.h"
 
 nvtxwResultCode_t json_write_all(json_sink* cs, const char* data, size_t size) {
-    size_t done = 0;
-    while (done < size) {
-        ssize_t n = write(cs->fd, data + done, size - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return error_set(NVTXW_RESULT_FAILED, "cannot write JSON output \"%s\": %s", cs->path,
-                             n < 0 ? strerror(errno) : "no progress");
-        done += (size_t)n;
-    }
+    int err = output_write_all(cs->fd, data, size);
+    if (err != 0)
+        return error_set(NVTXW_RESULT_FAILED, "cannot write JSON output \"%s\": %s", cs->path,
+                         strerror(err));
     return NVTXW_RESULT_SUCCESS;
 }
 

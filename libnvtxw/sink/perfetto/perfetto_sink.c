@@ -48,22 +48,17 @@
 
 #include "common/alloc.h"
 #include "common/error_internal.h"
+#include "common/output_file.h"
 #include "sink/perfetto/perfetto_internal.h"
 #include "sink/perfetto/perfetto_pb.h"
 #include "sink/shared/sink_registry.h"
 #include "sink/shared/task_scope.h"
 
 nvtxwResultCode_t perfetto_write_all(perfetto_sink* ps, const char* data, size_t size) {
-    size_t done = 0;
-    while (done < size) {
-        ssize_t n = write(ps->fd, data + done, size - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return error_set(NVTXW_RESULT_FAILED, "cannot write Perfetto output \"%s\": %s",
-                             ps->path, n < 0 ? strerror(errno) : "no progress");
-        done += (size_t)n;
-    }
+    int err = output_write_all(ps->fd, data, size);
+    if (err != 0)
+        return error_set(NVTXW_RESULT_FAILED, "cannot write Perfetto output \"%s\": %s",
+                         ps->path, strerror(err));
     return NVTXW_RESULT_SUCCESS;
 }
 

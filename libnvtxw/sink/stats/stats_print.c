@@ -21,6 +21,7 @@
 
 #include "common/alloc.h"
 #include "common/error_internal.h"
+#include "common/output_file.h"
 #include "common/utf8.h"
 #include "sink/stats/stats_internal.h"
 
@@ -88,16 +89,11 @@ typedef struct trace_view {
 /* ---- Output buffer ------------------------------------------------------- */
 
 static void out_flush(stats_out* out) {
-    size_t done = 0;
-    while (out->io == NVTXW_RESULT_SUCCESS && done < out->buf.length) {
-        ssize_t n = write(out->ss->fd, out->buf.data + done, out->buf.length - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
+    if (out->io == NVTXW_RESULT_SUCCESS) {
+        int err = output_write_all(out->ss->fd, out->buf.data, out->buf.length);
+        if (err != 0)
             out->io = error_set(NVTXW_RESULT_FAILED, "cannot write stats output \"%s\": %s",
-                                out->ss->path, n < 0 ? strerror(errno) : "no progress");
-        else
-            done += (size_t)n;
+                                out->ss->path, strerror(err));
     }
     strbuf_clear(&out->buf);
 }

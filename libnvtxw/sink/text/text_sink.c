@@ -39,6 +39,7 @@
 
 #include "common/alloc.h"
 #include "common/error_internal.h"
+#include "common/output_file.h"
 #include "common/strbuf.h"
 #include "nvtxw/format.h"
 #include "sink/shared/sink_registry.h"
@@ -46,16 +47,10 @@
 
 /* Writes the whole buffer, retrying short writes. */
 nvtxwResultCode_t text_write_all(text_sink* ts, const strbuf* buf) {
-    size_t done = 0;
-    while (done < buf->length) {
-        ssize_t n = write(ts->fd, buf->data + done, buf->length - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return error_set(NVTXW_RESULT_FAILED, "cannot write text output \"%s\": %s", ts->path,
-                             n < 0 ? strerror(errno) : "no progress");
-        done += (size_t)n;
-    }
+    int err = output_write_all(ts->fd, buf->data, buf->length);
+    if (err != 0)
+        return error_set(NVTXW_RESULT_FAILED, "cannot write text output \"%s\": %s", ts->path,
+                         strerror(err));
     return NVTXW_RESULT_SUCCESS;
 }
 
