@@ -10,7 +10,8 @@
 #     Sink=null (MB/s; ratio to json_verify -s),
 #   - exported from the report as Chrome JSON (MB/s of JSON written) and as
 #     SQLite (event rows per second), each also against the report read
-#     into Sink=null (the reading the export includes);
+#     into Sink=null (the reading the export includes), on one thread and
+#     with --threads auto (the report's streams side by side on every CPU);
 # and, for the memory of many threads, a Chrome trace of
 # NVTXW_CONVERTERS_BENCH_THREADS threads (default 100,000) with one event
 # each, read into Sink=null and into JSON, against the same events on one
@@ -52,6 +53,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'
 
 python3 "$src/bench/chrome_trace_gen.py" --mb "$mb" >"$tmp/trace.json"
 trace_mb=$(awk -v b="$(stat -c %s "$tmp/trace.json")" 'BEGIN { print b / 1e6 }')
+cpus=$(nproc)
 echo "converters: a ${trace_mb} MB Chrome trace, best of $repeat, wall (CPU) time"
 
 # input_vs_yajl LABEL FILE TARGET [JSON_VERIFY_FLAG]: json_verify on FILE (the
@@ -81,10 +83,25 @@ best "json export" "$replay" "$tmp/trace.nvtxw" -o "$tmp/out.json"
 json_mb=$(awk -v b="$(stat -c %s "$tmp/out.json")" 'BEGIN { print b / 1e6 }')
 json=$(rate "$json_mb" "$wall")
 echo "  report -> json                       $json MB/s of JSON ($(rate "$json_mb" "$cpu") CPU), ${json_mb} MB, peak RSS $rss MiB: $(ratio "$read_wall" "$wall")x the read alone (target >= 250 MB/s)"
-best "sqlite export" sh -c 'rm -f "$2" && "$0" "$1" -o "$2"' "$replay" "$tmp/trace.nvtxw" "$tmp/out.sqlite"
-rows=$(sqlite3 "$tmp/out.sqlite" 'SELECT count(*) FROM events' 2>/dev/null || echo 0)
-sqlite=$(awk -v n="$rows" -v t="$wall" 'BEGIN { printf "%.2f", n / 1e6 / (t > 0.005 ? t : 0.005) }')
-echo "  report -> sqlite                     $sqlite M rows/s ($rows event rows), peak RSS $rss MiB: $(ratio "$read_wall" "$wall")x the read alone (target >= 1 M rows/s)"
+# The same on every CPU (--threads auto: the streams side by side), against
+# the read alone on every CPU.
+best "report read, threads" "$replay" "$tmp/trace.nvtxw" --to null --threads auto
+read_threads_wall=$wall
+echo "  report -> null, --threads auto       ${read_threads_wall} s  baseline of the exports on $cpus CPUs"
+best "json export, threads" "$replay" "$tmp/trace.nvtxw" -o "$tmp/out.json" --threads auto
+echo "  report -> json, --threads auto       $(rate "$json_mb" "$wall") MB/s of JSON ($(rate "$json_mb" "$cpu") CPU), peak RSS $rss MiB: $(ratio "$read_threads_wall" "$wall")x the read alone (target >= 250 MB/s)"
+# sqlite_export LABEL [ARGS...]: rows/s of the export into SQLite.
+sqlite_export() {
+    local label=$1 rows
+    shift
+    best "sqlite export" sh -c 'rm -f "$2" && "$0" "$1" -o "$2" "$3" "$4"' "$replay" "$tmp/trace.nvtxw" "$tmp/out.sqlite" "$@"
+    rows=$(sqlite3 "$tmp/out.sqlite" 'SELECT count(*) FROM events' 2>/dev/null || echo 0)
+    printf "  %-36s %s M rows/s (%s event rows), peak RSS %s MiB: %sx the read alone (target >= 1 M rows/s)\n" \
+        "$label" "$(awk -v n="$rows" -v t="$wall" 'BEGIN { printf "%.2f", n / 1e6 / (t > 0.005 ? t : 0.005) }')" \
+        "$rows" "$rss" "$(ratio "${read_base:-$read_wall}" "$wall")"
+}
+sqlite_export "report -> sqlite" --threads 1
+read_base=$read_threads_wall sqlite_export "report -> sqlite, --threads auto" --threads auto
 
 # threads_trace N SPREAD: N complete events, on N threads (SPREAD=1) or one.
 threads_trace() {

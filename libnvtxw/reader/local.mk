@@ -12,4 +12,5 @@ libnvtxw_libnvtxw_la_SOURCES += \
 	libnvtxw/reader/reader_replay.h \
 	libnvtxw/reader/reader_replay.c \
 	libnvtxw/reader/reader_replay_regs.c \
-	libnvtxw/reader/reader_replay_merge.c
+	libnvtxw/reader/reader_replay_merge.c \
+	libnvtxw/reader/reader_replay_threads.c

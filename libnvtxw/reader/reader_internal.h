@@ -231,6 +231,7 @@ struct nvtxw_reader {
     container_reader_t* container;
     char* path;
     int order;
+    uint32_t flags; /* nvtxw_reader_options_t.flags it was opened with */
     unsigned major; /* report format major version of the file */
     /* session record */
     int has_session;

@@ -292,6 +292,7 @@ nvtxwResultCode_t nvtxw_reader_open(const char* path, const nvtxw_reader_options
     if (opts != NULL &&
         opts->struct_size >= offsetof(nvtxw_reader_options_t, flags) + sizeof(uint32_t))
         flags = opts->flags;
+    reader->flags = flags;
     if (reader->order != NVTXW_READER_ORDER_STREAM && reader->order != NVTXW_READER_ORDER_TIME) {
         status = error_set(NVTXW_RESULT_INVALID_ARGUMENT, "cannot open report \"%s\": order=%d",
                            path, reader->order);

@@ -117,7 +117,7 @@ static nvtxwResultCode_t replay_stream_record(replay_state* st, const nvtxw_reco
 /* Records between two calls of opts.should_stop. */
 #define REPLAY_STOP_POLL 1024
 
-static nvtxwResultCode_t replay_one(replay_state* st, replay_input* in, const nvtxw_record_t* rec) {
+nvtxwResultCode_t replay_one(replay_state* st, replay_input* in, const nvtxw_record_t* rec) {
     nvtxwResultCode_t status;
     int kept = 1;
     if (st->opts.should_stop != NULL && st->polled++ % REPLAY_STOP_POLL == 0 &&
@@ -235,11 +235,17 @@ static nvtxwResultCode_t replay_streams(replay_state* st) {
     nvtxwResultCode_t status = NVTXW_RESULT_SUCCESS;
     size_t i;
     replay_input* in;
+    int threaded = 0;
     if (st->opts.order == NVTXW_READER_ORDER_TIME) {
         while (status == NVTXW_RESULT_SUCCESS && (in = earliest(st)) != NULL)
             status = replay_head(st, in);
         return status;
     }
+    if (st->opts.threads > 1 &&
+        ((status = replay_streams_threaded(st, st->opts.threads, &threaded)) !=
+             NVTXW_RESULT_SUCCESS ||
+         threaded))
+        return status;
     for (i = 0; i < st->input_count; i++) {
         in = &st->inputs[i];
         while (status == NVTXW_RESULT_SUCCESS && in->head != NULL)

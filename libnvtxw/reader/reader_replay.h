@@ -107,6 +107,15 @@ typedef struct replay_state {
     uint64_t polled; /* records since the start, for opts.should_stop */
 } replay_state;
 
+/* One record of `in` (reader_replay.c): a registration or a stream record
+ * (dropped by the filters or replayed); polls opts.should_stop. */
+nvtxwResultCode_t replay_one(replay_state* st, replay_input* in, const nvtxw_record_t* rec);
+
+/* Phase 2 in stream order on `threads` threads (reader_replay_threads.c).
+ * *ran = 0 when it did not replay anything (a single stream; an input that
+ * grew since it was opened): the caller replays on its own thread. */
+nvtxwResultCode_t replay_streams_threaded(replay_state* st, size_t threads, int* ran);
+
 /* Registration records (reader_replay_regs.c); SUCCESS or the call's code. */
 nvtxwResultCode_t replay_registration(replay_state* st, const nvtxw_record_t* rec);
 /* reader_arena_alloc as a remap_alloc_fn over st->scratch. */

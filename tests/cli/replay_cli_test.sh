@@ -128,6 +128,13 @@ check "merge to a report and back" bash -c "'$replay' '$tmp/hello.nvtxw' '$tmp/h
 check "merge stats: MPI_Allreduce 2000 instances" bash -c "'$replay' '$tmp/hello.nvtxw' '$tmp/hello2.nvtxw' --stats=csv | grep -q ',2000,1500.000,1500.000,1000,2000,.*,PushPop,hello:MPI_Allreduce\$'"
 
 # Filters.
+# --threads: the streams of a merge side by side; the same lines as one
+# thread (in another order across streams), the same report content.
+check "--threads 3: the text of one thread, sorted" bash -c "'$replay' '$tmp/hello.nvtxw' '$tmp/hello2.nvtxw' --to text | sort > '$tmp/t1.txt' && '$replay' '$tmp/hello.nvtxw' '$tmp/hello2.nvtxw' --threads 3 --to text | sort > '$tmp/t3.txt' && cmp '$tmp/t1.txt' '$tmp/t3.txt' && test \$(grep -c '^event' '$tmp/t3.txt') = 12000"
+check "--threads auto into a report reads back as one thread's" bash -c "'$replay' '$tmp/hello.nvtxw' '$tmp/hello2.nvtxw' --threads auto -o '$tmp/ta.nvtxw' && '$replay' '$tmp/ta.nvtxw' --to text > '$tmp/ta.txt' && '$replay' '$tmp/m.nvtxw' --to text > '$tmp/tm.txt' && cmp '$tmp/ta.txt' '$tmp/tm.txt'"
+check "--threads with a filter keeps what one thread keeps" bash -c "'$replay' '$tmp/hello.nvtxw' --streams 'worker-[12]' --until 1ms --to text | sort > '$tmp/tf1.txt' && '$replay' '$tmp/hello.nvtxw' --streams 'worker-[12]' --until 1ms --threads 2 --to text | sort > '$tmp/tf2.txt' && cmp '$tmp/tf1.txt' '$tmp/tf2.txt' && grep -q '^event' '$tmp/tf2.txt'"
+check "--threads 0: exit 2" bash -c "'$replay' '$tmp/hello.nvtxw' --threads 0 --to null 2>'$tmp/e'; test \$? = 2 && grep -q \"takes a number from 1 to 256 or 'auto', not '0'\" '$tmp/e'"
+check "--threads with --order time: exit 2" bash -c "'$replay' '$tmp/hello.nvtxw' --threads 2 --order time --to null 2>'$tmp/e'; test \$? = 2 && grep -q 'needs --order stream' '$tmp/e'"
 check "--streams glob: 2 of 4 streams" bash -c "'$replay' '$tmp/hello.nvtxw' '$tmp/hello2.nvtxw' --streams 'worker-[01]' --to text > '$tmp/f.txt' && test \$(grep -c '^stream_open' '$tmp/f.txt') = 4 && test \$(grep -c '^event' '$tmp/f.txt') = 6000"
 check "--streams list" bash -c "'$replay' '$tmp/hello.nvtxw' --streams worker-0,worker-3 --to text | grep -c '^event' | grep -qx 3000"
 check "--domains hello keeps all" bash -c "'$replay' '$tmp/hello.nvtxw' --domains 'hel*' --to text | grep -c '^event' | grep -qx 6000"

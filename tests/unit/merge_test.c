@@ -3,13 +3,17 @@
  * through the backend table (Sink=report) merged into one report and read
  * back: domains unified by name, strings deduplicated, identical static
  * schemas registered once, static IDs registered differently renumbered, stream
- * renaming, the domain and stream filters, time order and the time window.
+ * renaming, the domain and stream filters, time order and the time window,
+ * and stream records on several threads (the same output, damage and
+ * counts as one thread; should_stop on the calling thread).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "nvtxw/nvtxw.h"
@@ -95,7 +99,7 @@ static nvtxwResultCode_t merge(const char* a, const char* b, const nvtxw_replay_
     path_in(pb, sizeof pb, b);
     path_in(po, sizeof po, "merged.nvtxw");
     snprintf(config, sizeof config, "Sink=report|Output=%s|Overwrite=yes", po);
-    ck_assert_int_eq(nvtxw_reader_open(pa, &ropts, &readers[0]), NVTXW_RESULT_SUCCESS);
+    ck_assert_msg(nvtxw_reader_open(pa, &ropts, &readers[0]) == NVTXW_RESULT_SUCCESS, "%s", nvtxw_last_error());
     ck_assert_int_eq(nvtxw_reader_open(pb, &ropts, &readers[1]), NVTXW_RESULT_SUCCESS);
     status = nvtxw_reader_replay_many(readers, 2, tu_get_interface_or_fail(), config, opts, NULL);
     nvtxw_reader_close(readers[0]);
@@ -440,7 +444,7 @@ START_TEST(test_time_order) {
     path_in(pb, sizeof pb, "b.nvtxw");
     path_in(po, sizeof po, "merged.txt");
     snprintf(config, sizeof config, "Sink=text|Output=%s|Overwrite=yes", po);
-    ck_assert_int_eq(nvtxw_reader_open(pa, &ropts, &readers[0]), NVTXW_RESULT_SUCCESS);
+    ck_assert_msg(nvtxw_reader_open(pa, &ropts, &readers[0]) == NVTXW_RESULT_SUCCESS, "%s", nvtxw_last_error());
     ck_assert_int_eq(nvtxw_reader_open(pb, &ropts, &readers[1]), NVTXW_RESULT_SUCCESS);
     ck_assert_int_eq(
         nvtxw_reader_replay_many(readers, 2, tu_get_interface_or_fail(), config, &opts, NULL),
@@ -591,6 +595,298 @@ START_TEST(test_should_stop) {
 }
 END_TEST
 
+/* ---- Stream records on several threads (opts.threads) -------------------- */
+
+#define THREAD_STREAMS 7
+
+/* Report `name`: domains "d" and "e", THREAD_STREAMS streams of very
+ * different lengths (stream k: scale * k + 3 records), each with counter
+ * samples and UTF-8 marks ("k:i" messages), times base + i. */
+static void write_streams_input(const char* name, int64_t base, int scale) {
+    const nvtxwInterface_t* t = tu_get_interface_or_fail();
+    nvtxwSessionHandle_t session = begin_report(name);
+    nvtxDomainHandle_t domains[2];
+    nvtxwEventHelperSchemaIds_t ids[2];
+    uint64_t counters[2] = {0, 0};
+    ck_assert_int_eq(nvtxwDomainRegister(t, session, "d", &domains[0]), NVTXW_RESULT_SUCCESS);
+    ck_assert_int_eq(nvtxwDomainRegister(t, session, "e", &domains[1]), NVTXW_RESULT_SUCCESS);
+    for (int d = 0; d < 2; d++) {
+        ck_assert_int_eq(
+            nvtxwEventSchemasRegister(t, domains[d], NVTXW_EVENT_HELPER_SCHEMA_ALL, &ids[d]),
+            NVTXW_RESULT_SUCCESS);
+        ck_assert_int_eq(nvtxwCounterInt64Register(t, domains[d], "c", NULL, &counters[d]),
+                         NVTXW_RESULT_SUCCESS);
+    }
+    for (int k = 0; k < THREAD_STREAMS; k++) {
+        nvtxwStreamHandle_t stream;
+        nvtxwEventWriter_t writer;
+        nvtxwEventAttributesUtf8_t attr;
+        char stream_name[16], message[32];
+        int d = k % 2;
+        snprintf(stream_name, sizeof stream_name, "s%d", k);
+        ck_assert_int_eq(nvtxwStreamOpen(t, session, stream_name, domains[d], "node/p", 0, &stream),
+                         NVTXW_RESULT_SUCCESS);
+        nvtxwEventWriterInit(&writer, t, stream, &ids[d]);
+        for (int i = 0; i < scale * k + 3; i++) {
+            if (i % 3 == 0) {
+                memset(&attr, 0, sizeof attr);
+                snprintf(message, sizeof message, "%d:%d", k, i);
+                attr.message = message;
+                ck_assert_int_eq(nvtxwMarkWriteUtf8(&writer, base + i, attr), NVTXW_RESULT_SUCCESS);
+            } else {
+                ck_assert_int_eq(nvtxwCounterInt64Write(t, stream, base + i, counters[d], i * k),
+                                 NVTXW_RESULT_SUCCESS);
+            }
+        }
+    }
+    ck_assert_int_eq(t->SessionEnd(session), NVTXW_RESULT_SUCCESS);
+}
+
+/* Appends what a record says: kind, stream, time, and its counter value or
+ * its payload bytes (the mark's message, its string as written). */
+static void describe_record(const nvtxw_record_t* rec, char** text, size_t* length,
+                            size_t* capacity) {
+    char line[256];
+    int n = snprintf(line, sizeof line, "%d %lld %lld", (int)rec->kind, (long long)rec->stream,
+                     rec->has_timestamp ? (long long)rec->timestamp : -1LL);
+    if (rec->kind == NVTXW_RECORD_COUNTER_SAMPLE && rec->u.counter_sample.size == 8) {
+        int64_t v;
+        memcpy(&v, rec->u.counter_sample.data, sizeof v);
+        n += snprintf(line + n, sizeof line - (size_t)n, " =%lld", (long long)v);
+    }
+    if (rec->kind == NVTXW_RECORD_EVENT) {
+        for (size_t i = 0; i < rec->u.event.count; i++) {
+            const nvtxPayloadData_t* p = &rec->u.event.payloads[i];
+            const unsigned char* b = p->payload;
+            n += snprintf(line + n, sizeof line - (size_t)n, " [%zu:", (size_t)p->size);
+            for (size_t j = 0; j < p->size && n < (int)sizeof line - 4; j++)
+                n += snprintf(line + n, sizeof line - (size_t)n, "%02x", b[j]);
+            n += snprintf(line + n, sizeof line - (size_t)n, "]");
+        }
+    }
+    ck_assert_int_lt(n, (int)sizeof line - 2);
+    line[n++] = '\n';
+    if (*length + (size_t)n + 1 > *capacity) {
+        *capacity = (*capacity + (size_t)n + 1) * 2;
+        *text = realloc(*text, *capacity);
+        ck_assert_ptr_nonnull(*text);
+    }
+    memcpy(*text + *length, line, (size_t)n);
+    *length += (size_t)n;
+    (*text)[*length] = '\0';
+}
+
+/* Replays inputs (stream order) on `threads` threads into `out` and
+ * returns the output's records in stream order, one line each (malloc'd);
+ * *records the records replayed, input_records[i] the records input i's
+ * reader counted. */
+static char* replay_threads(const char* const* inputs, size_t count, size_t threads,
+                            const nvtxw_replay_options_t* base, const char* out,
+                            uint64_t* records, uint64_t* input_records) {
+    nvtxw_reader_t* readers[4] = {NULL};
+    nvtxw_replay_options_t opts;
+    const nvtxw_record_t* rec;
+    char path[PATH_MAX], config[PATH_MAX + 64];
+    char* text = NULL;
+    size_t length = 0, capacity = 0;
+    ck_assert_uint_le(count, 4);
+    if (base != NULL)
+        opts = *base;
+    else
+        memset(&opts, 0, sizeof opts);
+    opts.struct_size = sizeof opts;
+    opts.threads = threads;
+    for (size_t i = 0; i < count; i++) {
+        path_in(path, sizeof path, inputs[i]);
+        ck_assert_int_eq(nvtxw_reader_open(path, NULL, &readers[i]), NVTXW_RESULT_SUCCESS);
+    }
+    path_in(path, sizeof path, out);
+    snprintf(config, sizeof config, "Sink=report|Output=%s|Overwrite=yes", path);
+    ck_assert_msg(nvtxw_reader_replay_many(readers, count, tu_get_interface_or_fail(), config,
+                                           &opts, records) == NVTXW_RESULT_SUCCESS,
+                  "replay on %zu threads: %s", threads, nvtxw_last_error());
+    for (size_t i = 0; i < count; i++) {
+        input_records[i] = nvtxw_reader_record_count(readers[i]);
+        ck_assert_uint_eq(nvtxw_reader_damage_count(readers[i]), 0);
+        nvtxw_reader_close(readers[i]);
+    }
+    ck_assert_int_eq(nvtxw_reader_open(path, NULL, &readers[0]), NVTXW_RESULT_SUCCESS);
+    while (nvtxw_reader_next(readers[0], &rec) == NVTXW_RESULT_SUCCESS && rec != NULL)
+        describe_record(rec, &text, &length, &capacity);
+    ck_assert_uint_eq(nvtxw_reader_damage_count(readers[0]), 0);
+    nvtxw_reader_close(readers[0]);
+    ck_assert_ptr_nonnull(text);
+    return text;
+}
+
+/* On 2, 3 and 16 threads, two inputs of seven streams each (filtered or
+ * not) give the output one thread gives, record for record in stream
+ * order, and the same counts. */
+START_TEST(test_threads_same_records) {
+    static const char* const inputs[2] = {"a.nvtxw", "b.nvtxw"};
+    static const char* const keep[2] = {"s[1-5]", "s0#2"};
+    static const size_t threads[3] = {2, 3, 16};
+    nvtxw_replay_options_t filtered;
+    write_streams_input("a.nvtxw", 0, 300);
+    write_streams_input("b.nvtxw", 100000, 300);
+    memset(&filtered, 0, sizeof filtered);
+    filtered.streams = keep;
+    filtered.stream_pattern_count = 2;
+    filtered.has_from = 1;
+    filtered.from = 7;
+    filtered.has_to = 1;
+    filtered.to = 1500;
+    for (int f = 0; f < 2; f++) {
+        const nvtxw_replay_options_t* opts = f ? &filtered : NULL;
+        uint64_t records1 = 0, counts1[2], records = 0, counts[2];
+        char* one = replay_threads(inputs, 2, 1, opts, "one.nvtxw", &records1, counts1);
+        ck_assert_uint_gt(tu_count_substr(one, "\n"), f ? 2000 : 2 * 6300);
+        for (int i = 0; i < 3; i++) {
+            char* many = replay_threads(inputs, 2, threads[i], opts, "many.nvtxw", &records, counts);
+            char message[512] = "";
+            ck_assert_msg(tu_first_line_difference("threaded replay", one, many, message,
+                                                   sizeof message) == 0,
+                          "%zu threads: %s", threads[i], message);
+            ck_assert_uint_eq(records, records1);
+            ck_assert_uint_eq(counts[0], counts1[0]);
+            ck_assert_uint_eq(counts[1], counts1[1]);
+            free(many);
+        }
+        free(one);
+    }
+}
+END_TEST
+
+/* On several threads should_stop is polled on the calling thread, which
+ * does no replaying, as soon as the threads start and then every 20 ms; a
+ * stop ends every worker, and the session is still ended. Here the first
+ * poll is phase 1's (the session record), the second the threads' first. */
+typedef struct poll_log {
+    int polls;
+    pthread_t last;
+} poll_log;
+
+static int stop_on_second_poll_logged(void* context) {
+    poll_log* log = context;
+    log->last = pthread_self();
+    return ++log->polls >= 2;
+}
+
+START_TEST(test_threads_should_stop) {
+    nvtxw_replay_options_t opts;
+    nvtxw_reader_t* reader = NULL;
+    char path[PATH_MAX], config[PATH_MAX + 64];
+    poll_log log = {0, pthread_self()};
+    pthread_t self = pthread_self();
+    uint64_t records = 0;
+    merged m;
+    write_streams_input("big.nvtxw", 0, 3000);
+    memset(&opts, 0, sizeof opts);
+    opts.struct_size = sizeof opts;
+    opts.should_stop = stop_on_second_poll_logged;
+    opts.stop_context = &log;
+    opts.threads = 2;
+    path_in(path, sizeof path, "big.nvtxw");
+    ck_assert_int_eq(nvtxw_reader_open(path, NULL, &reader), NVTXW_RESULT_SUCCESS);
+    path_in(path, sizeof path, "stopped.nvtxw");
+    snprintf(config, sizeof config, "Sink=report|Output=%s|Overwrite=yes", path);
+    ck_assert_int_eq(
+        nvtxw_reader_replay_many(&reader, 1, tu_get_interface_or_fail(), config, &opts, &records),
+        NVTXW_RESULT_FAILED);
+    ck_assert_msg(strstr(nvtxw_last_error(), "replay stopped by the caller"), "message: %s",
+                  nvtxw_last_error());
+    ck_assert_int_eq(log.polls, 2);
+    ck_assert(pthread_equal(log.last, self));
+    ck_assert_uint_lt(records, 21 * 3000); /* far from all */
+    nvtxw_reader_close(reader);
+    ck_assert_int_eq(merge("stopped.nvtxw", "stopped.nvtxw", NULL, &m), NVTXW_RESULT_SUCCESS);
+    ck_assert_int_eq(m.kinds[NVTXW_RECORD_SESSION], 1);
+    ck_assert_int_eq(m.kinds[NVTXW_RECORD_STREAM_OPEN], 2 * THREAD_STREAMS);
+}
+END_TEST
+
+/* Damage found by the threads' own readers is listed by the caller's
+ * reader, once, as one thread lists it: "offset length reason" lines. */
+static char* damage_list(nvtxw_reader_t* reader) {
+    size_t capacity = 65536, length = 0;
+    char* text = malloc(capacity);
+    ck_assert_ptr_nonnull(text);
+    text[0] = '\0';
+    for (size_t i = 0; i < nvtxw_reader_damage_count(reader); i++) {
+        uint64_t offset, size;
+        const char* reason;
+        ck_assert_int_eq(nvtxw_reader_damage(reader, i, &offset, &size, &reason),
+                         NVTXW_RESULT_SUCCESS);
+        length += (size_t)snprintf(text + length, capacity - length, "%llu %llu %s\n",
+                                   (unsigned long long)offset, (unsigned long long)size, reason);
+        ck_assert_uint_lt(length, capacity);
+    }
+    return text;
+}
+
+static int lines_sorted(const void* a, const void* b) {
+    return strcmp(*(const char* const*)a, *(const char* const*)b);
+}
+
+/* The lines of `text` sorted, joined again (the damage the threads found
+ * comes after the caller's own). */
+static void sort_lines(char* text) {
+    char* lines[256];
+    size_t n = 0, length = strlen(text);
+    char* copy = strdup(text);
+    for (char* line = strtok(copy, "\n"); line != NULL && n < 256; line = strtok(NULL, "\n"))
+        lines[n++] = line;
+    qsort(lines, n, sizeof *lines, lines_sorted);
+    text[0] = '\0';
+    for (size_t i = 0; i < n; i++) {
+        strcat(text, lines[i]);
+        strcat(text, "\n");
+    }
+    ck_assert_uint_eq(strlen(text), length);
+    free(copy);
+}
+
+START_TEST(test_threads_damage) {
+    char path[PATH_MAX], config[PATH_MAX + 64], *damage[2];
+    uint64_t records[2];
+    size_t size;
+    char* bytes;
+    FILE* f;
+    write_streams_input("a.nvtxw", 0, 700);
+    path_in(path, sizeof path, "a.nvtxw");
+    bytes = tu_read_file_or_fail(path, &size);
+    for (size_t at = size / 3; at < size / 3 + 8; at++) /* inside an event chunk */
+        bytes[at] ^= 0x5a;
+    path_in(path, sizeof path, "damaged.nvtxw");
+    f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(fwrite(bytes, 1, size, f), size);
+    fclose(f);
+    free(bytes);
+    for (int threaded = 0; threaded < 2; threaded++) {
+        nvtxw_replay_options_t opts;
+        nvtxw_reader_t* reader = NULL;
+        memset(&opts, 0, sizeof opts);
+        opts.struct_size = sizeof opts;
+        opts.threads = threaded ? 3 : 1;
+        ck_assert_int_eq(nvtxw_reader_open(path, NULL, &reader), NVTXW_RESULT_SUCCESS);
+        snprintf(config, sizeof config, "Sink=null");
+        ck_assert_msg(nvtxw_reader_replay_many(&reader, 1, tu_get_interface_or_fail(), config,
+                                               &opts, &records[threaded]) == NVTXW_RESULT_SUCCESS,
+                      "%s", nvtxw_last_error());
+        damage[threaded] = damage_list(reader);
+        ck_assert_uint_ge(nvtxw_reader_damage_count(reader), 1);
+        ck_assert_uint_le(nvtxw_reader_damage_count(reader), 255);
+        sort_lines(damage[threaded]);
+        nvtxw_reader_close(reader);
+    }
+    ck_assert_str_eq(damage[0], damage[1]);
+    ck_assert_uint_eq(records[0], records[1]);
+    free(damage[0]);
+    free(damage[1]);
+}
+END_TEST
+
 START_TEST(test_bad_arguments) {
     nvtxw_reader_t* none[1] = {NULL};
     const nvtxwInterface_t* t = tu_get_interface_or_fail();
@@ -611,6 +907,7 @@ static Suite* merge_suite(void) {
     Suite* s = suite_create("merge");
     TCase* tc = tcase_create("replay_many");
     tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 120); /* the threads tests replay 100,000 records, slow under TSan */
     tcase_add_test(tc, test_unified);
     tcase_add_test(tc, test_static_clash);
     tcase_add_test(tc, test_static_clash_renumbered);
@@ -618,6 +915,9 @@ static Suite* merge_suite(void) {
     tcase_add_test(tc, test_filters);
     tcase_add_test(tc, test_exact_names_first);
     tcase_add_test(tc, test_should_stop);
+    tcase_add_test(tc, test_threads_same_records);
+    tcase_add_test(tc, test_threads_should_stop);
+    tcase_add_test(tc, test_threads_damage);
     tcase_add_test(tc, test_bad_arguments);
     suite_add_tcase(s, tc);
     return s;

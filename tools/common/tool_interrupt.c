@@ -67,9 +67,8 @@ int tool_interrupt_status(int status) {
 static int write_stopped(void) {
     if (atomic_load_explicit(&stop_signal, memory_order_relaxed) != 0)
         return 1;
-    if (counting) /* one writer: no read-modify-write needed */
-        atomic_store_explicit(&writes, atomic_load_explicit(&writes, memory_order_relaxed) + 1,
-                              memory_order_relaxed);
+    if (counting) /* nvtxw-replay --threads: several writers */
+        atomic_fetch_add_explicit(&writes, 1, memory_order_relaxed);
     return 0;
 }
 

@@ -29,8 +29,8 @@ int tool_interrupted(void);
  * fail with NVTXW_RESULT_FAILED once the run was asked to stop; SessionEnd,
  * StreamClose and everything else pass through. One per process. With
  * `count_writes`, the event and counter writes are counted in
- * *tool_interrupt_writes() (one writing thread only: the count is a plain
- * load and store, for a progress line). */
+ * *tool_interrupt_writes() (an atomic count, for a progress line; any
+ * number of writing threads). */
 const nvtxwInterface_t* tool_interruptible(const nvtxwInterface_t* iface, int count_writes);
 const atomic_uint_fast64_t* tool_interrupt_writes(void);
 

@@ -12,10 +12,11 @@
  * Standard output, and an OUT that exists and is not a regular file (a FIFO,
  * /dev/null), are written directly.
  */
-#define _XOPEN_SOURCE 700 /* mkstemp, fchmod */
+#define _GNU_SOURCE /* mkstemp, fchmod, sched_getaffinity, CPU_COUNT */
 #include "config.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,6 +74,23 @@ int tool_row_count_ok(const char* value) {
     size_t digits = strspn(value, "0123456789");
     return strcmp(value, "all") == 0 ||
            (digits > 0 && value[digits] == '\0' && strspn(value, "0") != digits);
+}
+
+int tool_parse_threads(const char* value, unsigned max, unsigned* out) {
+    char* end;
+    unsigned long v;
+    if (strcmp(value, "auto") == 0) {
+        cpu_set_t cpus;
+        int n = sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? CPU_COUNT(&cpus) : 1;
+        *out = n < 1 ? 1 : (unsigned)n > max ? max : (unsigned)n;
+        return 0;
+    }
+    errno = 0;
+    v = strtoul(value, &end, 10);
+    if (errno != 0 || end == value || *end != '\0' || v == 0 || v > max || value[0] == '-')
+        return -1;
+    *out = (unsigned)v;
+    return 0;
 }
 
 int tool_compression_ok(const char* value) {

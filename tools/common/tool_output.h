@@ -34,6 +34,10 @@ extern const char* const tool_output_extensions;
 /* Non-zero when `value` is what --task-rows takes (the stats sink's
  * StatsTaskRows): "all", or a decimal row count of 1 or more. */
 int tool_row_count_ok(const char* value);
+/* A thread count for --threads: a decimal from 1 to `max`, or "auto" (the
+ * CPUs this process may run on, at most `max`). 0, or -1 for anything
+ * else. */
+int tool_parse_threads(const char* value, unsigned max, unsigned* out);
 /* Non-zero for the sinks that write files only (report, json, sqlite). */
 int tool_sink_needs_file(const char* sink);
 /* Non-zero when both paths exist and are the same file. */

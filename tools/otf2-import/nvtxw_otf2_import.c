@@ -46,7 +46,8 @@ static const char usage_text[] =
     "         --task-rows N|all    task_sum rows (default 20 in text, all in csv, json)\n"
     "         --backend LIB        forward to another NVTXW v2 backend (absolute path)\n"
     "         --allow-relative-backend  accept a relative --backend path\n"
-    "         --threads N          read N locations at a time (default 1)\n"
+    "         --threads N|auto     read N locations at a time (default 1; auto: one\n"
+    "                              per CPU)\n"
     "         --compression L      zstd level, -7 to 22: of a report (default 1), or\n"
     "                              of a Perfetto trace's packets (default: none;\n"
     "                              reading them needs Perfetto from 2026-07 on)\n"
@@ -79,17 +80,6 @@ static int usage_error(const char* fmt, const char* detail) {
     return 2;
 }
 
-static int parse_unsigned(const char* text, unsigned* out) {
-    char* end;
-    unsigned long v;
-    errno = 0;
-    v = strtoul(text, &end, 10);
-    if (errno != 0 || end == text || *end != '\0' || v == 0 || v > 4096 || text[0] == '-')
-        return -1;
-    *out = (unsigned)v;
-    return 0;
-}
-
 static int parse_part(const char* text, cli* c) {
     unsigned i, n;
     char extra;
@@ -118,8 +108,8 @@ static int parse_value(cli* c, const char* a, const char* value) {
         if (!tool_row_count_ok(value))
             return usage_error("--task-rows takes a number of rows or 'all', not '%s'", value);
         c->task_rows = value;
-    } else if (!strcmp(a, "--threads") && parse_unsigned(value, &c->opts.threads) != 0)
-        return usage_error("--threads takes a number from 1 to 4096, not '%s'", value);
+    } else if (!strcmp(a, "--threads") && tool_parse_threads(value, 4096, &c->opts.threads) != 0)
+        return usage_error("--threads takes a number from 1 to 4096 or 'auto', not '%s'", value);
     else if (!strcmp(a, "--part"))
         return parse_part(value, c);
     else if (!strcmp(a, "--compression")) {

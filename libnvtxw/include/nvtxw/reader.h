@@ -356,6 +356,19 @@ typedef struct nvtxw_replay_options {
      * button or a signal handler's flag. */
     int (*should_stop)(void* context);
     void* stop_context;
+    /* Stream order only: replay the stream records on this many threads
+     * (0 or 1: the calling thread; at most one per stream is used). Each
+     * stream is replayed whole by one thread, distinct streams concurrently,
+     * as NVTXW allows, so `iface` must take concurrent writes to distinct
+     * streams (libnvtxw's sinks do). Each thread opens every input again by
+     * its path (the readers passed in are not shared between threads); the
+     * calling thread waits, polls should_stop (on itself, as with one
+     * thread) and keeps the readers' record counts current. What changes:
+     * the order of calls across streams (so of the lines of a text or
+     * capture output), never a stream's own order. An input that no longer
+     * reads as when it was opened (a report still being written) is
+     * replayed on the calling thread. Time order ignores it. */
+    size_t threads;
 } nvtxw_replay_options_t;
 
 /*
