@@ -11,8 +11,9 @@
 # archives, see their README) and one made by
 # `tests/gen/nvtxw-otf2-gen --events 20000 --seed 7`. For each: import to a
 # report, replay it to JSON and stats CSV, check; import again with
-# --threads 2 and compare the replayed JSON's content (stream open order may
-# differ, content may not); import straight to JSON and to stats CSV, check
+# --threads 2 (tasks registered at first sight) and with --threads 2 into
+# libnvtxw loaded as another backend (the task prescan), and compare the
+# replayed JSONs' content (stream open order may differ, content may not); import straight to JSON and to stats CSV, check
 # those and compare the JSON's content with the replayed one; import in three
 # --part parts, merge them with nvtxw-replay and compare with the whole.
 # Then all the archives' reports merged into one: nothing lost, the clashing
@@ -30,6 +31,7 @@ py=${NVTXW_OTF2_PYTHON:-/usr/bin/python3}
 imp=$build/tools/otf2-import/nvtxw-otf2-import
 replay=$build/tools/replay/nvtxw-replay
 gen=$build/tests/gen/nvtxw-otf2-gen
+backend_lib=$(cd "$build/libnvtxw/.libs" && pwd)/libnvtxw3.so
 here=$src/tests/otf2
 # Prefix of region names in the stats tables: the importer writes regions in
 # its "otf2" domain and docs/stats.md names ranges "domain:message".
@@ -101,6 +103,13 @@ import_archive() {
     check "$name: import with --threads 2" "$imp" "$anchor" --threads 2 --quiet -o "$w/b.nvtxw"
     check "$name: replay the --threads 2 report" "$replay" "$w/b.nvtxw" -o "$w/b.json"
     checker "$name (--threads 2 vs 1)" --same-content "$w/a.json" "$w/b.json"
+    # Into another NVTXW library (here libnvtxw itself, loaded as a backend),
+    # registrations may not overlap writes: several workers take the task
+    # prescan instead of registering tasks at first sight. Same content.
+    check "$name: --threads 2 through --backend (task prescan)" "$imp" "$anchor" --threads 2 \
+        --quiet --backend "$backend_lib" -o "$w/p.nvtxw"
+    check "$name: replay the --backend report" "$replay" "$w/p.nvtxw" -o "$w/p.json"
+    checker "$name (--threads 2 through --backend vs 1)" --same-content "$w/a.json" "$w/p.json"
 
     check "$name: import straight to JSON" "$imp" "$anchor" --quiet -o "$w/c.json"
     cp "$tmp/err" "$w/c.err"

@@ -191,12 +191,14 @@ static void importer_free(importer* im) {
     pthread_mutex_destroy(&im->lock);
 }
 
-/* Tasks must be registered before any event of theirs (tasks.c): with
- * several workers a prescan collects them when the archive can hold any. */
+/* Tasks must be registered before any event of theirs (tasks.c): when a
+ * registration may not overlap another worker's writes (several workers
+ * into Backend=), a prescan collects them when the archive can hold any. */
 static int prepare_tasks(importer* im) {
-    if (im->opts.threads == 1) {
-        /* one worker: a registration cannot overlap another thread's
-         * writes, so tasks are registered when first seen (tasks.c) */
+    if (im->opts.threads == 1 || im->opts.registrations_during_writes) {
+        /* one worker (a registration cannot overlap another thread's
+         * writes), or a sink that allows it: tasks are registered when
+         * first seen (tasks.c) */
         im->lazy_tasks = 1;
         return 0;
     }

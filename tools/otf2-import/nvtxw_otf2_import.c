@@ -304,6 +304,7 @@ static int convert(cli* c, importer* im) {
     }
     c->opts.config = config;
     c->opts.iface = tool_interruptible(iface, 0);
+    c->opts.registrations_during_writes = c->backend == NULL;
     c->opts.progress = !c->quiet && isatty(STDERR_FILENO);
     c->opts.progress_output = to_file ? out.write_path : NULL;
     im->opts = c->opts;

@@ -281,6 +281,11 @@ typedef struct import_options {
     int progress;                /* draw a progress line on stderr */
     const char* progress_output; /* its "written": files named so*, or NULL */
     const nvtxwInterface_t* iface;
+    /* The session's sink takes registrations while other threads write
+     * (libnvtxw's own sinks, docs/threading.md; not Backend=, which follows
+     * NVTXW's rule): tasks are then registered at first sight on any number
+     * of workers, without the prescan (tasks.c). */
+    int registrations_during_writes;
 } import_options;
 
 typedef enum event_kind {
@@ -346,8 +351,9 @@ typedef struct importer {
      * overlap lifecycle calls with writes (ABI spec 6). */
     pthread_rwlock_t gate;
     int prescanned;        /* the task prescan ran */
-    int lazy_tasks;        /* one worker: tasks are registered at first sight (tasks.c) */
-    task_set found;        /* tasks the prescan found (under `lock`) -> parent scope */
+    int lazy_tasks;        /* tasks are registered at first sight (tasks.c) */
+    task_set found;        /* tasks the prescan found, or lazy_tasks registered (under
+                              `lock`) -> parent scope, or scope */
     task_key* task_keys;   /* then: every task, sorted, read-only while converting */
     uint64_t* task_scopes; /* ... and its scope */
     size_t task_count;

@@ -1,15 +1,23 @@
 /*
  * tools/otf2-import/tasks.c - task scopes, registered before any event.
  *
- * NVTXW producers must not overlap registrations with writes (ABI spec 6),
- * and a task's scope must be registered before its first event. Tasks are
- * only known from the events, so archives that can hold tasks get a
- * prescan: the selected locations are read once with only the task
- * callbacks (in parallel, one location at a time per worker) into one set;
- * the main thread then registers every task in key order, which makes the
- * scope IDs the same for any --threads and any --part that sees the task,
- * and keeps a sorted table (32 bytes per task) that the conversion
- * searches and nobody writes any more.
+ * A task's scope must be registered before its first event, and tasks are
+ * only known from the events. With one worker, or into libnvtxw's own sinks
+ * (which take registrations while other threads write: docs/threading.md),
+ * a task is registered when the conversion first meets it, and im->found
+ * maps it to its scope (under im->lock with several workers): its scope ID
+ * then follows the order tasks are met, which with several workers varies
+ * from run to run (the scope's path does not).
+ *
+ * NVTXW producers must not overlap registrations with writes (ABI spec 6):
+ * with several workers into Backend= (another NVTXW library), archives that
+ * can hold tasks get a prescan instead: the selected locations are read
+ * once with only the task callbacks (in parallel, one location at a time
+ * per worker) into one set; the main thread then registers every task in
+ * key order, which makes the scope IDs the same for any --threads and any
+ * --part that sees the task, and keeps a sorted table (32 bytes per task)
+ * that the conversion searches and nobody writes any more. It costs one
+ * more decoding of every event.
  *
  * A task is (thread team, creating thread, generation); the legacy OmpTask*
  * records, whose IDs are unique within a process, use (UINT32_MAX, location
@@ -340,9 +348,11 @@ static uint64_t table_scope(const importer* im, const task_key* key) {
     return NVTX_SCOPE_NONE;
 }
 
-/* One worker only: no other thread writes, so registering here keeps
- * NVTXW's rule; im->found maps tasks to their scopes. */
-static int lazy_scope(importer* im, const task_key* key, uint64_t parent, uint64_t* scope) {
+/* One worker (no other thread writes, so registering here keeps NVTXW's
+ * rule), or a sink that takes registrations during writes; im->found maps
+ * tasks to their scopes, under im->lock when several workers share it. */
+static int lazy_scope_locked(importer* im, const task_key* key, uint64_t parent,
+                             uint64_t* scope) {
     char name[128];
     nvtxScopeAttr_t attr = {sizeof attr, name, parent, NVTX_SCOPE_NONE};
     size_t index;
@@ -361,6 +371,16 @@ static int lazy_scope(importer* im, const task_key* key, uint64_t parent, uint64
         return -1;
     }
     return 0;
+}
+
+static int lazy_scope(importer* im, const task_key* key, uint64_t parent, uint64_t* scope) {
+    int status;
+    if (im->opts.threads == 1)
+        return lazy_scope_locked(im, key, parent, scope);
+    pthread_mutex_lock(&im->lock);
+    status = lazy_scope_locked(im, key, parent, scope);
+    pthread_mutex_unlock(&im->lock);
+    return status;
 }
 
 int task_scope_of(importer* im, const task_key* key, uint64_t parent, uint64_t* scope) {
