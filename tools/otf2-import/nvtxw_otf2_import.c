@@ -276,11 +276,14 @@ static void print_summary(const importer* im, const cli* c, double seconds) {
         fprintf(stderr,
                 TOOL ": %" PRIu64 " locations incomplete, %" PRIu64 " declared events not read\n",
                 im->incomplete_locations, im->unread_events);
+    /* -> OUT, the backend, or OUT through the backend (its Output=) */
+    int named = strcmp(c->output, "-") != 0 || c->backend == NULL;
     if (!c->quiet)
         fprintf(stderr,
-                TOOL ": %" PRIu64 " events from %zu locations in %.2f s (%.2f M events/s) -> %s\n",
+                TOOL ": %" PRIu64 " events from %zu locations in %.2f s (%.2f M events/s) -> %s%s%s\n",
                 events, im->selected_count, seconds, seconds > 0 ? events / seconds / 1e6 : 0.0,
-                c->backend != NULL ? c->backend : c->output);
+                named ? c->output : c->backend, named && c->backend ? " through " : "",
+                named && c->backend ? c->backend : "");
 }
 
 static int convert(cli* c, importer* im) {
