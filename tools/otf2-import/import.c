@@ -205,6 +205,10 @@ static void importer_free(importer* im) {
     nvtxw_free(im->task_scopes);
     pthread_rwlock_destroy(&im->gate);
     pthread_mutex_destroy(&im->lock);
+    for (size_t i = 0; i < IMPORT_TASK_STRIPES; i++) {
+        task_set_free(&im->task_stripes[i].found);
+        pthread_mutex_destroy(&im->task_stripes[i].lock);
+    }
 }
 
 /* Tasks must be registered before any event of theirs (tasks.c): when a
@@ -231,6 +235,8 @@ static int prepare_tasks(importer* im) {
 static void init_locks(importer* im) {
     pthread_rwlockattr_t attr;
     pthread_mutex_init(&im->lock, NULL);
+    for (size_t i = 0; i < IMPORT_TASK_STRIPES; i++)
+        pthread_mutex_init(&im->task_stripes[i].lock, NULL);
     pthread_rwlockattr_init(&attr);
     /* a StreamOpen waits for the readers, new readers wait for it */
     pthread_rwlockattr_setkind_np(&attr, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);

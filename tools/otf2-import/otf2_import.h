@@ -315,6 +315,9 @@ typedef struct task_key {
     uint64_t generation;
 } task_key;
 
+/* Locks of the lazily registered tasks of several workers (tasks.c). */
+#define IMPORT_TASK_STRIPES 64
+
 /* A set of tasks, each with a 64-bit value (tasks.c). */
 typedef struct task_set {
     id_index index; /* hash probe -> position */
@@ -352,8 +355,14 @@ typedef struct importer {
     pthread_rwlock_t gate;
     int prescanned;        /* the task prescan ran */
     int lazy_tasks;        /* tasks are registered at first sight (tasks.c) */
-    task_set found;        /* tasks the prescan found, or lazy_tasks registered (under
-                              `lock`) -> parent scope, or scope */
+    task_set found;        /* tasks the prescan found (under `lock`) -> parent scope, or
+                              lazy_tasks registered by one worker -> scope */
+    /* lazy_tasks with several workers: the tasks registered, -> scope, in
+     * stripes by key hash, each under its own lock (tasks.c) */
+    struct task_stripe {
+        pthread_mutex_t lock;
+        task_set found;
+    } task_stripes[IMPORT_TASK_STRIPES];
     task_key* task_keys;   /* then: every task, sorted, read-only while converting */
     uint64_t* task_scopes; /* ... and its scope */
     size_t task_count;
@@ -385,8 +394,11 @@ int tasks_possible(const otf2_defs* defs);
 nvtxwResultCode_t register_tasks(importer* im);
 /* The scope of a task: registered now below `parent` when tasks are lazy,
  * else from the prescan's table (NVTX_SCOPE_NONE when it did not see the
- * task). 0, or -1 with the error set. */
-int task_scope_of(importer* im, const task_key* key, uint64_t parent, uint64_t* scope);
+ * task). `seen` is the location's own copy of the tasks it met (lazy tasks
+ * with several workers: the shared map is looked up under a lock only for
+ * a task the location had not met). 0, or -1 with the error set. */
+int task_scope_of(importer* im, task_set* seen, const task_key* key, uint64_t parent,
+                  uint64_t* scope);
 
 /* location.c: the worker loop. */
 void* location_worker(void* importer_arg);
@@ -453,6 +465,7 @@ typedef struct loc_ctx {
     task_key task;
     uint64_t task_scope;
     int64_t task_begin;
+    task_set tasks_seen; /* lazy tasks, several workers: task -> scope (tasks.c) */
     nvtxPayloadData_t* payloads; /* event + attribute payloads */
     uint64_t* attribute_values;
     size_t payload_capacity;
