@@ -23,6 +23,8 @@ libnvtxw_libnvtxw_la_SOURCES += \
 	libnvtxw/common/strset.c libnvtxw/common/text_hash.h \
 	libnvtxw/common/strset.h \
 	libnvtxw/common/struct_size.h \
+	libnvtxw/common/thread.c \
+	libnvtxw/common/thread.h \
 	libnvtxw/common/utf8.c \
 	libnvtxw/common/utf8.h \
 	libnvtxw/common/varint.h

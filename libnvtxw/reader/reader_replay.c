@@ -241,10 +241,9 @@ static nvtxwResultCode_t replay_streams(replay_state* st) {
             status = replay_head(st, in);
         return status;
     }
-    if (st->opts.threads > 1 &&
-        ((status = replay_streams_threaded(st, st->opts.threads, &threaded)) !=
-             NVTXW_RESULT_SUCCESS ||
-         threaded))
+    if (st->opts.threads > 1 && ((status = replay_streams_threaded(
+                                      st, st->opts.threads, &threaded)) != NVTXW_RESULT_SUCCESS ||
+                                 threaded))
         return status;
     for (i = 0; i < st->input_count; i++) {
         in = &st->inputs[i];

@@ -35,26 +35,35 @@
 
 #include "common/alloc.h"
 #include "common/error_internal.h"
+#include "common/thread.h"
 #include "reader/reader_replay.h"
 
 /* How often the calling thread wakes to poll opts.should_stop. */
 #define POLL_NANOSECONDS 20000000L
 /* Records a worker replays between two looks at the stop flag. */
 #define WORKER_PUBLISH 1024
-
 typedef struct stream_job {
     size_t input, stream;
-    size_t chunks; /* the order: most first */
+    size_t chunks; /* the order taken: most first */
+    /* Set by the worker that replayed it: the damage its reader listed
+     * meanwhile, items [damage_from, damage_to) of workers[worker]. */
+    size_t worker, damage_from, damage_to;
 } stream_job;
+
+typedef struct job_order {
+    size_t chunks, job;
+} job_order;
 
 typedef struct replay_pool {
     replay_state* st; /* the caller's: read-only while the workers run */
-    stream_job* jobs;
+    stream_job* jobs; /* by (input, stream) */
+    job_order* order; /* the jobs as taken: the most chunks first */
     size_t job_count;
     atomic_size_t next_job;
     atomic_int stop;
     atomic_uint_fast64_t* records; /* per input: read by the workers so far */
-    pthread_mutex_t lock;          /* the fields below */
+    struct replay_worker* workers;
+    pthread_mutex_t lock; /* the fields below */
     pthread_cond_t finished_cond;
     size_t finished;
     nvtxwResultCode_t failure; /* the first worker's failure */
@@ -63,9 +72,10 @@ typedef struct replay_pool {
 
 typedef struct replay_worker {
     replay_pool* pool;
-    replay_state state;     /* a copy of the caller's with its own scratch */
-    replay_input* inputs;   /* copies of the caller's, on this worker's readers */
+    replay_state state;   /* a copy of the caller's with its own scratch */
+    replay_input* inputs; /* copies of the caller's, on this worker's readers */
     nvtxw_reader_t** readers;
+    size_t index; /* in the pool's workers */
     pthread_t thread;
     int started;
 } replay_worker;
@@ -75,12 +85,10 @@ static int pool_stopped(void* context) {
 }
 
 static int jobs_by_chunks(const void* a, const void* b) {
-    const stream_job *x = a, *y = b;
+    const job_order *x = a, *y = b;
     if (x->chunks != y->chunks)
         return x->chunks < y->chunks ? 1 : -1;
-    if (x->input != y->input)
-        return x->input < y->input ? -1 : 1;
-    return x->stream < y->stream ? -1 : x->stream > y->stream;
+    return x->job < y->job ? -1 : x->job > y->job;
 }
 
 static nvtxwResultCode_t make_jobs(replay_pool* pool) {
@@ -89,7 +97,8 @@ static nvtxwResultCode_t make_jobs(replay_pool* pool) {
     for (i = 0; i < st->input_count; i++)
         n += st->inputs[i].stream_count;
     pool->jobs = nvtxw_calloc(n + 1, sizeof *pool->jobs);
-    if (pool->jobs == NULL)
+    pool->order = nvtxw_calloc(n + 1, sizeof *pool->order);
+    if (pool->jobs == NULL || pool->order == NULL)
         return error_oom("the replay's stream jobs");
     for (i = 0; i < st->input_count; i++) {
         const nvtxw_reader_t* reader = st->inputs[i].reader;
@@ -98,9 +107,11 @@ static nvtxwResultCode_t make_jobs(replay_pool* pool) {
             job->input = i;
             job->stream = s;
             job->chunks = reader->streams[s].count;
+            pool->order[pool->job_count - 1].chunks = job->chunks;
+            pool->order[pool->job_count - 1].job = pool->job_count - 1;
         }
     }
-    qsort(pool->jobs, pool->job_count, sizeof *pool->jobs, jobs_by_chunks);
+    qsort(pool->order, pool->job_count, sizeof *pool->order, jobs_by_chunks);
     return NVTXW_RESULT_SUCCESS;
 }
 
@@ -110,6 +121,7 @@ static nvtxwResultCode_t worker_open(replay_worker* w, replay_pool* pool, int* s
     const replay_state* st = pool->st;
     size_t i;
     w->pool = pool;
+    w->index = (size_t)(w - pool->workers);
     w->readers = nvtxw_calloc(st->input_count, sizeof *w->readers);
     w->inputs = nvtxw_calloc(st->input_count, sizeof *w->inputs);
     if (w->readers == NULL || w->inputs == NULL)
@@ -147,12 +159,14 @@ static void worker_close(replay_worker* w, size_t input_count) {
 }
 
 /* Replays every record of one stream. */
-static nvtxwResultCode_t worker_stream(replay_worker* w, const stream_job* job) {
+static nvtxwResultCode_t worker_stream(replay_worker* w, stream_job* job) {
     replay_input* in = &w->inputs[job->input];
     replay_pool* pool = w->pool;
     const nvtxw_record_t* rec = NULL;
     uint64_t unpublished = 0;
     nvtxwResultCode_t status = nvtxw_reader_seek_stream(in->reader, job->stream);
+    job->worker = w->index;
+    job->damage_from = in->reader->damage_count;
     while (status == NVTXW_RESULT_SUCCESS &&
            (status = nvtxw_reader_next(in->reader, &rec)) == NVTXW_RESULT_SUCCESS && rec != NULL) {
         status = replay_one(&w->state, in, rec);
@@ -163,6 +177,7 @@ static nvtxwResultCode_t worker_stream(replay_worker* w, const stream_job* job) 
         }
     }
     atomic_fetch_add_explicit(&pool->records[job->input], unpublished, memory_order_relaxed);
+    job->damage_to = in->reader->damage_count;
     return status;
 }
 
@@ -174,7 +189,7 @@ static void* worker_main(void* arg) {
         size_t job = atomic_fetch_add(&pool->next_job, 1);
         if (job >= pool->job_count)
             break;
-        status = worker_stream(w, &pool->jobs[job]);
+        status = worker_stream(w, &pool->jobs[pool->order[job].job]);
     }
     pthread_mutex_lock(&pool->lock);
     if (status != NVTXW_RESULT_SUCCESS && pool->failure == NVTXW_RESULT_SUCCESS &&
@@ -232,10 +247,12 @@ static nvtxwResultCode_t wait_workers(replay_pool* pool, size_t started, const u
     return status;
 }
 
-/* Damage a worker's reader found that the caller's reader does not list. */
-static nvtxwResultCode_t absorb_damage(nvtxw_reader_t* to, const nvtxw_reader_t* from) {
+/* Damage items [first, end) of a worker's reader that the caller's reader
+ * does not list. */
+static nvtxwResultCode_t absorb_damage(nvtxw_reader_t* to, const nvtxw_reader_t* from, size_t first,
+                                       size_t end) {
     size_t i, j;
-    for (i = 0; i < from->damage_count; i++) {
+    for (i = first; i < end; i++) {
         const reader_damage_item* d = &from->damage[i];
         int known = 0;
         for (j = 0; j < to->damage_count && !known; j++)
@@ -247,75 +264,115 @@ static nvtxwResultCode_t absorb_damage(nvtxw_reader_t* to, const nvtxw_reader_t*
     return NVTXW_RESULT_SUCCESS;
 }
 
-static nvtxwResultCode_t run_pool(replay_pool* pool, replay_worker* workers, size_t count,
-                                  int* ran) {
+static int worker_start(replay_worker* w) { return thread_start(&w->thread, worker_main, w); }
+
+/* The caller's readers end where one thread leaves them: every record
+ * returned (nvtxw_reader_next gives NULL), no chunk held. */
+static void readers_finish(replay_state* st) {
+    for (size_t i = 0; i < st->input_count; i++) {
+        nvtxw_reader_t* reader = st->inputs[i].reader;
+        for (size_t s = 0; reader->cursors != NULL && s < reader->stream_count; s++)
+            reader_cursor_free(&reader->cursors[s]);
+        reader->pending = NULL;
+        reader->phase = READER_PHASE_DONE;
+        st->inputs[i].head = NULL;
+    }
+}
+
+/* The damage the workers found, in the order one thread finds it: stream
+ * after stream, input after input; then what their readers found at open
+ * (which the caller's readers found too). */
+static nvtxwResultCode_t gather_damage(replay_pool* pool, size_t count) {
     replay_state* st = pool->st;
+    nvtxwResultCode_t status = NVTXW_RESULT_SUCCESS;
+    size_t j, w, in;
+    for (j = 0; j < pool->job_count && status == NVTXW_RESULT_SUCCESS; j++) {
+        const stream_job* job = &pool->jobs[j];
+        if (job->damage_to > job->damage_from)
+            status = absorb_damage(st->inputs[job->input].reader,
+                                   pool->workers[job->worker].readers[job->input], job->damage_from,
+                                   job->damage_to);
+    }
+    for (w = 0; w < count && status == NVTXW_RESULT_SUCCESS; w++)
+        for (in = 0; in < st->input_count && status == NVTXW_RESULT_SUCCESS; in++)
+            status = absorb_damage(st->inputs[in].reader, pool->workers[w].readers[in], 0,
+                                   pool->workers[w].readers[in]->damage_count);
+    return status;
+}
+
+/* Nothing is replayed until the threads start: a worker that cannot open
+ * its readers (a file removed or renamed since, no file descriptors left)
+ * or a first thread that cannot start leaves the stream records to the
+ * calling thread (*ran = 0), as an input that grew does. */
+static nvtxwResultCode_t run_pool(replay_pool* pool, size_t count, int* ran) {
+    replay_state* st = pool->st;
+    replay_worker* workers = pool->workers;
     nvtxwResultCode_t status = NVTXW_RESULT_SUCCESS;
     uint64_t* before = nvtxw_calloc(st->input_count, sizeof *before);
     size_t i, started = 0;
     int same = 1;
     if (before == NULL)
         return error_oom("the replay threads");
-    for (i = 0; i < count && status == NVTXW_RESULT_SUCCESS; i++)
+    for (i = 0; i < count && status == NVTXW_RESULT_SUCCESS && same; i++)
         status = worker_open(&workers[i], pool, &same);
-    if (status != NVTXW_RESULT_SUCCESS || !same) {
-        nvtxw_free(before);
-        return status; /* !same: *ran stays 0, one thread replays */
-    }
-    *ran = 1;
     for (i = 0; i < st->input_count; i++) /* the head phase 1 read is read again */
         before[i] = st->inputs[i].reader->returned - (st->inputs[i].head != NULL);
-    for (i = 0; i < count; i++) {
-        int err = pthread_create(&workers[i].thread, NULL, worker_main, &workers[i]);
-        if (err != 0 && started == 0) {
-            nvtxw_free(before);
-            return error_set(NVTXW_RESULT_FAILED, "cannot start a replay thread: %s",
-                             strerror(err));
-        }
-        if (err != 0)
+    for (i = 0; status == NVTXW_RESULT_SUCCESS && same && i < count; i++) {
+        if (worker_start(&workers[i]) != 0)
             break; /* the ones started do the work */
         workers[i].started = 1;
         started++;
     }
+    if (started == 0) {
+        nvtxw_free(before);
+        return NVTXW_RESULT_SUCCESS; /* *ran stays 0: one thread replays */
+    }
+    *ran = 1;
     status = wait_workers(pool, started, before);
     for (i = 0; i < count; i++) {
         if (workers[i].started)
             pthread_join(workers[i].thread, NULL);
         st->replayed += workers[i].state.replayed;
-        for (size_t k = 0; k < st->input_count && status == NVTXW_RESULT_SUCCESS; k++)
-            status = absorb_damage(st->inputs[k].reader, workers[i].readers[k]);
     }
+    if (status == NVTXW_RESULT_SUCCESS)
+        readers_finish(st);
+    if (gather_damage(pool, count) != NVTXW_RESULT_SUCCESS && status == NVTXW_RESULT_SUCCESS)
+        status = error_oom("the damage list");
     nvtxw_free(before);
     return status;
 }
 
 nvtxwResultCode_t replay_streams_threaded(replay_state* st, size_t threads, int* ran) {
     replay_pool pool;
-    replay_worker* workers;
     nvtxwResultCode_t status;
     size_t i, count;
     *ran = 0;
     memset(&pool, 0, sizeof pool);
     pool.st = st;
-    if ((status = make_jobs(&pool)) != NVTXW_RESULT_SUCCESS)
+    if ((status = make_jobs(&pool)) != NVTXW_RESULT_SUCCESS) {
+        nvtxw_free(pool.jobs);
+        nvtxw_free(pool.order);
         return status;
+    }
     count = threads < pool.job_count ? threads : pool.job_count;
     if (count < 2) {
         nvtxw_free(pool.jobs);
+        nvtxw_free(pool.order);
         return NVTXW_RESULT_SUCCESS; /* one stream: nothing to share */
     }
-    workers = nvtxw_calloc(count, sizeof *workers);
+    pool.workers = nvtxw_calloc(count, sizeof *pool.workers);
     pool.records = nvtxw_calloc(st->input_count, sizeof *pool.records);
     pthread_mutex_init(&pool.lock, NULL);
     pthread_cond_init(&pool.finished_cond, NULL);
-    status = workers != NULL && pool.records != NULL ? run_pool(&pool, workers, count, ran)
-                                                     : error_oom("the replay threads");
-    for (i = 0; workers != NULL && i < count; i++)
-        worker_close(&workers[i], st->input_count);
+    status = pool.workers != NULL && pool.records != NULL ? run_pool(&pool, count, ran)
+                                                          : error_oom("the replay threads");
+    for (i = 0; pool.workers != NULL && i < count; i++)
+        worker_close(&pool.workers[i], st->input_count);
     pthread_cond_destroy(&pool.finished_cond);
     pthread_mutex_destroy(&pool.lock);
-    nvtxw_free(workers);
+    nvtxw_free(pool.workers);
     nvtxw_free((void*)pool.records);
     nvtxw_free(pool.jobs);
+    nvtxw_free(pool.order);
     return status;
 }

@@ -133,6 +133,13 @@ check "merge stats: MPI_Allreduce 2000 instances" bash -c "'$replay' '$tmp/hello
 check "--threads 3: the text of one thread, sorted" bash -c "'$replay' '$tmp/hello.nvtxw' '$tmp/hello2.nvtxw' --to text | sort > '$tmp/t1.txt' && '$replay' '$tmp/hello.nvtxw' '$tmp/hello2.nvtxw' --threads 3 --to text | sort > '$tmp/t3.txt' && cmp '$tmp/t1.txt' '$tmp/t3.txt' && test \$(grep -c '^event' '$tmp/t3.txt') = 12000"
 check "--threads auto into a report reads back as one thread's" bash -c "'$replay' '$tmp/hello.nvtxw' '$tmp/hello2.nvtxw' --threads auto -o '$tmp/ta.nvtxw' && '$replay' '$tmp/ta.nvtxw' --to text > '$tmp/ta.txt' && '$replay' '$tmp/m.nvtxw' --to text > '$tmp/tm.txt' && cmp '$tmp/ta.txt' '$tmp/tm.txt'"
 check "--threads with a filter keeps what one thread keeps" bash -c "'$replay' '$tmp/hello.nvtxw' --streams 'worker-[12]' --until 1ms --to text | sort > '$tmp/tf1.txt' && '$replay' '$tmp/hello.nvtxw' --streams 'worker-[12]' --until 1ms --threads 2 --to text | sort > '$tmp/tf2.txt' && cmp '$tmp/tf1.txt' '$tmp/tf2.txt' && grep -q '^event' '$tmp/tf2.txt'"
+# Under ulimit -v, one malloc arena and as many threads as fit, said so
+# (sanitizer builds need their shadow memory: the plain builds run it).
+if [ -z "${NVTXW_SANITIZERS:-}" ]; then
+    check "--threads 8 under ulimit -v 98304: fewer threads, said so, the same lines" bash -c "(ulimit -v 98304 && exec '$replay' '$tmp/hello.nvtxw' '$tmp/hello2.nvtxw' --threads 8 --to text) 2>'$tmp/lim.err' | sort > '$tmp/lim.txt' && grep -Eq '^nvtxw-replay: note: the address space is limited to 96 MiB \(ulimit -v\): replaying on [1-7] threads? instead of 8\$' '$tmp/lim.err' && cmp '$tmp/t1.txt' '$tmp/lim.txt'"
+else
+    echo "not run here: the ulimit -v check (a sanitizer build, $NVTXW_SANITIZERS)"
+fi
 check "--threads 0: exit 2" bash -c "'$replay' '$tmp/hello.nvtxw' --threads 0 --to null 2>'$tmp/e'; test \$? = 2 && grep -q \"takes a number from 1 to 256 or 'auto', not '0'\" '$tmp/e'"
 check "--threads with --order time: exit 2" bash -c "'$replay' '$tmp/hello.nvtxw' --threads 2 --order time --to null 2>'$tmp/e'; test \$? = 2 && grep -q 'needs --order stream' '$tmp/e'"
 check "--streams glob: 2 of 4 streams" bash -c "'$replay' '$tmp/hello.nvtxw' '$tmp/hello2.nvtxw' --streams 'worker-[01]' --to text > '$tmp/f.txt' && test \$(grep -c '^stream_open' '$tmp/f.txt') = 4 && test \$(grep -c '^event' '$tmp/f.txt') = 6000"

@@ -280,7 +280,8 @@ static void print_summary(const importer* im, const cli* c, double seconds) {
     int named = strcmp(c->output, "-") != 0 || c->backend == NULL;
     if (!c->quiet)
         fprintf(stderr,
-                TOOL ": %" PRIu64 " events from %zu locations in %.2f s (%.2f M events/s) -> %s%s%s\n",
+                TOOL ": %" PRIu64
+                     " events from %zu locations in %.2f s (%.2f M events/s) -> %s%s%s\n",
                 events, im->selected_count, seconds, seconds > 0 ? events / seconds / 1e6 : 0.0,
                 named ? c->output : c->backend, named && c->backend ? " through " : "",
                 named && c->backend ? c->backend : "");

@@ -353,10 +353,10 @@ typedef struct importer {
      * for writing around StreamOpen/StreamClose: NVTXW producers must not
      * overlap lifecycle calls with writes (ABI spec 6). */
     pthread_rwlock_t gate;
-    int prescanned;        /* the task prescan ran */
-    int lazy_tasks;        /* tasks are registered at first sight (tasks.c) */
-    task_set found;        /* tasks the prescan found (under `lock`) -> parent scope, or
-                              lazy_tasks registered by one worker -> scope */
+    int prescanned; /* the task prescan ran */
+    int lazy_tasks; /* tasks are registered at first sight (tasks.c) */
+    task_set found; /* tasks the prescan found (under `lock`) -> parent scope, or
+                       lazy_tasks registered by one worker -> scope */
     /* lazy_tasks with several workers: the tasks registered, -> scope, in
      * stripes by key hash, each under its own lock (tasks.c) */
     struct task_stripe {
@@ -465,7 +465,7 @@ typedef struct loc_ctx {
     task_key task;
     uint64_t task_scope;
     int64_t task_begin;
-    task_set tasks_seen; /* lazy tasks, several workers: task -> scope (tasks.c) */
+    task_set tasks_seen;         /* lazy tasks, several workers: task -> scope (tasks.c) */
     nvtxPayloadData_t* payloads; /* event + attribute payloads */
     uint64_t* attribute_values;
     size_t payload_capacity;

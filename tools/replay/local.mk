@@ -25,7 +25,8 @@ tools_replay_nvtxw_replay_SOURCES = tools/replay/replay_input.h \
 	tools/replay/capture/capture_payload.c tools/replay/capture/capture_replay.c \
 	tools/common/tool_alloc.h tools/common/tool_output.c tools/common/tool_output.h \
 	tools/common/tool_interrupt.c tools/common/tool_interrupt.h \
-	tools/common/tool_progress.c tools/common/tool_progress.h
+	tools/common/tool_progress.c tools/common/tool_progress.h \
+	tools/common/tool_memory.c tools/common/tool_memory.h
 tools_replay_nvtxw_replay_CPPFLAGS = $(TOOL_CPPFLAGS) -I$(top_srcdir)/tools/replay \
 	-DCAPTURE_SCHEMAS_DIR='"$(pkgdatadir)/schemas"' \
 	-DCAPTURE_SOURCE_SCHEMAS_DIR='"$(abs_top_srcdir)/schemas"'

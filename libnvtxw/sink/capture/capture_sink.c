@@ -32,8 +32,8 @@ nvtxwResultCode_t capture_sink_write(capture_sink* cs, strbuf* buf) {
     err = output_write_all(cs->fd, buf->data, buf->length);
     pthread_mutex_unlock(&cs->lock);
     if (err != 0)
-        status = error_set(NVTXW_RESULT_FAILED, "cannot write capture output \"%s\": %s",
-                           cs->path, strerror(err));
+        status = error_set(NVTXW_RESULT_FAILED, "cannot write capture output \"%s\": %s", cs->path,
+                           strerror(err));
     strbuf_clear(buf);
     return status;
 }

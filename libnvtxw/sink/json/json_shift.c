@@ -28,8 +28,8 @@
 
 #include "common/alloc.h"
 #include "common/error_internal.h"
-#include "common/output_file.h"
 #include "common/log.h"
+#include "common/output_file.h"
 #include "sink/json/json_internal.h"
 
 /* Bytes read, and written, at a time. */

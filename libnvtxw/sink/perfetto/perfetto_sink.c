@@ -57,8 +57,8 @@
 nvtxwResultCode_t perfetto_write_all(perfetto_sink* ps, const char* data, size_t size) {
     int err = output_write_all(ps->fd, data, size);
     if (err != 0)
-        return error_set(NVTXW_RESULT_FAILED, "cannot write Perfetto output \"%s\": %s",
-                         ps->path, strerror(err));
+        return error_set(NVTXW_RESULT_FAILED, "cannot write Perfetto output \"%s\": %s", ps->path,
+                         strerror(err));
     return NVTXW_RESULT_SUCCESS;
 }
 

@@ -13,6 +13,7 @@
 
 #include "common/alloc.h"
 #include "common/error_internal.h"
+#include "common/thread.h"
 #include "nvtxw/error.h"
 #include "sink/shared/offload.h"
 
@@ -95,21 +96,7 @@ static void* worker_main(void* arg) {
     return NULL;
 }
 
-/* A worker needs little stack (zstd works in its context's heap): 1 MiB
- * instead of the default 8 MiB of address space, which counts against a
- * producer's ulimit -v. */
-#define WORKER_STACK (1u << 20)
-static int start_thread(offload_worker* w) {
-    pthread_attr_t attr;
-    int status = pthread_attr_init(&attr);
-    if (status != 0)
-        return status;
-    status = pthread_attr_setstacksize(&attr, WORKER_STACK);
-    if (status == 0)
-        status = pthread_create(&w->thread, &attr, worker_main, w);
-    pthread_attr_destroy(&attr);
-    return status;
-}
+static int start_thread(offload_worker* w) { return thread_start(&w->thread, worker_main, w); }
 
 void offload_pool_start(offload_pool* pool, int count) {
     int i;

@@ -29,6 +29,7 @@
 #include "replay_sources.h"
 #include "tool_alloc.h"
 #include "tool_interrupt.h"
+#include "tool_memory.h"
 #include "tool_output.h"
 #include "tool_progress.h"
 
@@ -288,7 +289,7 @@ static int parse_value(options* o, const char* a, char* value) {
     else if (!strcmp(a, "--threads")) {
         if (tool_parse_threads(value, 256, &o->threads) != 0)
             return usage_error("--threads takes a number from 1 to 256 or 'auto', not '%s'", value);
-    }    else if (!strcmp(a, "--order"))
+    } else if (!strcmp(a, "--order"))
         o->order = !strcmp(value, "time")     ? NVTXW_READER_ORDER_TIME
                    : !strcmp(value, "stream") ? NVTXW_READER_ORDER_STREAM
                                               : -1;
@@ -299,8 +300,8 @@ static int parse_value(options* o, const char* a, char* value) {
 
 static int takes_value(const char* a) {
     static const char* const names[] = {
-        "--to",        "-o",        "--output",     "--order",     "--backend",
-        "--streams",   "--domains", "--from",       "--synthetic", "--stats-reports",
+        "--to",        "-o",        "--output",      "--order",     "--backend",
+        "--streams",   "--domains", "--from",        "--synthetic", "--stats-reports",
         "--task-rows", "--until",   "--compression", "--threads"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         if (!strcmp(a, names[i]))
@@ -625,6 +626,29 @@ static int replay(options* o, const char* config, nvtxw_reader_t** readers, char
     return 0;
 }
 
+/* Under an address-space limit (ulimit -v): one malloc arena
+ * (tool_memory_limit) and no more replay threads than the limit holds:
+ * REPLAY_BASE_MEMORY for the process and its session, REPLAY_THREAD_MEMORY
+ * per thread (its 1 MiB stack, its readers of the inputs, the sink's
+ * buffers of the streams it writes: 1.3 MB more peak RSS per thread on the
+ * report of a 200 MB PyTorch trace into JSON, with room). */
+#define REPLAY_BASE_MEMORY ((size_t)48 << 20)
+#define REPLAY_THREAD_MEMORY ((size_t)8 << 20)
+static void fit_threads(options* o) {
+    size_t limit;
+    unsigned fit;
+    if (o->threads <= 1)
+        return;
+    limit = tool_memory_limit();
+    fit = tool_threads_that_fit(limit, o->threads, REPLAY_BASE_MEMORY, REPLAY_THREAD_MEMORY);
+    if (fit < o->threads && !o->quiet)
+        fprintf(stderr,
+                TOOL ": note: the address space is limited to %zu MiB (ulimit -v): replaying on "
+                     "%u thread%s instead of %u\n",
+                limit >> 20, fit, fit == 1 ? "" : "s", o->threads);
+    o->threads = fit;
+}
+
 static int run(int argc, char** argv) {
     options o = {0};
     nvtxw_reader_t** readers;
@@ -653,6 +677,7 @@ static int run(int argc, char** argv) {
                (status = check_backend(&o, backend_path)) == 0 &&
                (status = (to_file = o.backend == NULL && strcmp(o.sink, "null") != 0) &&
                          tool_output_begin(&out, TOOL, o.output) != 0) == 0) {
+        fit_threads(&o);
         o.progress = !o.quiet && isatty(STDERR_FILENO);
         o.progress_output = to_file ? out.write_path : NULL;
         if (snprintf(config, sizeof config,
