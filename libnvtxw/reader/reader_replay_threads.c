@@ -42,14 +42,15 @@
 #define POLL_NANOSECONDS 20000000L
 /* Records a worker replays between two looks at the stop flag. */
 #define WORKER_PUBLISH 1024
+
 typedef struct stream_job {
     size_t input, stream;
-    size_t chunks; /* the order taken: most first */
     /* Set by the worker that replayed it: the damage its reader listed
      * meanwhile, items [damage_from, damage_to) of workers[worker]. */
     size_t worker, damage_from, damage_to;
 } stream_job;
 
+/* The order the jobs are taken in: the most chunks first. */
 typedef struct job_order {
     size_t chunks, job;
 } job_order;
@@ -106,8 +107,7 @@ static nvtxwResultCode_t make_jobs(replay_pool* pool) {
             stream_job* job = &pool->jobs[pool->job_count++];
             job->input = i;
             job->stream = s;
-            job->chunks = reader->streams[s].count;
-            pool->order[pool->job_count - 1].chunks = job->chunks;
+            pool->order[pool->job_count - 1].chunks = reader->streams[s].count;
             pool->order[pool->job_count - 1].job = pool->job_count - 1;
         }
     }

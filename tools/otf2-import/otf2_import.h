@@ -394,11 +394,8 @@ int tasks_possible(const otf2_defs* defs);
 nvtxwResultCode_t register_tasks(importer* im);
 /* The scope of a task: registered now below `parent` when tasks are lazy,
  * else from the prescan's table (NVTX_SCOPE_NONE when it did not see the
- * task). `seen` is the location's own copy of the tasks it met (lazy tasks
- * with several workers: the shared map is looked up under a lock only for
- * a task the location had not met). 0, or -1 with the error set. */
-int task_scope_of(importer* im, task_set* seen, const task_key* key, uint64_t parent,
-                  uint64_t* scope);
+ * task). 0, or -1 with the error set. */
+int task_scope_of(importer* im, const task_key* key, uint64_t parent, uint64_t* scope);
 
 /* location.c: the worker loop. */
 void* location_worker(void* importer_arg);
@@ -465,7 +462,6 @@ typedef struct loc_ctx {
     task_key task;
     uint64_t task_scope;
     int64_t task_begin;
-    task_set tasks_seen;         /* lazy tasks, several workers: task -> scope (tasks.c) */
     nvtxPayloadData_t* payloads; /* event + attribute payloads */
     uint64_t* attribute_values;
     size_t payload_capacity;

@@ -377,35 +377,24 @@ static int lazy_scope_in(importer* im, task_set* found, const task_key* key, uin
 /* With several workers the registered tasks are spread over stripes by
  * key hash, each under its own lock, which is held while the task is
  * registered (a registration in libnvtxw takes microseconds): with one
- * lock, 2 workers on 2 M events with OpenMP tasks waited 2,700 times. Each
- * location also keeps the tasks it met in `seen`, so a task's later events
- * there take no lock. */
-static int lazy_scope(importer* im, task_set* seen, const task_key* key, uint64_t parent,
-                      uint64_t* scope) {
+ * lock, 2 workers on 2 M events with OpenMP tasks waited about 1,000 times
+ * a run, with 64 about 20 to 60. (A per-location copy of the tasks it met,
+ * to skip the lock, measured no faster.) */
+static int lazy_scope(importer* im, const task_key* key, uint64_t parent, uint64_t* scope) {
     struct task_stripe* stripe;
     int status;
-    size_t index;
     if (im->opts.threads == 1)
         return lazy_scope_in(im, &im->found, key, parent, scope);
-    if (task_set_find(seen, key, &index)) {
-        *scope = seen->values[index];
-        return 0;
-    }
     stripe = &im->task_stripes[(task_hash(key) >> 32) % IMPORT_TASK_STRIPES];
     pthread_mutex_lock(&stripe->lock);
     status = lazy_scope_in(im, &stripe->found, key, parent, scope);
     pthread_mutex_unlock(&stripe->lock);
-    if (status == 0 && task_set_add(seen, key, *scope) != 0) {
-        import_error("out of memory registering task scopes");
-        return -1;
-    }
     return status;
 }
 
-int task_scope_of(importer* im, task_set* seen, const task_key* key, uint64_t parent,
-                  uint64_t* scope) {
+int task_scope_of(importer* im, const task_key* key, uint64_t parent, uint64_t* scope) {
     if (im->lazy_tasks)
-        return lazy_scope(im, seen, key, parent, scope);
+        return lazy_scope(im, key, parent, scope);
     *scope = table_scope(im, key);
     return 0;
 }

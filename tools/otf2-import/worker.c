@@ -142,7 +142,6 @@ static void ctx_free(loc_ctx* c) {
     nvtxw_free(c->io_ops.items);
     nvtxw_free(c->payloads);
     nvtxw_free(c->attribute_values);
-    task_set_free(&c->tasks_seen);
 }
 
 /* A failed location: the whole run fails, or with --keep-going the
