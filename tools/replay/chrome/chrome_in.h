@@ -3,14 +3,15 @@
  * (docs/chrome-input.md): the entry point (chrome_in_main.c), the streaming
  * reader (chrome_in_json.c), one event as a small tree and the string
  * tables (chrome_in_doc.c), exact numbers (chrome_in_time.c), the metadata
- * pass (chrome_in_meta.c), registrations and payloads (chrome_in_write.c)
- * and the phase mapping (chrome_in_events.c).
+ * pass (chrome_in_meta.c) and its scan (chrome_in_scan.c), registrations and payloads
+ * (chrome_in_write.c) and the phase mapping (chrome_in_events.c).
  */
 #ifndef NVTXW_CHROME_IN_H
 #define NVTXW_CHROME_IN_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "nvtxw/nvtxw.h"
 #include "replay_input.h"
@@ -20,6 +21,33 @@
 #define CHROME_TOKEN_MAX (16u << 20)
 #define CHROME_EVENT_MAX (16u << 20)
 #define CHROME_DEPTH_MAX 64
+
+#define CHROME_BYTES(b) (UINT64_C(0x0101010101010101) * (uint64_t)(b))
+
+/* The first '"' or backslash in data[i, len), or len: the hot loop of both
+ * passes, as most bytes of a trace are in strings. Eight bytes at a time: a
+ * byte equal to b makes (w ^ b) - 1 borrow into its top bit; the lowest
+ * such bit is exact (borrows only run upwards). */
+static inline size_t chrome_string_stop(const unsigned char* data, size_t i, size_t len) {
+    for (; i + 8 <= len; i += 8) {
+        uint64_t w, quote, backslash, hits;
+        memcpy(&w, data + i, sizeof w);
+        quote = w ^ CHROME_BYTES('"');
+        backslash = w ^ CHROME_BYTES('\\');
+        hits = ((quote - CHROME_BYTES(1)) & ~quote) | ((backslash - CHROME_BYTES(1)) & ~backslash);
+        hits &= CHROME_BYTES(0x80);
+        if (hits != 0) {
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+            return i + (size_t)(__builtin_ctzll(hits) >> 3);
+#else
+            break;
+#endif
+        }
+    }
+    while (i < len && data[i] != '"' && data[i] != '\\')
+        i++;
+    return i;
+}
 
 /* ---- exact numbers (chrome_in_time.c) ---- */
 
@@ -36,6 +64,7 @@ uint64_t chrome_id_value(const char* text, size_t len);
 typedef enum cj_type { CJ_NULL, CJ_BOOL, CJ_NUMBER, CJ_STRING, CJ_OBJECT, CJ_ARRAY } cj_type;
 
 #define CJ_NONE UINT32_MAX
+#define CJ_ROOT_SLOTS 64
 
 /* Strings live NUL-terminated in the doc's text arena (`len` excludes the
  * NUL; JSON "\u0000" makes a C string shorter than `len`). */
@@ -54,6 +83,9 @@ typedef struct cj_doc {
     uint32_t open; /* the container being filled, CJ_NONE when complete */
     uint32_t pending_key, pending_key_len;
     int has_pending_key;
+    /* The root object's members by key once it is complete (cj_get). */
+    uint32_t root_slots[CJ_ROOT_SLOTS]; /* node + 1, 0 for none */
+    int root_indexed;
 } cj_doc;
 
 void cj_doc_reset(cj_doc* doc);
@@ -206,17 +238,37 @@ typedef struct chrome_import {
         task_copies, task_rows;
     int args_task; /* the last args payload held a task scope */
     char unknown_phases[64];
-    cj_buf scratch;
+    int quiet; /* errors of events are not printed (the scan: the parser's pass says them) */
+    cj_buf scratch, pid_key, tid_key;
+    cj_buf kinds;           /* the value kinds of the args being written (chrome_in_write.c) */
+    cj_buf last_thread_key; /* chrome_thread_by_key's last pid key, 0x1f, tid key */
+    uint32_t last_thread;
+    int has_last_thread;
 } chrome_import;
 
 /* First pass: threads, processes, names, sort indexes, counters, otherData.
  * 0, or 1 with the error printed. */
 int chrome_meta_pass(chrome_import* im);
+/* The first pass's work on one event's tree and on otherData (chrome_reader_cb). */
+int chrome_meta_event(void* user, const cj_doc* doc, uint64_t index, uint64_t offset);
+int chrome_meta_member(void* user, const char* key, const cj_doc* doc);
+/* The first pass without a parser (chrome_in_scan.c): 0, 1 with the error
+ * printed (I/O, interrupted), or 2 when the file needs the parser's pass
+ * (anything the scan does not take; nothing was printed). */
+int chrome_scan_meta(chrome_import* im);
+/* One complete JSON value in memory as a tree, the same as the streamed
+ * reader builds; 0, or -1 (invalid, too deep, too large: nothing printed). */
+int chrome_parse_value(const unsigned char* text, size_t len, cj_doc* doc);
+/* The thread of a pid key and a tid key (chrome_id_key's form), added on
+ * first sight; 0, or -1 when out of memory. */
+int chrome_thread_by_key(chrome_import* im, const char* pid, size_t pid_len, const char* tid,
+                         size_t tid_len, uint32_t* thread);
 /* Index of the thread/process of an event (both exist after the first
  * pass; the second pass finds them again by key). */
 int chrome_thread_of(chrome_import* im, const cj_doc* doc, uint32_t* thread);
-/* "n:TEXT" or "s:TEXT" for a pid/tid node (absent = "n:0") into `out`. */
-void chrome_id_key(const cj_doc* doc, uint32_t node, cj_buf* out);
+/* "n:TEXT" or "s:TEXT" for a pid/tid node (absent = "n:0") into `out`;
+ * 0, or -1 when out of memory. */
+int chrome_id_key(const cj_doc* doc, uint32_t node, cj_buf* out);
 
 /* The slot of a task row's old scope ID in im->task_scopes (insert: add
  * it); NULL when absent (or out of memory when inserting). */

@@ -635,6 +635,10 @@ void chrome_import_free(chrome_import* im) {
     nvtxw_free(im->counters);
     nvtxw_free(im->session_name);
     nvtxw_free(im->scratch.data);
+    nvtxw_free(im->pid_key.data);
+    nvtxw_free(im->tid_key.data);
+    nvtxw_free(im->kinds.data);
+    nvtxw_free(im->last_thread_key.data);
     ct_free(&im->process_index);
     ct_free(&im->thread_index);
     ct_free(&im->counter_index);

@@ -252,32 +252,6 @@ static int token_too_long(reader* r) {
     return -1;
 }
 
-#define BYTES(b) (UINT64_C(0x0101010101010101) * (uint64_t)(b))
-
-/* The first '"' or backslash in data[i, len), or len. Eight bytes at a
- * time: a byte equal to b makes (w ^ b) - 1 borrow into its top bit; the
- * lowest such bit is exact (borrows only run upwards). */
-static size_t string_stop(const unsigned char* data, size_t i, size_t len) {
-    for (; i + 8 <= len; i += 8) {
-        uint64_t w, quote, backslash, hits;
-        memcpy(&w, data + i, sizeof w);
-        quote = w ^ BYTES('"');
-        backslash = w ^ BYTES('\\');
-        hits = ((quote - BYTES(1)) & ~quote) | ((backslash - BYTES(1)) & ~backslash);
-        hits &= BYTES(0x80);
-        if (hits != 0) {
-#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-            return i + (size_t)(__builtin_ctzll(hits) >> 3);
-#else
-            break;
-#endif
-        }
-    }
-    while (i < len && data[i] != '"' && data[i] != '\\')
-        i++;
-    return i;
-}
-
 /* Inside a string from data[i]: skips to the closing quote or the chunk's
  * end (the hot loop: most bytes of a trace are in strings). */
 static size_t scan_string(reader* r, const unsigned char* data, size_t i, size_t len) {
@@ -286,7 +260,7 @@ static size_t scan_string(reader* r, const unsigned char* data, size_t i, size_t
         r->escaped = 0;
         i++;
     }
-    i = string_stop(data, i, len);
+    i = chrome_string_stop(data, i, len);
     if (i < len) {
         if (data[i] == '\\')
             r->escaped = 1;
@@ -439,4 +413,58 @@ int chrome_read(const char* tool, const char* path, const chrome_reader_cb* cb, 
     cj_doc_free(&r.doc);
     nvtxw_free(chunk);
     return status;
+}
+
+/* ---- one value from memory (the first pass's scan, chrome_in_scan.c) ---- */
+
+typedef struct value_builder {
+    cj_doc* doc;
+    unsigned depth;
+} value_builder;
+
+/* The same tree as the streamed reader builds, within the same bounds. */
+static int vb_add(void* ctx, cj_type type, const char* text, size_t len) {
+    value_builder* b = ctx;
+    if ((type == CJ_OBJECT || type == CJ_ARRAY) && ++b->depth > CHROME_DEPTH_MAX)
+        return 0;
+    return cj_doc_add(b->doc, type, text, len) == 0;
+}
+
+static int vb_null(void* ctx) { return vb_add(ctx, CJ_NULL, "", 0); }
+static int vb_bool(void* ctx, int value) { return vb_add(ctx, CJ_BOOL, "", value ? 1 : 0); }
+static int vb_number(void* ctx, const char* text, size_t len) {
+    return vb_add(ctx, CJ_NUMBER, text, len);
+}
+static int vb_string(void* ctx, const unsigned char* text, size_t len) {
+    return vb_add(ctx, CJ_STRING, (const char*)text, len);
+}
+static int vb_start_map(void* ctx) { return vb_add(ctx, CJ_OBJECT, "", 0); }
+static int vb_start_array(void* ctx) { return vb_add(ctx, CJ_ARRAY, "", 0); }
+static int vb_key(void* ctx, const unsigned char* key, size_t len) {
+    value_builder* b = ctx;
+    return cj_doc_key(b->doc, (const char*)key, len) == 0;
+}
+static int vb_end(void* ctx) {
+    value_builder* b = ctx;
+    cj_doc_close(b->doc);
+    b->depth--;
+    return 1;
+}
+
+static const yajl_callbacks value_callbacks = {
+    vb_null,      vb_bool, NULL,   NULL,           vb_number, vb_string,
+    vb_start_map, vb_key,  vb_end, vb_start_array, vb_end,
+};
+
+int chrome_parse_value(const unsigned char* text, size_t len, cj_doc* doc) {
+    value_builder b = {doc, 0};
+    yajl_handle yajl = yajl_alloc(&value_callbacks, NULL, &b);
+    int ok;
+    if (yajl == NULL)
+        return -1;
+    cj_doc_reset(doc);
+    ok = yajl_parse(yajl, text, len) == yajl_status_ok &&
+         yajl_complete_parse(yajl) == yajl_status_ok && doc->count != 0 && doc->open == CJ_NONE;
+    yajl_free(yajl);
+    return ok ? 0 : -1;
 }

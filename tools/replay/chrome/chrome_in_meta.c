@@ -21,15 +21,14 @@
 #include "chrome_in.h"
 #include "tool_alloc.h"
 
-void chrome_id_key(const cj_doc* doc, uint32_t node, cj_buf* out) {
+int chrome_id_key(const cj_doc* doc, uint32_t node, cj_buf* out) {
     out->len = 0;
     if (node == CJ_NONE ||
-        (doc->nodes[node].type != CJ_STRING && doc->nodes[node].type != CJ_NUMBER)) {
-        cj_buf_put(out, "n:0", 3);
-        return;
-    }
-    cj_buf_put(out, doc->nodes[node].type == CJ_STRING ? "s:" : "n:", 2);
-    cj_buf_put(out, cj_text(doc, node), doc->nodes[node].len);
+        (doc->nodes[node].type != CJ_STRING && doc->nodes[node].type != CJ_NUMBER))
+        return cj_buf_put(out, "n:0", 3);
+    if (cj_buf_put(out, doc->nodes[node].type == CJ_STRING ? "s:" : "n:", 2) != 0)
+        return -1;
+    return cj_buf_put(out, cj_text(doc, node), doc->nodes[node].len);
 }
 
 static char* copy_text(const char* text, size_t len) {
@@ -81,47 +80,56 @@ static int check_id_type(chrome_import* im, const cj_doc* doc, const char* what)
     return 0;
 }
 
-int chrome_thread_of(chrome_import* im, const cj_doc* doc, uint32_t* thread) {
-    cj_buf* key = &im->scratch;
-    size_t pid_len;
+int chrome_thread_by_key(chrome_import* im, const char* pid, size_t pid_len, const char* tid,
+                         size_t tid_len, uint32_t* thread) {
+    cj_buf* key = &im->last_thread_key;
     uint32_t process;
     uint64_t* slot;
     int added;
-    if (check_id_type(im, doc, "pid") != 0 || check_id_type(im, doc, "tid") != 0)
-        return 1;
-    chrome_id_key(doc, cj_get(doc, 0, "pid"), key);
-    pid_len = key->len;
-    if (process_of(im, key->data, pid_len, &process) != 0 || cj_buf_put(key, "\x1f", 1) != 0)
-        return chrome_event_error(im, "out of memory");
-    {
-        cj_buf tid = {0};
-        chrome_id_key(doc, cj_get(doc, 0, "tid"), &tid);
-        if (tid.data == NULL || cj_buf_put(key, tid.data, tid.len) != 0) {
-            nvtxw_free(tid.data);
-            return chrome_event_error(im, "out of memory");
-        }
-        nvtxw_free(tid.data);
+    /* most events follow one of the same thread */
+    if (im->has_last_thread && key->len == pid_len + 1 + tid_len &&
+        !memcmp(key->data, pid, pid_len) && !memcmp(key->data + pid_len + 1, tid, tid_len)) {
+        *thread = im->last_thread;
+        return 0;
     }
-    if ((slot = ct_find(&im->thread_index, key->data, key->len, 1, &added)) == NULL)
-        return chrome_event_error(im, "out of memory");
+    im->has_last_thread = 0;
+    if (process_of(im, pid, pid_len, &process) != 0)
+        return -1;
+    key->len = 0;
+    if (cj_buf_put(key, pid, pid_len) != 0 || cj_buf_put(key, "\x1f", 1) != 0 ||
+        cj_buf_put(key, tid, tid_len) != 0 ||
+        (slot = ct_find(&im->thread_index, key->data, key->len, 1, &added)) == NULL)
+        return -1;
     if (added) {
         chrome_thread* t;
         if (grow((void**)&im->threads, &im->thread_cap, im->thread_count, sizeof *t) != 0)
-            return chrome_event_error(im, "out of memory");
+            return -1;
         t = &im->threads[im->thread_count];
         memset(t, 0, sizeof *t);
-        t->pid_key = copy_text(key->data, pid_len);
-        t->tid_key = copy_text(key->data + pid_len + 1, key->len - pid_len - 1);
+        t->pid_key = copy_text(pid, pid_len);
+        t->tid_key = copy_text(tid, tid_len);
         t->process = process;
         t->first_seen = im->event_index;
         if (t->pid_key == NULL || t->tid_key == NULL) { /* not counted: not freed later */
             nvtxw_free(t->pid_key);
             nvtxw_free(t->tid_key);
-            return chrome_event_error(im, "out of memory");
+            return -1;
         }
         *slot = im->thread_count++;
     }
-    *thread = (uint32_t)*slot;
+    *thread = im->last_thread = (uint32_t)*slot;
+    im->has_last_thread = 1;
+    return 0;
+}
+
+int chrome_thread_of(chrome_import* im, const cj_doc* doc, uint32_t* thread) {
+    if (check_id_type(im, doc, "pid") != 0 || check_id_type(im, doc, "tid") != 0)
+        return 1;
+    if (chrome_id_key(doc, cj_get(doc, 0, "pid"), &im->pid_key) != 0 ||
+        chrome_id_key(doc, cj_get(doc, 0, "tid"), &im->tid_key) != 0 ||
+        chrome_thread_by_key(im, im->pid_key.data, im->pid_key.len, im->tid_key.data,
+                             im->tid_key.len, thread) != 0)
+        return chrome_event_error(im, "out of memory");
     return 0;
 }
 
@@ -175,8 +183,8 @@ static int meta_event(chrome_import* im, const cj_doc* doc, const char* name) {
         /* process metadata names no thread: tid 0 is no stream */
         if (check_id_type(im, doc, "pid") != 0)
             return 1;
-        chrome_id_key(doc, cj_get(doc, 0, "pid"), &im->scratch);
-        if (process_of(im, im->scratch.data, im->scratch.len, &process) != 0)
+        if (chrome_id_key(doc, cj_get(doc, 0, "pid"), &im->scratch) != 0 ||
+            process_of(im, im->scratch.data, im->scratch.len, &process) != 0)
             return chrome_event_error(im, "out of memory");
     } else if (chrome_thread_of(im, doc, &thread) != 0) {
         return 1;
@@ -256,7 +264,7 @@ static int counter_event(chrome_import* im, const cj_doc* doc, uint32_t thread) 
     return 0;
 }
 
-static int meta_on_event(void* user, const cj_doc* doc, uint64_t index, uint64_t offset) {
+int chrome_meta_event(void* user, const cj_doc* doc, uint64_t index, uint64_t offset) {
     chrome_import* im = user;
     uint32_t ph = cj_get(doc, 0, "ph"), name = cj_get(doc, 0, "name"), thread;
     im->event_index = index;
@@ -274,7 +282,7 @@ static int meta_on_event(void* user, const cj_doc* doc, uint64_t index, uint64_t
 
 /* otherData of our JSON sink: "session" and "timestampBase_ns" bring back
  * the session name and the producer's absolute timestamps. */
-static int meta_on_member(void* user, const char* key, const cj_doc* doc) {
+int chrome_meta_member(void* user, const char* key, const cj_doc* doc) {
     chrome_import* im = user;
     uint32_t session, base;
     if (strcmp(key, "otherData") != 0)
@@ -292,7 +300,29 @@ static int meta_on_member(void* user, const char* key, const cj_doc* doc) {
 
 int chrome_meta_pass(chrome_import* im) {
     static const char* const wanted[] = {"otherData", "displayTimeUnit", NULL};
-    chrome_reader_cb cb = {meta_on_event, meta_on_member, wanted};
+    chrome_reader_cb cb = {chrome_meta_event, chrome_meta_member, wanted};
     chrome_read_result result;
+    /* NVTXW_CHROME_FIRST_PASS: "parser" skips the scan, "scan" refuses the
+     * files it would leave to the parser (diagnostics, docs/chrome-input.md) */
+    const char* mode = getenv("NVTXW_CHROME_FIRST_PASS");
+    int status = mode != NULL && !strcmp(mode, "parser") ? 2 : chrome_scan_meta(im);
+    if (status != 2)
+        return status;
+    if (mode != NULL && !strcmp(mode, "scan")) {
+        fprintf(stderr, "%s: error: %s: the first pass's scan leaves this file to the parser\n",
+                im->ctx->tool, im->path);
+        return 1;
+    }
+    /* The scan met something it leaves to the parser (an error, escapes in
+     * ids, hostile sizes): start over with the parser's first pass, which
+     * says what is wrong where. */
+    {
+        const replay_input_ctx* ctx = im->ctx;
+        const char* path = im->path;
+        chrome_import_free(im);
+        memset(im, 0, sizeof *im);
+        im->ctx = ctx;
+        im->path = path;
+    }
     return chrome_read(im->ctx->tool, im->path, &cb, im, &result);
 }

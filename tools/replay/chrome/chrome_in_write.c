@@ -37,6 +37,8 @@
 
 static void vreport(chrome_import* im, const char* kind, const char* format, va_list args) {
     uint64_t line, column;
+    if (im->quiet)
+        return;
     chrome_locate(im->path, im->event_offset, &line, &column);
     fprintf(stderr, "%s: %s: %s:%llu:%llu: event #%llu: ", im->ctx->tool, kind, im->path,
             (unsigned long long)line, (unsigned long long)column,
@@ -410,15 +412,35 @@ static char value_kind(chrome_import* im, const cj_doc* doc, uint32_t node) {
     return kind;
 }
 
+/* The value of a plain decimal integer of at most 18 digits (no sign
+ * but '-', no point, no exponent) in *value: most args numbers are. 0, or
+ * -1 for any other text. */
+static int small_integer(const char* text, size_t len, int64_t* value) {
+    size_t i = text[0] == '-';
+    int64_t v = 0;
+    if (len == i || len - i > 18)
+        return -1;
+    for (; i < len; i++) {
+        if (text[i] < '0' || text[i] > '9')
+            return -1;
+        v = v * 10 + (text[i] - '0');
+    }
+    *value = text[0] == '-' ? -v : v;
+    return 0;
+}
+
 static char number_kind(const cj_doc* doc, uint32_t node) {
     const char* text = cj_text(doc, node);
     char* end;
+    int64_t small;
     switch (doc->nodes[node].type) {
     case CJ_BOOL:
         return 'b';
     case CJ_STRING:
         return 's';
     case CJ_NUMBER:
+        if (small_integer(text, doc->nodes[node].len, &small) == 0)
+            return 'i';
         if (strpbrk(text, ".eE") != NULL)
             return 'd';
         errno = 0;
@@ -441,13 +463,17 @@ static int skipped(const cj_doc* doc, uint32_t node, const char* const* skip) {
     return 0;
 }
 
-/* The shape key of args in im->scratch; the number of fields. */
+/* The shape key of args in im->scratch, the kind of each member (skipped
+ * ones too) in im->kinds; the number of fields. */
 static size_t shape_key(chrome_import* im, const cj_doc* doc, uint32_t args,
                         const char* const* skip) {
     size_t fields = 0;
     im->scratch.len = 0;
+    im->kinds.len = 0;
     for (uint32_t k = doc->nodes[args].first; k != CJ_NONE; k = doc->nodes[k].next) {
         char kind = value_kind(im, doc, k);
+        if (cj_buf_put(&im->kinds, &kind, 1) != 0)
+            return SIZE_MAX;
         if (skipped(doc, k, skip))
             continue;
         fields++;
@@ -486,7 +512,7 @@ static int register_shape(chrome_import* im, size_t fields, const char* event_na
     return schema(im, name, NVTX_PAYLOAD_SCHEMA_TYPE_DYNAMIC, 0, entries, fields, 0, id);
 }
 
-static int put_value(chrome_import* im, cj_buf* out, const cj_doc* doc, uint32_t k) {
+static int put_value(chrome_import* im, cj_buf* out, const cj_doc* doc, uint32_t k, char kind) {
     const char* text = cj_text(doc, k);
     union {
         int64_t i;
@@ -494,13 +520,14 @@ static int put_value(chrome_import* im, cj_buf* out, const cj_doc* doc, uint32_t
         double d;
         uint8_t b;
     } v;
-    switch (value_kind(im, doc, k)) {
+    switch (kind) {
     case 't':
         im->args_task = 1;
         v.u = *chrome_task_slot(im, strtoull(text, NULL, 10), 0);
         return cj_buf_put(out, &v.u, 8);
     case 'i':
-        v.i = strtoll(text, NULL, 10);
+        if (small_integer(text, doc->nodes[k].len, &v.i) != 0)
+            v.i = strtoll(text, NULL, 10);
         return cj_buf_put(out, &v.i, 8);
     case 'u':
         v.u = strtoull(text, NULL, 10);
@@ -512,7 +539,7 @@ static int put_value(chrome_import* im, cj_buf* out, const cj_doc* doc, uint32_t
         v.b = doc->nodes[k].len == 1;
         return cj_buf_put(out, &v.b, 1);
     case 's':
-        return cj_buf_put(out, text, strlen(text) + 1);
+        return cj_buf_put(out, text, strlen(text) + 1); /* "\u0000" ends it, as C strings end */
     default:
         return cj_write_json(doc, k, out) || cj_buf_put(out, "", 1);
     }
@@ -564,7 +591,8 @@ int chrome_args_payload(chrome_import* im, const cj_doc* doc, uint32_t args, con
         return json_fallback(out, doc, args, skip) ? chrome_event_error(im, "out of memory") : 0;
     }
     *schema_id = *slot;
-    for (uint32_t k = doc->nodes[args].first; k != CJ_NONE && status == 0; k = doc->nodes[k].next)
-        status = skipped(doc, k, skip) ? 0 : put_value(im, out, doc, k);
+    for (uint32_t k = doc->nodes[args].first, i = 0; k != CJ_NONE && status == 0;
+         k = doc->nodes[k].next, i++)
+        status = skipped(doc, k, skip) ? 0 : put_value(im, out, doc, k, im->kinds.data[i]);
     return status ? chrome_event_error(im, "out of memory") : 0;
 }
