@@ -6,7 +6,10 @@
  * reader accepts also goes through the JSON writer. Any input must end in
  * exit status 0 or 1 with no crash, leak or sanitizer report, and an input
  * replayed with status 0 must leave valid JSON (fuzz_json.h);
- * fuzz/chrome_fuzz.dict holds the format's keys and phases.
+ * fuzz/chrome_fuzz.dict holds the format's keys and phases. The input's
+ * size picks the paths: odd sizes read the second pass on one thread,
+ * sizes with bit 1 set parse the whole file in the first pass (the
+ * defaults are the scan and two threads).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stddef.h>
@@ -29,6 +32,8 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     char input[FUZZ_TEMP_NAME_MAX], output[FUZZ_TEMP_NAME_MAX], config[FUZZ_TEMP_NAME_MAX + 64];
     if (iface == NULL && nvtxwGetInterface(NVTXW_INTERFACE_VERSION, (const void**)&iface) != 0)
         abort();
+    setenv("NVTXW_CHROME_PARSE_THREAD", size & 1 ? "0" : "1", 1);
+    setenv("NVTXW_CHROME_FIRST_PASS", size & 2 ? "parser" : "", 1);
     fuzz_temp_write(input, "chrome", data, size);
     fuzz_temp_write(output, "chrome-out", NULL, 0);
     snprintf(config, sizeof config, "Sink=json|Output=%s|Overwrite=in-place", output);

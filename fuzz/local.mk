@@ -98,6 +98,7 @@ EXTRA_DIST += fuzz/run_fuzzers.sh
 FUZZ_CHROME_SOURCES = tools/replay/chrome/chrome_in_doc.c tools/replay/chrome/chrome_in_events.c \
 	tools/replay/chrome/chrome_in_json.c tools/replay/chrome/chrome_in_main.c \
 	tools/replay/chrome/chrome_in_meta.c tools/replay/chrome/chrome_in_scan.c \
+	tools/replay/chrome/chrome_in_pipe.c \
 	tools/replay/chrome/chrome_in_time.c \
 	tools/replay/chrome/chrome_in_write.c tools/common/tool_interrupt.c
 

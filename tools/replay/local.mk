@@ -11,7 +11,7 @@ tools_replay_nvtxw_replay_SOURCES = tools/replay/replay_input.h \
 	tools/replay/chrome/chrome_in.h tools/replay/chrome/chrome_in_doc.c \
 	tools/replay/chrome/chrome_in_events.c tools/replay/chrome/chrome_in_json.c \
 	tools/replay/chrome/chrome_in_main.c tools/replay/chrome/chrome_in_meta.c \
-	tools/replay/chrome/chrome_in_scan.c \
+	tools/replay/chrome/chrome_in_pipe.c tools/replay/chrome/chrome_in_scan.c \
 	tools/replay/chrome/chrome_in_time.c tools/replay/chrome/chrome_in_write.c \
 	tools/replay/synthetic/synthetic.h tools/replay/synthetic/synthetic_spec.c \
 	tools/replay/synthetic/synthetic_common.c tools/replay/synthetic/synthetic_mpi.c \

@@ -96,6 +96,11 @@ void cj_doc_free(cj_doc* doc);
 int cj_doc_add(cj_doc* doc, cj_type type, const char* text, size_t len);
 int cj_doc_key(cj_doc* doc, const char* key, size_t len);
 void cj_doc_close(cj_doc* doc);
+/* Indexes the complete root object's members by key (the first of
+ * duplicates, as a walk finds it) for cj_get: every event is asked for a
+ * dozen of its members. The trees handed to chrome_reader_cb are indexed
+ * (unless it says `unindexed`), and so are chrome_parse_value's. */
+void cj_doc_index(cj_doc* doc);
 /* The member `key` of object node `object`, or CJ_NONE. */
 uint32_t cj_get(const cj_doc* doc, uint32_t object, const char* key);
 static inline const char* cj_text(const cj_doc* doc, uint32_t node) {
@@ -143,7 +148,26 @@ typedef struct chrome_reader_cb {
      * name is in `wanted` (NULL-terminated); the others are counted. */
     int (*member)(void* user, const char* key, const cj_doc* doc);
     const char* const* wanted;
+    /* The reader's messages (errors, with their newline), or NULL for
+     * stderr. */
+    void (*say)(void* user, const char* text);
+    /* A file whose every token the first pass's scan found within
+     * CHROME_TOKEN_MAX, or NULL: when the file read is still that one, the
+     * reader does not scan its tokens again. */
+    const struct chrome_file_id* bounded;
+    /* Events are handed over without cj_doc_index (the pipe indexes them
+     * on the thread that reads them). */
+    int unindexed;
 } chrome_reader_cb;
+
+/* A file as it was when read: the same device, inode, size and time of the
+ * last change mean the same bytes. */
+typedef struct chrome_file_id {
+    uint64_t dev, ino, size;
+    int64_t mtime_sec, mtime_nsec, ctime_sec, ctime_nsec;
+} chrome_file_id;
+/* The id of an open file; 0, or -1 when fstat fails. */
+int chrome_file_identify(int fd, chrome_file_id* id);
 
 typedef struct chrome_read_result {
     uint64_t events;
@@ -156,6 +180,13 @@ typedef struct chrome_read_result {
  * error printed (naming path:line:column). */
 int chrome_read(const char* tool, const char* path, const chrome_reader_cb* cb, void* user,
                 chrome_read_result* result);
+/* chrome_read with the reader (yajl and the trees) on a thread of its own
+ * and the callbacks on the calling thread, in the same order
+ * (chrome_in_pipe.c). `member` is not called; `say` must be NULL. One
+ * thread when the machine has one CPU, no thread can start, or
+ * NVTXW_CHROME_PARSE_THREAD=0. */
+int chrome_read_pipelined(const char* tool, const char* path, const chrome_reader_cb* cb,
+                          void* user, chrome_read_result* result);
 /* Line and column (from 1) of byte `offset` of `path`, by reading it again:
  * only errors pay for it. */
 void chrome_locate(const char* path, uint64_t offset, uint64_t* line, uint64_t* column);
@@ -239,6 +270,10 @@ typedef struct chrome_import {
     int args_task; /* the last args payload held a task scope */
     char unknown_phases[64];
     int quiet; /* errors of events are not printed (the scan: the parser's pass says them) */
+    /* The file as the scan read it, and whether it found every token
+     * within CHROME_TOKEN_MAX (so the second pass need not check again). */
+    chrome_file_id scanned;
+    int scanned_bounded;
     cj_buf scratch, pid_key, tid_key;
     cj_buf kinds;           /* the value kinds of the args being written (chrome_in_write.c) */
     cj_buf last_thread_key; /* chrome_thread_by_key's last pid key, 0x1f, tid key */

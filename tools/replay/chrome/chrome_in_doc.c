@@ -130,9 +130,7 @@ static int key_equals(const cj_doc* doc, uint32_t node, const char* key, size_t 
     return doc->nodes[node].key_len == len && memcmp(cj_key(doc, node), key, len) == 0;
 }
 
-/* The root object's members by key (the first of duplicates, as the walk
- * finds it): every event is asked for a dozen of its members. */
-static void index_root(cj_doc* doc) {
+void cj_doc_index(cj_doc* doc) {
     const cj_node* root = &doc->nodes[0];
     memset(doc->root_slots, 0, sizeof doc->root_slots);
     doc->root_indexed = root->type == CJ_OBJECT && root->count <= CJ_ROOT_SLOTS / 2;
@@ -150,11 +148,8 @@ static void index_root(cj_doc* doc) {
 
 void cj_doc_close(cj_doc* doc) {
     cj_node* node = &doc->nodes[doc->open];
-    uint32_t closed = doc->open;
     node->text = 0;
     doc->open = node->parent;
-    if (closed == 0)
-        index_root(doc);
 }
 
 uint32_t cj_get(const cj_doc* doc, uint32_t object, const char* key) {

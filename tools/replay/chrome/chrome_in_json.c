@@ -62,6 +62,7 @@ typedef struct reader {
     cj_doc doc;
     int failed; /* the error is printed */
     /* token scan */
+    int skip_token_scan; /* the file is the one the scan bounded (chrome_reader_cb.bounded) */
     int in_string, escaped;
     int token_is_string; /* the token being scanned began with a quote */
     uint64_t token_run, token_start;
@@ -89,19 +90,36 @@ void chrome_locate(const char* path, uint64_t offset, uint64_t* line, uint64_t* 
 
 static uint64_t here(const reader* r) { return r->chunk_offset + yajl_get_bytes_consumed(r->yajl); }
 
+/* Every message of the reader goes through here: to stderr, or to the
+ * caller's hook (chrome_reader_cb.say). */
+static void say(reader* r, const char* format, ...) __attribute__((format(printf, 2, 3)));
+
+static void say(reader* r, const char* format, ...) {
+    char text[1024];
+    va_list args;
+    va_start(args, format);
+    if (r->cb->say == NULL) {
+        vfprintf(stderr, format, args);
+    } else {
+        vsnprintf(text, sizeof text, format, args);
+        r->cb->say(r->user, text);
+    }
+    va_end(args);
+}
+
 static int fail_at(reader* r, uint64_t offset, const char* format, ...)
     __attribute__((format(printf, 3, 4)));
 
 static int fail_at(reader* r, uint64_t offset, const char* format, ...) {
     uint64_t line, column;
+    char what[768];
     va_list args;
     chrome_locate(r->path, offset, &line, &column);
-    fprintf(stderr, "%s: error: %s:%llu:%llu: ", r->tool, r->path, (unsigned long long)line,
-            (unsigned long long)column);
     va_start(args, format);
-    vfprintf(stderr, format, args);
+    vsnprintf(what, sizeof what, format, args);
     va_end(args);
-    fputc('\n', stderr);
+    say(r, "%s: error: %s:%llu:%llu: %s\n", r->tool, r->path, (unsigned long long)line,
+        (unsigned long long)column, what);
     r->failed = 1;
     return 0; /* stops yajl */
 }
@@ -165,10 +183,13 @@ static int deliver(reader* r) {
     int status;
     r->mode = BUILD_NONE;
     if (mode == BUILD_EVENT) {
+        if (!r->cb->unindexed)
+            cj_doc_index(&r->doc);
         status = r->cb->event(r->user, &r->doc, r->result->events, r->build_offset);
         r->result->events++;
     } else if (mode == BUILD_MEMBER) {
-        status = r->cb->member(r->user, r->member, &r->doc);
+        cj_doc_index(&r->doc);
+        status = r->cb->member != NULL ? r->cb->member(r->user, r->member, &r->doc) : 0;
     } else {
         return 1;
     }
@@ -338,6 +359,21 @@ static int at_end(reader* r) {
     return 1;
 }
 
+int chrome_file_identify(int fd, chrome_file_id* id) {
+    struct stat st;
+    if (fstat(fd, &st) != 0)
+        return -1;
+    memset(id, 0, sizeof *id);
+    id->dev = (uint64_t)st.st_dev;
+    id->ino = (uint64_t)st.st_ino;
+    id->size = (uint64_t)st.st_size;
+    id->mtime_sec = (int64_t)st.st_mtim.tv_sec;
+    id->mtime_nsec = (int64_t)st.st_mtim.tv_nsec;
+    id->ctime_sec = (int64_t)st.st_ctim.tv_sec;
+    id->ctime_nsec = (int64_t)st.st_ctim.tv_nsec;
+    return 0;
+}
+
 /* Bytes of the read buffer for `file`: CHUNK, or less for a smaller regular
  * file (its size and one byte to see the end, at least CHUNK_MIN), so that
  * reading many small traces does not map and unmap a large buffer each. */
@@ -354,14 +390,14 @@ static int read_all(reader* r, FILE* file, unsigned char* chunk, size_t size) {
     while ((got = fread(chunk, 1, size, file)) > 0) {
         if (tool_interrupted())
             return 1; /* asked to stop: said by the tool */
-        if (scan_tokens(r, chunk, got) != 0)
+        if (!r->skip_token_scan && scan_tokens(r, chunk, got) != 0)
             return 1;
         if (yajl_parse(r->yajl, chunk, got) != yajl_status_ok)
             return yajl_failed(r, chunk, got);
         r->chunk_offset += got;
     }
     if (ferror(file)) {
-        fprintf(stderr, "%s: error: cannot read '%s': %s\n", r->tool, r->path, strerror(errno));
+        say(r, "%s: error: cannot read '%s': %s\n", r->tool, r->path, strerror(errno));
         return 1;
     }
     return at_end(r);
@@ -395,15 +431,18 @@ int chrome_read(const char* tool, const char* path, const chrome_reader_cb* cb, 
     r.result = result;
     r.doc.open = CJ_NONE;
     if (file == NULL)
-        fprintf(stderr, "%s: error: cannot open '%s': %s\n", tool, path, strerror(errno));
+        say(&r, "%s: error: cannot open '%s': %s\n", tool, path, strerror(errno));
     else if (chunk == NULL || (r.yajl = yajl_alloc(&callbacks, NULL, &r)) == NULL)
-        fprintf(stderr, "%s: error: out of memory\n", tool);
+        say(&r, "%s: error: out of memory\n", tool);
     else {
+        chrome_file_id id;
+        r.skip_token_scan = cb->bounded != NULL && chrome_file_identify(fileno(file), &id) == 0 &&
+                            !memcmp(&id, cb->bounded, sizeof id);
         skip_bom(&r, file);
         status = read_all(&r, file, chunk, size);
     }
     if (status == 0 && r.events_depth == 0) {
-        fprintf(stderr, "%s: error: %s: no \"traceEvents\" array\n", tool, path);
+        say(&r, "%s: error: %s: no \"traceEvents\" array\n", tool, path);
         status = 1;
     }
     if (r.yajl != NULL)
@@ -466,5 +505,7 @@ int chrome_parse_value(const unsigned char* text, size_t len, cj_doc* doc) {
     ok = yajl_parse(yajl, text, len) == yajl_status_ok &&
          yajl_complete_parse(yajl) == yajl_status_ok && doc->count != 0 && doc->open == CJ_NONE;
     yajl_free(yajl);
+    if (ok)
+        cj_doc_index(doc);
     return ok ? 0 : -1;
 }

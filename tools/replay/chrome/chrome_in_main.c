@@ -60,7 +60,7 @@ static void summary(const chrome_import* im, const chrome_read_result* r) {
 
 int chrome_trace_replay(const replay_input_ctx* ctx, const char* path) {
     static const char* const wanted[] = {"otherData", "displayTimeUnit", NULL};
-    chrome_reader_cb cb = {on_event, on_member, wanted};
+    chrome_reader_cb cb = {on_event, on_member, wanted, NULL, NULL, 0};
     chrome_read_result result;
     chrome_import im;
     int status;
@@ -70,8 +70,10 @@ int chrome_trace_replay(const replay_input_ctx* ctx, const char* path) {
     status = chrome_meta_pass(&im);
     if (status == 0)
         status = chrome_register(&im);
+    if (im.scanned_bounded)
+        cb.bounded = &im.scanned;
     if (status == 0)
-        status = chrome_read(ctx->tool, path, &cb, &im, &result);
+        status = chrome_read_pipelined(ctx->tool, path, &cb, &im, &result);
     if (status == 0)
         status = chrome_map_finish(&im);
     if (im.session != NULL) {

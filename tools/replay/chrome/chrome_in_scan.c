@@ -25,6 +25,7 @@
  * Memory: one 256 KiB buffer, grown only to hold one event (or one
  * top-level member) whole, at most CHROME_EVENT_MAX plus a chunk.
  */
+#define _POSIX_C_SOURCE 200809L /* fileno */
 #include "config.h"
 
 #include <errno.h>
@@ -54,6 +55,7 @@ typedef struct scan {
     uint64_t base;        /* the file offset of buf[0] */
     int eof;
     uint64_t events;
+    size_t longest; /* the longest span (event, member, key): bounds every token */
     cj_doc doc;
 } scan;
 
@@ -257,6 +259,8 @@ static int span(scan* s, span_kind kind, event_scan* ev, int* escaped, size_t* e
             return SCAN_ODD;
         if (e != MORE) {
             *end = e;
+            if (e - s->pos > s->longest)
+                s->longest = e - s->pos;
             return SCAN_OK;
         }
         if ((status = refill(s)) <= 0)
@@ -437,6 +441,10 @@ int chrome_scan_meta(chrome_import* im) {
             s.pos = 3; /* a UTF-8 byte order mark, as the parser's pass skips it */
         status = scan_document(&s);
         im->quiet = 0;
+        /* every token lies inside a span, and between them is white
+         * space and punctuation (or the scan gave up) */
+        im->scanned_bounded = status == SCAN_OK && s.longest <= CHROME_TOKEN_MAX &&
+                              chrome_file_identify(fileno(s.file), &im->scanned) == 0;
     }
     if (s.file != NULL)
         fclose(s.file);
