@@ -508,4 +508,45 @@ for f in "$src/tests/data/chrome_phases.json" "$src/tests/data/pytorch_trace.jso
     expect $? "first pass: $name $(case $name in odd-*) echo left to the parser ;; late-*) echo taken by the scan, failing later ;; *) echo taken by the scan ;; esac)"
 done
 
+# ---- many threads: streams open late and close after their last event ----
+# Past NVTXW_CHROME_STREAMS_AT_ONCE threads (1024 by default) a stream opens
+# when its row's turn comes and closes after its thread's last event, unless
+# an async range is open (it may end on another thread). The events are the
+# same as with every stream open at once, per thread, args and flows
+# included; the text dump shows the early closes.
+python3 - "$tmp/many.json" <<'PY'
+import json, sys
+ev = []
+for i in range(1500):
+    ev.append(dict(name='w%d' % (i % 5), ph='X', ts=i * 10, dur=5, pid=1 + i % 3, tid=i, args={'k': i}))
+ev.append(dict(name='thread_name', ph='M', pid=1, tid=3, args={'name': 'named late'}))
+ev += [dict(name='a', cat='c', ph='b', id=7, ts=20000, pid=1, tid=1500),
+       dict(name='x', ph='X', ts=20001, dur=1, pid=1, tid=1501),
+       dict(name='a', cat='c', ph='e', id=7, ts=20005, pid=1, tid=1502),
+       dict(name='f', ph='X', ts=20010, dur=1, pid=1, tid=1503, bind_id=9, flow_out=True),
+       dict(name='g', ph='X', ts=20020, dur=1, pid=1, tid=1504, bind_id=9, flow_in=True),
+       dict(name='open', ph='B', ts=20030, pid=1, tid=1505)]
+json.dump({'traceEvents': ev}, open(sys.argv[1], 'w'))
+PY
+NVTXW_CHROME_STREAMS_AT_ONCE=100000 "$replay" "$tmp/many.json" -o "$tmp/many.eager.json" 2>"$tmp/err" &&
+    "$replay" "$tmp/many.json" -o "$tmp/many.late.json" 2>>"$tmp/err" &&
+    python3 "$norm" "$tmp/many.eager.json" "$tmp/many.late.json" 2>>"$tmp/err" &&
+    python3 "$norm" --input "$tmp/many.json" "$tmp/many.late.json" 2>>"$tmp/err"
+expect $? "1506 threads: the same events with streams opened late as with all open at once"
+"$replay" "$tmp/many.json" --to text >"$tmp/many.txt" 2>"$tmp/err" &&
+    awk '/^stream_close "tid 0"/ { closed = NR } /^stream_open "tid 1499"/ { opened = NR }
+         END { exit !(closed && opened && closed < opened) }' "$tmp/many.txt" &&
+    grep -q '^stream_open "named late"' "$tmp/many.txt" &&
+    [ "$(grep -c '^stream_open' "$tmp/many.txt")" = 1506 ] &&
+    [ "$(grep -c '^stream_close' "$tmp/many.txt")" = 1506 ]
+expect $? "1506 threads: a thread's stream closes after its last event, before later rows open"
+NVTXW_CHROME_STREAMS_AT_ONCE=100000 "$replay" "$tmp/many.json" --to text >"$tmp/many.eager.txt" 2>"$tmp/err" &&
+    awk '/^stream_open/ { opens++ } /^stream_close/ && !first { first = opens } END { exit !(first == 1506) }' "$tmp/many.eager.txt"
+expect $? "under NVTXW_CHROME_STREAMS_AT_ONCE threads every stream opens before any closes"
+for f in "$phases" "$src/tests/data/pytorch_trace.json"; do
+    NVTXW_CHROME_STREAMS_AT_ONCE=0 "$replay" "$f" -o "$tmp/late.json" 2>"$tmp/err" &&
+        python3 "$norm" --input "$f" "$tmp/late.json" 2>>"$tmp/err"
+    expect $? "$(basename "$f"): every stream opened late and closed after its last event"
+done
+
 finish

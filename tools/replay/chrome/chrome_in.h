@@ -209,6 +209,11 @@ typedef struct chrome_thread {
     uint32_t process; /* index into processes */
     nvtxwStreamHandle_t stream;
     int64_t open_pushes; /* B without E so far */
+    /* The index of the thread's last event (the first pass counts it): its
+     * stream is closed after it, so memory follows the threads that are
+     * running, not all the trace's threads. */
+    uint64_t last_seen;
+    int closed;
     /* The one event held back so that a flow event at the same time on this
      * thread can bind to it (chrome_in_events.c). */
     struct chrome_held* pending;
@@ -250,6 +255,14 @@ typedef struct chrome_import {
     ct_table async_index;    /* async key -> its stack of open range IDs (a pointer) */
     ct_table open_ids;       /* range IDs of open async ranges */
     ct_table task_scopes;    /* a task row's old scope ID (decimal) -> its new scope */
+    ct_table stream_names;   /* the names given to streams (they are unique) */
+    /* The threads in Chrome's row order; streams open in it, the first
+     * rows_opened of them so far (chrome_stream_open). */
+    uint32_t* rows;
+    size_t rows_opened;
+    int late_streams;  /* streams open late and close after their last event */
+    uint32_t* closing; /* threads past their last event while async ranges are open */
+    size_t closing_count, closing_cap;
     char* session_name;
     int64_t base_ns; /* otherData.timestampBase_ns (a file of our JSON sink) */
     /* registrations */
@@ -312,6 +325,14 @@ uint64_t* chrome_task_slot(chrome_import* im, uint64_t old_scope, int insert);
 /* Registrations: session, domain, fixed schemas, scopes, streams and
  * counters; 0, or 1 with the error printed. */
 int chrome_register(chrome_import* im);
+/* Opens the streams of the rows up to and including t's (row order is
+ * kept; a stream opens as late as its first event); 0, or 1 with the error
+ * printed (also when t's stream was closed after its last event or the
+ * thread has no row: the file changed between the passes). */
+int chrome_stream_open(chrome_import* im, chrome_thread* t);
+/* Opens every row's stream not opened yet (threads without events) at
+ * the end; 0 or 1. */
+int chrome_stream_open_all(chrome_import* im);
 /* The category ID of `cat` (0 for none), registering it on first use. */
 uint32_t chrome_category(chrome_import* im, const char* cat);
 /* The args payload of an event: schema ID and bytes in `out` (empty

@@ -574,8 +574,28 @@ static int dispatch(chrome_import* im, const cj_doc* doc, const char* ph, int64_
     }
 }
 
+/* After the thread's last event: what it holds back is written and its
+ * stream closed (memory then follows the threads still to come). */
+static int close_thread(chrome_import* im, chrome_thread* t) {
+    int status = t->pending != NULL ? held_write(im, t, t->pending) : 0;
+    held_free(t->pending);
+    t->pending = NULL;
+    t->closed = 1;
+    if (t->stream != NULL) {
+        nvtxwResultCode_t rc = im->ctx->iface->StreamClose(t->stream);
+        t->stream = NULL;
+        if (rc != NVTXW_RESULT_SUCCESS && status == 0)
+            status = chrome_api_error(im, "StreamClose", rc);
+    }
+    return status;
+}
+
+static int thread_done(chrome_import* im, uint32_t thread);
+static int close_threads(chrome_import* im);
+
 int chrome_map_event(chrome_import* im, const cj_doc* doc) {
     const char* ph = str_member(doc, "ph", "");
+    chrome_thread* t;
     uint32_t thread;
     int64_t ts = 0;
     int status;
@@ -591,11 +611,44 @@ int chrome_map_event(chrome_import* im, const cj_doc* doc) {
         im->task_copies++; /* the worker row has the same event */
         return 0;
     }
-    return dispatch(im, doc, ph, ts, &im->threads[thread]);
+    t = &im->threads[thread];
+    if ((t->stream == NULL && chrome_stream_open(im, t) != 0) || dispatch(im, doc, ph, ts, t) != 0)
+        return 1;
+    if (!im->late_streams)
+        return 0;
+    if (im->event_index == t->last_seen && (status = thread_done(im, thread)) != 0)
+        return status;
+    return im->open_ids.count == 0 ? close_threads(im) : 0;
+}
+
+/* A thread past its last event is closed once no async range is open: a
+ * range started on one stream may end on another, and a sink may tie the
+ * range to the stream it started on. 0, or 1 with the error printed. */
+static int thread_done(chrome_import* im, uint32_t thread) {
+    if (im->closing_count == im->closing_cap) {
+        size_t cap = im->closing_cap ? im->closing_cap * 2 : 64;
+        uint32_t* grown = nvtxw_reallocarray(im->closing, cap, sizeof *grown);
+        if (grown == NULL)
+            return chrome_event_error(im, "out of memory");
+        im->closing = grown;
+        im->closing_cap = cap;
+    }
+    im->closing[im->closing_count++] = thread;
+    return 0;
+}
+
+static int close_threads(chrome_import* im) {
+    int status = 0;
+    for (size_t i = 0; i < im->closing_count; i++) {
+        int closed = close_thread(im, &im->threads[im->closing[i]]);
+        status = status ? status : closed;
+    }
+    im->closing_count = 0;
+    return status;
 }
 
 int chrome_map_finish(chrome_import* im) {
-    int status = 0;
+    int status = chrome_stream_open_all(im);
     for (size_t i = 0; i < im->thread_count; i++) {
         chrome_thread* t = &im->threads[i];
         if (status == 0 && t->pending != NULL)
@@ -631,6 +684,9 @@ void chrome_import_free(chrome_import* im) {
     }
     held_free(im->cur);
     nvtxw_free(im->threads);
+    nvtxw_free(im->rows);
+    nvtxw_free(im->closing);
+    ct_free(&im->stream_names);
     nvtxw_free(im->processes);
     nvtxw_free(im->counters);
     nvtxw_free(im->session_name);

@@ -277,6 +277,7 @@ int chrome_meta_event(void* user, const cj_doc* doc, uint64_t index, uint64_t of
                    : 0;
     if (chrome_thread_of(im, doc, &thread) != 0)
         return 1;
+    im->threads[thread].last_seen = index;
     return !strcmp(cj_text(doc, ph), "C") ? counter_event(im, doc, thread) : 0;
 }
 

@@ -313,6 +313,7 @@ static int take_event(scan* s, size_t at, size_t end, const event_scan* ev) {
     if (chrome_thread_by_key(im, im->pid_key.data, im->pid_key.len, im->tid_key.data,
                              im->tid_key.len, &thread) != 0)
         return SCAN_ODD;
+    im->threads[thread].last_seen = im->event_index;
     return SCAN_OK;
 }
 

@@ -286,25 +286,64 @@ static int register_task(chrome_import* im, chrome_thread* t) {
     return rc == NVTXW_RESULT_SUCCESS ? 0 : chrome_api_error(im, "ScopeRegister", rc);
 }
 
+/* Threads beyond which streams open late and close early
+ * (docs/chrome-input.md, Processes, threads, streams). */
+static size_t streams_at_once(void) {
+    const char* env = getenv("NVTXW_CHROME_STREAMS_AT_ONCE");
+    return env != NULL && *env != '\0' ? (size_t)strtoull(env, NULL, 10) : 1024;
+}
+
+/* Processes are registered and the threads' rows put in order. Up to
+ * streams_at_once() threads, every row is registered now: task rows as
+ * scopes, the others as streams. Beyond, the task rows are registered now
+ * and the streams opened in row order as late as the events let them
+ * (chrome_stream_open), each closed after its thread's last event. */
 static int register_streams(chrome_import* im) {
     ct_table used = {0};
-    uint32_t* order = nvtxw_calloc(im->thread_count + 1, sizeof *order);
-    int status = order == NULL ? chrome_out_of_memory(im, "stream order") : 0;
+    int status = 0;
+    im->rows = nvtxw_calloc(im->thread_count + 1, sizeof *im->rows);
+    if (im->rows == NULL)
+        return chrome_out_of_memory(im, "stream order");
     for (size_t i = 0; i < im->process_count && status == 0; i++)
         status = register_process(im, &im->processes[i], &used);
     ct_free(&used);
     for (uint32_t i = 0; i < im->thread_count && status == 0; i++)
-        order[i] = i;
+        im->rows[i] = i;
     sort_im = im;
     if (status == 0)
-        qsort(order, im->thread_count, sizeof *order, compare_threads);
+        qsort(im->rows, im->thread_count, sizeof *im->rows, compare_threads);
+    im->late_streams = im->thread_count > streams_at_once();
     for (size_t i = 0; i < im->thread_count && status == 0; i++) {
-        chrome_thread* t = &im->threads[order[i]];
-        status = t->task_path != NULL ? register_task(im, t) : open_stream(im, t, &used);
+        chrome_thread* t = &im->threads[im->rows[i]];
+        if (t->task_path != NULL)
+            status = register_task(im, t);
+        else if (!im->late_streams)
+            status = open_stream(im, t, &im->stream_names);
     }
-    ct_free(&used);
-    nvtxw_free(order);
+    if (!im->late_streams)
+        im->rows_opened = im->thread_count;
     return status;
+}
+
+int chrome_stream_open(chrome_import* im, chrome_thread* t) {
+    while (t->stream == NULL && !t->closed && im->rows_opened < im->thread_count) {
+        chrome_thread* next = &im->threads[im->rows[im->rows_opened++]];
+        if (next->task_path == NULL && open_stream(im, next, &im->stream_names) != 0)
+            return 1;
+    }
+    if (t->stream == NULL)
+        return chrome_event_error(im, "an event of a thread that the first pass did not see or "
+                                      "saw end (did the file change while it was read?)");
+    return 0;
+}
+
+int chrome_stream_open_all(chrome_import* im) {
+    while (im->rows_opened < im->thread_count) {
+        chrome_thread* next = &im->threads[im->rows[im->rows_opened++]];
+        if (next->task_path == NULL && open_stream(im, next, &im->stream_names) != 0)
+            return 1;
+    }
+    return 0;
 }
 
 static int register_counters(chrome_import* im) {
