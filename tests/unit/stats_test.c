@@ -656,6 +656,35 @@ START_TEST(counter_summary_only_when_asked) {
 }
 END_TEST
 
+/* Counters of one name: their rows in ID order (the first registered
+ * first), whatever the series' places in memory. */
+START_TEST(counter_summary_same_names_by_id) {
+    nvtxwSessionHandle_t session = begin_default("csv", "");
+    nvtxDomainHandle_t d;
+    nvtxwStreamHandle_t s;
+    uint64_t ids[24];
+    char *got, *at, want[64];
+    OK(nvtxwDomainRegister(T, session, "app", &d));
+    for (int i = 0; i < 24; i++)
+        OK(nvtxwCounterInt64Register(T, d, "dup", NULL, &ids[i]));
+    for (int i = 1; i < 24; i++)
+        ck_assert_uint_gt(ids[i], ids[i - 1]);
+    OK(nvtxwStreamOpen(T, session, "s", d, "/n/p", 0, &s));
+    for (int i = 23; i >= 0; i--) /* written in the other order */
+        OK(nvtxwCounterInt64Write(T, s, 10 + i, ids[i], 100 + i));
+    OK(T->SessionEnd(session));
+    got = tu_read_file_or_fail(out_path, NULL);
+    at = got;
+    for (int i = 0; i < 24; i++) {
+        snprintf(want, sizeof want, "1,1,%d,%d,%d.000,%d,,app:dup\n", 100 + i, 100 + i, 100 + i,
+                 100 + i);
+        ck_assert_msg((at = strstr(at, want)) != NULL, "row %d (%s) not in ID order in:\n%s", i,
+                      want, got);
+    }
+    free(got);
+}
+END_TEST
+
 /* ---- Four threads, one stream each --------------------------------------- */
 
 #define THREADS 4
@@ -738,6 +767,7 @@ static Suite* stats_suite(void) {
     tcase_add_test(tc, four_threads);
     tcase_add_test(tc, counter_summary);
     tcase_add_test(tc, counter_summary_only_when_asked);
+    tcase_add_test(tc, counter_summary_same_names_by_id);
     suite_add_tcase(s, tc);
     return s;
 }

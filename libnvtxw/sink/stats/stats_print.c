@@ -651,14 +651,24 @@ static void counter_cell(const void* ctx, size_t row, size_t column, stats_cell*
 }
 
 /* By name, then field. */
+#define ORDER(a, b) (((a) > (b)) - ((a) < (b)))
+
+/* By name, then field; counters of one name (IDs differ) by ID and scope,
+ * so the order never follows where the series sit in memory. */
 static int compare_counter(const void* a, const void* b) {
     const counter_row* x = a;
     const counter_row* y = b;
     int by_name = strcmp(x->name, y->name);
     if (by_name != 0)
         return by_name;
-    return (x->series->field > y->series->field) - (x->series->field < y->series->field);
+    if (x->series->field != y->series->field)
+        return ORDER(x->series->field, y->series->field);
+    if (x->series->counter->id != y->series->counter->id)
+        return ORDER(x->series->counter->id, y->series->counter->id);
+    return ORDER(x->series->counter->scope_id, y->series->counter->scope_id);
 }
+
+#undef ORDER
 
 static char* counter_name(const stats_series* s) {
     const core_counter* c = s->counter;
