@@ -64,7 +64,7 @@ uint64_t chrome_id_value(const char* text, size_t len);
 typedef enum cj_type { CJ_NULL, CJ_BOOL, CJ_NUMBER, CJ_STRING, CJ_OBJECT, CJ_ARRAY } cj_type;
 
 #define CJ_NONE UINT32_MAX
-#define CJ_ROOT_SLOTS 64
+#define CJ_ROOT_SLOTS 32
 
 /* Strings live NUL-terminated in the doc's text arena (`len` excludes the
  * NUL; JSON "\u0000" makes a C string shorter than `len`). */
@@ -84,7 +84,7 @@ typedef struct cj_doc {
     uint32_t pending_key, pending_key_len;
     int has_pending_key;
     /* The root object's members by key once it is complete (cj_get). */
-    uint32_t root_slots[CJ_ROOT_SLOTS]; /* node + 1, 0 for none */
+    uint16_t root_slots[CJ_ROOT_SLOTS]; /* node + 1, 0 for none */
     int root_indexed;
 } cj_doc;
 
@@ -98,23 +98,55 @@ int cj_doc_key(cj_doc* doc, const char* key, size_t len);
 void cj_doc_close(cj_doc* doc);
 /* Indexes the complete root object's members by key (the first of
  * duplicates, as a walk finds it) for cj_get: every event is asked for a
- * dozen of its members. The trees handed to chrome_reader_cb are indexed
- * (unless it says `unindexed`), and so are chrome_parse_value's. */
+ * dozen of its members. The trees handed to chrome_reader_cb are indexed,
+ * and so are chrome_parse_value's. */
 void cj_doc_index(cj_doc* doc);
-/* The member `key` of object node `object`, or CJ_NONE. */
-uint32_t cj_get(const cj_doc* doc, uint32_t object, const char* key);
 static inline const char* cj_text(const cj_doc* doc, uint32_t node) {
     return doc->text + doc->nodes[node].text;
 }
 static inline const char* cj_key(const cj_doc* doc, uint32_t node) {
     return doc->text + doc->nodes[node].key;
 }
+static inline int cj_key_is(const cj_doc* doc, uint32_t node, const char* key, size_t len) {
+    return doc->nodes[node].key_len == len && memcmp(cj_key(doc, node), key, len) == 0;
+}
+static inline unsigned cj_root_hash(const char* key, size_t len) {
+    unsigned h = (unsigned)len * 31u;
+    if (len > 0)
+        h += (unsigned char)key[0] * 7u + (unsigned char)key[len - 1];
+    return h & (CJ_ROOT_SLOTS - 1);
+}
+/* cj_get's walk of an object's members. */
+uint32_t cj_get_walk(const cj_doc* doc, uint32_t object, const char* key, size_t len);
+/* The member `key` of object node `object`, or CJ_NONE. Inline: with a
+ * literal key the length and the root slot fold to constants (every event
+ * is asked for a dozen members). */
+static inline uint32_t cj_get(const cj_doc* doc, uint32_t object, const char* key) {
+    size_t len = strlen(key);
+    if (object == 0 && doc->root_indexed) {
+        for (unsigned j = cj_root_hash(key, len); doc->root_slots[j] != 0;
+             j = (j + 1) & (CJ_ROOT_SLOTS - 1)) {
+            if (cj_key_is(doc, doc->root_slots[j] - 1u, key, len))
+                return doc->root_slots[j] - 1u;
+        }
+        return CJ_NONE;
+    }
+    return cj_get_walk(doc, object, key, len);
+}
 /* Appends node's compact JSON text to a growable buffer; 0 or -1. */
 typedef struct cj_buf {
     char* data;
     size_t len, cap;
 } cj_buf;
-int cj_buf_put(cj_buf* buf, const void* data, size_t len);
+int cj_buf_grow(cj_buf* buf, size_t len);
+static inline int cj_buf_put(cj_buf* buf, const void* data, size_t len) {
+    if (buf->len + len > buf->cap && cj_buf_grow(buf, len) != 0)
+        return -1;
+    if (len > 0)
+        memcpy(buf->data + buf->len, data, len);
+    buf->len += len;
+    return 0;
+}
 int cj_write_json(const cj_doc* doc, uint32_t node, cj_buf* out);
 
 /* ---- string-keyed table (chrome_in_table.c) ---- */
@@ -155,9 +187,6 @@ typedef struct chrome_reader_cb {
      * CHROME_TOKEN_MAX, or NULL: when the file read is still that one, the
      * reader does not scan its tokens again. */
     const struct chrome_file_id* bounded;
-    /* Events are handed over without cj_doc_index (the pipe indexes them
-     * on the thread that reads them). */
-    int unindexed;
 } chrome_reader_cb;
 
 /* A file as it was when read: the same device, inode, size and time of the

@@ -34,19 +34,23 @@ static int doc_fits(const cj_doc* doc, size_t more_text) {
     return (doc->count + 1) * sizeof(cj_node) + doc->text_len + more_text <= CHROME_EVENT_MAX;
 }
 
+static int doc_text_grow(cj_doc* doc, size_t len) {
+    size_t cap = doc->text_cap ? doc->text_cap : 1024;
+    char* grown;
+    while (cap < doc->text_len + len + 1)
+        cap *= 2;
+    if ((grown = nvtxw_realloc(doc->text, cap)) == NULL)
+        return -1;
+    doc->text = grown;
+    doc->text_cap = cap;
+    return 0;
+}
+
 /* Copies text (plus a NUL) into the arena; its offset, or CJ_NONE. */
-static uint32_t doc_text(cj_doc* doc, const char* text, size_t len) {
+static inline uint32_t doc_text(cj_doc* doc, const char* text, size_t len) {
     uint32_t at;
-    if (doc->text_len + len + 1 > doc->text_cap) {
-        size_t cap = doc->text_cap ? doc->text_cap : 1024;
-        char* grown;
-        while (cap < doc->text_len + len + 1)
-            cap *= 2;
-        if ((grown = nvtxw_realloc(doc->text, cap)) == NULL)
-            return CJ_NONE;
-        doc->text = grown;
-        doc->text_cap = cap;
-    }
+    if (doc->text_len + len + 1 > doc->text_cap && doc_text_grow(doc, len) != 0)
+        return CJ_NONE;
     at = (uint32_t)doc->text_len;
     if (len > 0)
         memcpy(doc->text + at, text, len);
@@ -98,12 +102,12 @@ int cj_doc_add(cj_doc* doc, cj_type type, const char* text, size_t len) {
         (doc->count == doc->cap && doc_grow_nodes(doc) != 0))
         return -1;
     node = &doc->nodes[index];
-    memset(node, 0, sizeof *node);
     node->type = type;
     node->key = doc->has_pending_key ? doc->pending_key : CJ_NONE;
     node->key_len = doc->has_pending_key ? doc->pending_key_len : 0;
     node->parent = doc->open;
     node->first = node->next = CJ_NONE;
+    node->text = node->len = node->count = 0;
     doc->has_pending_key = 0;
     if (!container) {
         uint32_t at = doc_text(doc, text, len);
@@ -119,30 +123,21 @@ int cj_doc_add(cj_doc* doc, cj_type type, const char* text, size_t len) {
     return 0;
 }
 
-static unsigned root_hash(const char* key, size_t len) {
-    unsigned h = (unsigned)len * 31u;
-    if (len > 0)
-        h += (unsigned char)key[0] * 7u + (unsigned char)key[len - 1];
-    return h & (CJ_ROOT_SLOTS - 1);
-}
-
-static int key_equals(const cj_doc* doc, uint32_t node, const char* key, size_t len) {
-    return doc->nodes[node].key_len == len && memcmp(cj_key(doc, node), key, len) == 0;
-}
-
 void cj_doc_index(cj_doc* doc) {
     const cj_node* root = &doc->nodes[0];
     memset(doc->root_slots, 0, sizeof doc->root_slots);
     doc->root_indexed = root->type == CJ_OBJECT && root->count <= CJ_ROOT_SLOTS / 2;
-    if (!doc->root_indexed)
-        return;
-    for (uint32_t i = root->first; i != CJ_NONE; i = doc->nodes[i].next) {
-        unsigned j = root_hash(cj_key(doc, i), doc->nodes[i].key_len);
+    for (uint32_t i = root->first; doc->root_indexed && i != CJ_NONE; i = doc->nodes[i].next) {
+        unsigned j = cj_root_hash(cj_key(doc, i), doc->nodes[i].key_len);
+        if (i >= UINT16_MAX) {
+            doc->root_indexed = 0; /* a member beyond a huge one: found by a walk */
+            break;
+        }
         while (doc->root_slots[j] != 0 &&
-               !key_equals(doc, doc->root_slots[j] - 1, cj_key(doc, i), doc->nodes[i].key_len))
+               !cj_key_is(doc, doc->root_slots[j] - 1u, cj_key(doc, i), doc->nodes[i].key_len))
             j = (j + 1) & (CJ_ROOT_SLOTS - 1);
         if (doc->root_slots[j] == 0)
-            doc->root_slots[j] = i + 1;
+            doc->root_slots[j] = (uint16_t)(i + 1);
     }
 }
 
@@ -152,39 +147,25 @@ void cj_doc_close(cj_doc* doc) {
     doc->open = node->parent;
 }
 
-uint32_t cj_get(const cj_doc* doc, uint32_t object, const char* key) {
-    size_t len = strlen(key);
+uint32_t cj_get_walk(const cj_doc* doc, uint32_t object, const char* key, size_t len) {
     if (object == CJ_NONE || doc->nodes[object].type != CJ_OBJECT)
         return CJ_NONE;
-    if (object == 0 && doc->root_indexed) {
-        for (unsigned j = root_hash(key, len); doc->root_slots[j] != 0;
-             j = (j + 1) & (CJ_ROOT_SLOTS - 1)) {
-            if (key_equals(doc, doc->root_slots[j] - 1, key, len))
-                return doc->root_slots[j] - 1;
-        }
-        return CJ_NONE;
-    }
     for (uint32_t i = doc->nodes[object].first; i != CJ_NONE; i = doc->nodes[i].next) {
-        if (doc->nodes[i].key_len == len && memcmp(cj_key(doc, i), key, len) == 0)
+        if (cj_key_is(doc, i, key, len))
             return i;
     }
     return CJ_NONE;
 }
 
-int cj_buf_put(cj_buf* buf, const void* data, size_t len) {
-    if (buf->len + len > buf->cap) {
-        size_t cap = buf->cap ? buf->cap : 256;
-        char* grown;
-        while (cap < buf->len + len)
-            cap *= 2;
-        if ((grown = nvtxw_realloc(buf->data, cap)) == NULL)
-            return -1;
-        buf->data = grown;
-        buf->cap = cap;
-    }
-    if (len > 0)
-        memcpy(buf->data + buf->len, data, len);
-    buf->len += len;
+int cj_buf_grow(cj_buf* buf, size_t len) {
+    size_t cap = buf->cap ? buf->cap : 256;
+    char* grown;
+    while (cap < buf->len + len)
+        cap *= 2;
+    if ((grown = nvtxw_realloc(buf->data, cap)) == NULL)
+        return -1;
+    buf->data = grown;
+    buf->cap = cap;
     return 0;
 }
 

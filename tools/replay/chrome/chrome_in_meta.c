@@ -301,7 +301,7 @@ int chrome_meta_member(void* user, const char* key, const cj_doc* doc) {
 
 int chrome_meta_pass(chrome_import* im) {
     static const char* const wanted[] = {"otherData", "displayTimeUnit", NULL};
-    chrome_reader_cb cb = {chrome_meta_event, chrome_meta_member, wanted, NULL, NULL, 0};
+    chrome_reader_cb cb = {chrome_meta_event, chrome_meta_member, wanted, NULL, NULL};
     chrome_read_result result;
     /* NVTXW_CHROME_FIRST_PASS: "parser" skips the scan, "scan" refuses the
      * files it would leave to the parser (diagnostics, docs/chrome-input.md) */

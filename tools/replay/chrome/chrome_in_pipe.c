@@ -40,6 +40,9 @@ typedef struct pipe_event {
     uint32_t node_count;
     size_t text_len;
     uint64_t index, offset;
+    /* the reader thread's index of the root members (cj_doc_index) */
+    uint16_t root_slots[CJ_ROOT_SLOTS];
+    int root_indexed;
 } pipe_event;
 
 typedef struct batch {
@@ -102,7 +105,7 @@ static void batch_free(batch* b) {
 static int batch_put(batch* b, const cj_doc* doc, uint64_t index, uint64_t offset) {
     cj_node* nodes;
     char* text;
-    pipe_event* events;
+    pipe_event *events, *e;
     if ((nodes = grow_to(b->nodes, &b->node_cap, b->node_count + doc->count, sizeof *nodes)) ==
         NULL)
         return -1;
@@ -113,8 +116,15 @@ static int batch_put(batch* b, const cj_doc* doc, uint64_t index, uint64_t offse
     if ((events = grow_to(b->events, &b->cap, b->count + 1, sizeof *events)) == NULL)
         return -1;
     b->events = events;
-    events[b->count++] = (pipe_event){b->node_count, b->text_len, (uint32_t)doc->count,
-                                      doc->text_len, index,       offset};
+    e = &events[b->count++];
+    e->node_start = b->node_count;
+    e->text_start = b->text_len;
+    e->node_count = (uint32_t)doc->count;
+    e->text_len = doc->text_len;
+    e->index = index;
+    e->offset = offset;
+    memcpy(e->root_slots, doc->root_slots, sizeof doc->root_slots);
+    e->root_indexed = doc->root_indexed;
     memcpy(b->nodes + b->node_count, doc->nodes, doc->count * sizeof *nodes);
     memcpy(b->text + b->text_len, doc->text, doc->text_len);
     b->node_count += doc->count;
@@ -172,7 +182,7 @@ static int reader_event(void* user, const cj_doc* doc, uint64_t index, uint64_t 
 
 static void* reader_main(void* arg) {
     parse_pipe* p = arg;
-    chrome_reader_cb inner = {reader_event, NULL, p->cb->wanted, reader_say, p->cb->bounded, 1};
+    chrome_reader_cb inner = {reader_event, NULL, p->cb->wanted, reader_say, p->cb->bounded};
     p->status = chrome_read(p->tool, p->path, &inner, p, &p->result);
     hand_over(p, 1);
     return NULL;
@@ -192,7 +202,8 @@ static int map_batch(parse_pipe* p, void* user, const batch* b) {
         view.text = b->text + e->text_start;
         view.text_len = view.text_cap = e->text_len;
         view.open = CJ_NONE;
-        cj_doc_index(&view);
+        memcpy(view.root_slots, e->root_slots, sizeof view.root_slots);
+        view.root_indexed = e->root_indexed;
         if ((status = p->cb->event(user, &view, e->index, e->offset)) != 0)
             return status;
     }
