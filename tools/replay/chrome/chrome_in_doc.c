@@ -34,22 +34,25 @@ static int doc_fits(const cj_doc* doc, size_t more_text) {
     return (doc->count + 1) * sizeof(cj_node) + doc->text_len + more_text <= CHROME_EVENT_MAX;
 }
 
-static int doc_text_grow(cj_doc* doc, size_t len) {
-    size_t cap = doc->text_cap ? doc->text_cap : 1024;
-    char* grown;
-    while (cap < doc->text_len + len + 1)
-        cap *= 2;
-    if ((grown = nvtxw_realloc(doc->text, cap)) == NULL)
+int chrome_grow(void** items, size_t* cap, size_t need, size_t size) {
+    size_t want = *cap ? *cap : 16;
+    void* grown;
+    while (want < need)
+        want *= 2;
+    if (want == *cap)
+        return 0;
+    if ((grown = nvtxw_reallocarray(*items, want, size)) == NULL)
         return -1;
-    doc->text = grown;
-    doc->text_cap = cap;
+    *items = grown;
+    *cap = want;
     return 0;
 }
 
 /* Copies text (plus a NUL) into the arena; its offset, or CJ_NONE. */
 static inline uint32_t doc_text(cj_doc* doc, const char* text, size_t len) {
     uint32_t at;
-    if (doc->text_len + len + 1 > doc->text_cap && doc_text_grow(doc, len) != 0)
+    if (doc->text_len + len + 1 > doc->text_cap &&
+        chrome_grow((void**)&doc->text, &doc->text_cap, doc->text_len + len + 1, 1) != 0)
         return CJ_NONE;
     at = (uint32_t)doc->text_len;
     if (len > 0)
@@ -158,15 +161,7 @@ uint32_t cj_get_walk(const cj_doc* doc, uint32_t object, const char* key, size_t
 }
 
 int cj_buf_grow(cj_buf* buf, size_t len) {
-    size_t cap = buf->cap ? buf->cap : 256;
-    char* grown;
-    while (cap < buf->len + len)
-        cap *= 2;
-    if ((grown = nvtxw_realloc(buf->data, cap)) == NULL)
-        return -1;
-    buf->data = grown;
-    buf->cap = cap;
-    return 0;
+    return chrome_grow((void**)&buf->data, &buf->cap, buf->len + len, 1);
 }
 
 /* A JSON string literal (RFC 8259 escapes; the text is valid UTF-8, the

@@ -625,14 +625,9 @@ int chrome_map_event(chrome_import* im, const cj_doc* doc) {
  * range started on one stream may end on another, and a sink may tie the
  * range to the stream it started on. 0, or 1 with the error printed. */
 static int thread_done(chrome_import* im, uint32_t thread) {
-    if (im->closing_count == im->closing_cap) {
-        size_t cap = im->closing_cap ? im->closing_cap * 2 : 64;
-        uint32_t* grown = nvtxw_reallocarray(im->closing, cap, sizeof *grown);
-        if (grown == NULL)
-            return chrome_event_error(im, "out of memory");
-        im->closing = grown;
-        im->closing_cap = cap;
-    }
+    if (chrome_grow((void**)&im->closing, &im->closing_cap, im->closing_count + 1,
+                    sizeof *im->closing) != 0)
+        return chrome_event_error(im, "out of memory");
     im->closing[im->closing_count++] = thread;
     return 0;
 }

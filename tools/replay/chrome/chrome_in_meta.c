@@ -40,18 +40,6 @@ static char* copy_text(const char* text, size_t len) {
     return copy;
 }
 
-static int grow(void** items, size_t* cap, size_t count, size_t size) {
-    void* grown;
-    if (count < *cap)
-        return 0;
-    grown = nvtxw_realloc(*items, (*cap ? *cap * 2 : 16) * size);
-    if (grown == NULL)
-        return -1;
-    *items = grown;
-    *cap = *cap ? *cap * 2 : 16;
-    return 0;
-}
-
 /* The process of a pid key, added on first sight; -1 when out of memory. */
 static int process_of(chrome_import* im, const char* key, size_t len, uint32_t* out) {
     int added;
@@ -60,7 +48,8 @@ static int process_of(chrome_import* im, const char* key, size_t len, uint32_t* 
     if (slot == NULL)
         return -1;
     if (added) {
-        if (grow((void**)&im->processes, &im->process_cap, im->process_count, sizeof *p) != 0)
+        if (chrome_grow((void**)&im->processes, &im->process_cap, im->process_count + 1,
+                        sizeof *p) != 0)
             return -1;
         p = &im->processes[im->process_count];
         memset(p, 0, sizeof *p);
@@ -102,7 +91,8 @@ int chrome_thread_by_key(chrome_import* im, const char* pid, size_t pid_len, con
         return -1;
     if (added) {
         chrome_thread* t;
-        if (grow((void**)&im->threads, &im->thread_cap, im->thread_count, sizeof *t) != 0)
+        if (chrome_grow((void**)&im->threads, &im->thread_cap, im->thread_count + 1, sizeof *t) !=
+            0)
             return -1;
         t = &im->threads[im->thread_count];
         memset(t, 0, sizeof *t);
@@ -244,7 +234,8 @@ static int counter_event(chrome_import* im, const cj_doc* doc, uint32_t thread) 
             const char* base = name != CJ_NONE ? cj_text(doc, name) : "counter";
             const char* series = cj_key(doc, k);
             size_t size = strlen(base) + strlen(series) + 2;
-            if (grow((void**)&im->counters, &im->counter_cap, im->counter_count, sizeof *c) != 0)
+            if (chrome_grow((void**)&im->counters, &im->counter_cap, im->counter_count + 1,
+                            sizeof *c) != 0)
                 return chrome_event_error(im, "out of memory");
             c = &im->counters[im->counter_count];
             memset(c, 0, sizeof *c);

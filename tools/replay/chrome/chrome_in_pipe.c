@@ -71,18 +71,6 @@ typedef struct parse_pipe {
     char* message; /* what the reader said (its errors), NULL for nothing */
 } parse_pipe;
 
-static void* grow_to(void* items, size_t* cap, size_t need, size_t size) {
-    size_t want = *cap ? *cap : 64;
-    void* grown;
-    while (want < need)
-        want *= 2;
-    if (want == *cap)
-        return items;
-    if ((grown = nvtxw_reallocarray(items, want, size)) != NULL)
-        *cap = want;
-    return grown;
-}
-
 static void batch_clear(batch* b) {
     b->full = b->last = 0;
     b->node_count = b->text_len = b->count = 0;
@@ -103,20 +91,13 @@ static void batch_free(batch* b) {
 
 /* Copies one event's tree to the end of the batch; 0, or -1 out of memory. */
 static int batch_put(batch* b, const cj_doc* doc, uint64_t index, uint64_t offset) {
-    cj_node* nodes;
-    char* text;
-    pipe_event *events, *e;
-    if ((nodes = grow_to(b->nodes, &b->node_cap, b->node_count + doc->count, sizeof *nodes)) ==
-        NULL)
+    pipe_event* e;
+    if (chrome_grow((void**)&b->nodes, &b->node_cap, b->node_count + doc->count,
+                    sizeof *b->nodes) != 0 ||
+        chrome_grow((void**)&b->text, &b->text_cap, b->text_len + doc->text_len, 1) != 0 ||
+        chrome_grow((void**)&b->events, &b->cap, b->count + 1, sizeof *b->events) != 0)
         return -1;
-    b->nodes = nodes;
-    if ((text = grow_to(b->text, &b->text_cap, b->text_len + doc->text_len, 1)) == NULL)
-        return -1;
-    b->text = text;
-    if ((events = grow_to(b->events, &b->cap, b->count + 1, sizeof *events)) == NULL)
-        return -1;
-    b->events = events;
-    e = &events[b->count++];
+    e = &b->events[b->count++];
     e->node_start = b->node_count;
     e->text_start = b->text_len;
     e->node_count = (uint32_t)doc->count;
@@ -125,7 +106,7 @@ static int batch_put(batch* b, const cj_doc* doc, uint64_t index, uint64_t offse
     e->offset = offset;
     memcpy(e->root_slots, doc->root_slots, sizeof doc->root_slots);
     e->root_indexed = doc->root_indexed;
-    memcpy(b->nodes + b->node_count, doc->nodes, doc->count * sizeof *nodes);
+    memcpy(b->nodes + b->node_count, doc->nodes, doc->count * sizeof *b->nodes);
     memcpy(b->text + b->text_len, doc->text, doc->text_len);
     b->node_count += doc->count;
     b->text_len += doc->text_len;

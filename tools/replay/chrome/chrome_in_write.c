@@ -325,26 +325,27 @@ static int register_streams(chrome_import* im) {
     return status;
 }
 
-int chrome_stream_open(chrome_import* im, chrome_thread* t) {
-    while (t->stream == NULL && !t->closed && im->rows_opened < im->thread_count) {
+/* Opens the next rows' streams until t's is open (t NULL: every row's);
+ * 0, or 1 with the error printed. */
+static int open_rows(chrome_import* im, const chrome_thread* t) {
+    while ((t == NULL || (t->stream == NULL && !t->closed)) && im->rows_opened < im->thread_count) {
         chrome_thread* next = &im->threads[im->rows[im->rows_opened++]];
         if (next->task_path == NULL && open_stream(im, next, &im->stream_names) != 0)
             return 1;
     }
+    return 0;
+}
+
+int chrome_stream_open(chrome_import* im, chrome_thread* t) {
+    if (open_rows(im, t) != 0)
+        return 1;
     if (t->stream == NULL)
         return chrome_event_error(im, "an event of a thread that the first pass did not see or "
                                       "saw end (did the file change while it was read?)");
     return 0;
 }
 
-int chrome_stream_open_all(chrome_import* im) {
-    while (im->rows_opened < im->thread_count) {
-        chrome_thread* next = &im->threads[im->rows[im->rows_opened++]];
-        if (next->task_path == NULL && open_stream(im, next, &im->stream_names) != 0)
-            return 1;
-    }
-    return 0;
-}
+int chrome_stream_open_all(chrome_import* im) { return open_rows(im, NULL); }
 
 static int register_counters(chrome_import* im) {
     for (size_t i = 0; i < im->counter_count; i++) {
