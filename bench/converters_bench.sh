@@ -121,8 +121,12 @@ threads=${NVTXW_CONVERTERS_BENCH_THREADS:-100000}
 threads_trace "$threads" 1 >"$tmp/threads.json"
 threads_trace "$threads" 0 >"$tmp/one.json"
 repeat=1
-for sink in null json; do
-    if [ "$sink" = null ]; then set -- --to null; else set -- -o "$tmp/threads.out.json"; fi
+for sink in null json report; do
+    case $sink in
+    null) set -- --to null ;;
+    json) set -- -o "$tmp/threads.out.json" ;;
+    report) set -- -o "$tmp/threads.out.nvtxw" ;;
+    esac
     best "$threads threads -> $sink" "$replay" "$tmp/threads.json" "$@"
     many=$rss many_wall=$wall
     best "one thread -> $sink" "$replay" "$tmp/one.json" "$@"

@@ -232,6 +232,52 @@ START_TEST(round_trip) {
 }
 END_TEST
 
+/* Streams that open and close while others go on (a trace of many short
+ * threads): a destroyed encoder's chunks move to the writer's own list and
+ * its zstd context to the spares, taken by encoders of the same level.
+ * Every chunk is in the index, in order, with its bytes. */
+START_TEST(short_lived_encoders) {
+    enum { SHORT = 600, LONG = 3 };
+    container_writer_t* w = container_writer_create(path, NULL);
+    container_encoder_t* keep[LONG];
+    container_reader_t* r;
+    size_t chunks = 0;
+    ck_assert_ptr_nonnull(w);
+    for (int s = 0; s < LONG; s++)
+        ck_assert_ptr_nonnull(keep[s] = container_encoder_create(w, 1));
+    for (uint64_t s = 0; s < SHORT; s++) {
+        container_encoder_t* e = container_encoder_create(w, s % 3 == 0 ? 3 : s % 3 == 1 ? 1 : -1);
+        ck_assert_msg(e != NULL, "%s", nvtxw_last_error());
+        for (uint32_t q = 0; q < s % 4; q++, chunks++)
+            write_one(e, LONG + s + 10, q);
+        write_one(keep[s % LONG], s % LONG + 10, (uint32_t)(s / LONG));
+        chunks++;
+        container_encoder_destroy(e);
+    }
+    for (int s = 0; s < LONG; s++)
+        container_encoder_destroy(keep[s]);
+    ck_assert_msg(container_writer_finish(w) == NVTXW_RESULT_SUCCESS, "%s", nvtxw_last_error());
+    r = container_reader_open(path, 0);
+    ck_assert_msg(r != NULL, "%s", nvtxw_last_error());
+    ck_assert_int_eq(container_reader_complete(r), 1);
+    ck_assert_uint_eq(container_reader_chunk_count(r), chunks);
+    /* streams with chunks: the LONG ones and the short ones with s % 4 != 0 */
+    ck_assert_uint_eq(container_reader_stream_count(r), LONG + SHORT - SHORT / 4);
+    for (size_t j = 0; j < container_reader_stream_count(r); j++) {
+        uint64_t id;
+        size_t first, count;
+        ck_assert_int_eq(container_reader_stream(r, j, &id, &first, &count), 0);
+        if (id < LONG + 10)
+            ck_assert_uint_eq(count, SHORT / LONG);
+        else
+            ck_assert_uint_eq(count, (id - 10 - LONG) % 4);
+        for (uint32_t q = 0; q < count; q++)
+            check_chunk(r, first + q, id, q);
+    }
+    container_reader_close(r);
+}
+END_TEST
+
 START_TEST(index_equals_scan) {
     container_reader_t *a, *b;
     write_file(path, 4, 50);
@@ -863,6 +909,7 @@ int main(void) {
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, round_trip);
+    tcase_add_test(tc, short_lived_encoders);
     tcase_add_test(tc, index_equals_scan);
     tcase_add_test(tc, empty_report);
     tcase_add_test(tc, truncation_every_byte);

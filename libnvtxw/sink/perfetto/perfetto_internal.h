@@ -394,8 +394,10 @@ int perfetto_packet_begin(perfetto_stream* st, int64_t ts);
  * it as a Trace field and appends it to the pending packets. */
 int perfetto_packet_end(perfetto_stream* st);
 /* Writes pending packets when they exceed the sink's flush_bytes (all of
- * them with `force`): itself, or through its compression thread. */
-nvtxwResultCode_t perfetto_stream_flush(perfetto_stream* st, int force);
+ * them when the stream `closing`): through its compression thread, or
+ * itself when there is none, or when closing and the thread has nothing
+ * of the stream left to do. */
+nvtxwResultCode_t perfetto_stream_flush(perfetto_stream* st, int closing);
 /* The iid of a string of `table` in the stream's sequence, its
  * InternedData entry (field `number` of InternedData) added to the packet
  * when new. 0 or -1. */

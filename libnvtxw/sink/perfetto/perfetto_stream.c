@@ -44,14 +44,14 @@ static nvtxwResultCode_t write_packets(void* owner, const void* meta, const char
     return perfetto_write_packets(st->sink, data, size, scratch);
 }
 
-nvtxwResultCode_t perfetto_stream_flush(perfetto_stream* st, int force) {
+nvtxwResultCode_t perfetto_stream_flush(perfetto_stream* st, int closing) {
     nvtxwResultCode_t status = NVTXW_RESULT_SUCCESS;
-    if (st->out.length == 0 || (!force && st->out.length < st->sink->flush_bytes))
+    if (st->out.length == 0 || (!closing && st->out.length < st->sink->flush_bytes))
         return NVTXW_RESULT_SUCCESS;
     /* The track descriptors these packets refer to go first. */
     status = perfetto_session_packets_flush(st->sink);
     if (status == NVTXW_RESULT_SUCCESS)
-        status = offload_lane_active(&st->lane)
+        status = offload_lane_active(&st->lane) && !(closing && !offload_lane_busy(&st->lane))
                      ? offload_submit(&st->lane, NULL, 0, copy_packets, st)
                      : perfetto_write_packets(st->sink, st->out.data, st->out.length, &st->zout);
     strbuf_clear(&st->out);

@@ -119,8 +119,10 @@ static nvtxwResultCode_t write_chunk(void* owner, const void* meta, const char* 
     return container_write_chunk(st->encoder, meta, data, size);
 }
 
-/* Compresses and writes the buffered records as one chunk. */
-static nvtxwResultCode_t stream_flush(report_stream* st) {
+/* Compresses and writes the buffered records as one chunk: on the
+ * compression thread, or on this one when there is none, or when the
+ * stream closes (`last`) and the thread has nothing of it left to do. */
+static nvtxwResultCode_t stream_flush(report_stream* st, int last) {
     container_chunk_meta meta;
     nvtxwResultCode_t status;
     if (st->records == 0)
@@ -136,7 +138,7 @@ static nvtxwResultCode_t stream_flush(report_stream* st) {
     meta.first_ts = st->has_ts ? st->min_ts : 0;
     meta.last_ts = st->has_ts ? st->max_ts : 0;
     lanes_sync(st); /* the assembly reads the lengths */
-    if (offload_lane_active(&st->lane)) {
+    if (offload_lane_active(&st->lane) && !(last && !offload_lane_busy(&st->lane))) {
         status = offload_submit(&st->lane, &meta, sizeof meta, assemble_into, st);
     } else {
         strbuf_clear(&st->assembled);
@@ -224,7 +226,7 @@ static void stream_rewind(report_stream* st, const chunk_mark* m) {
 /* Flushes the chunk when it has reached its target size. */
 static nvtxwResultCode_t stream_flush_if_full(report_stream* st) {
     if (stream_chunk_bytes(st) >= REPORT_CHUNK_TARGET || st->records == UINT32_MAX)
-        return stream_flush(st);
+        return stream_flush(st, 0);
     return NVTXW_RESULT_SUCCESS;
 }
 
@@ -279,7 +281,7 @@ nvtxwResultCode_t report_stream_open(sink* s, const core_stream* stream, void** 
 
 nvtxwResultCode_t report_stream_close(sink* s, const core_stream* stream, void* state) {
     report_stream* st = state;
-    nvtxwResultCode_t status = stream_flush(st), drained, closed;
+    nvtxwResultCode_t status = stream_flush(st, 1), drained, closed;
     drained = offload_drain(&st->lane);
     if (status == NVTXW_RESULT_SUCCESS)
         status = drained;

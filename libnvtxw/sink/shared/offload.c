@@ -214,6 +214,17 @@ nvtxwResultCode_t offload_submit(offload_lane* lane, const void* meta, size_t me
     return NVTXW_RESULT_SUCCESS;
 }
 
+int offload_lane_busy(offload_lane* lane) {
+    offload_worker* w = lane->worker;
+    int busy;
+    if (w == NULL)
+        return 0;
+    pthread_mutex_lock(&w->mutex);
+    busy = lane->in_flight > 0;
+    pthread_mutex_unlock(&w->mutex);
+    return busy;
+}
+
 nvtxwResultCode_t offload_drain(offload_lane* lane) {
     offload_worker* w = lane->worker;
     nvtxwResultCode_t status;

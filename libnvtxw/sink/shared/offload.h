@@ -91,6 +91,11 @@ static inline int offload_lane_active(const offload_lane* lane) { return lane->w
  * returns the first error of an earlier job instead of queueing. */
 nvtxwResultCode_t offload_submit(offload_lane* lane, const void* meta, size_t meta_size,
                                  offload_fill_fn fill, void* fill_ctx);
+/* Whether a job of the lane is queued or running. A stream that closes
+ * writes its last buffer on its own thread when none is: handing it over
+ * would cost the close a wake-up of the thread and a wait for it (tens of
+ * microseconds on a VM; 100,000 one-event streams closed in 5.6 s). */
+int offload_lane_busy(offload_lane* lane);
 /* Waits until every job of the lane has run: their first error, if any. */
 nvtxwResultCode_t offload_drain(offload_lane* lane);
 /* Frees the lane's spare buffers (after the drain). */
