@@ -132,11 +132,14 @@ nvtxwResultCode_t replay_one(replay_state* st, replay_input* in, const nvtxw_rec
         status = replay_stream_record(st, rec, &kept);
     else
         status = replay_registration(st, rec);
-    if (status != NVTXW_RESULT_SUCCESS)
-        error_prefix("cannot replay record %llu of \"%s\" (kind 0x%02x, stream %lld)",
+    if (status != NVTXW_RESULT_SUCCESS && rec->kind >= NVTXW_RECORD_EVENT)
+        error_prefix("cannot replay record %llu of stream %llu of \"%s\" (kind 0x%02x)",
+                     (unsigned long long)st->stream_record, (unsigned long long)rec->stream,
+                     in->reader->path, (unsigned)rec->kind);
+    else if (status != NVTXW_RESULT_SUCCESS)
+        error_prefix("cannot replay registration record %llu of \"%s\" (kind 0x%02x)",
                      (unsigned long long)nvtxw_reader_record_count(in->reader), in->reader->path,
-                     (unsigned)rec->kind,
-                     rec->stream == NVTXW_READER_NONE ? -1LL : (long long)rec->stream);
+                     (unsigned)rec->kind);
     st->replayed += kept;
     return status;
 }
@@ -169,6 +172,7 @@ static void input_free(replay_input* in) {
     nvtxw_free(in->stream_state);
     nvtxw_free(in->closing);
     nvtxw_free(in->stacks);
+    nvtxw_free(in->stream_records);
 }
 
 static nvtxwResultCode_t input_init(replay_input* in, nvtxw_reader_t* reader, size_t index) {
@@ -180,8 +184,9 @@ static nvtxwResultCode_t input_init(replay_input* in, nvtxw_reader_t* reader, si
     in->stream_state = nvtxw_calloc(n, sizeof *in->stream_state);
     in->closing = nvtxw_calloc(n, sizeof *in->closing);
     in->stacks = nvtxw_calloc(n, sizeof *in->stacks);
+    in->stream_records = nvtxw_calloc(n, sizeof *in->stream_records);
     if (in->streams == NULL || in->stream_state == NULL || in->closing == NULL ||
-        in->stacks == NULL)
+        in->stacks == NULL || in->stream_records == NULL)
         return error_oom("the replay streams");
     return NVTXW_RESULT_SUCCESS;
 }
@@ -205,6 +210,8 @@ static nvtxwResultCode_t replay_head(replay_state* st, replay_input* in) {
     nvtxwResultCode_t status;
     if (in->head->has_timestamp)
         in->now = in->head->timestamp;
+    if (in->head->kind >= NVTXW_RECORD_EVENT && in->head->stream < in->stream_count)
+        st->stream_record = ++in->stream_records[in->head->stream];
     status = replay_one(st, in, in->head);
     if (status == NVTXW_RESULT_SUCCESS)
         status = nvtxw_reader_next(in->reader, &in->head);

@@ -84,6 +84,7 @@ typedef struct replay_input {
     uint8_t* stream_state;        /* REPLAY_STREAM_* */
     uint8_t* closing;             /* closed in the report: StreamClose at the end */
     replay_stack* stacks;
+    uint64_t* stream_records; /* records replayed per stream, on one thread */
     size_t stream_count;
     const nvtxw_record_t* head; /* next stream record, borrowed from reader */
     int64_t now;                /* time of its last timestamped record */
@@ -105,6 +106,10 @@ typedef struct replay_state {
     reader_arena scratch;     /* per record */
     uint64_t replayed;
     uint64_t polled; /* records since the start, for opts.should_stop */
+    /* The number of the stream record being replayed within its stream,
+     * from 1, for messages: the same on one thread and on several (where a
+     * worker's reader counts only what it read). Set before replay_one. */
+    uint64_t stream_record;
 } replay_state;
 
 /* One record of `in` (reader_replay.c): a registration or a stream record

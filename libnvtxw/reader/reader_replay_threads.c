@@ -167,8 +167,10 @@ static nvtxwResultCode_t worker_stream(replay_worker* w, stream_job* job) {
     nvtxwResultCode_t status = nvtxw_reader_seek_stream(in->reader, job->stream);
     job->worker = w->index;
     job->damage_from = in->reader->damage_count;
+    w->state.stream_record = 0; /* this stream's records, counted here (not in the shared array) */
     while (status == NVTXW_RESULT_SUCCESS &&
            (status = nvtxw_reader_next(in->reader, &rec)) == NVTXW_RESULT_SUCCESS && rec != NULL) {
+        w->state.stream_record += rec->kind >= NVTXW_RECORD_EVENT;
         status = replay_one(&w->state, in, rec);
         if (++unpublished == WORKER_PUBLISH) {
             atomic_fetch_add_explicit(&pool->records[job->input], unpublished,

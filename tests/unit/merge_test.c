@@ -4,8 +4,9 @@
  * back: domains unified by name, strings deduplicated, identical static
  * schemas registered once, static IDs registered differently renumbered, stream
  * renaming, the domain and stream filters, time order and the time window,
- * and stream records on several threads (the same output, damage and
- * counts as one thread; should_stop on the calling thread).
+ * and stream records on several threads (the same output, damage, counts
+ * and message naming a failed record as one thread; should_stop on the
+ * calling thread).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
@@ -905,6 +906,50 @@ START_TEST(test_threads_fallback) {
 }
 END_TEST
 
+/* A backend whose CounterWrite fails on one sample: stream s5's record
+ * #101 (time 100, value 500; stream k writes i * k at time i). */
+static const nvtxwInterface_t* real_backend;
+static nvtxwResultCode_t failing_counter_write(nvtxwStreamHandle_t stream, int64_t timestamp,
+                                               uint64_t counter, const void* value, size_t size) {
+    int64_t v = 0;
+    if (size == sizeof v)
+        memcpy(&v, value, sizeof v);
+    if (timestamp == 100 && v == 500)
+        return NVTXW_RESULT_FAILED;
+    return real_backend->CounterWrite(stream, timestamp, counter, value, size);
+}
+
+/* A failed stream record is named by its number within its stream, the
+ * same on one thread and on several (a worker's reader reads only that
+ * stream: its own count would say another number). */
+START_TEST(test_threads_failure_names_record) {
+    char path[PATH_MAX];
+    nvtxwInterface_t failing;
+    real_backend = tu_get_interface_or_fail();
+    failing = *real_backend;
+    failing.CounterWrite = failing_counter_write;
+    write_streams_input("a.nvtxw", 0, 300);
+    path_in(path, sizeof path, "a.nvtxw");
+    for (int threaded = 0; threaded < 2; threaded++) {
+        nvtxw_replay_options_t opts;
+        nvtxw_reader_t* reader = NULL;
+        uint64_t records = 0;
+        char want[PATH_MAX + 64];
+        memset(&opts, 0, sizeof opts);
+        opts.struct_size = sizeof opts;
+        opts.threads = threaded ? 3 : 1;
+        ck_assert_int_eq(nvtxw_reader_open(path, NULL, &reader), NVTXW_RESULT_SUCCESS);
+        ck_assert_int_ne(
+            nvtxw_reader_replay_many(&reader, 1, &failing, "Sink=null", &opts, &records),
+            NVTXW_RESULT_SUCCESS);
+        snprintf(want, sizeof want, "cannot replay record 101 of stream 5 of \"%s\"", path);
+        ck_assert_msg(strstr(nvtxw_last_error(), want) != NULL, "%d threads: %s",
+                      threaded ? 3 : 1, nvtxw_last_error());
+        nvtxw_reader_close(reader);
+    }
+}
+END_TEST
+
 START_TEST(test_bad_arguments) {
     nvtxw_reader_t* none[1] = {NULL};
     const nvtxwInterface_t* t = tu_get_interface_or_fail();
@@ -937,6 +982,7 @@ static Suite* merge_suite(void) {
     tcase_add_test(tc, test_threads_should_stop);
     tcase_add_test(tc, test_threads_damage);
     tcase_add_test(tc, test_threads_fallback);
+    tcase_add_test(tc, test_threads_failure_names_record);
     tcase_add_test(tc, test_bad_arguments);
     suite_add_tcase(s, tc);
     return s;
