@@ -73,7 +73,7 @@ struct container_writer {
 struct container_encoder {
     container_writer_t* writer;
     ZSTD_CCtx* cctx;
-    int level; /* the context's compression level */
+    int level;             /* the context's compression level */
     unsigned char* buffer; /* chunk header + zstd frame + padding */
     size_t capacity;
     index_segment* index;

@@ -943,8 +943,8 @@ START_TEST(test_threads_failure_names_record) {
             nvtxw_reader_replay_many(&reader, 1, &failing, "Sink=null", &opts, &records),
             NVTXW_RESULT_SUCCESS);
         snprintf(want, sizeof want, "cannot replay record 101 of stream 5 of \"%s\"", path);
-        ck_assert_msg(strstr(nvtxw_last_error(), want) != NULL, "%d threads: %s",
-                      threaded ? 3 : 1, nvtxw_last_error());
+        ck_assert_msg(strstr(nvtxw_last_error(), want) != NULL, "%d threads: %s", threaded ? 3 : 1,
+                      nvtxw_last_error());
         nvtxw_reader_close(reader);
     }
 }
