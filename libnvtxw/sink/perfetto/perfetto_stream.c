@@ -51,7 +51,7 @@ nvtxwResultCode_t perfetto_stream_flush(perfetto_stream* st, int closing) {
     /* The track descriptors these packets refer to go first. */
     status = perfetto_session_packets_flush(st->sink);
     if (status == NVTXW_RESULT_SUCCESS)
-        status = offload_lane_active(&st->lane) && !(closing && !offload_lane_busy(&st->lane))
+        status = offload_hands_over(&st->lane, closing)
                      ? offload_submit(&st->lane, NULL, 0, copy_packets, st)
                      : perfetto_write_packets(st->sink, st->out.data, st->out.length, &st->zout);
     strbuf_clear(&st->out);

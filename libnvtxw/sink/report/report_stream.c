@@ -138,7 +138,7 @@ static nvtxwResultCode_t stream_flush(report_stream* st, int last) {
     meta.first_ts = st->has_ts ? st->min_ts : 0;
     meta.last_ts = st->has_ts ? st->max_ts : 0;
     lanes_sync(st); /* the assembly reads the lengths */
-    if (offload_lane_active(&st->lane) && !(last && !offload_lane_busy(&st->lane))) {
+    if (offload_hands_over(&st->lane, last)) {
         status = offload_submit(&st->lane, &meta, sizeof meta, assemble_into, st);
     } else {
         strbuf_clear(&st->assembled);

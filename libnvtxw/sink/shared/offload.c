@@ -214,11 +214,11 @@ nvtxwResultCode_t offload_submit(offload_lane* lane, const void* meta, size_t me
     return NVTXW_RESULT_SUCCESS;
 }
 
-int offload_lane_busy(offload_lane* lane) {
+int offload_hands_over(offload_lane* lane, int last) {
     offload_worker* w = lane->worker;
     int busy;
-    if (w == NULL)
-        return 0;
+    if (w == NULL || !last)
+        return w != NULL;
     pthread_mutex_lock(&w->mutex);
     busy = lane->in_flight > 0;
     pthread_mutex_unlock(&w->mutex);

@@ -91,11 +91,13 @@ static inline int offload_lane_active(const offload_lane* lane) { return lane->w
  * returns the first error of an earlier job instead of queueing. */
 nvtxwResultCode_t offload_submit(offload_lane* lane, const void* meta, size_t meta_size,
                                  offload_fill_fn fill, void* fill_ctx);
-/* Whether a job of the lane is queued or running. A stream that closes
- * writes its last buffer on its own thread when none is: handing it over
- * would cost the close a wake-up of the thread and a wait for it (tens of
- * microseconds on a VM; 100,000 one-event streams closed in 5.6 s). */
-int offload_lane_busy(offload_lane* lane);
+/* Whether the owner hands a full buffer over (offload_submit) rather than
+ * writing it on its own thread: whenever the lane has a thread, except for
+ * the `last` buffer of a closing stream when no job of the lane is queued
+ * or running. Handing that one over would cost the close a wake-up of the
+ * thread and a wait for it (tens of microseconds on a VM; 100,000
+ * one-event streams closed in 5.6 s instead of 2.5 s). */
+int offload_hands_over(offload_lane* lane, int last);
 /* Waits until every job of the lane has run: their first error, if any. */
 nvtxwResultCode_t offload_drain(offload_lane* lane);
 /* Frees the lane's spare buffers (after the drain). */
