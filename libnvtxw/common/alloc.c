@@ -68,6 +68,23 @@ void* nvtxw_reallocarray(void* ptr, size_t count, size_t size) {
     return nvtxw_realloc(ptr, count * size);
 }
 
+int nvtxw_grow_array(void** items, size_t* capacity, size_t need, size_t size, size_t first) {
+    size_t want = *capacity ? *capacity : (first ? first : 1);
+    void* grown;
+    if (need <= *capacity)
+        return 0;
+    while (want < need) {
+        if (want > SIZE_MAX / 2)
+            return -1;
+        want *= 2;
+    }
+    if ((grown = nvtxw_reallocarray(*items, want, size)) == NULL)
+        return -1;
+    *items = grown;
+    *capacity = want;
+    return 0;
+}
+
 void nvtxw_free(void* ptr) { free(ptr); }
 
 char* nvtxw_strndup(const char* s, size_t length) {

@@ -62,14 +62,8 @@ nvtxwResultCode_t container_reader_buffer(container_reader_t* r, size_t size) {
 /* Appends to a growable array of `item` bytes per element. */
 static nvtxwResultCode_t array_push(void** array, size_t* count, size_t* capacity,
                                     const void* value, size_t item, const char* what) {
-    if (*count == *capacity) {
-        size_t grown_capacity = *capacity ? 2 * *capacity : 64;
-        void* grown = nvtxw_reallocarray(*array, grown_capacity, item);
-        if (grown == NULL)
-            return error_oom(what);
-        *array = grown;
-        *capacity = grown_capacity;
-    }
+    if (nvtxw_grow_array(array, capacity, *count + 1, item, 64) != 0)
+        return error_oom(what);
     memcpy((unsigned char*)*array + *count * item, value, item);
     (*count)++;
     return NVTXW_RESULT_SUCCESS;

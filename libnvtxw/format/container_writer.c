@@ -283,21 +283,10 @@ error:
 
 /* Room for `more` entries in `s`, growing it by doubling. */
 static int segment_fit(index_segment* s, size_t more) {
-    container_chunk_info* grown;
-    size_t capacity = s->capacity ? s->capacity : 8;
-    if (more <= s->capacity - s->count)
-        return 0;
-    while (capacity - s->count < more) {
-        if (capacity > SIZE_MAX / 2)
-            return -1;
-        capacity *= 2;
-    }
-    grown = nvtxw_reallocarray(s->entries, capacity, sizeof *grown);
-    if (grown == NULL)
+    if (more > SIZE_MAX - s->count)
         return -1;
-    s->entries = grown;
-    s->capacity = capacity;
-    return 0;
+    return nvtxw_grow_array((void**)&s->entries, &s->capacity, s->count + more, sizeof *s->entries,
+                            8);
 }
 
 void container_encoder_destroy(container_encoder_t* encoder) {

@@ -21,6 +21,7 @@
 #include <check.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,9 @@
 #include "test_util.h"
 
 NVTXW_API void nvtxw_alloc_fail_after(long count);
+NVTXW_API int nvtxw_grow_array(void** items, size_t* capacity, size_t need, size_t size,
+                               size_t first);
+NVTXW_API void nvtxw_free(void* ptr);
 
 /* Child exit codes: an injected failure happened (and was clean), or the
  * whole scenario ran without one; anything else is a test failure. */
@@ -365,6 +369,39 @@ END_TEST
 START_TEST(alloc_sweep_reader) { sweep("reader"); }
 END_TEST
 
+/* nvtxw_grow_array: doubles from `first`, keeps what it held, and leaves the
+ * array as it was when the size overflows or memory runs out. */
+START_TEST(grow_array_doubles_and_fails_cleanly) {
+    uint32_t* items = NULL;
+    size_t capacity = 0;
+    void* before;
+    ck_assert_int_eq(nvtxw_grow_array((void**)&items, &capacity, 5, sizeof *items, 4), 0);
+    ck_assert_uint_eq(capacity, 8);
+    for (uint32_t i = 0; i < 8; i++)
+        items[i] = i * 7u;
+    before = items;
+    ck_assert_int_eq(nvtxw_grow_array((void**)&items, &capacity, 8, sizeof *items, 4), 0);
+    ck_assert_ptr_eq(items, before); /* room enough: no reallocation */
+    ck_assert_int_eq(nvtxw_grow_array((void**)&items, &capacity, 33, sizeof *items, 4), 0);
+    ck_assert_uint_eq(capacity, 64);
+    for (uint32_t i = 0; i < 8; i++)
+        ck_assert_uint_eq(items[i], i * 7u);
+    before = items;
+    ck_assert_int_eq(nvtxw_grow_array((void**)&items, &capacity, SIZE_MAX / 2, sizeof *items, 4),
+                     -1);
+    ck_assert_int_eq(nvtxw_grow_array((void**)&items, &capacity, SIZE_MAX, 1, 4), -1);
+    ck_assert_ptr_eq(items, before);
+    ck_assert_uint_eq(capacity, 64);
+    nvtxw_alloc_fail_after(0);
+    ck_assert_int_eq(nvtxw_grow_array((void**)&items, &capacity, 65, sizeof *items, 4), -1);
+    nvtxw_alloc_fail_after(-1);
+    ck_assert_ptr_eq(items, before);
+    ck_assert_uint_eq(capacity, 64);
+    ck_assert_uint_eq(items[7], 49);
+    nvtxw_free(items);
+}
+END_TEST
+
 static void setup(void) { tu_make_temp_dir_or_fail(dir, sizeof dir, "nvtxw-alloc"); }
 
 static void teardown(void) { ck_assert_int_eq(tu_remove_tree(dir), 0); }
@@ -386,6 +423,7 @@ int main(void) {
     tcase_add_test(tc, alloc_sweep_capture);
     tcase_add_test(tc, alloc_sweep_sqlite);
     tcase_add_test(tc, alloc_sweep_reader);
+    tcase_add_test(tc, grow_array_doubles_and_fails_cleanly);
     suite_add_tcase(suite, tc);
     return tu_run_suite(suite);
 }

@@ -26,6 +26,12 @@ NVTXW_API void* nvtxw_calloc(size_t count, size_t size);
 NVTXW_API void* nvtxw_realloc(void* ptr, size_t size);
 /* realloc to count*size bytes; NULL (ptr untouched) on overflow or failure. */
 NVTXW_API void* nvtxw_reallocarray(void* ptr, size_t count, size_t size);
+/* Room for `need` items of `size` bytes in the array *items of *capacity
+ * items: doubles the capacity (starting from `first` when it is 0) until it
+ * holds `need`, then reallocates once. 0, or -1 with *items and *capacity
+ * untouched when the size overflows or memory runs out. */
+NVTXW_API int nvtxw_grow_array(void** items, size_t* capacity, size_t need, size_t size,
+                               size_t first);
 NVTXW_API void nvtxw_free(void* ptr);
 /* Copies a NUL-terminated string; NULL in, NULL out (no error). */
 NVTXW_API char* nvtxw_strdup(const char* s);

@@ -77,15 +77,7 @@ static void arena_cut(strbuf* arena, size_t length) {
 
 /* Grows an array of `size`-byte items to hold one more; 0 or -1. */
 static int grow(void** items, size_t count, size_t* capacity, size_t size) {
-    void* grown;
-    if (count < *capacity)
-        return 0;
-    grown = nvtxw_reallocarray(*items, *capacity ? *capacity * 2 : 256, size);
-    if (grown == NULL)
-        return -1;
-    *items = grown;
-    *capacity = *capacity ? *capacity * 2 : 256;
-    return 0;
+    return nvtxw_grow_array(items, capacity, count + 1, size, 256);
 }
 
 nvtxwResultCode_t sqlite_stream_flush_if_full(sqlite_stream* st) {

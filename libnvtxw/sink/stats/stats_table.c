@@ -44,14 +44,9 @@ static int groups_rehash(stats_groups* groups, size_t capacity) {
 
 static int groups_append(stats_groups* groups, int style, const char* name) {
     stats_group* group;
-    if (groups->count == groups->capacity) {
-        size_t capacity = groups->capacity ? groups->capacity * 2 : 8;
-        stats_group* items = nvtxw_reallocarray(groups->items, capacity, sizeof *items);
-        if (items == NULL)
-            return -1;
-        groups->items = items;
-        groups->capacity = capacity;
-    }
+    if (nvtxw_grow_array((void**)&groups->items, &groups->capacity, groups->count + 1,
+                         sizeof *groups->items, 8) != 0)
+        return -1;
     group = &groups->items[groups->count];
     memset(group, 0, sizeof *group);
     group->style = style;

@@ -139,17 +139,7 @@ static int same_bytes(const unsigned char* s, size_t length, int* ascii) {
 /* ---- yajl's callbacks -> queued events ---- */
 
 static int grow(void** buffer, size_t* capacity, size_t need, size_t unit) {
-    size_t want = *capacity ? *capacity : 64;
-    void* grown;
-    while (want < need)
-        want *= 2;
-    if (want == *capacity)
-        return 0;
-    if ((grown = nvtxw_realloc(*buffer, want * unit)) == NULL)
-        return -1;
-    *buffer = grown;
-    *capacity = want;
-    return 0;
+    return nvtxw_grow_array(buffer, capacity, need, unit, 64);
 }
 
 /* libyaml's column of byte `at` of the line (at never decreases). */

@@ -149,10 +149,6 @@ static inline int cj_buf_put(cj_buf* buf, const void* data, size_t len) {
 }
 int cj_write_json(const cj_doc* doc, uint32_t node, cj_buf* out);
 
-/* Grows the array *items (of `size`-byte items, *cap of them) to hold at
- * least `need`, doubling from 16; 0, or -1 out of memory (*items kept). */
-int chrome_grow(void** items, size_t* cap, size_t need, size_t size);
-
 /* ---- string-keyed table (chrome_in_table.c) ---- */
 
 typedef struct ct_slot {

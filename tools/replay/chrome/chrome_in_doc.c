@@ -34,25 +34,11 @@ static int doc_fits(const cj_doc* doc, size_t more_text) {
     return (doc->count + 1) * sizeof(cj_node) + doc->text_len + more_text <= CHROME_EVENT_MAX;
 }
 
-int chrome_grow(void** items, size_t* cap, size_t need, size_t size) {
-    size_t want = *cap ? *cap : 16;
-    void* grown;
-    while (want < need)
-        want *= 2;
-    if (want == *cap)
-        return 0;
-    if ((grown = nvtxw_reallocarray(*items, want, size)) == NULL)
-        return -1;
-    *items = grown;
-    *cap = want;
-    return 0;
-}
-
 /* Copies text (plus a NUL) into the arena; its offset, or CJ_NONE. */
 static inline uint32_t doc_text(cj_doc* doc, const char* text, size_t len) {
     uint32_t at;
     if (doc->text_len + len + 1 > doc->text_cap &&
-        chrome_grow((void**)&doc->text, &doc->text_cap, doc->text_len + len + 1, 1) != 0)
+        nvtxw_grow_array((void**)&doc->text, &doc->text_cap, doc->text_len + len + 1, 1, 16) != 0)
         return CJ_NONE;
     at = (uint32_t)doc->text_len;
     if (len > 0)
@@ -161,7 +147,7 @@ uint32_t cj_get_walk(const cj_doc* doc, uint32_t object, const char* key, size_t
 }
 
 int cj_buf_grow(cj_buf* buf, size_t len) {
-    return chrome_grow((void**)&buf->data, &buf->cap, buf->len + len, 1);
+    return nvtxw_grow_array((void**)&buf->data, &buf->cap, buf->len + len, 1, 16);
 }
 
 /* A JSON string literal (RFC 8259 escapes; the text is valid UTF-8, the

@@ -625,8 +625,8 @@ int chrome_map_event(chrome_import* im, const cj_doc* doc) {
  * range started on one stream may end on another, and a sink may tie the
  * range to the stream it started on. 0, or 1 with the error printed. */
 static int thread_done(chrome_import* im, uint32_t thread) {
-    if (chrome_grow((void**)&im->closing, &im->closing_cap, im->closing_count + 1,
-                    sizeof *im->closing) != 0)
+    if (nvtxw_grow_array((void**)&im->closing, &im->closing_cap, im->closing_count + 1,
+                         sizeof *im->closing, 16) != 0)
         return chrome_event_error(im, "out of memory");
     im->closing[im->closing_count++] = thread;
     return 0;

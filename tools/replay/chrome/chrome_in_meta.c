@@ -48,8 +48,8 @@ static int process_of(chrome_import* im, const char* key, size_t len, uint32_t* 
     if (slot == NULL)
         return -1;
     if (added) {
-        if (chrome_grow((void**)&im->processes, &im->process_cap, im->process_count + 1,
-                        sizeof *p) != 0)
+        if (nvtxw_grow_array((void**)&im->processes, &im->process_cap, im->process_count + 1,
+                             sizeof *p, 16) != 0)
             return -1;
         p = &im->processes[im->process_count];
         memset(p, 0, sizeof *p);
@@ -91,8 +91,8 @@ int chrome_thread_by_key(chrome_import* im, const char* pid, size_t pid_len, con
         return -1;
     if (added) {
         chrome_thread* t;
-        if (chrome_grow((void**)&im->threads, &im->thread_cap, im->thread_count + 1, sizeof *t) !=
-            0)
+        if (nvtxw_grow_array((void**)&im->threads, &im->thread_cap, im->thread_count + 1, sizeof *t,
+                             16) != 0)
             return -1;
         t = &im->threads[im->thread_count];
         memset(t, 0, sizeof *t);
@@ -234,8 +234,8 @@ static int counter_event(chrome_import* im, const cj_doc* doc, uint32_t thread) 
             const char* base = name != CJ_NONE ? cj_text(doc, name) : "counter";
             const char* series = cj_key(doc, k);
             size_t size = strlen(base) + strlen(series) + 2;
-            if (chrome_grow((void**)&im->counters, &im->counter_cap, im->counter_count + 1,
-                            sizeof *c) != 0)
+            if (nvtxw_grow_array((void**)&im->counters, &im->counter_cap, im->counter_count + 1,
+                                 sizeof *c, 16) != 0)
                 return chrome_event_error(im, "out of memory");
             c = &im->counters[im->counter_count];
             memset(c, 0, sizeof *c);
