@@ -399,6 +399,21 @@ expect $? "args: over 64 keys, and shapes beyond 4096, as one JSON text field"
 "$replay" "$tmp/shapes.json" -o "$tmp/shapes.out.json" 2>"$tmp/err" &&
     python3 "$norm" --input "$tmp/shapes.json" "$tmp/shapes.out.json" 2>"$tmp/err"
 expect $? "args: every event's fields in the JSON output, JSON text past 64 keys and 4096 shapes"
+# Empty keys and containers in args: nested ones come back as they were (the
+# event tree stores a key just before its value, "" included); a top-level
+# key "" is an unnamed payload field, written "<field_K>" (docs/chrome-input.md).
+python3 -c "
+import json
+args = {'a': {}, 'b': [], 'c': [[{}], {'k': [1, 2, {'': ''}]}], 'd': True, 'e': False, 'f': None}
+ev = [{'name': 'edge', 'ph': 'X', 'ts': 1, 'dur': 2, 'pid': 1, 'tid': 1, 'args': args},
+      {'name': 'empty', 'ph': 'X', 'ts': 4, 'dur': 1, 'pid': 1, 'tid': 1, 'args': {}},
+      {'name': 'unnamed', 'ph': 'X', 'ts': 6, 'dur': 1, 'pid': 1, 'tid': 1, 'args': {'n': 1, '': 'v'}}]
+print(json.dumps(ev))" >"$tmp/edge.json"
+"$replay" "$tmp/edge.json" -o "$tmp/edge.out.json" 2>"$tmp/err" &&
+    grep -qF '"args":{"a":{},"b":[],"c":[[{}],{"k":[1,2,{"":""}]}],"d":1,"e":0,"f":null}' "$tmp/edge.out.json" &&
+    grep -qF '"name":"empty","cat":"chrome","ph":"X","ts":3.000,"dur":1.000,"pid":2,"tid":1}' "$tmp/edge.out.json" &&
+    grep -qF '"args":{"n":1,"<field_1>":"v"}' "$tmp/edge.out.json"
+expect $? "args: empty nested keys, empty and nested containers and null kept; a top-level \"\" key unnamed"
 python3 -c "
 import json
 big = 'y' * 300000

@@ -65,23 +65,39 @@ typedef enum cj_type { CJ_NULL, CJ_BOOL, CJ_NUMBER, CJ_STRING, CJ_OBJECT, CJ_ARR
 
 #define CJ_NONE UINT32_MAX
 #define CJ_ROOT_SLOTS 32
+/* The deepest a doc nests: the reader's bound (CHROME_DEPTH_MAX below the
+ * event array) and the top-level member around it. */
+#define CJ_DEPTH (CHROME_DEPTH_MAX + 2)
 
-/* Strings live NUL-terminated in the doc's text arena (`len` excludes the
- * NUL; JSON "\u0000" makes a C string shorter than `len`). */
+/* 16 bytes a node: the trees are what the reader's thread hands over
+ * (chrome_in_pipe.c), and their bytes are what crossing CPUs costs.
+ * Nodes are stored in document order (a container's first child, if any,
+ * is the node after it) and linked to their next sibling. Every value has
+ * a text in the doc's text arena, NUL-terminated: a string's or number's
+ * text (`len` bytes; JSON "\u0000" makes a C string shorter than `len`),
+ * "" for the others. An object member's key is stored just before it
+ * (key_len bytes and a NUL), so it needs no offset of its own. */
 typedef struct cj_node {
-    cj_type type;
-    uint32_t key, key_len; /* member name of an object member, else CJ_NONE */
-    uint32_t text, len;    /* string or number text; bool: len 1 = true */
-    uint32_t parent, first, next, count;
+    unsigned type : 3;     /* cj_type */
+    unsigned filled : 1;   /* a container with children */
+    unsigned member : 1;   /* an object member: it has a key, maybe "" */
+    unsigned key_len : 27; /* the member's key, else 0 */
+    uint32_t text;         /* offset of the value's text */
+    uint32_t len;          /* text bytes (0 for a container); bool: 1 true, 0 false */
+    uint32_t next;         /* next sibling, CJ_NONE for the last */
 } cj_node;
 
+/* A value as a tree, built by cj_doc_add/cj_doc_key/cj_doc_close; nodes[0]
+ * is its root. */
 typedef struct cj_doc {
     cj_node* nodes;
     size_t count, cap;
     char* text;
     size_t text_len, text_cap;
-    uint32_t open; /* the container being filled, CJ_NONE when complete */
-    uint32_t pending_key, pending_key_len;
+    uint32_t open;  /* the container being filled, CJ_NONE when none */
+    unsigned depth; /* open containers */
+    uint32_t containers[CJ_DEPTH], last[CJ_DEPTH]; /* the open ones, their last child */
+    uint32_t pending_key_len;
     int has_pending_key;
     /* The root object's members by key once it is complete (cj_get). */
     uint16_t root_slots[CJ_ROOT_SLOTS]; /* node + 1, 0 for none */
@@ -105,7 +121,13 @@ static inline const char* cj_text(const cj_doc* doc, uint32_t node) {
     return doc->text + doc->nodes[node].text;
 }
 static inline const char* cj_key(const cj_doc* doc, uint32_t node) {
-    return doc->text + doc->nodes[node].key;
+    const cj_node* n = &doc->nodes[node];
+    return doc->text + n->text - (n->member ? n->key_len + 1u : 0u);
+}
+/* The first child of a container, CJ_NONE when it has none (or is not one). */
+static inline uint32_t cj_first(const cj_doc* doc, uint32_t node) {
+    const cj_node* n = &doc->nodes[node];
+    return n->filled ? node + 1 : CJ_NONE;
 }
 static inline int cj_key_is(const cj_doc* doc, uint32_t node, const char* key, size_t len) {
     return doc->nodes[node].key_len == len && memcmp(cj_key(doc, node), key, len) == 0;
@@ -187,6 +209,9 @@ typedef struct chrome_reader_cb {
      * CHROME_TOKEN_MAX, or NULL: when the file read is still that one, the
      * reader does not scan its tokens again. */
     const struct chrome_file_id* bounded;
+    /* Nonzero: events are handed over without their root index (the
+     * callee runs cj_doc_index, on its own thread: chrome_in_pipe.c). */
+    int unindexed;
 } chrome_reader_cb;
 
 /* A file as it was when read: the same device, inode, size and time of the

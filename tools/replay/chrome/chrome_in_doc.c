@@ -21,6 +21,7 @@ void cj_doc_reset(cj_doc* doc) {
     doc->root_indexed = 0;
     doc->text_len = 0;
     doc->open = CJ_NONE;
+    doc->depth = 0;
     doc->has_pending_key = 0;
 }
 
@@ -28,6 +29,7 @@ void cj_doc_free(cj_doc* doc) {
     nvtxw_free(doc->nodes);
     nvtxw_free(doc->text);
     memset(doc, 0, sizeof *doc);
+    doc->open = CJ_NONE;
 }
 
 static int doc_fits(const cj_doc* doc, size_t more_text) {
@@ -38,7 +40,7 @@ static int doc_fits(const cj_doc* doc, size_t more_text) {
 static inline uint32_t doc_text(cj_doc* doc, const char* text, size_t len) {
     uint32_t at;
     if (doc->text_len + len + 1 > doc->text_cap &&
-        nvtxw_grow_array((void**)&doc->text, &doc->text_cap, doc->text_len + len + 1, 1, 16) != 0)
+        nvtxw_grow_array((void**)&doc->text, &doc->text_cap, doc->text_len + len + 1, 1, 256) != 0)
         return CJ_NONE;
     at = (uint32_t)doc->text_len;
     if (len > 0)
@@ -48,78 +50,66 @@ static inline uint32_t doc_text(cj_doc* doc, const char* text, size_t len) {
     return at;
 }
 
+/* The key goes into the arena now; the value's text follows it there. */
 int cj_doc_key(cj_doc* doc, const char* key, size_t len) {
-    if (!doc_fits(doc, len + 1) || (doc->pending_key = doc_text(doc, key, len)) == CJ_NONE)
+    if (!doc_fits(doc, len + 1) || doc_text(doc, key, len) == CJ_NONE)
         return -1;
     doc->pending_key_len = (uint32_t)len;
     doc->has_pending_key = 1;
     return 0;
 }
 
-static int doc_grow_nodes(cj_doc* doc) {
-    size_t cap = doc->cap ? doc->cap * 2 : 64;
-    cj_node* grown = nvtxw_realloc(doc->nodes, cap * sizeof *grown);
-    if (grown == NULL)
-        return -1;
-    doc->nodes = grown;
-    doc->cap = cap;
-    return 0;
-}
-
-/* Links node `index` as the last child of the open container; while a
- * container is open its `text` field holds its last child (no walk). */
+/* Links node `index` as the last child of the open container. */
 static void doc_link(cj_doc* doc, uint32_t index) {
-    cj_node* parent;
-    uint32_t last;
-    if (doc->open == CJ_NONE)
+    uint32_t* last;
+    if (doc->depth == 0)
         return;
-    parent = &doc->nodes[doc->open];
-    last = parent->count == 0 ? CJ_NONE : parent->text;
-    if (last == CJ_NONE)
-        parent->first = index;
-    else
-        doc->nodes[last].next = index;
-    parent->text = index;
-    parent->count++;
+    last = &doc->last[doc->depth - 1];
+    if (*last != CJ_NONE)
+        doc->nodes[*last].next = index;
+    *last = index;
+    doc->nodes[doc->open].filled = 1;
 }
 
 int cj_doc_add(cj_doc* doc, cj_type type, const char* text, size_t len) {
     cj_node* node;
-    uint32_t index = (uint32_t)doc->count;
+    uint32_t index = (uint32_t)doc->count, at;
     int container = type == CJ_OBJECT || type == CJ_ARRAY;
-    if (!doc_fits(doc, container ? 0 : len + 1) ||
-        (doc->count == doc->cap && doc_grow_nodes(doc) != 0))
+    if (!doc_fits(doc, len + 1) || (container && doc->depth == CJ_DEPTH) ||
+        (doc->count == doc->cap && nvtxw_grow_array((void**)&doc->nodes, &doc->cap, doc->count + 1,
+                                                    sizeof *doc->nodes, 64) != 0) ||
+        (at = doc_text(doc, container ? "" : text, container ? 0 : len)) == CJ_NONE)
         return -1;
     node = &doc->nodes[index];
     node->type = type;
-    node->key = doc->has_pending_key ? doc->pending_key : CJ_NONE;
+    node->filled = 0;
+    node->member = doc->has_pending_key != 0;
     node->key_len = doc->has_pending_key ? doc->pending_key_len : 0;
-    node->parent = doc->open;
-    node->first = node->next = CJ_NONE;
-    node->text = node->len = node->count = 0;
+    node->text = at;
+    node->len = (uint32_t)len; /* 0 for a container */
+    node->next = CJ_NONE;
     doc->has_pending_key = 0;
-    if (!container) {
-        uint32_t at = doc_text(doc, text, len);
-        if (at == CJ_NONE)
-            return -1;
-        doc->nodes[index].text = at;
-        doc->nodes[index].len = (uint32_t)len;
-    }
     doc->count++;
     doc_link(doc, index);
-    if (container)
+    if (container) {
+        doc->containers[doc->depth] = index;
+        doc->last[doc->depth] = CJ_NONE;
+        doc->depth++;
         doc->open = index;
+    }
     return 0;
 }
 
 void cj_doc_index(cj_doc* doc) {
-    const cj_node* root = &doc->nodes[0];
+    unsigned members = 0;
     memset(doc->root_slots, 0, sizeof doc->root_slots);
-    doc->root_indexed = root->type == CJ_OBJECT && root->count <= CJ_ROOT_SLOTS / 2;
-    for (uint32_t i = root->first; doc->root_indexed && i != CJ_NONE; i = doc->nodes[i].next) {
+    doc->root_indexed = doc->count != 0 && doc->nodes[0].type == CJ_OBJECT;
+    for (uint32_t i = cj_first(doc, 0); doc->root_indexed && i != CJ_NONE; i = doc->nodes[i].next) {
         unsigned j = cj_root_hash(cj_key(doc, i), doc->nodes[i].key_len);
-        if (i >= UINT16_MAX) {
-            doc->root_indexed = 0; /* a member beyond a huge one: found by a walk */
+        if (i >= UINT16_MAX || ++members > CJ_ROOT_SLOTS / 2) {
+            /* a member beyond a huge one, or too many members: found by a walk */
+            memset(doc->root_slots, 0, sizeof doc->root_slots);
+            doc->root_indexed = 0;
             break;
         }
         while (doc->root_slots[j] != 0 &&
@@ -131,15 +121,16 @@ void cj_doc_index(cj_doc* doc) {
 }
 
 void cj_doc_close(cj_doc* doc) {
-    cj_node* node = &doc->nodes[doc->open];
-    node->text = 0;
-    doc->open = node->parent;
+    if (doc->depth == 0)
+        return;
+    doc->depth--;
+    doc->open = doc->depth != 0 ? doc->containers[doc->depth - 1] : CJ_NONE;
 }
 
 uint32_t cj_get_walk(const cj_doc* doc, uint32_t object, const char* key, size_t len) {
     if (object == CJ_NONE || doc->nodes[object].type != CJ_OBJECT)
         return CJ_NONE;
-    for (uint32_t i = doc->nodes[object].first; i != CJ_NONE; i = doc->nodes[i].next) {
+    for (uint32_t i = cj_first(doc, object); i != CJ_NONE; i = doc->nodes[i].next) {
         if (cj_key_is(doc, i, key, len))
             return i;
     }
@@ -188,8 +179,8 @@ int cj_write_json(const cj_doc* doc, uint32_t node, cj_buf* out) {
         break;
     }
     status = cj_buf_put(out, n->type == CJ_OBJECT ? "{" : "[", 1);
-    for (uint32_t i = n->first; i != CJ_NONE && status == 0; i = doc->nodes[i].next) {
-        if (i != n->first)
+    for (uint32_t i = cj_first(doc, node); i != CJ_NONE && status == 0; i = doc->nodes[i].next) {
+        if (i != node + 1)
             status = cj_buf_put(out, ",", 1);
         if (status == 0 && n->type == CJ_OBJECT)
             status = put_string(out, cj_key(doc, i), doc->nodes[i].key_len) != 0 ||

@@ -492,7 +492,7 @@ static int map_counter(chrome_import* im, const cj_doc* doc, int64_t ts, chrome_
         return 0;
     if (t->pending != NULL && held_write(im, t, t->pending) != 0)
         return 1; /* the held event goes first: the stream keeps file order */
-    for (uint32_t k = doc->nodes[args].first; k != CJ_NONE; k = doc->nodes[k].next) {
+    for (uint32_t k = cj_first(doc, args); k != CJ_NONE; k = doc->nodes[k].next) {
         cj_buf* key = &im->scratch;
         uint64_t* slot;
         chrome_counter* c;

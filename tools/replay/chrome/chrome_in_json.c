@@ -183,7 +183,8 @@ static int deliver(reader* r) {
     int status;
     r->mode = BUILD_NONE;
     if (mode == BUILD_EVENT) {
-        cj_doc_index(&r->doc);
+        if (!r->cb->unindexed)
+            cj_doc_index(&r->doc);
         status = r->cb->event(r->user, &r->doc, r->result->events, r->build_offset);
         r->result->events++;
     } else if (mode == BUILD_MEMBER) {

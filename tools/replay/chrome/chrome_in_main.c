@@ -60,7 +60,7 @@ static void summary(const chrome_import* im, const chrome_read_result* r) {
 
 int chrome_trace_replay(const replay_input_ctx* ctx, const char* path) {
     static const char* const wanted[] = {"otherData", "displayTimeUnit", NULL};
-    chrome_reader_cb cb = {on_event, on_member, wanted, NULL, NULL};
+    chrome_reader_cb cb = {on_event, on_member, wanted, NULL, NULL, 0};
     chrome_read_result result;
     chrome_import im;
     int status;

@@ -216,7 +216,7 @@ static int counter_event(chrome_import* im, const cj_doc* doc, uint32_t thread) 
     const char* pid_key = im->processes[process].pid_key;
     if (args == CJ_NONE || doc->nodes[args].type != CJ_OBJECT)
         return 0;
-    for (uint32_t k = doc->nodes[args].first; k != CJ_NONE; k = doc->nodes[k].next) {
+    for (uint32_t k = cj_first(doc, args); k != CJ_NONE; k = doc->nodes[k].next) {
         cj_buf* key = &im->scratch;
         uint64_t* slot;
         int added;
@@ -292,7 +292,7 @@ int chrome_meta_member(void* user, const char* key, const cj_doc* doc) {
 
 int chrome_meta_pass(chrome_import* im) {
     static const char* const wanted[] = {"otherData", "displayTimeUnit", NULL};
-    chrome_reader_cb cb = {chrome_meta_event, chrome_meta_member, wanted, NULL, NULL};
+    chrome_reader_cb cb = {chrome_meta_event, chrome_meta_member, wanted, NULL, NULL, 0};
     chrome_read_result result;
     /* NVTXW_CHROME_FIRST_PASS: "parser" skips the scan, "scan" refuses the
      * files it would leave to the parser (diagnostics, docs/chrome-input.md) */

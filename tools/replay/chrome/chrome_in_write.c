@@ -510,7 +510,7 @@ static size_t shape_key(chrome_import* im, const cj_doc* doc, uint32_t args,
     size_t fields = 0;
     im->scratch.len = 0;
     im->kinds.len = 0;
-    for (uint32_t k = doc->nodes[args].first; k != CJ_NONE; k = doc->nodes[k].next) {
+    for (uint32_t k = cj_first(doc, args); k != CJ_NONE; k = doc->nodes[k].next) {
         char kind = value_kind(im, doc, k);
         if (cj_buf_put(&im->kinds, &kind, 1) != 0)
             return SIZE_MAX;
@@ -589,7 +589,7 @@ static int put_value(chrome_import* im, cj_buf* out, const cj_doc* doc, uint32_t
 static int json_fallback(cj_buf* out, const cj_doc* doc, uint32_t args, const char* const* skip) {
     int status = cj_buf_put(out, "{", 1);
     int first = 1;
-    for (uint32_t k = doc->nodes[args].first; k != CJ_NONE && status == 0; k = doc->nodes[k].next) {
+    for (uint32_t k = cj_first(doc, args); k != CJ_NONE && status == 0; k = doc->nodes[k].next) {
         cj_buf key = {0};
         if (skipped(doc, k, skip))
             continue;
@@ -631,7 +631,7 @@ int chrome_args_payload(chrome_import* im, const cj_doc* doc, uint32_t args, con
         return json_fallback(out, doc, args, skip) ? chrome_event_error(im, "out of memory") : 0;
     }
     *schema_id = *slot;
-    for (uint32_t k = doc->nodes[args].first, i = 0; k != CJ_NONE && status == 0;
+    for (uint32_t k = cj_first(doc, args), i = 0; k != CJ_NONE && status == 0;
          k = doc->nodes[k].next, i++)
         status = skipped(doc, k, skip) ? 0 : put_value(im, out, doc, k, im->kinds.data[i]);
     return status ? chrome_event_error(im, "out of memory") : 0;
