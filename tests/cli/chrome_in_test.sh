@@ -506,6 +506,13 @@ for f in "$src/tests/data/chrome_phases.json" "$src/tests/data/pytorch_trace.jso
     done
     same_outputs pipe inline
     expect $? "second pass: $name the same on two threads as on one"
+    # the first pass's scan on two threads too, from the middle of any file
+    NVTXW_CHROME_PARSE_THREAD=1 NVTXW_CHROME_SCAN_AHEAD_MIN=0 "$replay" "$f" --to text \
+        >"$tmp/ahead.out" 2>"$tmp/ahead.all"
+    echo "exit $?" >>"$tmp/ahead.out"
+    grep -v ': scan ahead ' "$tmp/ahead.all" >"$tmp/ahead.err"
+    same_outputs ahead inline
+    expect $? "first pass: $name the same with the scan ahead ($(grep -o 'scan ahead [a-z]*' "$tmp/ahead.all" || echo 'not met'))"
     case $name in
     late-*) ;;
     *)
@@ -522,6 +529,67 @@ for f in "$src/tests/data/chrome_phases.json" "$src/tests/data/pytorch_trace.jso
     esac
     expect $? "first pass: $name $(case $name in odd-*) echo left to the parser ;; late-*) echo taken by the scan, failing later ;; *) echo taken by the scan ;; esac)"
 done
+
+# ---- the scan ahead: records taken only where an event starts ----
+# The helper starts at the first '}' ',' '{' '"' after the middle: between
+# two events (taken), or inside a string or an args array (dropped: the
+# calling thread scans on alone). Taken records give the same threads,
+# names, counters and last events as one thread's scan (--to text shows
+# the stream order, names and every event).
+python3 - "$tmp/ahead" <<'PY'
+import json, os, sys
+d = sys.argv[1]
+os.makedirs(d)
+def ev(i, tid, **k):
+    return dict(dict(name='e%d' % (i % 5), ph='X', ts=i, dur=1, pid=1 + tid % 2, tid=tid, args={'i': i}), **k)
+def put(name, obj, tail=''):
+    with open(os.path.join(d, name), 'w') as f:
+        f.write(json.dumps(obj, separators=(',', ':')) + tail)
+first = [ev(i, i % 3) for i in range(400)]
+second = [ev(400 + i, 3 + i % 4) for i in range(400)]
+meta = [dict(name='thread_name', ph='M', pid=1 + t % 2, tid=t, args={'name': 'late %d' % t}) for t in range(7)]
+counters = [dict(name='mem', ph='C', ts=1000 + i, pid=2, tid=5, args={'used': i}) for i in range(30)]
+# between events: taken (threads new in the second half, names and counters there)
+put('taken-object.json', {'traceEvents': first + second + counters + meta, 'otherData': {'session': 'ahead'}})
+# threads with events in both halves, and their streams closed after their
+# last event (NVTXW_CHROME_STREAMS_AT_ONCE=0 below): the helper's last events
+# must be the ones kept
+put('taken-spanning.json', [ev(i, i % 4) for i in range(800)] + counters + meta)
+# an unclosed array: the helper's last event is the file's
+put('taken-truncated.json', first + second, tail='')
+with open(os.path.join(d, 'taken-truncated.json'), 'r+') as f:
+    text = f.read()
+    f.seek(0); f.truncate(); f.write(text[:-1] + ',')
+# strings that look like an event's start across the middle: dropped
+decoy = dict(name='decoy', ph='X', ts=500, dur=1, pid=1, tid=1, args={'s%d' % i: '},{' for i in range(3000)})
+put('dropped-string.json', first + [decoy] + second + meta)
+# objects of an args array across the middle: dropped
+listy = dict(name='list', ph='X', ts=500, dur=1, pid=1, tid=1, args={'l': [{'a': i} for i in range(6000)]})
+put('dropped-array.json', first + [listy] + second + meta)
+PY
+for f in "$tmp"/ahead/*.json; do
+    name=$(basename "$f" .json)
+    NVTXW_CHROME_STREAMS_AT_ONCE=0 NVTXW_CHROME_PARSE_THREAD=0 "$replay" "$f" --to text \
+        >"$tmp/one.out" 2>"$tmp/one.err"
+    echo "exit $?" >>"$tmp/one.out"
+    for records in 65536 3; do
+        NVTXW_CHROME_STREAMS_AT_ONCE=0 NVTXW_CHROME_PARSE_THREAD=1 NVTXW_CHROME_SCAN_AHEAD_MIN=0 \
+            NVTXW_CHROME_SCAN_AHEAD_RECORDS=$records "$replay" "$f" --to text >"$tmp/two.out" 2>"$tmp/two.all"
+        echo "exit $?" >>"$tmp/two.out"
+        grep -v ': scan ahead ' "$tmp/two.all" >"$tmp/two.err"
+        same_outputs two one &&
+            case $name in
+            taken-*) # with 3 at most, it stops before the event that would pass them
+                grep -q "scan ahead taken at byte .*, $([ "$records" = 3 ] && echo '[34]' || echo '[0-9]*') records)" "$tmp/two.all" ;;
+            dropped-*) grep -q 'scan ahead dropped' "$tmp/two.all" ;;
+            esac
+        expect $? "scan ahead: $name ($records records at most) as on one thread, ${name%%-*}"
+    done
+done
+NVTXW_CHROME_PARSE_THREAD=1 NVTXW_CHROME_SCAN_AHEAD_MIN=0 "$replay" "$tmp/ahead/taken-object.json" \
+    --to text >"$tmp/two.out" 2>"$tmp/err" &&
+    grep -q 'stream_open "late 6"' "$tmp/two.out" && [ "$(grep -c '^counter_sample' "$tmp/two.out")" = 30 ]
+expect $? "scan ahead: a thread name and the counter samples of the second half are there"
 
 # ---- many threads: streams open late and close after their last event ----
 # Past NVTXW_CHROME_STREAMS_AT_ONCE threads (1024 by default) a stream opens

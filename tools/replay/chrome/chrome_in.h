@@ -230,6 +230,10 @@ typedef struct chrome_read_result {
     char ignored_names[256]; /* the first of them, comma-separated */
 } chrome_read_result;
 
+/* Whether the import may use a second thread: more than one CPU online, or
+ * NVTXW_CHROME_PARSE_THREAD set (=0: never, else always). */
+int chrome_use_threads(void);
+
 /* Reads `path` once, front to back, in bounded memory. 0, or 1 with the
  * error printed (naming path:line:column). */
 int chrome_read(const char* tool, const char* path, const chrome_reader_cb* cb, void* user,

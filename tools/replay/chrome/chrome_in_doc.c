@@ -72,7 +72,6 @@ static void doc_link(cj_doc* doc, uint32_t index) {
 }
 
 int cj_doc_add(cj_doc* doc, cj_type type, const char* text, size_t len) {
-    cj_node* node;
     uint32_t index = (uint32_t)doc->count, at;
     int container = type == CJ_OBJECT || type == CJ_ARRAY;
     if (!doc_fits(doc, len + 1) || (container && doc->depth == CJ_DEPTH) ||
@@ -80,14 +79,15 @@ int cj_doc_add(cj_doc* doc, cj_type type, const char* text, size_t len) {
                                                     sizeof *doc->nodes, 64) != 0) ||
         (at = doc_text(doc, container ? "" : text, container ? 0 : len)) == CJ_NONE)
         return -1;
-    node = &doc->nodes[index];
-    node->type = type;
-    node->filled = 0;
-    node->member = doc->has_pending_key != 0;
-    node->key_len = doc->has_pending_key ? doc->pending_key_len : 0;
-    node->text = at;
-    node->len = (uint32_t)len; /* 0 for a container */
-    node->next = CJ_NONE;
+    /* one store of the whole node: field by field, the bit-fields' byte
+     * stores stall the loads of the same word that follow them */
+    doc->nodes[index] = (cj_node){.type = type,
+                                  .filled = 0,
+                                  .member = doc->has_pending_key != 0,
+                                  .key_len = doc->has_pending_key ? doc->pending_key_len : 0,
+                                  .text = at,
+                                  .len = (uint32_t)len, /* 0 for a container */
+                                  .next = CJ_NONE};
     doc->has_pending_key = 0;
     doc->count++;
     doc_link(doc, index);

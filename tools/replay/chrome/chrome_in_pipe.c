@@ -220,7 +220,7 @@ static int consume(parse_pipe* p, void* user) {
     }
 }
 
-static int use_thread(void) {
+int chrome_use_threads(void) {
     const char* env = getenv("NVTXW_CHROME_PARSE_THREAD");
     if (env != NULL)
         return strcmp(env, "0") != 0;
@@ -233,7 +233,7 @@ int chrome_read_pipelined(const char* tool, const char* path, const chrome_reade
     pthread_t thread;
     pthread_attr_t attr;
     int started, status;
-    if (!use_thread())
+    if (!chrome_use_threads())
         return chrome_read(tool, path, cb, user, result);
     memset(&p, 0, sizeof p);
     p.tool = tool;
