@@ -67,8 +67,9 @@ static void doc_link(cj_doc* doc, uint32_t index) {
     last = &doc->last[doc->depth - 1];
     if (*last != CJ_NONE)
         doc->nodes[*last].next = index;
+    else
+        doc->nodes[doc->open].filled = 1;
     *last = index;
-    doc->nodes[doc->open].filled = 1;
 }
 
 int cj_doc_add(cj_doc* doc, cj_type type, const char* text, size_t len) {

@@ -98,11 +98,15 @@ static void batch_free(batch* b) {
 /* Copies one event's tree to the end of the batch; 0, or -1 out of memory. */
 static int batch_put(batch* b, const cj_doc* doc, uint64_t index, uint64_t offset) {
     pipe_event* e;
-    if (nvtxw_grow_array((void**)&b->nodes, &b->node_cap, b->node_count + doc->count,
-                         sizeof *b->nodes, 16) != 0 ||
-        nvtxw_grow_array((void**)&b->text, &b->text_cap, b->text_len + doc->text_len, 1, 16) != 0 ||
-        nvtxw_grow_array((void**)&b->events, &b->cap, b->count + 1, sizeof *b->events, 16) != 0)
-        return -1;
+    if ((b->node_count + doc->count > b->node_cap &&
+         nvtxw_grow_array((void**)&b->nodes, &b->node_cap, b->node_count + doc->count,
+                          sizeof *b->nodes, 16) != 0) ||
+        (b->text_len + doc->text_len > b->text_cap &&
+         nvtxw_grow_array((void**)&b->text, &b->text_cap, b->text_len + doc->text_len, 1, 16) !=
+             0) ||
+        (b->count == b->cap &&
+         nvtxw_grow_array((void**)&b->events, &b->cap, b->count + 1, sizeof *b->events, 16) != 0))
+        return -1; /* the checks inline: once per event, on the reader's thread */
     e = &b->events[b->count++];
     e->node_start = b->node_count;
     e->text_start = b->text_len;
