@@ -387,6 +387,7 @@ typedef struct ahead {
     pthread_cond_t found;
     int start_known; /* under lock */
     uint64_t start;  /* under lock: the helper's first event, UINT64_MAX for none */
+    int start_read;  /* the calling thread's: it has seen start_known */
     atomic_int stop; /* the calling thread no longer needs the records */
     /* the helper's own until the join */
     int status;
@@ -708,11 +709,18 @@ static int ahead_meet(scan* s) {
     int status;
     if (here < a->middle)
         return SCAN_OK;
-    pthread_mutex_lock(&a->lock);
-    while (!a->start_known)
-        pthread_cond_wait(&a->found, &a->lock);
+    if (!a->start_read) { /* once: then start is the calling thread's to read */
+        pthread_mutex_lock(&a->lock);
+        while (!a->start_known)
+            pthread_cond_wait(&a->found, &a->lock);
+        a->start_read = 1;
+        pthread_mutex_unlock(&a->lock);
+    }
     start = a->start;
-    pthread_mutex_unlock(&a->lock);
+    if (start == UINT64_MAX) { /* no start found, or the helper failed before it */
+        ahead_abandon(s);
+        return SCAN_OK;
+    }
     if (here < start)
         return SCAN_OK;
     if (here > start) { /* its start was no event of this array */
