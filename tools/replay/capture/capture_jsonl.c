@@ -138,10 +138,6 @@ static int same_bytes(const unsigned char* s, size_t length, int* ascii) {
 
 /* ---- yajl's callbacks -> queued events ---- */
 
-static int grow(void** buffer, size_t* capacity, size_t need, size_t unit) {
-    return nvtxw_grow_array(buffer, capacity, need, unit, 64);
-}
-
 /* libyaml's column of byte `at` of the line (at never decreases). */
 static uint32_t column_of(struct capture_jsonl* j, size_t at) {
     if (j->ascii)
@@ -168,9 +164,10 @@ static size_t push(struct capture_jsonl* j, yaml_event_type_t type, size_t end, 
         text = j->text + start, length = end - start;
     j->prev_end = end;
     j->key_start = SIZE_MAX;
-    if (grow((void**)&j->events, &j->capacity, j->count + 1, sizeof *j->events) != 0 ||
-        (type == YAML_SCALAR_EVENT &&
-         grow((void**)&j->texts, &j->texts_capacity, j->texts_length + length + 1, 1) != 0)) {
+    if (nvtxw_grow_array((void**)&j->events, &j->capacity, j->count + 1, sizeof *j->events, 64) !=
+            0 ||
+        (type == YAML_SCALAR_EVENT && nvtxw_grow_array((void**)&j->texts, &j->texts_capacity,
+                                                       j->texts_length + length + 1, 1, 64) != 0)) {
         j->out_of_memory = 1;
         return SIZE_MAX;
     }

@@ -233,6 +233,9 @@ typedef struct chrome_read_result {
 /* Whether the import may use a second thread: more than one CPU online, or
  * NVTXW_CHROME_PARSE_THREAD set (=0: never, else always). */
 int chrome_use_threads(void);
+/* A setting from the environment (diagnostics and tests): the decimal
+ * number in variable `name`, or `otherwise` when it is unset or not one. */
+uint64_t chrome_env_number(const char* name, uint64_t otherwise);
 
 /* Reads `path` once, front to back, in bounded memory. 0, or 1 with the
  * error printed (naming path:line:column). */

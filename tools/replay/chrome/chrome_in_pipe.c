@@ -224,6 +224,16 @@ static int consume(parse_pipe* p, void* user) {
     }
 }
 
+uint64_t chrome_env_number(const char* name, uint64_t otherwise) {
+    const char* env = getenv(name);
+    char* end;
+    unsigned long long v;
+    if (env == NULL || *env == '\0')
+        return otherwise;
+    v = strtoull(env, &end, 10);
+    return *end == '\0' ? v : otherwise;
+}
+
 int chrome_use_threads(void) {
     const char* env = getenv("NVTXW_CHROME_PARSE_THREAD");
     if (env != NULL)

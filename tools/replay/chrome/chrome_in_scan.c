@@ -585,25 +585,15 @@ static void ahead_free(ahead* a) {
     nvtxw_free(a);
 }
 
-/* A diagnostic setting: the number in environment variable `name`, or
- * `otherwise` when it is not set to one. */
-static uint64_t env_number(const char* name, uint64_t otherwise) {
-    const char* env = getenv(name);
-    char* end;
-    unsigned long long v;
-    if (env == NULL || *env == '\0')
-        return otherwise;
-    v = strtoull(env, &end, 10);
-    return *end == '\0' ? v : otherwise;
-}
-
 /* The smallest file scanned on two threads, and the most records the helper
  * keeps (NVTXW_CHROME_SCAN_AHEAD_MIN and _RECORDS reach the helper's paths
  * with small files in tests; the first also makes the scan say what the
  * helper did). */
-static uint64_t ahead_min(void) { return env_number("NVTXW_CHROME_SCAN_AHEAD_MIN", AHEAD_MIN); }
+static uint64_t ahead_min(void) {
+    return chrome_env_number("NVTXW_CHROME_SCAN_AHEAD_MIN", AHEAD_MIN);
+}
 static uint64_t ahead_records(void) {
-    return env_number("NVTXW_CHROME_SCAN_AHEAD_RECORDS", AHEAD_RECORDS);
+    return chrome_env_number("NVTXW_CHROME_SCAN_AHEAD_RECORDS", AHEAD_RECORDS);
 }
 
 /* Starts the helper on the second half of the file, when it pays; NULL

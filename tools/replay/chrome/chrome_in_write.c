@@ -289,8 +289,7 @@ static int register_task(chrome_import* im, chrome_thread* t) {
 /* Threads beyond which streams open late and close early
  * (docs/chrome-input.md, Processes, threads, streams). */
 static size_t streams_at_once(void) {
-    const char* env = getenv("NVTXW_CHROME_STREAMS_AT_ONCE");
-    return env != NULL && *env != '\0' ? (size_t)strtoull(env, NULL, 10) : 1024;
+    return (size_t)chrome_env_number("NVTXW_CHROME_STREAMS_AT_ONCE", 1024);
 }
 
 /* Processes are registered and the threads' rows put in order. Up to
