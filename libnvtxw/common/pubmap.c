@@ -52,9 +52,9 @@ static int map_grow(pubmap* map, size_t capacity) {
 int pubmap_reserve(pubmap* map, size_t extra) {
     pubmap_table* table = map_table(map, memory_order_relaxed);
     size_t capacity = table ? table->capacity : 16;
-    if (extra > SIZE_MAX / 2 - map->count)
+    if (extra > SIZE_MAX / 2 - map->hashed)
         return -1;
-    while ((map->count + extra) * 2 > capacity) {
+    while ((map->hashed + extra) * 2 > capacity) {
         if (capacity > SIZE_MAX / 4)
             return -1;
         capacity *= 2;
@@ -62,8 +62,22 @@ int pubmap_reserve(pubmap* map, size_t extra) {
     return table != NULL && capacity == table->capacity ? 0 : map_grow(map, capacity);
 }
 
+void pubmap_init_dense(pubmap* map, uint64_t base) { map->dense_base = base; }
+
+int pubmap_reserve_id(pubmap* map, uint64_t id) {
+    if (pubmap_is_dense(map, id))
+        return pubvec_reserve(&map->dense, (size_t)(id - map->dense_base));
+    return pubmap_reserve(map, 1);
+}
+
 int pubmap_put(pubmap* map, uint64_t id, void* value) {
     pubmap_slot* slot;
+    if (pubmap_is_dense(map, id)) {
+        if (pubvec_set(&map->dense, (size_t)(id - map->dense_base), value) != 0)
+            return -1;
+        map->count++;
+        return 0;
+    }
     if (pubmap_reserve(map, 1) != 0)
         return -1;
     slot = map_find(map_table(map, memory_order_relaxed), id);
@@ -71,6 +85,7 @@ int pubmap_put(pubmap* map, uint64_t id, void* value) {
     /* release: a reader that sees the value sees the ID and the value's
      * contents */
     atomic_store_explicit(&slot->value, value, memory_order_release);
+    map->hashed++;
     map->count++;
     return 0;
 }
@@ -91,60 +106,55 @@ void pubmap_free(pubmap* map, void (*free_value)(void*)) {
         table = retired;
     }
     atomic_store_explicit(&map->table, NULL, memory_order_relaxed);
-    map->count = 0;
+    pubvec_free(&map->dense, free_value);
+    map->count = map->hashed = 0;
 }
 
 /* ---- pubvec ----------------------------------------------------------------- */
 
-static pubvec_table* vec_table(const pubvec* vec, memory_order order) {
-    return atomic_load_explicit((_Atomic(pubvec_table*)*)&vec->table, order);
+static _Atomic(void*)* vec_segment(const pubvec* vec, unsigned s) {
+    return atomic_load_explicit((_Atomic(_Atomic(void*)*)*)&vec->segments[s], memory_order_relaxed);
 }
 
 int pubvec_reserve(pubvec* vec, size_t index) {
-    pubvec_table* old = vec_table(vec, memory_order_relaxed);
-    pubvec_table* table;
-    size_t capacity = old ? old->capacity : 16, i;
-    if (old != NULL && index < old->capacity)
-        return 0;
-    while (capacity <= index) {
-        if (capacity > (SIZE_MAX - sizeof *table) / sizeof table->items[0] / 2)
-            return -1;
-        capacity *= 2;
-    }
-    table = nvtxw_calloc(1, sizeof *table + capacity * sizeof table->items[0]);
-    if (table == NULL)
+    size_t offset;
+    unsigned s;
+    _Atomic(void*)* segment;
+    if ((uint64_t)index >= PUBVEC_MAX_ITEMS)
         return -1;
-    table->capacity = capacity;
-    table->retired = old;
-    for (i = 0; old != NULL && i < old->capacity; i++)
-        atomic_store_explicit(&table->items[i],
-                              atomic_load_explicit(&old->items[i], memory_order_relaxed),
-                              memory_order_relaxed);
-    /* release: readers that take the new table see the copies */
-    atomic_store_explicit(&vec->table, table, memory_order_release);
+    s = pubvec_segment(index, &offset);
+    if (vec_segment(vec, s) != NULL)
+        return 0;
+    segment = nvtxw_calloc((size_t)1 << (PUBVEC_FIRST_BITS + s), sizeof *segment);
+    if (segment == NULL)
+        return -1;
+    /* release: readers that take the segment see it zeroed */
+    atomic_store_explicit(&vec->segments[s], segment, memory_order_release);
     return 0;
 }
 
 int pubvec_set(pubvec* vec, size_t index, void* value) {
+    size_t offset;
+    unsigned s;
     if (pubvec_reserve(vec, index) != 0)
         return -1;
-    atomic_store_explicit(&vec_table(vec, memory_order_relaxed)->items[index], value,
-                          memory_order_release);
+    s = pubvec_segment(index, &offset);
+    atomic_store_explicit(&vec_segment(vec, s)[offset], value, memory_order_release);
     return 0;
 }
 
 void pubvec_free(pubvec* vec, void (*free_value)(void*)) {
-    pubvec_table* table = vec_table(vec, memory_order_relaxed);
-    size_t i;
-    for (i = 0; free_value != NULL && table != NULL && i < table->capacity; i++) {
-        void* value = atomic_load_explicit(&table->items[i], memory_order_relaxed);
-        if (value != NULL)
-            free_value(value);
+    for (unsigned s = 0; s < PUBVEC_SEGMENTS; s++) {
+        _Atomic(void*)* segment = vec_segment(vec, s);
+        size_t count = (size_t)1 << (PUBVEC_FIRST_BITS + s);
+        if (segment == NULL)
+            continue;
+        for (size_t i = 0; free_value != NULL && i < count; i++) {
+            void* value = atomic_load_explicit(&segment[i], memory_order_relaxed);
+            if (value != NULL)
+                free_value(value);
+        }
+        nvtxw_free(segment);
+        atomic_store_explicit(&vec->segments[s], NULL, memory_order_relaxed);
     }
-    while (table != NULL) {
-        pubvec_table* retired = table->retired;
-        nvtxw_free(table);
-        table = retired;
-    }
-    atomic_store_explicit(&vec->table, NULL, memory_order_relaxed);
 }

@@ -3,9 +3,11 @@
  * writer at a time adds to them (docs/threading.md, "Registrations during
  * writes").
  *
- * Two shapes: pubmap, a hash map from 64-bit IDs to pointers (open
- * addressing, linear probing, power-of-two capacity, at most half full), and
- * pubvec, an array of pointers indexed from 0 (NULL = not set).
+ * Two shapes: pubvec, an array of pointers indexed from 0 (NULL = not set),
+ * and pubmap, a hash map from 64-bit IDs to pointers (open addressing,
+ * linear probing, power-of-two capacity, at most half full) that can keep a
+ * range of dense IDs in a pubvec instead (pubmap_init_dense: the dynamic IDs
+ * NVTXW hands out one after the other).
  *
  * Contract: writers (put, set, reserve) are serialized by the caller (the
  * core's registration mutex); readers (get) may run on any thread at the
@@ -13,18 +15,25 @@
  * added, so a reader that finds a value may keep using it until the map is
  * freed.
  *
- * How: a table is never changed in a way a reader could see half done, and
- * never freed while readers may hold it.
- *   - Insert into a live table: the ID (or nothing, for a pubvec) is written
- *     first, then the value is stored with release; readers load the value
- *     with acquire, so whoever sees the value sees its ID and everything the
- *     writer built before publishing it (a registration's copy).
- *   - Grow: the entries are copied into a new table twice as large, which is
- *     published with a release store of the table pointer; readers load it
- *     with acquire. The old table is retired, not freed: it is linked from
- *     the new one and freed with the map (_free), when no reader can be
- *     left (SessionEnd has waited for every writer). Growth is geometric, so
- *     the retired tables together are smaller than the live one.
+ * How: nothing is changed in a way a reader could see half done, and
+ * nothing a reader may hold is freed before the map.
+ *   - Insert: the ID (or nothing, for a pubvec) is written first, then the
+ *     value is stored with release; readers load the value with acquire, so
+ *     whoever sees the value sees its ID and everything the writer built
+ *     before publishing it (a registration's copy).
+ *   - A pubvec never moves an item: it is a list of segments, segment s
+ *     holding 16 << s items, each allocated when its first index is
+ *     reserved and published with release. Its memory is at most twice the
+ *     items and nothing is copied (10^6 registered strings: 8 MiB of
+ *     pointers, where a table grown by copying kept 16).
+ *   - A pubmap's hash table grows by copying into a new table twice as
+ *     large, published with a release store of the table pointer. The old
+ *     table is retired, not freed: it is linked from the new one and freed
+ *     with the map (_free), when no reader can be left (SessionEnd has
+ *     waited for every writer). Growth is geometric, so the retired tables
+ *     together are smaller than the live one; IDs in the dense range never
+ *     reach the table, so registries of many dynamic IDs (10^5 task scopes)
+ *     cost a pointer each instead of four slots.
  * A reader holding an older table misses only values added after it loaded
  * the table pointer, which it cannot have been told about: an ID reaches a
  * writer thread only after its registration returned.
@@ -42,16 +51,65 @@
 #include "common/idmap.h"
 
 typedef struct pubmap_table pubmap_table;
-typedef struct pubvec_table pubvec_table;
+
+/* Segment s of a pubvec holds indexes [16 * (2^s - 1), 16 * (2^(s+1) - 1)). */
+#define PUBVEC_SEGMENTS 40
+#define PUBVEC_FIRST_BITS 4
+#define PUBVEC_MAX_ITEMS ((UINT64_C(1) << (PUBVEC_SEGMENTS + PUBVEC_FIRST_BITS)) - 16)
+
+typedef struct pubvec {
+    _Atomic(_Atomic(void*)*) segments[PUBVEC_SEGMENTS]; /* NULL until reserved */
+} pubvec;
 
 typedef struct pubmap {
     _Atomic(pubmap_table*) table; /* NULL while empty */
-    size_t count;                 /* the writer's own */
+    size_t count;                 /* the writer's own: all values */
+    size_t hashed;                /* the writer's own: values in the table */
+    uint64_t dense_base;          /* 0: no dense range (pubmap_init_dense) */
+    pubvec dense;                 /* IDs dense_base + i, at index i */
 } pubmap;
 
-typedef struct pubvec {
-    _Atomic(pubvec_table*) table; /* NULL while empty */
-} pubvec;
+/* ---- pubvec ---------------------------------------------------------------- */
+
+/* The segment of `index` and the position in it. */
+static inline unsigned pubvec_segment(size_t index, size_t* offset) {
+    unsigned long long n = (index >> PUBVEC_FIRST_BITS) + 1; /* s holds n in [2^s, 2^(s+1)) */
+#if defined(__GNUC__) || defined(__clang__)
+    unsigned s = (unsigned)(sizeof n * 8 - 1) - (unsigned)__builtin_clzll(n);
+#else
+    unsigned s = 0;
+    while (n >> (s + 1))
+        s++;
+#endif
+    *offset = index - ((((size_t)1 << s) - 1) << PUBVEC_FIRST_BITS);
+    return s;
+}
+
+/* The value at `index`, or NULL (not set, or past the end). Lock-free.
+ * Inline: the write path resolves every registered string handle here. */
+static inline void* pubvec_get(const pubvec* vec, size_t index) {
+    size_t offset;
+    unsigned s;
+    _Atomic(void*)* segment;
+    if (index >= PUBVEC_MAX_ITEMS)
+        return NULL;
+    s = pubvec_segment(index, &offset);
+    /* acquire pairs with the release that published the segment and the
+     * value; the cast drops const only to load */
+    segment =
+        atomic_load_explicit((_Atomic(_Atomic(void*)*)*)&vec->segments[s], memory_order_acquire);
+    return segment != NULL ? atomic_load_explicit(&segment[offset], memory_order_acquire) : NULL;
+}
+
+/* Makes index `index` settable without failing. */
+int pubvec_reserve(pubvec* vec, size_t index);
+/* Sets a non-NULL value at an index not yet set. */
+int pubvec_set(pubvec* vec, size_t index, void* value);
+/* Frees the segments (and each value set with free_value, when not NULL).
+ * No reader or writer may run. */
+void pubvec_free(pubvec* vec, void (*free_value)(void*));
+
+/* ---- pubmap ---------------------------------------------------------------- */
 
 /* A pubmap's table, in the header for the inline pubmap_get. */
 typedef struct pubmap_slot {
@@ -65,15 +123,26 @@ struct pubmap_table {
     pubmap_slot slots[];
 };
 
+/* Keeps the IDs from `base` (not 0) on in a pubvec, the rest in the hash
+ * table. Only on an empty map, before any reader. */
+void pubmap_init_dense(pubmap* map, uint64_t base);
+
+/* Is `id` one of the dense range's? */
+static inline int pubmap_is_dense(const pubmap* map, uint64_t id) {
+    return map->dense_base != 0 && id >= map->dense_base && id - map->dense_base < PUBVEC_MAX_ITEMS;
+}
+
 /* The value stored under `id`, or NULL. Lock-free. Inline: payload visits
  * look up each payload's schema here. */
 static inline void* pubmap_get(const pubmap* map, uint64_t id) {
-    /* acquire pairs with the release that published the table; the cast
-     * drops const only to load */
-    pubmap_table* table =
-        atomic_load_explicit((_Atomic(pubmap_table*)*)&map->table, memory_order_acquire);
+    pubmap_table* table;
     size_t mask, i;
     void* value;
+    if (pubmap_is_dense(map, id))
+        return pubvec_get(&map->dense, (size_t)(id - map->dense_base));
+    /* acquire pairs with the release that published the table; the cast
+     * drops const only to load */
+    table = atomic_load_explicit((_Atomic(pubmap_table*)*)&map->table, memory_order_acquire);
     if (table == NULL)
         return NULL;
     mask = table->capacity - 1;
@@ -86,8 +155,12 @@ static inline void* pubmap_get(const pubmap* map, uint64_t id) {
     }
     return NULL;
 }
-/* Makes room for `extra` more puts, so that they cannot fail. */
+
+/* Makes room for `extra` more puts of IDs outside the dense range, so that
+ * they cannot fail. */
 int pubmap_reserve(pubmap* map, size_t extra);
+/* Makes the put of `id` unable to fail (any ID). */
+int pubmap_reserve_id(pubmap* map, uint64_t id);
 /* Stores a non-NULL value under an ID that is not yet present. */
 int pubmap_put(pubmap* map, uint64_t id, void* value);
 /* Number of values; the writer's side (serialized with puts). */
@@ -95,29 +168,5 @@ size_t pubmap_count(const pubmap* map);
 /* Frees the tables (and each value with free_value, when not NULL). No
  * reader or writer may run. */
 void pubmap_free(pubmap* map, void (*free_value)(void*));
-
-/* The value at `index`, or NULL (not set, or past the end). Lock-free. */
-/* Inline: the write path resolves every registered string handle here. */
-struct pubvec_table {
-    size_t capacity;
-    pubvec_table* retired;
-    _Atomic(void*) items[];
-};
-static inline void* pubvec_get(const pubvec* vec, size_t index) {
-    /* acquire pairs with the release that published the table and the
-     * value; the cast drops const only to load */
-    pubvec_table* table =
-        atomic_load_explicit((_Atomic(pubvec_table*)*)&vec->table, memory_order_acquire);
-    if (table == NULL || index >= table->capacity)
-        return NULL;
-    return atomic_load_explicit(&table->items[index], memory_order_acquire);
-}
-/* Makes index `index` settable without failing. */
-int pubvec_reserve(pubvec* vec, size_t index);
-/* Sets a non-NULL value at an index not yet set. */
-int pubvec_set(pubvec* vec, size_t index, void* value);
-/* Frees the tables (and each value set with free_value, when not NULL). No
- * reader or writer may run. */
-void pubvec_free(pubvec* vec, void (*free_value)(void*));
 
 #endif /* NVTXW_COMMON_PUBMAP_H */

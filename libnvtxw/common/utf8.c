@@ -32,14 +32,18 @@ size_t utf8_sequence_length(const unsigned char* s, size_t available) {
     return 0;
 }
 
-char* utf8_dup_repaired(const char* text) {
+size_t utf8_repaired_size(const char* text) {
     const unsigned char* s = (const unsigned char*)text;
     size_t length = strlen(text), i, bad = 0, n;
-    char *copy, *out;
     for (i = 0; i < length; i += n ? n : 1)
         bad += (n = utf8_sequence_length(s + i, length - i)) == 0;
-    if ((copy = nvtxw_malloc(length + 2 * bad + 1)) == NULL)
-        return NULL;
+    return length + 2 * bad + 1;
+}
+
+void utf8_repair_into(char* copy, const char* text) {
+    const unsigned char* s = (const unsigned char*)text;
+    size_t length = strlen(text), i, n;
+    char* out;
     for (i = 0, out = copy; i < length; i += n ? n : 1) {
         if ((n = utf8_sequence_length(s + i, length - i)) != 0) {
             memcpy(out, s + i, n);
@@ -50,5 +54,11 @@ char* utf8_dup_repaired(const char* text) {
         }
     }
     *out = '\0';
+}
+
+char* utf8_dup_repaired(const char* text) {
+    char* copy = nvtxw_malloc(utf8_repaired_size(text));
+    if (copy != NULL)
+        utf8_repair_into(copy, text);
     return copy;
 }

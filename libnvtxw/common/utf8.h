@@ -18,4 +18,10 @@ size_t utf8_sequence_length(const unsigned char* s, size_t available);
  * when out of memory. */
 char* utf8_dup_repaired(const char* text);
 
+/* The same in two steps, for a copy that lives inside a larger block: the
+ * bytes the repaired copy takes (its NUL included), then the copy written
+ * to `out`, which has that many. */
+size_t utf8_repaired_size(const char* text);
+void utf8_repair_into(char* out, const char* text);
+
 #endif /* NVTXW_COMMON_UTF8_H */

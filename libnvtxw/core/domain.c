@@ -29,17 +29,15 @@ core_domain* core_domain_create(core_session* session, const char* name) {
     domain->next_scope_id = NVTX_SCOPE_ID_DYNAMIC_START;
     domain->next_counter_id = NVTX_COUNTER_ID_DYNAMIC_START;
     domain->next_time_domain_id = NVTX_TIME_DOMAIN_ID_DYNAMIC_START;
+    /* dynamic IDs come one after the other: a pointer each, no hash slots */
+    pubmap_init_dense(&domain->scopes, NVTX_SCOPE_ID_DYNAMIC_START);
+    pubmap_init_dense(&domain->counters, NVTX_COUNTER_ID_DYNAMIC_START);
+    pubmap_init_dense(&domain->time_domains, NVTX_TIME_DOMAIN_ID_DYNAMIC_START);
     if (domain->name == NULL || domain->schemas == NULL) {
         core_domain_destroy(domain);
         return NULL;
     }
     return domain;
-}
-
-static void scope_free(void* value) {
-    core_scope* scope = value;
-    nvtxw_free(scope->path);
-    nvtxw_free(scope);
 }
 
 static void counter_free(void* value) { core_counter_free(value); }
@@ -50,7 +48,7 @@ void core_domain_destroy(core_domain* domain) {
     /* Also frees the retired tables: no writer or registration is left. */
     pubvec_free(&domain->strings, nvtxw_free);
     pubmap_free(&domain->categories, nvtxw_free);
-    pubmap_free(&domain->scopes, scope_free);
+    pubmap_free(&domain->scopes, nvtxw_free);
     pubmap_free(&domain->counters, counter_free);
     pubmap_free(&domain->time_domains, nvtxw_free);
     pubmap_free(&domain->fast_plans, nvtxw_free);

@@ -144,21 +144,20 @@ static nvtxwResultCode_t scope_register(core_domain* domain, const nvtxScopeAttr
                                         uint64_t* out) {
     nvtxwResultCode_t status;
     core_scope* scope;
+    const char* path;
     uint64_t id = 0;
     if ((status = scope_check(domain, attr)) != NVTXW_RESULT_SUCCESS ||
         (status = pick_id("register scope", &domain->scopes, attr->scopeId, out,
                           &domain->next_scope_id, &id)) != NVTXW_RESULT_SUCCESS)
         return status;
-    scope = nvtxw_calloc(1, sizeof *scope);
-    if (scope != NULL) {
-        scope->id = id;
-        scope->parent = attr->parentScope;
-    }
+    path = attr->path ? attr->path : "";
+    if ((scope = nvtxw_malloc(sizeof *scope + utf8_repaired_size(path))) == NULL)
+        return error_oom("a scope");
     /* Filled before it is published: writers may read it at once. */
-    if (scope == NULL || (scope->path = utf8_dup_repaired(attr->path ? attr->path : "")) == NULL ||
-        pubmap_put(&domain->scopes, id, scope) != 0) {
-        if (scope != NULL)
-            nvtxw_free(scope->path);
+    scope->id = id;
+    scope->parent = attr->parentScope;
+    utf8_repair_into(scope->path, path);
+    if (pubmap_put(&domain->scopes, id, scope) != 0) {
         nvtxw_free(scope);
         return error_oom("a scope");
     }

@@ -31,7 +31,7 @@ nvtxwResultCode_t json_task_register(json_sink* cs, const core_domain* domain, u
         return is_task == 0 ? NVTXW_RESULT_SUCCESS : error_oom("a JSON task row");
     }
     if ((map = task_scope_domain_map(&cs->task_maps, domain->index)) == NULL ||
-        (task = nvtxw_calloc(1, sizeof *task)) == NULL || pubmap_reserve(map, 1) != 0) {
+        (task = nvtxw_calloc(1, sizeof *task)) == NULL || pubmap_reserve_id(map, id) != 0) {
         nvtxw_free(task);
         strbuf_free(&name);
         return error_oom("a JSON task row");

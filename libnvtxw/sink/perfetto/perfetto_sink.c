@@ -272,7 +272,7 @@ static nvtxwResultCode_t task_register(perfetto_sink* ps, const core_domain* dom
         return is_task == 0 ? NVTXW_RESULT_SUCCESS : error_oom("a Perfetto task track");
     }
     if ((map = task_scope_domain_map(&ps->task_maps, domain->index)) == NULL ||
-        (task = nvtxw_calloc(1, sizeof *task)) == NULL || pubmap_reserve(map, 1) != 0) {
+        (task = nvtxw_calloc(1, sizeof *task)) == NULL || pubmap_reserve_id(map, id) != 0) {
         nvtxw_free(task);
         strbuf_free(&name);
         return error_oom("a Perfetto task track");

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/alloc.h"
+#include "nvtxw/nvtx_types.h"
 #include "sink/shared/task_scope.h"
 
 const char* task_scope_last_node(const char* path) {
@@ -53,6 +54,8 @@ pubmap* task_scope_domain_map(pubvec* maps, uint32_t index) {
     if (map != NULL)
         return map;
     map = nvtxw_calloc(1, sizeof *map);
+    if (map != NULL) /* keyed by scope ID: the dynamic ones are dense */
+        pubmap_init_dense(map, NVTX_SCOPE_ID_DYNAMIC_START);
     if (map == NULL || pubvec_set(maps, index, map) != 0) {
         nvtxw_free(map);
         return NULL;
