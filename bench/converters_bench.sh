@@ -9,8 +9,9 @@
 #     read by json_verify -s (its baseline) and by nvtxw-replay into
 #     Sink=null (MB/s; ratio to json_verify -s),
 #   - exported from the report as Chrome JSON (MB/s of JSON written) and as
-#     SQLite (event rows per second), each also against the report read
-#     into Sink=null (the reading the export includes), on one thread and
+#     SQLite (event rows per second; also with --sqlite-indexes all), each
+#     also against the report read into Sink=null (the reading the export
+#     includes), on one thread and
 #     with --threads auto (the report's streams side by side on every CPU);
 # and, for the memory of many threads, a Chrome trace of
 # NVTXW_CONVERTERS_BENCH_THREADS threads (default 100,000) with one event
@@ -94,7 +95,7 @@ echo "  report -> json, --threads auto       $(rate "$json_mb" "$wall") MB/s of 
 sqlite_export() {
     local label=$1 rows
     shift
-    best "sqlite export" sh -c 'rm -f "$2" && "$0" "$1" -o "$2" "$3" "$4"' "$replay" "$tmp/trace.nvtxw" "$tmp/out.sqlite" "$@"
+    best "sqlite export" sh -c 'in=$1 out=$2 && shift 2 && rm -f "$out" && "$0" "$in" -o "$out" "$@"' "$replay" "$tmp/trace.nvtxw" "$tmp/out.sqlite" "$@"
     rows=$(sqlite3 "$tmp/out.sqlite" 'SELECT count(*) FROM events' 2>/dev/null || echo 0)
     printf "  %-36s %s M rows/s (%s event rows), peak RSS %s MiB: %sx the read alone (target >= 1 M rows/s)\n" \
         "$label" "$(awk -v n="$rows" -v t="$wall" 'BEGIN { printf "%.2f", n / 1e6 / (t > 0.005 ? t : 0.005) }')" \
@@ -102,6 +103,9 @@ sqlite_export() {
 }
 sqlite_export "report -> sqlite" --threads 1
 read_base=$read_threads_wall sqlite_export "report -> sqlite, --threads auto" --threads auto
+# With every index (--sqlite-indexes all): what the two left out by default
+# cost.
+sqlite_export "report -> sqlite, all indexes" --threads 1 --sqlite-indexes all
 
 # threads_trace N SPREAD: N complete events, on N threads (SPREAD=1) or one.
 threads_trace() {

@@ -101,17 +101,25 @@ static int key_lookup_consume(void* state, const char* key_begin, const char* ke
     return 1; /* the first occurrence wins: stop */
 }
 
+int core_config_value(const core_config* config, const char* key, const char** begin,
+                      const char** end) {
+    key_lookup lookup = {key, NULL, NULL};
+    nvtxwConsumeConfigString(config->raw, key_lookup_consume, &lookup);
+    *begin = lookup.begin;
+    *end = lookup.end;
+    return lookup.begin != NULL;
+}
+
 nvtxwResultCode_t core_config_bool(const core_config* config, const char* key, int fallback,
                                    int* out) {
-    key_lookup lookup = {key, NULL, NULL};
+    const char *begin, *end;
     *out = fallback;
-    nvtxwConsumeConfigString(config->raw, key_lookup_consume, &lookup);
-    if (lookup.begin == NULL ||
-        parse_bool_n(lookup.begin, (size_t)(lookup.end - lookup.begin), out) == 0)
+    if (!core_config_value(config, key, &begin, &end) ||
+        parse_bool_n(begin, (size_t)(end - begin), out) == 0)
         return NVTXW_RESULT_SUCCESS;
     return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
                      "cannot begin session: %s=\"%.*s\" is not yes/no/true/false/on/off/1/0", key,
-                     (int)(lookup.end - lookup.begin), lookup.begin);
+                     (int)(end - begin), begin);
 }
 
 /* yes (OUTPUT_REPLACE), no (OUTPUT_KEEP) or in-place (common/output_file.h). */

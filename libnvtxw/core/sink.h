@@ -199,6 +199,12 @@ typedef struct core_config {
 nvtxwResultCode_t core_config_bool(const core_config* config, const char* key, int fallback,
                                    int* out);
 
+/* A sink's own key of any other kind: the first value of `key` in
+ * config->raw as [*begin, *end) (trimmed, inside the config string) and 1,
+ * or 0 when the key is absent. */
+int core_config_value(const core_config* config, const char* key, const char** begin,
+                      const char** end);
+
 /* One counter as registered (borrowed from the core). */
 typedef struct core_counter {
     uint64_t id;

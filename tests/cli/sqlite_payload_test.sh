@@ -17,7 +17,10 @@
 #     string handles looked up in `strings`, are payload_json exactly (the
 #     reading docs/sqlite-schema.md describes);
 #   - a field read from the bytes with SQL equals json_extract of it;
-#   - --payload-json with another sink: usage error, exit 2, no output.
+#   - --payload-json with another sink: usage error, exit 2, no output;
+#   - --sqlite-indexes: the indexes named and no others, the same rows; a
+#     name it does not know: exit 1 naming it, no output; with another
+#     sink: usage error, exit 2.
 set -u
 . "${top_srcdir:-.}/tests/testlib.sh"
 build=${top_builddir:-.}
@@ -170,5 +173,31 @@ expect $? "pytorch: 'Python id' of the first Linear is 2 in the bytes and in pay
 status=$?
 [ "$status" = 2 ] && grep -q -- "--payload-json is for the sqlite sink" "$tmp/err" && [ ! -e "$tmp/x.json" ]
 expect $? "--payload-json with the json sink: exit 2 ($status), the reason, no output"
+
+# --sqlite-indexes: the default builds the cheap ones (and events_range,
+# which the range pairing needs); the lists add or leave out the others.
+indexes() {
+    sqlite3 "$1" "SELECT group_concat(name, ' ') FROM (SELECT name FROM sqlite_master
+        WHERE type = 'index' AND name NOT LIKE 'sqlite_autoindex%' ORDER BY name)"
+}
+"$replay" "$src/tests/data/pytorch_trace.json" -o "$tmp/ix-all.sqlite" --sqlite-indexes all 2>"$tmp/err" &&
+    "$replay" "$src/tests/data/pytorch_trace.json" -o "$tmp/ix-some.sqlite" --sqlite-indexes 'start,counter' 2>"$tmp/err"
+expect $? "--sqlite-indexes all / start,counter: written"
+got="$(indexes "$tmp/pytorch.sqlite")|$(indexes "$tmp/ix-all.sqlite")|$(indexes "$tmp/ix-some.sqlite")"
+[ "$got" = "counter_samples_counter events_range events_text_id|counter_samples_counter events_range events_start events_stream events_text_id|counter_samples_counter events_range events_start" ]
+expect $? "--sqlite-indexes: default, all, start,counter build those indexes ($got)"
+query="SELECT count(*), sum(start % 1000003), sum(end % 1000003), sum(text_id IS NOT NULL) FROM events"
+rows=$(sqlite3 "$tmp/pytorch.sqlite" "$query" 2>"$tmp/err")
+[ -n "$rows" ] && [ "$(sqlite3 "$tmp/ix-all.sqlite" "$query")" = "$rows" ] &&
+    [ "$(sqlite3 "$tmp/ix-some.sqlite" "$query")" = "$rows" ]
+expect $? "--sqlite-indexes: the same rows whichever indexes are built ($rows)"
+"$replay" "$src/tests/data/pytorch_trace.json" -o "$tmp/ix-bad.sqlite" --sqlite-indexes start,time >"$tmp/out" 2>"$tmp/err"
+status=$?
+[ "$status" = 1 ] && grep -q 'SqliteIndexes names "time"' "$tmp/err" && [ ! -e "$tmp/ix-bad.sqlite" ]
+expect $? "--sqlite-indexes start,time: exit 1 ($status) naming 'time', no output"
+"$replay" "$src/tests/data/pytorch_trace.json" -o "$tmp/ix.json" --sqlite-indexes all >"$tmp/out" 2>"$tmp/err"
+status=$?
+[ "$status" = 2 ] && grep -q -- "--sqlite-indexes is for the sqlite sink" "$tmp/err" && [ ! -e "$tmp/ix.json" ]
+expect $? "--sqlite-indexes with the json sink: exit 2 ($status), the reason, no output"
 
 finish

@@ -390,6 +390,46 @@ START_TEST(test_distinct_counter_names) {
 }
 END_TEST
 
+/* The events and counter indexes SqliteIndexes= asks for, by name in
+ * sqlite_master, with the rows the same whichever are built; a name it
+ * does not know fails SessionBegin, naming it, before any file is made. */
+static const char index_query[] = "SELECT name FROM sqlite_master WHERE type = 'index'"
+                                  " AND name NOT LIKE 'sqlite_autoindex%' ORDER BY name";
+
+static void expect_indexes(const char* extra, const char* expected) {
+    nvtxwSessionHandle_t session = NULL;
+    nvtxwResultCode_t rc = try_begin(out_path, extra, &session);
+    sqlite3* db;
+    ck_assert_msg(rc == NVTXW_RESULT_SUCCESS, "SessionBegin %s: %s", extra, nvtxw_last_error());
+    write_session(session);
+    end(session);
+    db = open_db();
+    expect(db, index_query, expected);
+    expect(db, "SELECT count(*), sum(end IS NOT NULL) FROM events", "12|8\n");
+    expect(db, "SELECT count(*) FROM ranges", "8\n");
+    sqlite3_close(db);
+}
+
+START_TEST(test_indexes) {
+    nvtxwSessionHandle_t session = NULL;
+    expect_indexes("", "counter_samples_counter\nevents_range\nevents_text_id\n");
+    expect_indexes("|SqliteIndexes=all", "counter_samples_counter\nevents_range\nevents_start\n"
+                                         "events_stream\nevents_text_id\n");
+    expect_indexes("|SqliteIndexes=none", "events_range\n");
+    expect_indexes("|SqliteIndexes= start , stream", "events_range\nevents_start\nevents_stream\n");
+    expect_indexes("|SqliteIndexes=none,text", "events_range\nevents_text_id\n");
+    tu_remove_tree(dir);
+    tu_make_temp_dir_or_fail(dir, sizeof dir, "nvtxw-sqlite");
+    ck_assert_int_eq(try_begin(out_path, "|SqliteIndexes=start,time", &session),
+                     NVTXW_RESULT_INVALID_ARGUMENT);
+    ck_assert_msg(strstr(nvtxw_last_error(), "SqliteIndexes names \"time\"") != NULL, "message: %s",
+                  nvtxw_last_error());
+    ck_assert_int_eq(try_begin(out_path, "|SqliteIndexes=start,,text", &session),
+                     NVTXW_RESULT_INVALID_ARGUMENT);
+    ck_assert_int_ne(access(out_path, F_OK), 0);
+}
+END_TEST
+
 START_TEST(test_bad_output) {
     nvtxwSessionHandle_t session = NULL;
     char bad[PATH_MAX + 32];
@@ -444,6 +484,7 @@ static Suite* sqlite_suite(void) {
     tcase_add_test(tc, test_doc_queries);
     tcase_add_test(tc, test_threads);
     tcase_add_test(tc, test_distinct_counter_names);
+    tcase_add_test(tc, test_indexes);
     tcase_add_test(tc, test_bad_output);
     /* A measurement, not a check: run by `make bench`, or on request. */
     if (getenv("NVTXW_SQLITE_BENCH_RANGES") != NULL)

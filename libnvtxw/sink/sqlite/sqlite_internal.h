@@ -105,6 +105,21 @@ typedef struct sqlite_frame {
     uint64_t generation;
 } sqlite_frame;
 
+/* The optional indexes (SqliteIndexes=, docs/sqlite-schema.md), built at
+ * SessionEnd; events(range_id) is always built (the range pairing uses it). */
+enum {
+    SQLITE_INDEX_START = 1,   /* events(start) */
+    SQLITE_INDEX_STREAM = 2,  /* events(stream_id, start) */
+    SQLITE_INDEX_TEXT = 4,    /* events(text_id), partial */
+    SQLITE_INDEX_COUNTER = 8, /* counter_samples(counter_id, timestamp) */
+    SQLITE_INDEX_ALL = 15,
+    SQLITE_INDEX_DEFAULT = SQLITE_INDEX_TEXT | SQLITE_INDEX_COUNTER
+};
+
+/* SqliteIndexes= of the config as SQLITE_INDEX_* bits into *out
+ * (SQLITE_INDEX_DEFAULT without the key). sqlite_db.c. */
+nvtxwResultCode_t sqlite_parse_indexes(const core_config* config, unsigned* out);
+
 typedef struct sqlite_sink {
     sink base;
     sqlite3* db;
@@ -117,6 +132,7 @@ typedef struct sqlite_sink {
     const core_domain** domains; /* registered domains (for the YAML dump) */
     size_t domain_count, domain_capacity;
     int payload_json; /* PayloadJson=yes: fill payload_json and value_json */
+    unsigned indexes; /* SQLITE_INDEX_* bits: SqliteIndexes= */
 } sqlite_sink;
 
 typedef struct sqlite_stream {

@@ -5,7 +5,8 @@
  *
  * Config (docs/config.md): Output=PATH (default the session name plus
  * ".sqlite"), Overwrite=yes|no, PayloadJson=yes|no (default no: the
- * payloads as bytes only, see sqlite_event.c). The database is written as
+ * payloads as bytes only, see sqlite_event.c), SqliteIndexes=LIST (the
+ * optional indexes, sqlite_db.c). The database is written as
  * PATH.tmp-XXXXXX and renamed to PATH at SessionEnd; a faulty session
  * removes it.
  *
@@ -99,6 +100,8 @@ static nvtxwResultCode_t sqlite_create(const core_config* config, const char* se
     pthread_mutex_init(&ss->lock, NULL);
     atomic_init(&ss->next_event_id, 1);
     status = core_config_bool(config, "PayloadJson", 0, &ss->payload_json);
+    if (status == NVTXW_RESULT_SUCCESS)
+        status = sqlite_parse_indexes(config, &ss->indexes);
     if (status == NVTXW_RESULT_SUCCESS) {
         ss->path = config->output ? nvtxw_strdup(config->output)
                                   : sink_default_output(session_name, ".sqlite");

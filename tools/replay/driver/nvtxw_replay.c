@@ -81,6 +81,9 @@ static const char usage_text[] =
     "                              reading them needs Perfetto from 2026-07 on)\n"
     "         --payload-json       sqlite: also write every event's payloads as JSON\n"
     "                              text (payload_json; PayloadJson=yes)\n"
+    "         --sqlite-indexes LIST  sqlite: the indexes to build, comma-separated:\n"
+    "                              start, stream, text, counter, all or none (default\n"
+    "                              text,counter; SqliteIndexes=)\n"
     "         --force              allow OUT to be one of the inputs (replaced when\n"
     "                              the replay succeeds)\n"
     "         --order stream|time  record order (default stream): input after input, or\n"
@@ -113,12 +116,13 @@ typedef struct options {
     const char* sink;
     const char* output;
     int order;
-    unsigned threads;          /* --threads: report stream records on N threads */
-    const char* stats_format;  /* --stats: NULL, or text/csv/json */
-    const char* stats_reports; /* --stats-reports, or NULL (the sink's default) */
-    const char* task_rows;     /* --task-rows, or NULL (the sink's default) */
-    int payload_json;          /* --payload-json: PayloadJson=yes (sqlite) */
-    const char* backend;       /* --backend */
+    unsigned threads;           /* --threads: report stream records on N threads */
+    const char* stats_format;   /* --stats: NULL, or text/csv/json */
+    const char* stats_reports;  /* --stats-reports, or NULL (the sink's default) */
+    const char* task_rows;      /* --task-rows, or NULL (the sink's default) */
+    int payload_json;           /* --payload-json: PayloadJson=yes (sqlite) */
+    const char* sqlite_indexes; /* --sqlite-indexes: SqliteIndexes= (sqlite), or NULL */
+    const char* backend;        /* --backend */
     int allow_relative_backend;
     int force;                   /* --force: the output may be an input */
     int quiet;                   /* -q: no progress line */
@@ -178,6 +182,10 @@ static int choose_sink(options* o) {
     if (o->payload_json && strcmp(o->sink, "sqlite") != 0)
         return usage_error("--payload-json is for the sqlite sink (-o OUT.sqlite or --to sqlite), "
                            "not %s",
+                           o->sink);
+    if (o->sqlite_indexes != NULL && strcmp(o->sink, "sqlite") != 0)
+        return usage_error("--sqlite-indexes is for the sqlite sink (-o OUT.sqlite or --to "
+                           "sqlite), not %s",
                            o->sink);
     return -1;
 }
@@ -274,6 +282,8 @@ static int parse_value(options* o, const char* a, char* value) {
         o->backend = value;
     else if (!strcmp(a, "--stats-reports"))
         o->stats_reports = value;
+    else if (!strcmp(a, "--sqlite-indexes"))
+        o->sqlite_indexes = value;
     else if (!strcmp(a, "--task-rows"))
         o->task_rows = value;
     else if (!strcmp(a, "--compression") && !tool_compression_ok(value))
@@ -299,10 +309,21 @@ static int parse_value(options* o, const char* a, char* value) {
 }
 
 static int takes_value(const char* a) {
-    static const char* const names[] = {
-        "--to",        "-o",        "--output",      "--order",     "--backend",
-        "--streams",   "--domains", "--from",        "--synthetic", "--stats-reports",
-        "--task-rows", "--until",   "--compression", "--threads"};
+    static const char* const names[] = {"--to",
+                                        "-o",
+                                        "--output",
+                                        "--order",
+                                        "--backend",
+                                        "--streams",
+                                        "--domains",
+                                        "--from",
+                                        "--synthetic",
+                                        "--stats-reports",
+                                        "--sqlite-indexes",
+                                        "--task-rows",
+                                        "--until",
+                                        "--compression",
+                                        "--threads"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         if (!strcmp(a, names[i]))
             return 1;
@@ -354,6 +375,9 @@ static int parse(int argc, char** argv, options* o) {
     if (o->stats_reports != NULL && !tool_config_value_ok(o->stats_reports))
         return usage_error("--stats-reports takes a comma-separated list, not '%s'",
                            o->stats_reports);
+    if (o->sqlite_indexes != NULL && !tool_config_value_ok(o->sqlite_indexes))
+        return usage_error("--sqlite-indexes takes a comma-separated list, not '%s'",
+                           o->sqlite_indexes);
     if (o->task_rows != NULL && !tool_row_count_ok(o->task_rows))
         return usage_error("--task-rows takes a number of rows or 'all', not '%s'", o->task_rows);
     if (!tool_config_value_ok(o->output) ||
@@ -681,14 +705,15 @@ static int run(int argc, char** argv) {
         o.progress = !o.quiet && isatty(STDERR_FILENO);
         o.progress_output = to_file ? out.write_path : NULL;
         if (snprintf(config, sizeof config,
-                     "Sink=%s|Output=%s|Overwrite=%s|StatsFormat=%s|Backend=%s%s%s%s%s%s%s%s",
+                     "Sink=%s|Output=%s|Overwrite=%s|StatsFormat=%s|Backend=%s%s%s%s%s%s%s%s%s%s",
                      o.sink, to_file ? out.write_path : o.output, tool_overwrite_setting(to_file),
                      o.stats_format ? o.stats_format : "text", o.backend ? o.backend : "",
                      o.stats_reports ? "|StatsReports=" : "",
                      o.stats_reports ? o.stats_reports : "", o.task_rows ? "|StatsTaskRows=" : "",
                      o.task_rows ? o.task_rows : "", o.compression ? "|Compression=" : "",
-                     o.compression ? o.compression : "",
-                     o.payload_json ? "|PayloadJson=yes" : "") >= (int)sizeof config)
+                     o.compression ? o.compression : "", o.payload_json ? "|PayloadJson=yes" : "",
+                     o.sqlite_indexes ? "|SqliteIndexes=" : "",
+                     o.sqlite_indexes ? o.sqlite_indexes : "") >= (int)sizeof config)
             status = usage_error("output path too long: %s", o.output);
         else
             status = replay(&o, config, readers, temps);
