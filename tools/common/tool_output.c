@@ -29,13 +29,23 @@
 
 void tool_ignore_file_size_signal(void) { signal(SIGXFSZ, SIG_IGN); }
 
+/* The errno of the first write to standard output that failed inside a
+ * tool_put_stdout: stdio keeps only the error flag, and a text longer than
+ * its buffer fails in the middle of the call, not at the final flush. */
+static int stdout_errno;
+
+void tool_put_stdout(const char* text) {
+    if (fputs(text, stdout) == EOF && stdout_errno == 0)
+        stdout_errno = errno;
+}
+
 int tool_finish_stdout(const char* tool, int status) {
     errno = 0;
     if (fflush(stdout) == 0 && !ferror(stdout))
         return status;
     if (status == 0) {
-        fprintf(stderr, "%s: error: cannot write standard output: %s\n", tool,
-                strerror(errno != 0 ? errno : EIO));
+        int cause = stdout_errno != 0 ? stdout_errno : errno != 0 ? errno : EIO;
+        fprintf(stderr, "%s: error: cannot write standard output: %s\n", tool, strerror(cause));
         status = 1;
     }
     return status;

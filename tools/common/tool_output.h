@@ -72,4 +72,9 @@ void tool_ignore_file_size_signal(void);
  * output: ..."); any other status is returned as it is. */
 int tool_finish_stdout(const char* tool, int status);
 
+/* Writes `text` to standard output, remembering why it failed, if it did,
+ * for tool_finish_stdout's message (help texts longer than stdio's buffer
+ * fail inside the write, and the flush at the end no longer knows why). */
+void tool_put_stdout(const char* text);
+
 #endif /* NVTXW_TOOL_OUTPUT_H */

@@ -137,7 +137,7 @@ static int takes_value(const char* a) {
 
 static int parse_flag(cli* c, const char* a) {
     if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-        fputs(usage_text, stdout);
+        tool_put_stdout(usage_text);
         return 0;
     }
     if (!strcmp(a, "-V") || !strcmp(a, "--version")) {

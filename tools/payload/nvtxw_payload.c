@@ -126,7 +126,7 @@ static int run_check_or_dump(int argc, char** argv, int dump) {
     nvtxw_schema_registry_t* registry;
     int i, status = 0;
     if (argc > 0 && is_help(argv[0])) {
-        fputs(usage_text, stdout);
+        tool_put_stdout(usage_text);
         return 0;
     }
     if (argc > 0 && strcmp(argv[0], "--") == 0) {
@@ -373,7 +373,7 @@ static int parse_decode_options(int argc, char** argv, decode_options* options) 
         if (strcmp(arg, "--") == 0)
             return i + 1;
         if (is_help(arg)) {
-            fputs(usage_text, stdout);
+            tool_put_stdout(usage_text);
             return -3;
         }
         if (kind == 0 && arg[0] == '-' && strchr(arg, '=') == NULL)
@@ -463,7 +463,7 @@ static int run_decode(int argc, char** argv) {
 static int run_command(int argc, char** argv) {
     const char* command = argv[1];
     if (strcmp(command, "-h") == 0 || strcmp(command, "--help") == 0) {
-        fputs(usage_text, stdout);
+        tool_put_stdout(usage_text);
         return 0;
     }
     if (strcmp(command, "-V") == 0 || strcmp(command, "--version") == 0) {

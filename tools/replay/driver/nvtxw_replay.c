@@ -337,7 +337,7 @@ static int parse(int argc, char** argv, options* o) {
     for (int i = 1; i < argc && status < 0; i++) {
         const char* a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            fputs(usage_text, stdout);
+            tool_put_stdout(usage_text);
             return 0;
         }
         if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
