@@ -122,9 +122,15 @@ static inline const char* core_domain_string(const core_domain* domain, uint64_t
  * before the session ends. */
 #define CORE_FAST_MAX_HANDLES 4
 #define CORE_FAST_MAX_SCOPES 4
+#define CORE_FAST_MAX_SEQUENCE 32
+#define CORE_FAST_SEQ_STRING 0 /* sequence[i]: a NUL-terminated byte string */
 
 typedef struct core_fast_plan {
     size_t min_size;         /* bytes a payload needs */
+    /* A packed DYNAMIC schema: each entry in order, a scalar of
+     * sequence[i] bytes or CORE_FAST_SEQ_STRING; 0 entries for others. */
+    size_t sequence_count;
+    uint8_t sequence[CORE_FAST_MAX_SEQUENCE];
     int has_timestamp;       /* the first TIMESTAMP entry is a plain 8-byte int */
     size_t timestamp_offset; /* ... at this offset */
     size_t handle_count;     /* registered string handles to check ... */
@@ -149,9 +155,23 @@ const core_fast_plan* core_fast_plan_of(const core_domain* domain, uint64_t sche
  * at plan->timestamp_offset. 0 means "ask core_event_visit", not "invalid". */
 static inline int core_fast_payload_valid(const core_domain* domain, const core_fast_plan* plan,
                                           const nvtxPayloadData_t* p) {
-    size_t i;
+    size_t i, at = 0;
     if (p->payload == NULL || p->size == SIZE_MAX || p->size < plan->min_size)
         return 0;
+    /* The walk's rules for these entries: a scalar needs its bytes, a
+     * string ends at its NUL or at the payload's end; bytes after the last
+     * entry are ignored. */
+    for (i = 0; i < plan->sequence_count; i++) {
+        const uint8_t* data = (const uint8_t*)p->payload;
+        if (plan->sequence[i] != CORE_FAST_SEQ_STRING) {
+            if (p->size - at < plan->sequence[i])
+                return 0; /* the walk names what is missing */
+            at += plan->sequence[i];
+        } else {
+            const uint8_t* nul = (const uint8_t*)memchr(data + at, 0, p->size - at);
+            at = nul != NULL ? (size_t)(nul - data) + 1 : p->size;
+        }
+    }
     for (i = 0; i < plan->handle_count; i++) {
         uint64_t handle;
         memcpy(&handle, (const uint8_t*)p->payload + plan->handle_offsets[i], sizeof handle);

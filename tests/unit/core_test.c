@@ -29,6 +29,7 @@
 #include "nvtxw/abi.h"
 #include "nvtxw/backend.h"
 #include "nvtxw/error.h"
+#include "nvtxw/payload.h"
 #include "nvtxw/resource.h"
 #include "test_util.h"
 
@@ -1615,6 +1616,77 @@ START_TEST(event_payload_too_short) {
 }
 END_TEST
 
+/* A packed DYNAMIC schema of scalars and zero-terminated strings (the
+ * shape of the Chrome input's args) takes the core's fast check, which must
+ * accept and refuse exactly what the full walk does: a scalar needs all its
+ * bytes, a string ends at its NUL or at the payload's end, bytes after the
+ * last entry are ignored. Each case goes to a null session (the fast check
+ * alone) and to a text session (whose output shows the walk's values). */
+static const nvtxSemanticsHeader_t json_text_mark = {sizeof(nvtxSemanticsHeader_t),
+                                                     NVTXW_SEMANTIC_ID_JSON_TEXT,
+                                                     NVTXW_SEMANTIC_JSON_TEXT_VERSION, NULL};
+static const nvtxPayloadSchemaEntry_t packed_entries[] = {
+    {0, NVTX_PAYLOAD_ENTRY_TYPE_INT64, "a", NULL, 0, 0, NULL, NULL},
+    {NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_ZERO_TERMINATED, NVTX_PAYLOAD_ENTRY_TYPE_CSTRING_UTF8, "s", NULL,
+     0, 0, NULL, NULL},
+    {0, NVTX_PAYLOAD_ENTRY_TYPE_UINT16, "b", NULL, 0, 0, NULL, NULL},
+    {NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_ZERO_TERMINATED, NVTX_PAYLOAD_ENTRY_TYPE_CSTRING_UTF8, "j", NULL,
+     0, 0, &json_text_mark, NULL},
+};
+
+static uint64_t packed_schema(nvtxDomainHandle_t d) {
+    nvtxPayloadSchemaAttr_t a =
+        schema_attr("packed", NVTX_PAYLOAD_SCHEMA_TYPE_DYNAMIC, 0, packed_entries, 4, 0);
+    uint64_t id = 0;
+    a.fieldMask |= NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_ALIGNMENT;
+    a.packAlign = 1;
+    ck_assert_ok(T->SchemaRegister(d, &a, &id));
+    return id;
+}
+
+START_TEST(event_packed_dynamic) {
+    /* a = 5 (8 bytes), "hi", b = 0x0102 (2 bytes), "[1,2]" */
+    static const uint8_t whole[] = {5, 0, 0,   0,   0,   0,   0,   0, 'h', 'i', 0,
+                                    2, 1, '[', '1', ',', '2', ']', 0, 'x', 'y'};
+    static const struct {
+        size_t size; /* bytes of `whole` given */
+        int valid;
+        const char* line; /* the text sink's line of a valid case */
+    } cases[] = {
+        {21, 1, "  [0] packed: a=5, s=\"hi\", b=258, j=\"[1,2]\""}, /* trailing "xy" ignored */
+        {19, 1, "  [0] packed: a=5, s=\"hi\", b=258, j=\"[1,2]\""},
+        {16, 1, "  [0] packed: a=5, s=\"hi\", b=258, j=\"[1,\""}, /* j unterminated */
+        {13, 1, "  [0] packed: a=5, s=\"hi\", b=258, j=\"\""},    /* j empty at the end */
+        {12, 0, NULL},                                            /* b short by a byte */
+        {10, 0, NULL},                                            /* s to the end, no b */
+        {7, 0, NULL},                                             /* a short */
+    };
+    nvtxwSessionHandle_t fast = null_session(), text = text_session("packed");
+    nvtxDomainHandle_t df = domain(fast, "d"), dt = domain(text, "d");
+    nvtxwStreamHandle_t sf = stream(fast, "s", df), st = stream(text, "s", dt);
+    nvtxPayloadData_t pf = {packed_schema(df), 0, whole}, pt = {packed_schema(dt), 0, whole};
+    char* out;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        pf.size = pt.size = cases[i].size;
+        if (cases[i].valid) {
+            ck_assert_ok(T->EventWrite(sf, &pf, 1));
+            ck_assert_ok(T->EventWrite(st, &pt, 1));
+        } else {
+            ck_assert_fails(T->EventWrite(sf, &pf, 1), NVTXW_RESULT_INVALID_ARGUMENT,
+                            "cannot write event on stream \"s\"");
+            ck_assert_fails(T->EventWrite(st, &pt, 1), NVTXW_RESULT_INVALID_ARGUMENT,
+                            "cannot write event on stream \"s\"");
+        }
+    }
+    ck_assert_ok(T->SessionEnd(fast));
+    out = end_and_read(text);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        ck_assert_msg(!cases[i].valid || has_line(out, cases[i].line), "no line %s in:\n%s",
+                      cases[i].line, out);
+    free(out);
+}
+END_TEST
+
 /* ==== Event batches ========================================================================== */
 
 START_TEST(event_batch_static) {
@@ -1981,6 +2053,7 @@ static void add_streams_and_writes(Suite* suite) {
     tcase_add_test(tc, event_registered_string);
     tcase_add_test(tc, event_register_before_use);
     tcase_add_test(tc, event_payload_too_short);
+    tcase_add_test(tc, event_packed_dynamic);
     tcase_add_test(tc, event_batch_static);
     tcase_add_test(tc, event_batch_errors);
     tcase_add_test(tc, event_batch_rejected_leaves_no_trace);

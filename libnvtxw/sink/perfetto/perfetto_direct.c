@@ -171,8 +171,9 @@ static perfetto_direct_plan* plan_make(const core_domain* domain, uint64_t schem
     } else if (n > 0) {
         if (!plan_fixed(plan, layout, n))
             plan->fast = NULL;
-    } else if (attr.type == NVTX_PAYLOAD_SCHEMA_TYPE_DYNAMIC && attr.numEntries == 1) {
-        plan_string(plan, fixed_field_info(schema, 0)); /* the core's only DYNAMIC fast plan */
+    } else if (attr.type == NVTX_PAYLOAD_SCHEMA_TYPE_DYNAMIC && attr.numEntries == 1 &&
+               plan->fast->sequence_count == 0) {
+        plan_string(plan, fixed_field_info(schema, 0)); /* one string without semantics */
     } else {
         plan->fast = NULL;
     }
