@@ -96,6 +96,69 @@ START_TEST(test_rejected) {
 }
 END_TEST
 
+/* A second implementation, in integer steps, for texts
+ * of up to 18 digits and 6 decimals: the common form ("123.456") has its
+ * own path in chrome_time_to_ns, and every length of integer and fraction
+ * around its limits (15 digits, 3 decimals) must give what the general
+ * parse gives. */
+static int64_t oracle_ns(int negative, uint64_t whole, uint64_t fraction, int decimals) {
+    uint64_t pow10 = 1, ns, below, half;
+    for (int i = 0; i < decimals; i++)
+        pow10 *= 10;
+    if (decimals <= 3) {
+        uint64_t up = 1;
+        for (int i = decimals; i < 3; i++)
+            up *= 10;
+        ns = whole * 1000 + fraction * up;
+    } else {
+        uint64_t unit = pow10 / 1000; /* fraction units per nanosecond */
+        ns = whole * 1000 + fraction / unit;
+        below = fraction % unit;
+        half = unit / 2;
+        if (below > half || (below == half && (ns & 1)))
+            ns++;
+    }
+    return negative ? -(int64_t)ns : (int64_t)ns;
+}
+
+START_TEST(test_plain_against_oracle) {
+    uint64_t seed = 0x9E3779B97F4A7C15ULL;
+    for (int n = 0; n < 200000; n++) {
+        char text[64];
+        int int_digits, decimals, negative;
+        uint64_t whole = 0, fraction = 0, pow10 = 1;
+        seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+        int_digits = 1 + (int)(seed >> 60) % 16; /* 1..16: across the 15-digit limit */
+        decimals = (int)(seed >> 56) % 7;        /* 0..6: across the 3-decimal limit */
+        negative = (int)(seed >> 55) & 1;
+        for (int i = 0; i < int_digits; i++) {
+            seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+            whole = whole * 10 + (seed >> 33) % 10;
+        }
+        whole %= 9000000000000000ULL; /* 16 digits: still within int64 nanoseconds */
+        for (int i = 0; i < decimals; i++) {
+            seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+            fraction = fraction * 10 + (seed >> 33) % 10;
+            pow10 *= 10;
+        }
+        if (decimals > 0)
+            snprintf(text, sizeof text, "%s%0*llu.%0*llu", negative ? "-" : "", int_digits,
+                     (unsigned long long)whole, decimals, (unsigned long long)fraction);
+        else
+            snprintf(text, sizeof text, "%s%0*llu", negative ? "-" : "", int_digits,
+                     (unsigned long long)whole);
+        ck_assert_msg(ns(text) == oracle_ns(negative, whole, fraction, decimals),
+                      "%s: %lld, expected %lld", text, (long long)ns(text),
+                      (long long)oracle_ns(negative, whole, fraction, decimals));
+    }
+    ck_assert_int_eq(ns("999999999999999.999"), 999999999999999999LL); /* the plain path's top */
+    ck_assert_int_eq(ns("-0"), 0);
+    ck_assert_int_eq(ns("5."), 5000); /* no decimals after the point: the general parse */
+    ck_assert(rejected("--1"));
+    ck_assert(rejected("1.-5"));
+}
+END_TEST
+
 START_TEST(test_ids) {
     ck_assert_uint_eq(chrome_id_value("42", 2), 42);
     ck_assert_uint_eq(chrome_id_value("0x2a", 4), 42);
@@ -112,6 +175,7 @@ int main(void) {
     Suite* s = suite_create("chrome_in_time");
     TCase* tc = tcase_create("core");
     tcase_add_test(tc, test_plain);
+    tcase_add_test(tc, test_plain_against_oracle);
     tcase_add_test(tc, test_no_drift);
     tcase_add_test(tc, test_half_even);
     tcase_add_test(tc, test_exponent);
