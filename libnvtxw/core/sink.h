@@ -225,6 +225,15 @@ nvtxwResultCode_t core_config_bool(const core_config* config, const char* key, i
 int core_config_value(const core_config* config, const char* key, const char** begin,
                       const char** end);
 
+/* [*begin, *end) without its leading and trailing spaces and tabs: one
+ * item of a comma-separated value (StatsReports=, SqliteIndexes=). */
+static inline void core_config_trim(const char** begin, const char** end) {
+    while (*begin < *end && (**begin == ' ' || **begin == '\t'))
+        (*begin)++;
+    while (*end > *begin && ((*end)[-1] == ' ' || (*end)[-1] == '\t'))
+        (*end)--;
+}
+
 /* One counter as registered (borrowed from the core). */
 typedef struct core_counter {
     uint64_t id;

@@ -124,10 +124,7 @@ static const struct {
 /* One name of the list, [begin, end) trimmed: its bits, or -1. */
 static long index_bits(const char* begin, const char* end) {
     size_t length, i;
-    while (begin < end && (*begin == ' ' || *begin == '\t'))
-        begin++;
-    while (end > begin && (end[-1] == ' ' || end[-1] == '\t'))
-        end--;
+    core_config_trim(&begin, &end);
     length = (size_t)(end - begin);
     if (length == 3 && memcmp(begin, "all", 3) == 0)
         return SQLITE_INDEX_ALL;

@@ -105,10 +105,7 @@ static nvtxwResultCode_t parse_format(stats_sink* ss, const char* text) {
 /* One name of StatsReports, [begin, end) trimmed of spaces. */
 static nvtxwResultCode_t add_report(stats_sink* ss, const char* begin, const char* end) {
     size_t i, length;
-    while (begin < end && (*begin == ' ' || *begin == '\t'))
-        begin++;
-    while (end > begin && (end[-1] == ' ' || end[-1] == '\t'))
-        end--;
+    core_config_trim(&begin, &end);
     length = (size_t)(end - begin);
     for (i = 0; i < STATS_REPORT_COUNT; i++) {
         if (strlen(report_names[i]) == length && strncmp(begin, report_names[i], length) == 0) {
