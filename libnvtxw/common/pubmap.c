@@ -146,9 +146,10 @@ int pubvec_set(pubvec* vec, size_t index, void* value) {
 void pubvec_free(pubvec* vec, void (*free_value)(void*)) {
     for (unsigned s = 0; s < PUBVEC_SEGMENTS; s++) {
         _Atomic(void*)* segment = vec_segment(vec, s);
-        size_t count = (size_t)1 << (PUBVEC_FIRST_BITS + s);
+        size_t count;
         if (segment == NULL)
-            continue;
+            continue; /* (a segment past what size_t indexes never is) */
+        count = (size_t)1 << (PUBVEC_FIRST_BITS + s);
         for (size_t i = 0; free_value != NULL && i < count; i++) {
             void* value = atomic_load_explicit(&segment[i], memory_order_relaxed);
             if (value != NULL)

@@ -129,7 +129,9 @@ void pubmap_init_dense(pubmap* map, uint64_t base);
 
 /* Is `id` one of the dense range's? */
 static inline int pubmap_is_dense(const pubmap* map, uint64_t id) {
-    return map->dense_base != 0 && id >= map->dense_base && id - map->dense_base < PUBVEC_MAX_ITEMS;
+    /* SIZE_MAX: a 32-bit size_t would cut the index down to another's */
+    return map->dense_base != 0 && id >= map->dense_base &&
+           id - map->dense_base < PUBVEC_MAX_ITEMS && id - map->dense_base <= SIZE_MAX;
 }
 
 /* The value stored under `id`, or NULL. Lock-free. Inline: payload visits

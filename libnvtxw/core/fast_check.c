@@ -106,8 +106,8 @@ static int entry_plain_string(const nvtxPayloadSchemaEntry_t* e) {
            NVTXW_PAYLOAD_ENTRY_ARRAY_KIND(e->flags) ==
                NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_ZERO_TERMINATED &&
            e->arrayOrUnionDetail == 0 && (e->flags & ADDRESSING_FLAGS) == 0 &&
-           (e->semantics == NULL ||
-            (e->semantics->semanticId == NVTXW_SEMANTIC_ID_JSON_TEXT && e->semantics->next == NULL));
+           (e->semantics == NULL || (e->semantics->semanticId == NVTXW_SEMANTIC_ID_JSON_TEXT &&
+                                     e->semantics->next == NULL));
 }
 
 /* The sequence code of an entry of a packed DYNAMIC schema, or -1. */
@@ -124,9 +124,24 @@ static int entry_sequence_code(const nvtxPayloadSchemaEntry_t* e) {
     return (int)size;
 }
 
-static int dynamic_fast(const nvtxPayloadSchemaAttr_t* attr, core_fast_plan* plan) {
-    int packed = (attr->fieldMask & NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_ALIGNMENT) && attr->packAlign == 1;
+/* Entries one after the other: an explicit offset (finalize.c honours one
+ * in DYNAMIC schemas too) puts an entry where the walk, not the sequence,
+ * would look. */
+static int entries_in_order(const nvtxPayloadSchemaAttr_t* attr) {
     size_t i;
+    for (i = 0; i < attr->numEntries; i++) {
+        if (attr->entries[i].offset != 0)
+            return 0;
+    }
+    return 1;
+}
+
+static int dynamic_fast(const nvtxPayloadSchemaAttr_t* attr, core_fast_plan* plan) {
+    int packed =
+        (attr->fieldMask & NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_ALIGNMENT) && attr->packAlign == 1;
+    size_t i;
+    if (!entries_in_order(attr))
+        return 0;
     if (attr->numEntries == 1 && entry_plain_string(&attr->entries[0]) &&
         attr->entries[0].semantics == NULL) {
         /* the string ends at the payload's end at the latest: nothing to

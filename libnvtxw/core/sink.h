@@ -38,6 +38,7 @@
 #include "common/idmap.h"
 #include "common/pubmap.h"
 #include "nvtxw/abi.h"
+#include "nvtxw/loader.h"
 #include "nvtxw/payload.h"
 
 typedef struct core_session core_session;
@@ -126,7 +127,7 @@ static inline const char* core_domain_string(const core_domain* domain, uint64_t
 #define CORE_FAST_SEQ_STRING 0 /* sequence[i]: a NUL-terminated byte string */
 
 typedef struct core_fast_plan {
-    size_t min_size;         /* bytes a payload needs */
+    size_t min_size; /* bytes a payload needs */
     /* A packed DYNAMIC schema: each entry in order, a scalar of
      * sequence[i] bytes or CORE_FAST_SEQ_STRING; 0 entries for others. */
     size_t sequence_count;
@@ -167,7 +168,7 @@ static inline int core_fast_payload_valid(const core_domain* domain, const core_
             if (p->size - at < plan->sequence[i])
                 return 0; /* the walk names what is missing */
             at += plan->sequence[i];
-        } else {
+        } else if (at < p->size) {
             const uint8_t* nul = (const uint8_t*)memchr(data + at, 0, p->size - at);
             at = nul != NULL ? (size_t)(nul - data) + 1 : p->size;
         }
@@ -225,12 +226,13 @@ nvtxwResultCode_t core_config_bool(const core_config* config, const char* key, i
 int core_config_value(const core_config* config, const char* key, const char** begin,
                       const char** end);
 
-/* [*begin, *end) without its leading and trailing spaces and tabs: one
+/* [*begin, *end) without its leading and trailing blanks (the config
+ * grammar's: space, tab, vertical tab): one
  * item of a comma-separated value (StatsReports=, SqliteIndexes=). */
 static inline void core_config_trim(const char** begin, const char** end) {
-    while (*begin < *end && (**begin == ' ' || **begin == '\t'))
+    while (*begin < *end && nvtxw_config_is_space(**begin))
         (*begin)++;
-    while (*end > *begin && ((*end)[-1] == ' ' || (*end)[-1] == '\t'))
+    while (*end > *begin && nvtxw_config_is_space((*end)[-1]))
         (*end)--;
 }
 

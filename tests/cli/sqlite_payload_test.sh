@@ -195,6 +195,10 @@ expect $? "--sqlite-indexes: the same rows whichever indexes are built ($rows)"
 status=$?
 [ "$status" = 1 ] && grep -q 'SqliteIndexes names "time"' "$tmp/err" && [ ! -e "$tmp/ix-bad.sqlite" ]
 expect $? "--sqlite-indexes start,time: exit 1 ($status) naming 'time', no output"
+"$replay" "$src/tests/data/pytorch_trace.json" -o "$tmp/ix-empty.sqlite" --sqlite-indexes ' ' >"$tmp/out" 2>"$tmp/err"
+status=$?
+[ "$status" = 2 ] && grep -q -- "--sqlite-indexes takes a comma-separated list" "$tmp/err" && [ ! -e "$tmp/ix-empty.sqlite" ]
+expect $? "--sqlite-indexes ' ': exit 2 ($status), the reason, no output"
 "$replay" "$src/tests/data/pytorch_trace.json" -o "$tmp/ix.json" --sqlite-indexes all >"$tmp/out" 2>"$tmp/err"
 status=$?
 [ "$status" = 2 ] && grep -q -- "--sqlite-indexes is for the sqlite sink" "$tmp/err" && [ ! -e "$tmp/ix.json" ]

@@ -420,7 +420,7 @@ START_TEST(test_indexes) {
     expect_indexes("|SqliteIndexes=none,text", "events_range\nevents_text_id\n");
     tu_remove_tree(dir);
     tu_make_temp_dir_or_fail(dir, sizeof dir, "nvtxw-sqlite");
-    ck_assert_int_eq(try_begin(out_path, "|SqliteIndexes=start,time", &session),
+    ck_assert_int_eq(try_begin(out_path, "|SqliteIndexes=start, time ,text", &session),
                      NVTXW_RESULT_INVALID_ARGUMENT);
     ck_assert_msg(strstr(nvtxw_last_error(), "SqliteIndexes names \"time\"") != NULL, "message: %s",
                   nvtxw_last_error());

@@ -121,11 +121,9 @@ static const struct {
 };
 #define INDEX_DEF_COUNT (sizeof index_defs / sizeof index_defs[0])
 
-/* One name of the list, [begin, end) trimmed: its bits, or -1. */
+/* One name of the list, [begin, end): its bits, or -1. */
 static long index_bits(const char* begin, const char* end) {
-    size_t length, i;
-    core_config_trim(&begin, &end);
-    length = (size_t)(end - begin);
+    size_t length = (size_t)(end - begin), i;
     if (length == 3 && memcmp(begin, "all", 3) == 0)
         return SQLITE_INDEX_ALL;
     if (length == 4 && memcmp(begin, "none", 4) == 0)
@@ -145,13 +143,14 @@ nvtxwResultCode_t sqlite_parse_indexes(const core_config* config, unsigned* out)
     *out = 0;
     for (;;) {
         const char* comma = memchr(begin, ',', (size_t)(end - begin));
-        const char* name_end = comma ? comma : end;
-        long bits = index_bits(begin, name_end);
-        if (bits < 0)
+        const char *name = begin, *name_end = comma ? comma : end;
+        long bits;
+        core_config_trim(&name, &name_end);
+        if ((bits = index_bits(name, name_end)) < 0)
             return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
                              "cannot begin session: SqliteIndexes names \"%.*s\", not start, "
                              "stream, text, counter, all or none",
-                             (int)(name_end - begin), begin);
+                             (int)(name_end - name), name);
         *out |= (unsigned)bits;
         if (comma == NULL)
             return NVTXW_RESULT_SUCCESS;

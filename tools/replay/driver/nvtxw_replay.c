@@ -375,8 +375,10 @@ static int parse(int argc, char** argv, options* o) {
     if (o->stats_reports != NULL && !tool_config_value_ok(o->stats_reports))
         return usage_error("--stats-reports takes a comma-separated list, not '%s'",
                            o->stats_reports);
-    if (o->sqlite_indexes != NULL && !tool_config_value_ok(o->sqlite_indexes))
-        return usage_error("--sqlite-indexes takes a comma-separated list, not '%s'",
+    if (o->sqlite_indexes != NULL && (!tool_config_value_ok(o->sqlite_indexes) ||
+                                      o->sqlite_indexes[strspn(o->sqlite_indexes, " \t")] == '\0'))
+        return usage_error("--sqlite-indexes takes a comma-separated list of start, stream, text, "
+                           "counter, all or none, not '%s'",
                            o->sqlite_indexes);
     if (o->task_rows != NULL && !tool_row_count_ok(o->task_rows))
         return usage_error("--task-rows takes a number of rows or 'all', not '%s'", o->task_rows);
