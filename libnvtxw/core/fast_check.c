@@ -72,10 +72,21 @@ static int entry_fast_enum(const nvtxPayloadSchemaEntry_t* e, size_t offset) {
            (e->flags & NVTXW_PAYLOAD_ENTRY_FLAG_SEMANTIC_MASK) != NVTX_PAYLOAD_ENTRY_FLAG_TIMESTAMP;
 }
 
+/* A predefined number (any value is valid) with nothing that sends the
+ * walk elsewhere: no semantics, no addressing flags; the size of one. */
+static size_t entry_plain_number(const nvtxPayloadSchemaEntry_t* e) {
+    size_t size = nvtxw_entry_type_size(e->type);
+    if (e->type >= NVTX_PAYLOAD_ENTRY_TYPE_CSTRING || e->type == NVTX_PAYLOAD_ENTRY_TYPE_INVALID ||
+        e->type == NVTX_PAYLOAD_ENTRY_TYPE_SCOPE_ID || e->semantics != NULL ||
+        (e->flags & ADDRESSING_FLAGS))
+        return 0;
+    return size;
+}
+
 static int entry_fast(const nvtxw_schema_registry_t* registry, const nvtxw_schema_t* schema,
                       size_t index, const nvtxPayloadSchemaEntry_t* e, core_fast_plan* plan) {
     uint64_t kind = NVTXW_PAYLOAD_ENTRY_ARRAY_KIND(e->flags);
-    size_t size = nvtxw_entry_type_size(e->type);
+    size_t size = entry_plain_number(e);
     size_t offset = nvtxw_schema_entry_offset(schema, index);
     if (e->type == NVTX_PAYLOAD_ENTRY_TYPE_NVTX_REGISTERED_STRING_HANDLE)
         return entry_fast_handle(e, offset, plan);
@@ -84,10 +95,8 @@ static int entry_fast(const nvtxw_schema_registry_t* registry, const nvtxw_schem
     if (e->type >= NVTX_PAYLOAD_SCHEMA_ID_STATIC_START &&
         nvtxw_schema_registry_find_enum(registry, e->type) != NULL)
         return entry_fast_enum(e, offset);
-    if (e->type >= NVTX_PAYLOAD_ENTRY_TYPE_CSTRING || e->type == NVTX_PAYLOAD_ENTRY_TYPE_INVALID ||
-        size == 0 || offset == SIZE_MAX ||
-        (kind != 0 && kind != NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_FIXED_SIZE) || e->semantics != NULL ||
-        (e->flags & ADDRESSING_FLAGS))
+    if (size == 0 || offset == SIZE_MAX ||
+        (kind != 0 && kind != NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_FIXED_SIZE))
         return 0;
     if (!plan->has_timestamp && kind == 0 && size == 8 &&
         (e->flags & NVTXW_PAYLOAD_ENTRY_FLAG_SEMANTIC_MASK) == NVTX_PAYLOAD_ENTRY_FLAG_TIMESTAMP &&
@@ -112,13 +121,10 @@ static int entry_plain_string(const nvtxPayloadSchemaEntry_t* e) {
 
 /* The sequence code of an entry of a packed DYNAMIC schema, or -1. */
 static int entry_sequence_code(const nvtxPayloadSchemaEntry_t* e) {
-    size_t size = nvtxw_entry_type_size(e->type);
+    size_t size = entry_plain_number(e);
     if (entry_plain_string(e))
         return CORE_FAST_SEQ_STRING;
-    if (e->type >= NVTX_PAYLOAD_ENTRY_TYPE_CSTRING || e->type == NVTX_PAYLOAD_ENTRY_TYPE_INVALID ||
-        e->type == NVTX_PAYLOAD_ENTRY_TYPE_SCOPE_ID || size == 0 || size > 16 ||
-        NVTXW_PAYLOAD_ENTRY_ARRAY_KIND(e->flags) != 0 || e->semantics != NULL ||
-        (e->flags & ADDRESSING_FLAGS) ||
+    if (size == 0 || size > 16 || NVTXW_PAYLOAD_ENTRY_ARRAY_KIND(e->flags) != 0 ||
         (e->flags & NVTXW_PAYLOAD_ENTRY_FLAG_SEMANTIC_MASK) == NVTX_PAYLOAD_ENTRY_FLAG_TIMESTAMP)
         return -1;
     return (int)size;

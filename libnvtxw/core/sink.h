@@ -156,14 +156,14 @@ const core_fast_plan* core_fast_plan_of(const core_domain* domain, uint64_t sche
  * at plan->timestamp_offset. 0 means "ask core_event_visit", not "invalid". */
 static inline int core_fast_payload_valid(const core_domain* domain, const core_fast_plan* plan,
                                           const nvtxPayloadData_t* p) {
+    const uint8_t* data = (const uint8_t*)p->payload;
     size_t i, at = 0;
-    if (p->payload == NULL || p->size == SIZE_MAX || p->size < plan->min_size)
+    if (data == NULL || p->size == SIZE_MAX || p->size < plan->min_size)
         return 0;
     /* The walk's rules for these entries: a scalar needs its bytes, a
      * string ends at its NUL or at the payload's end; bytes after the last
      * entry are ignored. */
     for (i = 0; i < plan->sequence_count; i++) {
-        const uint8_t* data = (const uint8_t*)p->payload;
         if (plan->sequence[i] != CORE_FAST_SEQ_STRING) {
             if (p->size - at < plan->sequence[i])
                 return 0; /* the walk names what is missing */
