@@ -14,6 +14,7 @@ nvtxwinclude_HEADERS = \
 	libnvtxw/include/nvtxw/backend.h \
 	libnvtxw/include/nvtxw/error.h \
 	libnvtxw/include/nvtxw/export.h \
+	libnvtxw/include/nvtxw/extension.h \
 	libnvtxw/include/nvtxw/format.h \
 	libnvtxw/include/nvtxw/helper_types.h \
 	libnvtxw/include/nvtxw/helpers.h \

@@ -7,6 +7,10 @@
 #include "common/alloc.h"
 #include "common/idmap.h"
 
+char pubmap_released_mark;
+
+static _Atomic(void*)* vec_segment(const pubvec* vec, unsigned s);
+
 /* Readers take the table with acquire: it pairs with the release that
  * published it, so its copied slots are visible. The casts drop const only
  * to load: C11's atomic_load takes a non-const pointer. */
@@ -90,6 +94,28 @@ int pubmap_put(pubmap* map, uint64_t id, void* value) {
     return 0;
 }
 
+void* pubmap_release(pubmap* map, uint64_t id) {
+    _Atomic(void*)* cell;
+    void* value;
+    if (pubmap_is_dense(map, id)) {
+        size_t offset;
+        unsigned s;
+        if ((value = pubmap_get(map, id)) == NULL)
+            return NULL;
+        s = pubvec_segment((size_t)(id - map->dense_base), &offset);
+        cell = &vec_segment(&map->dense, s)[offset];
+    } else {
+        pubmap_table* table = map_table(map, memory_order_relaxed);
+        if (table == NULL || (value = pubmap_get(map, id)) == NULL)
+            return NULL;
+        cell = &map_find(table, id)->value;
+    }
+    /* relaxed: nothing is published; the slot's ID stays, so the probe
+     * chains of other IDs are unchanged */
+    atomic_store_explicit(cell, PUBMAP_RELEASED, memory_order_relaxed);
+    return value;
+}
+
 size_t pubmap_count(const pubmap* map) { return map->count; }
 
 void pubmap_free(pubmap* map, void (*free_value)(void*)) {
@@ -97,7 +123,7 @@ void pubmap_free(pubmap* map, void (*free_value)(void*)) {
     size_t i;
     for (i = 0; free_value != NULL && table != NULL && i < table->capacity; i++) {
         void* value = atomic_load_explicit(&table->slots[i].value, memory_order_relaxed);
-        if (value != NULL)
+        if (value != NULL && value != PUBMAP_RELEASED)
             free_value(value);
     }
     while (table != NULL) {
@@ -152,7 +178,7 @@ void pubvec_free(pubvec* vec, void (*free_value)(void*)) {
         count = (size_t)1 << (PUBVEC_FIRST_BITS + s);
         for (size_t i = 0; free_value != NULL && i < count; i++) {
             void* value = atomic_load_explicit(&segment[i], memory_order_relaxed);
-            if (value != NULL)
+            if (value != NULL && value != PUBMAP_RELEASED)
                 free_value(value);
         }
         nvtxw_free(segment);

@@ -13,7 +13,10 @@
  * core's registration mutex); readers (get) may run on any thread at the
  * same time and never wait. Values are never removed or replaced, only
  * added, so a reader that finds a value may keep using it until the map is
- * freed.
+ * freed. The one exception is pubmap_release, for registries whose
+ * producer may declare an ID dead (a released scope): its caller
+ * guarantees that no reader still uses the value, and from then on readers
+ * find NULL under the ID while the writer still sees it as taken.
  *
  * How: nothing is changed in a way a reader could see half done, and
  * nothing a reader may hold is freed before the map.
@@ -123,6 +126,10 @@ struct pubmap_table {
     pubmap_slot slots[];
 };
 
+/* The value left under a released ID: readers get NULL, pubmap_taken 1. */
+extern char pubmap_released_mark;
+#define PUBMAP_RELEASED ((void*)&pubmap_released_mark)
+
 /* Keeps the IDs from `base` (not 0) on in a pubvec, the rest in the hash
  * table. Only on an empty map, before any reader. */
 void pubmap_init_dense(pubmap* map, uint64_t base);
@@ -134,9 +141,8 @@ static inline int pubmap_is_dense(const pubmap* map, uint64_t id) {
            id - map->dense_base < PUBVEC_MAX_ITEMS && id - map->dense_base <= SIZE_MAX;
 }
 
-/* The value stored under `id`, or NULL. Lock-free. Inline: payload visits
- * look up each payload's schema here. */
-static inline void* pubmap_get(const pubmap* map, uint64_t id) {
+/* The value stored under `id`, PUBMAP_RELEASED, or NULL. Lock-free. */
+static inline void* pubmap_get_raw(const pubmap* map, uint64_t id) {
     pubmap_table* table;
     size_t mask, i;
     void* value;
@@ -158,6 +164,18 @@ static inline void* pubmap_get(const pubmap* map, uint64_t id) {
     return NULL;
 }
 
+/* The value stored under `id`, or NULL (never stored, or released).
+ * Lock-free. Inline: payload visits look up each payload's schema here. */
+static inline void* pubmap_get(const pubmap* map, uint64_t id) {
+    void* value = pubmap_get_raw(map, id);
+    return value != PUBMAP_RELEASED ? value : NULL;
+}
+
+/* Non-zero when `id` was ever stored, released or not. */
+static inline int pubmap_taken(const pubmap* map, uint64_t id) {
+    return pubmap_get_raw(map, id) != NULL;
+}
+
 /* Makes room for `extra` more puts of IDs outside the dense range, so that
  * they cannot fail. */
 int pubmap_reserve(pubmap* map, size_t extra);
@@ -165,7 +183,14 @@ int pubmap_reserve(pubmap* map, size_t extra);
 int pubmap_reserve_id(pubmap* map, uint64_t id);
 /* Stores a non-NULL value under an ID that is not yet present. */
 int pubmap_put(pubmap* map, uint64_t id, void* value);
-/* Number of values; the writer's side (serialized with puts). */
+/* Replaces the value under `id` with PUBMAP_RELEASED and returns it, or
+ * returns NULL (and changes nothing) when `id` holds no live value. Never
+ * fails: the slot stays (a pointer's worth of memory), so the ID is never
+ * taken again and concurrent readers of other IDs are not disturbed. The
+ * caller guarantees no reader still uses the value before freeing it. */
+void* pubmap_release(pubmap* map, uint64_t id);
+/* Number of values stored, released ones included; the writer's side
+ * (serialized with puts). */
 size_t pubmap_count(const pubmap* map);
 /* Frees the tables (and each value with free_value, when not NULL). No
  * reader or writer may run. */

@@ -170,6 +170,11 @@ nvtxwResultCode_t core_string_register(nvtxDomainHandle_t domain, const char* st
                                        nvtxStringHandle_t* out);
 nvtxwResultCode_t core_resource_register(nvtxDomainHandle_t domain,
                                          const nvtxResourceAttributes_t* attr);
+/* libnvtxw's extension table (nvtxw/extension.h). */
+nvtxwResultCode_t core_scope_release(nvtxDomainHandle_t domain, uint64_t scope_id);
+/* Adds `delta` to the users of scope `id` when it is a registered scope
+ * (core_scope.users); under reg_mutex. */
+void core_scope_refer(core_domain* domain, uint64_t id, int delta);
 nvtxwResultCode_t core_scope_register(nvtxDomainHandle_t domain, const nvtxScopeAttr_t* attr,
                                       uint64_t* out);
 nvtxwResultCode_t core_schema_register(nvtxDomainHandle_t domain,

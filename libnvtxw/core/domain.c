@@ -262,6 +262,17 @@ const core_counter* core_domain_counter(const core_domain* domain, uint64_t id) 
     return pubmap_get(&domain->counters, id);
 }
 
+void core_scope_refer(core_domain* domain, uint64_t id, int delta) {
+    core_scope* scope =
+        id == NVTX_SCOPE_NONE || id == NVTX_SCOPE_ROOT ? NULL : pubmap_get(&domain->scopes, id);
+    if (scope != NULL)
+        scope->users += (size_t)delta; /* -1 wraps to one less */
+}
+
+int core_domain_scope_released(const core_domain* domain, uint64_t id) {
+    return pubmap_get_raw(&domain->scopes, id) == PUBMAP_RELEASED;
+}
+
 int core_domain_scope_known(const core_domain* domain, uint64_t id) {
     return id == NVTX_SCOPE_NONE || id == NVTX_SCOPE_ROOT ||
            pubmap_get(&domain->scopes, id) != NULL;

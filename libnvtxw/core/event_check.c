@@ -86,7 +86,11 @@ static int check_unsigned(void* ctx, uint64_t value) {
     check_state* state = ctx;
     if (state->field != NULL && state->field->type == NVTX_PAYLOAD_ENTRY_TYPE_SCOPE_ID &&
         !core_domain_scope_known(state->event->stream->domain, value))
-        return check_fail(state, "scope %llu is not registered in the stream's domain", value);
+        return check_fail(state,
+                          core_domain_scope_released(state->event->stream->domain, value)
+                              ? "scope %llu was released (ScopeRelease) in the stream's domain"
+                              : "scope %llu is not registered in the stream's domain",
+                          value);
     note_timestamp(state, (int64_t)value);
     return FORWARD(state, on_unsigned, value);
 }

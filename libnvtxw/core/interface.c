@@ -17,6 +17,7 @@
 #include "common/error_internal.h"
 #include "core/core_internal.h"
 #include "nvtxw/backend.h"
+#include "nvtxw/extension.h"
 
 handle_table core_sessions = HANDLE_TABLE_INIT(HANDLE_KIND_SESSION);
 handle_table core_domains = HANDLE_TABLE_INIT(HANDLE_KIND_DOMAIN);
@@ -47,13 +48,24 @@ static const nvtxwInterface_v2_t core_interface = {
     {NULL},
 };
 
+static const nvtxwExtensionInterface_v1_t core_extension = {
+    sizeof(nvtxwExtensionInterface_v1_t),
+    core_scope_release,
+};
+
 nvtxwResultCode_t nvtxwGetInterface(nvtxwInterfaceVersion_t version, const void** ifaceOut) {
     if (ifaceOut == NULL)
         return error_set(NVTXW_RESULT_INVALID_ARGUMENT, "cannot get interface: ifaceOut is NULL");
+    if (version == NVTXW_EXTENSION_INTERFACE_VERSION) {
+        *ifaceOut = &core_extension;
+        return NVTXW_RESULT_SUCCESS;
+    }
     if (version != NVTXW_INTERFACE_VERSION)
         return error_set(NVTXW_RESULT_INTERFACE_VERSION_NOT_SUPPORTED,
-                         "cannot get interface: version %d is not supported (only %d)",
-                         (int)version, NVTXW_INTERFACE_VERSION);
+                         "cannot get interface: version %d is not supported (only %d, and "
+                         "libnvtxw's extension table %d)",
+                         (int)version, NVTXW_INTERFACE_VERSION,
+                         (int)NVTXW_EXTENSION_INTERFACE_VERSION);
     *ifaceOut = &core_interface;
     return NVTXW_RESULT_SUCCESS;
 }

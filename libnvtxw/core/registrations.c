@@ -38,10 +38,11 @@ static nvtxwResultCode_t pick_id(const char* call, const pubmap* taken, uint64_t
         return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
                          "cannot %s: static ID %llu is outside [16777216, 4294967296)", call,
                          (unsigned long long)requested);
-    if (pubmap_get(taken, requested) != NULL)
+    if (pubmap_taken(taken, requested))
         return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
-                         "cannot %s: static ID %llu is already registered in this domain", call,
-                         (unsigned long long)requested);
+                         "cannot %s: static ID %llu is already %s in this domain", call,
+                         (unsigned long long)requested,
+                         pubmap_get(taken, requested) != NULL ? "registered" : "taken (released)");
     *id = requested;
     return NVTXW_RESULT_SUCCESS;
 }
@@ -156,14 +157,54 @@ static nvtxwResultCode_t scope_register(core_domain* domain, const nvtxScopeAttr
     /* Filled before it is published: writers may read it at once. */
     scope->id = id;
     scope->parent = attr->parentScope;
+    scope->users = 0;
     utf8_repair_into(scope->path, path);
     if (pubmap_put(&domain->scopes, id, scope) != 0) {
         nvtxw_free(scope);
         return error_oom("a scope");
     }
+    core_scope_refer(domain, scope->parent, 1);
     if (out != NULL)
         *out = id;
     return SINK_CALL(domain, scope_register, domain, id, scope->parent, scope->path);
+}
+
+static nvtxwResultCode_t scope_release(core_domain* domain, uint64_t id) {
+    core_scope* scope;
+    nvtxwResultCode_t status;
+    if (id < NVTX_SCOPE_ID_STATIC_START)
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                         "cannot release scope %llu: NONE, ROOT and the predefined scopes are "
+                         "never released",
+                         (unsigned long long)id);
+    if ((scope = pubmap_get(&domain->scopes, id)) == NULL)
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                         "cannot release scope %llu: %s in domain \"%s\"", (unsigned long long)id,
+                         pubmap_taken(&domain->scopes, id) ? "it was released already"
+                                                           : "it is not a registered scope",
+                         domain->name);
+    if (scope->users != 0)
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                         "cannot release scope %llu (\"%s\") of domain \"%s\": %zu open "
+                         "streams, counters, time domains or child scopes still name it",
+                         (unsigned long long)id, scope->path, domain->name, scope->users);
+    status = SINK_CALL(domain, scope_release, domain, id);
+    /* Forgotten even when the sink failed (the session is faulty then):
+     * the producer is done with it either way. */
+    core_scope_refer(domain, scope->parent, -1);
+    pubmap_release(&domain->scopes, id);
+    nvtxw_free(scope);
+    return status;
+}
+
+nvtxwResultCode_t core_scope_release(nvtxDomainHandle_t handle, uint64_t scope_id) {
+    nvtxwResultCode_t status;
+    core_domain* domain = core_registration_enter(handle, "release scope", &status);
+    if (domain == NULL)
+        return status;
+    status = scope_release(domain, scope_id);
+    core_registration_leave(domain);
+    return status;
 }
 
 nvtxwResultCode_t core_scope_register(nvtxDomainHandle_t handle, const nvtxScopeAttr_t* attr,
@@ -326,6 +367,7 @@ static nvtxwResultCode_t counter_register(core_domain* domain, const nvtxCounter
         core_counter_free(counter);
         return error_oom("a counter");
     }
+    core_scope_refer(domain, counter->scope_id, 1);
     if (out != NULL)
         *out = id;
     return SINK_CALL(domain, counter_register, domain, counter);
@@ -373,6 +415,7 @@ static nvtxwResultCode_t time_domain_register(core_domain* domain, const nvtxTim
     }
     if (out != NULL)
         *out = id;
+    core_scope_refer(domain, attr->scopeId, 1);
     return SINK_CALL(domain, time_domain_register, domain, copy);
 }
 

@@ -59,6 +59,9 @@ typedef struct core_stream core_stream;
 typedef struct core_scope {
     uint64_t id;
     uint64_t parent;
+    /* Open streams, counters, time domains and live child scopes that name
+     * it: a scope is released only at 0. The core's own, under reg_mutex. */
+    size_t users;
     char path[];
 } core_scope;
 
@@ -143,6 +146,8 @@ typedef struct core_fast_plan {
 /* Non-zero when `id` may be used as a scope in this domain: NONE, ROOT or a
  * registered scope. Lock-free. */
 int core_domain_scope_known(const core_domain* domain, uint64_t id);
+/* Non-zero when `id` was a scope of this domain and was released. */
+int core_domain_scope_released(const core_domain* domain, uint64_t id);
 
 /* The fast plan of a schema of this domain, or NULL when its payloads need
  * the walk. Lock-free. */
@@ -338,6 +343,9 @@ typedef struct sink_ops {
                                            const core_resource* resource);
     nvtxwResultCode_t (*scope_register)(sink* s, const core_domain* domain, uint64_t scope_id,
                                         uint64_t parent, const char* path);
+    /* libnvtxw's ScopeRelease (nvtxw/extension.h): the scope is still
+     * readable during the call; no event names it afterwards. */
+    nvtxwResultCode_t (*scope_release)(sink* s, const core_domain* domain, uint64_t scope_id);
     nvtxwResultCode_t (*schema_register)(sink* s, const core_domain* domain,
                                          const nvtxw_schema_t* schema);
     nvtxwResultCode_t (*enum_register)(sink* s, const core_domain* domain,

@@ -170,6 +170,7 @@ static nvtxwResultCode_t stream_open(core_session* session, const nvtxwStreamAtt
         return core_session_sink_result(session, status);
     }
     session->streams_opened++;
+    core_scope_refer(domain, stream->scope_id, 1);
     *out = (nvtxwStreamHandle_t)(uintptr_t)stream->handle;
     return NVTXW_RESULT_SUCCESS;
 }
@@ -210,6 +211,7 @@ nvtxwResultCode_t core_stream_close(nvtxwStreamHandle_t handle) {
     if (session->out->ops->stream_close != NULL)
         status = session->out->ops->stream_close(session->out, stream, stream->sink_state);
     session_remove_stream(session, stream);
+    core_scope_refer(stream->domain, stream->scope_id, -1);
     pthread_mutex_unlock(&session->reg_mutex);
     core_stream_free(stream);
     status = core_session_sink_result(session, status);

@@ -15,6 +15,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -29,6 +32,7 @@
 #include "nvtxw/abi.h"
 #include "nvtxw/backend.h"
 #include "nvtxw/error.h"
+#include "nvtxw/extension.h"
 #include "nvtxw/payload.h"
 #include "nvtxw/resource.h"
 #include "test_util.h"
@@ -97,6 +101,16 @@ static void expect(const char* format, ...) {
 }
 
 /* Non-zero when `line` is a whole line of `text`. */
+/* Bytes the allocator has handed out and not taken back (0 when it cannot
+ * say, as under a sanitizer's allocator). */
+static size_t heap_in_use(void) {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 33)
+    return mallinfo2().uordblks;
+#else
+    return 0;
+#endif
+}
+
 static int has_line(const char* text, const char* line) {
     size_t n = strlen(line);
     const char* p = text;
@@ -1014,6 +1028,99 @@ START_TEST(scope_attr_errors) {
     uint64_t id = 0;
     ck_assert_fails(T->ScopeRegister(d, NULL, &id), NVTXW_RESULT_INVALID_ARGUMENT, "attr is NULL");
     ck_assert_fails(T->ScopeRegister(d, &small, &id), NVTXW_RESULT_INVALID_ARGUMENT, "structSize");
+    ck_assert_ok(T->SessionEnd(s));
+}
+END_TEST
+
+/* libnvtxw's ScopeRelease (nvtxw/extension.h): a released scope is unknown
+ * from then on, is never taken again, and cannot be released while
+ * anything registered or open still names it. */
+static const nvtxwExtensionInterface_t* extension(void) {
+    const nvtxwExtensionInterface_t* ext = NULL;
+    ck_assert_int_eq(nvtxwGetInterface(NVTXW_EXTENSION_INTERFACE_VERSION, (const void**)&ext),
+                     NVTXW_RESULT_SUCCESS);
+    ck_assert(NVTXW_EXTENSION_HAS(ext, ScopeRelease));
+    return ext;
+}
+
+START_TEST(scope_release_rules) {
+    const nvtxwExtensionInterface_t* ext = extension();
+    nvtxwSessionHandle_t s = text_session("rel");
+    nvtxDomainHandle_t d = domain(s, "d"), other = domain(s, "other");
+    uint64_t scoped = simple_schema(d, "scoped", scoped_entries), value = 0, id = 0, child = 0;
+    uint64_t task = scope(d, "task[1]"), parent = scope(d, "process"), counted = scope(d, "gpu");
+    uint64_t fixed = STATIC_START + 7, streamed = scope(d, "thread[1]"), counter = 0;
+    nvtxPayloadData_t p = {scoped, sizeof value, &value};
+    nvtxwStreamHandle_t st = stream(s, "s", d), owned = NULL;
+    nvtxwStreamAttributes_t attr = stream_attr("owned", d);
+    value = task;
+    ck_assert_ok(T->EventWrite(st, &p, 1));
+    ck_assert_ok(ext->ScopeRelease(d, task));
+    ck_assert_fails(T->EventWrite(st, &p, 1), NVTXW_RESULT_INVALID_ARGUMENT,
+                    "scope 4294967296 was released");
+    ck_assert_fails(ext->ScopeRelease(d, task), NVTXW_RESULT_INVALID_ARGUMENT,
+                    "it was released already");
+    ck_assert_fails(ext->ScopeRelease(other, parent), NVTXW_RESULT_INVALID_ARGUMENT,
+                    "it is not a registered scope in domain \"other\"");
+    ck_assert_fails(ext->ScopeRelease(d, NVTX_SCOPE_ROOT), NVTXW_RESULT_INVALID_ARGUMENT,
+                    "NONE, ROOT and the predefined scopes");
+    ck_assert_fails(open_with(s, d, task, 0, "late"), NVTXW_RESULT_INVALID_ARGUMENT,
+                    "scopeId=4294967296 is not NONE, ROOT or a scope");
+    ck_assert_fails(scope_with(d, "under", task, NVTX_SCOPE_NONE, &id),
+                    NVTXW_RESULT_INVALID_ARGUMENT, "parentScope=4294967296");
+    /* dynamic IDs go on after the released one; a released static ID is
+     * never accepted again */
+    ck_assert_ok(scope_with(d, "next", NVTX_SCOPE_ROOT, NVTX_SCOPE_NONE, &id));
+    ck_assert_uint_eq(id, streamed + 1);
+    ck_assert_ok(scope_with(d, "fixed", NVTX_SCOPE_ROOT, fixed, NULL));
+    ck_assert_ok(ext->ScopeRelease(d, fixed));
+    ck_assert_fails(scope_with(d, "again", NVTX_SCOPE_ROOT, fixed, NULL),
+                    NVTXW_RESULT_INVALID_ARGUMENT, "taken (released)");
+    /* users: a child scope, a counter, an open stream */
+    ck_assert_ok(scope_with(d, "task[2]", parent, NVTX_SCOPE_NONE, &child));
+    ck_assert_fails(ext->ScopeRelease(d, parent), NVTXW_RESULT_INVALID_ARGUMENT,
+                    "1 open streams, counters, time domains or child scopes still name it");
+    ck_assert_ok(ext->ScopeRelease(d, child));
+    ck_assert_ok(ext->ScopeRelease(d, parent));
+    ck_assert_ok(counter_with(d, NVTX_PAYLOAD_ENTRY_TYPE_INT64, counted, 0, &counter));
+    ck_assert_fails(ext->ScopeRelease(d, counted), NVTXW_RESULT_INVALID_ARGUMENT, "(\"gpu\")");
+    attr.scopeId = streamed;
+    ck_assert_ok(T->StreamOpen(s, &attr, &owned));
+    ck_assert_fails(ext->ScopeRelease(d, streamed), NVTXW_RESULT_INVALID_ARGUMENT, "1 open");
+    ck_assert_ok(T->StreamClose(owned));
+    ck_assert_ok(ext->ScopeRelease(d, streamed));
+    {
+        char* text = end_and_read(s);
+        char line[128];
+        snprintf(line, sizeof line, "scope_release domain=\"d\" id=%llu", (unsigned long long)task);
+        ck_assert_msg(has_line(text, line), "no \"%s\" in:\n%s", line, text);
+        ck_assert_ptr_null(strstr(text, "scope_release domain=\"d\" id=4294967298\n"));
+        free(text);
+    }
+}
+END_TEST
+
+/* 100,000 scopes registered and released one after the other: the heap in
+ * use grows by the ID table's pointer per scope, not by the scopes (about
+ * 40 bytes each with their paths). Under a sanitizer's allocator mallinfo2
+ * says nothing; its leak check then says whether released scopes are
+ * freed. */
+START_TEST(scope_release_frees) {
+    const nvtxwExtensionInterface_t* ext = extension();
+    nvtxwSessionHandle_t s = null_session();
+    nvtxDomainHandle_t d = domain(s, "d");
+    char path[32];
+    size_t before = heap_in_use(), grown;
+    for (int i = 0; i < 100000; i++) {
+        uint64_t id = 0;
+        snprintf(path, sizeof path, "task[%d]", i);
+        ck_assert_ok(scope_with(d, path, NVTX_SCOPE_ROOT, NVTX_SCOPE_NONE, &id));
+        ck_assert_ok(ext->ScopeRelease(d, id));
+    }
+    grown = heap_in_use();
+    grown = grown > before ? grown - before : 0;
+    ck_assert_msg(grown < 100000 * 16, "the heap grew by %zu bytes for 100,000 released scopes",
+                  grown);
     ck_assert_ok(T->SessionEnd(s));
 }
 END_TEST
@@ -2075,6 +2182,8 @@ static void add_registrations(Suite* suite) {
     tc = tcase(suite, "scope");
     tcase_add_test(tc, scope_rules);
     tcase_add_test(tc, scope_attr_errors);
+    tcase_add_test(tc, scope_release_rules);
+    tcase_add_test(tc, scope_release_frees);
 }
 
 static void add_streams_and_writes(Suite* suite) {

@@ -169,6 +169,7 @@ static const char* const expected_calls[] = {"SessionBegin",
                                              "TimeSyncPointTableWrite",
                                              "TimestampConversionFactorWrite",
                                              "StreamClose",
+                                             "ScopeRegister", /* released: kept there */
                                              "SessionEnd"};
 #define EXPECTED_COUNT (sizeof expected_calls / sizeof expected_calls[0])
 
@@ -248,6 +249,17 @@ static void check_writes(const mock_log_t* log) {
     ck_assert_ptr_eq(c[13].handle, c[20].handle); /* the stream */
 }
 
+/* A scope registered and released (libnvtxw's extension): forwarded when
+ * the target has the extension (it then forgets the scope too), accepted
+ * and kept by the target otherwise. */
+static void release_a_scope(const ids* r) {
+    const nvtxwExtensionInterface_t* ext = NULL;
+    uint64_t task = 0;
+    ck_assert_int_eq(nvtxwGetInterface(NVTXW_EXTENSION_INTERFACE_VERSION, (const void**)&ext), 0);
+    ck_assert_int_eq(nvtxwScopeRegister(table(), r->domain, "task[1]", &task), 0);
+    ck_assert_msg(ext->ScopeRelease(r->domain, task) == 0, "%s", nvtxw_last_error());
+}
+
 START_TEST(test_forward_to_mock) {
     void* module = mock_open();
     const mock_log_t* log = mock_log_of(module);
@@ -260,6 +272,7 @@ START_TEST(test_forward_to_mock) {
     ck_assert_uint_eq(r.inner, DYN + 0);
     ck_assert_uint_eq(r.scope, DYN + 0);
     write_all(table(), &r);
+    release_a_scope(&r); /* the mock has no extension table */
     ck_assert_int_eq(table()->SessionEnd(session), 0);
     ck_assert_uint_eq(log->callCount, EXPECTED_COUNT);
     for (i = 0; i < EXPECTED_COUNT; i++)
@@ -553,6 +566,7 @@ static void run_scenario(const char* config) {
     ck_assert_msg(begin(config, &session) == 0, "%s", nvtxw_last_error());
     register_all(table(), session, &r);
     write_all(table(), &r);
+    release_a_scope(&r);
     ck_assert_msg(table()->SessionEnd(session) == 0, "%s", nvtxw_last_error());
 }
 
@@ -575,6 +589,7 @@ START_TEST(test_forward_to_own_library) {
     b = slurp(forwarded);
     mask_handles(a);
     mask_handles(b);
+    ck_assert_ptr_nonnull(strstr(a, "\nscope_release domain=\"dom\" id="));
     ck_assert_str_eq(b, a);
     free(a);
     free(b);

@@ -112,6 +112,42 @@ START_TEST(pubmap_dense_and_hashed_ids) {
 }
 END_TEST
 
+/* Released IDs read as NULL but stay taken; the hashed ones keep their
+ * slot, so IDs probed past them are still found, also after the table
+ * grows; _free skips them. */
+START_TEST(pubmap_release_keeps_the_slot) {
+    const uint64_t base = NVTX_SCOPE_ID_DYNAMIC_START, first = NVTX_SCOPE_ID_STATIC_START;
+    pubmap map = {0};
+    pubmap_init_dense(&map, base);
+    for (uint64_t i = 0; i < 100; i++) {
+        ck_assert_int_eq(pubmap_put(&map, base + i, VALUE(i)), 0);
+        ck_assert_int_eq(pubmap_put(&map, first + i, VALUE(first + i)), 0);
+    }
+    for (uint64_t i = 0; i < 100; i += 2) {
+        ck_assert_ptr_eq(pubmap_release(&map, base + i), VALUE(i));
+        ck_assert_ptr_eq(pubmap_release(&map, first + i), VALUE(first + i));
+    }
+    ck_assert_ptr_null(pubmap_release(&map, base + 0));   /* twice */
+    ck_assert_ptr_null(pubmap_release(&map, base + 100)); /* never put */
+    ck_assert_ptr_null(pubmap_release(&map, first + 100));
+    for (uint64_t i = 100; i < 5000; i++) /* grows the table past the released slots */
+        ck_assert_int_eq(pubmap_put(&map, first + i, VALUE(first + i)), 0);
+    for (uint64_t i = 0; i < 100; i++) {
+        void* dense = i % 2 ? VALUE(i) : NULL;
+        void* hashed = i % 2 ? VALUE(first + i) : NULL;
+        ck_assert_ptr_eq(pubmap_get(&map, base + i), dense);
+        ck_assert_ptr_eq(pubmap_get(&map, first + i), hashed);
+        ck_assert(pubmap_taken(&map, base + i) && pubmap_taken(&map, first + i));
+    }
+    for (uint64_t i = 100; i < 5000; i++)
+        ck_assert_ptr_eq(pubmap_get(&map, first + i), VALUE(first + i));
+    ck_assert(!pubmap_taken(&map, base + 100));
+    freed = 0;
+    pubmap_free(&map, count_free);
+    ck_assert_uint_eq(freed, 100 + 4900);
+}
+END_TEST
+
 START_TEST(pubmap_reserved_put_cannot_fail) {
     const uint64_t base = NVTX_COUNTER_ID_DYNAMIC_START;
     pubmap map = {0};
@@ -179,6 +215,7 @@ int main(void) {
     tcase_add_test(tc, pubvec_keeps_items_across_segments);
     tcase_add_test(tc, pubvec_failure_leaves_it_unchanged);
     tcase_add_test(tc, pubmap_dense_and_hashed_ids);
+    tcase_add_test(tc, pubmap_release_keeps_the_slot);
     tcase_add_test(tc, pubmap_reserved_put_cannot_fail);
     tcase_add_test(tc, pubmap_reader_beside_writer);
     suite_add_tcase(suite, tc);

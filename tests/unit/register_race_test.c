@@ -37,6 +37,7 @@
 
 #include "nvtxw/backend.h"
 #include "nvtxw/error.h"
+#include "nvtxw/extension.h"
 #include "nvtxw/helpers.h"
 #include "nvtxw/reader.h"
 #include "nvtxw/tasks.h"
@@ -527,6 +528,7 @@ typedef struct task_writer {
 
 typedef struct task_registrar {
     nvtxDomainHandle_t domain;
+    const nvtxwExtensionInterface_t* ext;
     _Atomic int* go;
     int done;
     char failure[512];
@@ -547,12 +549,16 @@ static void* task_registrar_main(void* p) {
     uint64_t scope;
     while (!atomic_load(r->go))
         sched_yield();
-    for (; r->done < TASK_REGS; r->done++)
+    for (; r->done < TASK_REGS; r->done++) {
+        /* every other one released at once (libnvtxw's extension): the
+         * writers look up their own scopes in the same registry meanwhile */
         if (nvtxw_task_scope_register_id(T, r->domain, NVTX_SCOPE_NONE, 1000 + r->done, 0,
-                                         &scope) != 0) {
+                                         &scope) != 0 ||
+            (r->done % 2 == 1 && r->ext->ScopeRelease(r->domain, scope) != 0)) {
             snprintf(r->failure, sizeof r->failure, "task %d: %s", r->done, nvtxw_last_error());
             break;
         }
+    }
     return NULL;
 }
 
@@ -580,6 +586,9 @@ static void task_race(const char* sink, const char* output) {
         ck_assert_int_eq(pthread_create(&threads[i], NULL, task_writer_main, &writers[i]), 0);
     }
     registrar = (task_registrar){.domain = domain, .go = &go};
+    ck_assert_int_eq(nvtxwGetInterface(NVTXW_EXTENSION_INTERFACE_VERSION,
+                                       (const void**)&registrar.ext),
+                     0);
     ck_assert_int_eq(pthread_create(&threads[WRITERS], NULL, task_registrar_main, &registrar), 0);
     atomic_store(&go, 1);
     for (i = 0; i <= WRITERS; i++)

@@ -16,7 +16,8 @@
 extern "C" {
 #endif
 
-/* Writes the version 2 table to *ifaceOut. Other versions return
+/* Writes the version 2 table to *ifaceOut (NVTXW_EXTENSION_INTERFACE_VERSION:
+ * libnvtxw's extension table, nvtxw/extension.h). Other versions return
  * NVTXW_RESULT_INTERFACE_VERSION_NOT_SUPPORTED and leave *ifaceOut alone. */
 NVTXW_API nvtxwResultCode_t nvtxwGetInterface(nvtxwInterfaceVersion_t version,
                                               const void** ifaceOut);

@@ -8,6 +8,7 @@
 #include "nvtxw/backend.h"
 #include "nvtxw/error.h"
 #include "nvtxw/export.h"
+#include "nvtxw/extension.h"
 #include "nvtxw/format.h"
 #include "nvtxw/helper_types.h"
 #include "nvtxw/helpers.h"

@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "core/sink.h"
+#include "nvtxw/extension.h"
 #include "nvtxw/loader.h"
 #include "payload/remap.h"
 
@@ -33,6 +34,7 @@ typedef struct backend_sink {
     char* config; /* configString given to the target */
     nvtxwModuleHandle_t module;
     const nvtxwInterface_t* t;
+    const nvtxwExtensionInterface_t* ext; /* the target's, or NULL */
     nvtxwSessionHandle_t session;
     remap_domain** domains; /* by core_domain.index; NULL when not registered */
     size_t domain_count;
@@ -71,6 +73,9 @@ nvtxwResultCode_t backend_remember(remap_ids* map, uint64_t id, uint64_t got);
 /* Registrations with IDs (backend_regs.c). */
 nvtxwResultCode_t backend_scope_register(sink* s, const core_domain* domain, uint64_t scope_id,
                                          uint64_t parent, const char* path);
+/* Forwarded when the target has libnvtxw's extension table; otherwise the
+ * target keeps the scope, as NVTXW does. */
+nvtxwResultCode_t backend_scope_release(sink* s, const core_domain* domain, uint64_t scope_id);
 nvtxwResultCode_t backend_schema_register(sink* s, const core_domain* domain,
                                           const nvtxw_schema_t* schema);
 nvtxwResultCode_t backend_enum_register(sink* s, const core_domain* domain,

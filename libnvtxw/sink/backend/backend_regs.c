@@ -37,6 +37,16 @@ nvtxwResultCode_t backend_scope_register(sink* s, const core_domain* domain, uin
     return backend_remember(&d->scopes, scope_id, got);
 }
 
+nvtxwResultCode_t backend_scope_release(sink* s, const core_domain* domain, uint64_t scope_id) {
+    backend_sink* b = (backend_sink*)s;
+    remap_domain* d = backend_domain(b, domain);
+    /* The ID map keeps its entry (16 bytes): remap_ids has no removal. */
+    if (!NVTXW_EXTENSION_HAS(b->ext, ScopeRelease))
+        return NVTXW_RESULT_SUCCESS;
+    return backend_result(b, "ScopeRelease",
+                          b->ext->ScopeRelease(d->handle, remap_id(&d->scopes, scope_id)));
+}
+
 nvtxwResultCode_t backend_schema_register(sink* s, const core_domain* domain,
                                           const nvtxw_schema_t* schema) {
     backend_sink* b = (backend_sink*)s;

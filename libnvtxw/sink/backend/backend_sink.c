@@ -105,6 +105,10 @@ static nvtxwResultCode_t backend_load(backend_sink* b) {
     if (status != NVTXW_RESULT_SUCCESS)
         return load_error(b->path, status);
     b->t = iface;
+    /* Optional: any other backend answers INTERFACE_VERSION_NOT_SUPPORTED. */
+    iface = NULL;
+    if (get_interface(NVTXW_EXTENSION_INTERFACE_VERSION, &iface) == NVTXW_RESULT_SUCCESS)
+        b->ext = iface;
     return NVTXW_RESULT_SUCCESS;
 }
 
@@ -316,6 +320,7 @@ const sink_ops sink_backend_ops = {
     .string_register = backend_string_register,
     .resource_register = backend_resource_register,
     .scope_register = backend_scope_register,
+    .scope_release = backend_scope_release,
     .schema_register = backend_schema_register,
     .enum_register = backend_enum_register,
     .counter_register = backend_counter_register,

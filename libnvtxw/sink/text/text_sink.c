@@ -159,6 +159,12 @@ static nvtxwResultCode_t text_scope(sink* s, const core_domain* domain, uint64_t
                 strbuf_append_quoted(&ts->line, path));
 }
 
+static nvtxwResultCode_t text_scope_release(sink* s, const core_domain* domain, uint64_t id) {
+    text_sink* ts = (text_sink*)s;
+    return text_flush_line(ts, text_domain_prefix(ts, "scope_release", domain) ||
+                                   strbuf_printf(&ts->line, "id=%" PRIu64, id));
+}
+
 static nvtxwResultCode_t text_schema(sink* s, const core_domain* domain,
                                      const nvtxw_schema_t* schema) {
     text_sink* ts = (text_sink*)s;
@@ -217,6 +223,7 @@ const sink_ops sink_text_ops = {
     .string_register = text_string,
     .resource_register = text_resource,
     .scope_register = text_scope,
+    .scope_release = text_scope_release,
     .schema_register = text_schema,
     .enum_register = text_enum,
     .counter_register = text_counter,
