@@ -22,6 +22,8 @@ typedef struct replay_input_ctx {
     const char* tool;              /* program name for messages */
     const nvtxwInterface_t* iface; /* where the calls go */
     const char* config;            /* SessionAttributes.configString */
+    /* The same backend's extension table (nvtxw/extension.h), or NULL. */
+    const nvtxwExtensionInterface_t* ext;
 } replay_input_ctx;
 
 /* Non-zero when the first bytes (`length` of them) are a capture file's:

@@ -624,12 +624,15 @@ static int replay_reports(const options* o, const replay_input_ctx* ctx, nvtxw_r
 static int replay(options* o, const char* config, nvtxw_reader_t** readers, char* temps) {
     renumber_notes notes = {o, 0};
     const void* iface = NULL;
-    replay_input_ctx ctx = {TOOL, NULL, config};
-    if (nvtxwGetInterface(NVTXW_INTERFACE_VERSION, &iface) != NVTXW_RESULT_SUCCESS) {
+    const void* ext = NULL;
+    replay_input_ctx ctx = {TOOL, NULL, config, NULL};
+    if (nvtxwGetInterface(NVTXW_INTERFACE_VERSION, &iface) != NVTXW_RESULT_SUCCESS ||
+        nvtxwGetInterface(NVTXW_EXTENSION_INTERFACE_VERSION, &ext) != NVTXW_RESULT_SUCCESS) {
         fprintf(stderr, TOOL ": error: %s\n", nvtxw_last_error());
         return 1;
     }
     ctx.iface = tool_interruptible(iface, 1);
+    ctx.ext = ext;
     if (sniff_sources(o) != 0)
         return 1;
     if (direct_source(o))

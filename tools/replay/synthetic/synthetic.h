@@ -41,6 +41,7 @@ typedef struct synth_run {
     const replay_input_ctx* ctx;
     const char* generator;
     const nvtxwInterface_t* t;
+    const nvtxwExtensionInterface_t* ext; /* or NULL */
     nvtxwSessionHandle_t session;
     uint64_t rng;     /* splitmix64 state */
     uint64_t written; /* EventWrite and CounterWrite calls so far */

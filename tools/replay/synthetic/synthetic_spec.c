@@ -138,6 +138,7 @@ int synthetic_replay(const replay_input_ctx* ctx, const char* spec) {
     memset(&run, 0, sizeof run);
     run.ctx = ctx;
     run.t = ctx->iface;
+    run.ext = ctx->ext;
     if (synth_spec_parse(&run, spec, &gen) != 0)
         return 1;
     if (synth_session_begin(&run) != 0)

@@ -233,6 +233,7 @@ static int wake(tasks_state* s, worker* w, uint32_t slot, int64_t time) {
  * binding the causal link to the first event at that time on this worker
  * finds the wake. */
 static int complete(tasks_state* s, worker* w, uint32_t slot, int64_t time) {
+    synth_run* run = s->run;
     task* k = &s->tasks[slot];
     uint32_t parent = k->parent;
     if (parent != 0 && --s->tasks[parent - 1].pending == 0 && wake(s, w, parent - 1, time))
@@ -245,6 +246,11 @@ static int complete(tasks_state* s, worker* w, uint32_t slot, int64_t time) {
             s,
             nvtxw_task_state_write(s->t, w->stream, &s->ids, k->scope, time, NVTXW_TASK_DELETED, 0),
             "write a deleted mark"))
+        return 1;
+    /* Nothing names the task after its deleted mark: the backend may
+     * forget its scope (flat memory however many tasks are created). */
+    if (NVTXW_EXTENSION_HAS(s->run->ext, ScopeRelease) &&
+        synth_check(run, run->ext->ScopeRelease(s->domain, k->scope), "release a task scope"))
         return 1;
     k->scope = 0;
     s->free_slots[s->free_count++] = slot;
