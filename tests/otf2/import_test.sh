@@ -82,7 +82,7 @@ checker() {
 
 # import_archive NAME ANCHOR: every step of the header on one archive.
 import_archive() {
-    local name=$1 anchor=$2
+    local name=$1 anchor=$2 min_tasks=${3:-0}
     local w=$tmp/$name
     mkdir -p "$w"
     if ! "$py" "$here/otf2_oracle.py" "$anchor" --detail --region-name "$region_name" \
@@ -110,6 +110,15 @@ import_archive() {
         --quiet --backend "$backend_lib" -o "$w/p.nvtxw"
     check "$name: replay the --backend report" "$replay" "$w/p.nvtxw" -o "$w/p.json"
     checker "$name (--threads 2 through --backend vs 1)" --same-content "$w/a.json" "$w/p.json"
+
+    # Tasks are released after their location group's last location, on
+    # one worker and on several (the text sink shows the calls in order).
+    for threads in 1 2; do
+        check "$name: import to text, --threads $threads" "$imp" "$anchor" --quiet \
+            --threads "$threads" -o "$w/t$threads.txt"
+        check "$name: --threads $threads releases every task scope after its last use" \
+            "$py" "$here/check_released.py" "$w/t$threads.txt" --min "$min_tasks"
+    done
 
     check "$name: import straight to JSON" "$imp" "$anchor" --quiet -o "$w/c.json"
     cp "$tmp/err" "$w/c.err"
@@ -148,7 +157,7 @@ if [ -x "$gen" ]; then
     if "$gen" -o "$tmp/gen" --events 20000 --seed 7 >/dev/null 2>"$tmp/err" &&
         [ -f "$tmp/gen/traces.otf2" ]; then
         pass "generated: nvtxw-otf2-gen --events 20000 --seed 7"
-        import_archive generated "$tmp/gen/traces.otf2"
+        import_archive generated "$tmp/gen/traces.otf2" 1 # it has OpenMP tasks
     else
         fail "generated: nvtxw-otf2-gen wrote no $tmp/gen/traces.otf2: $(head -c 400 "$tmp/err")"
     fi

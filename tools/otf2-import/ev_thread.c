@@ -126,7 +126,7 @@ CONTINGENT_EVENT(on_thread_end, EK_ThreadEnd)
 
 /* The task's scope, registered before the conversion (tasks.c). */
 static OTF2_CallbackCode task_scope(loc_ctx* c, const task_key* key, uint64_t* scope) {
-    if (task_scope_of(c->im, key, IMPORT_SCOPE_GROUP_BASE + c->group_index, scope) != 0)
+    if (task_scope_of(c->im, c->group_index, key, scope) != 0)
         return ev_fail(c, EK_ThreadTaskCreate, "%s", import_last_error());
     if (*scope == NVTX_SCOPE_NONE) /* an archive the prescan judged free of tasks */
         c->scopeless_tasks++;

@@ -87,18 +87,79 @@ static int location_listed(const char* list, uint64_t id) {
     return 0;
 }
 
-/* The locations of this run: --locations, then every Nth for --part. */
-static int by_declared_events(const void* a, const void* b, void* locations) {
+/* The order in which workers take the selected locations: group by group
+ * (a location group's tasks are released after its last location:
+ * tasks.c), groups in `rank` order; within a group, with several workers
+ * the locations with the most events first, so that a long one does not
+ * start last while the others idle (8 locations of 1.7 to 5 MB on 2
+ * workers, in archive order: 258 and 169 ms of CPU; largest first: 275 and
+ * 261 ms); with one worker in the archive's order. */
+typedef struct location_order {
+    const importer* im;
+    size_t* group_rank; /* by group index */
+    int largest_first;
+} location_order;
+
+static int by_group_then_events(const void* a, const void* b, void* order_arg) {
+    const location_order* order = order_arg;
     size_t i = *(const size_t*)a, j = *(const size_t*)b;
-    uint64_t x = ((location_def*)def_table_at(locations, i))->events;
-    uint64_t y = ((location_def*)def_table_at(locations, j))->events;
-    if (x != y)
-        return x < y ? 1 : -1;
+    const location_def* x = def_table_at(&order->im->defs.locations, i);
+    const location_def* y = def_table_at(&order->im->defs.locations, j);
+    size_t gx = order->group_rank[location_group_index(order->im, x)];
+    size_t gy = order->group_rank[location_group_index(order->im, y)];
+    if (gx != gy)
+        return gx < gy ? -1 : 1;
+    if (order->largest_first && x->events != y->events)
+        return x->events < y->events ? 1 : -1;
     return i < j ? -1 : i > j;
+}
+
+/* Group keys: the first selected position (one worker), or UINT64_MAX
+ * minus the largest location's events (several workers). */
+static int by_group_key(const void* a, const void* b, void* keys_arg) {
+    const uint64_t* keys = keys_arg;
+    size_t g = *(const size_t*)a, h = *(const size_t*)b;
+    if (keys[g] != keys[h])
+        return keys[g] < keys[h] ? -1 : 1;
+    return g < h ? -1 : g > h;
+}
+
+/* Groups ranked by their first selected location in archive order (one
+ * worker), or by their largest location, largest first (several). */
+static int rank_groups(importer* im, location_order* order) {
+    size_t groups = im->defs.groups.count > 0 ? im->defs.groups.count : 1;
+    uint64_t* keys = nvtxw_calloc(groups, sizeof *keys);
+    size_t* sorted = nvtxw_calloc(groups, sizeof *sorted);
+    order->group_rank = nvtxw_calloc(groups, sizeof *order->group_rank);
+    if (keys == NULL || sorted == NULL || order->group_rank == NULL) {
+        nvtxw_free(keys);
+        nvtxw_free(sorted);
+        nvtxw_free(order->group_rank);
+        return -1;
+    }
+    for (size_t g = 0; g < groups; g++) {
+        sorted[g] = g;
+        keys[g] = UINT64_MAX; /* a group without selected locations: last */
+    }
+    for (size_t k = im->selected_count; k-- > 0;) {
+        const location_def* l = def_table_at(&im->defs.locations, im->selected[k]);
+        size_t g = location_group_index(im, l);
+        if (!order->largest_first)
+            keys[g] = k;                           /* ends at the first */
+        else if (UINT64_MAX - l->events < keys[g]) /* the largest: keys count down */
+            keys[g] = UINT64_MAX - l->events;
+    }
+    qsort_r(sorted, groups, sizeof *sorted, by_group_key, keys);
+    for (size_t r = 0; r < groups; r++)
+        order->group_rank[sorted[r]] = r;
+    nvtxw_free(keys);
+    nvtxw_free(sorted);
+    return 0;
 }
 
 static int select_locations(importer* im) {
     def_table* locs = &im->defs.locations;
+    location_order order;
     size_t n = 0;
     im->selected = nvtxw_malloc(locs->count * sizeof *im->selected);
     if (im->selected == NULL) {
@@ -120,13 +181,14 @@ static int select_locations(importer* im) {
         im->events_total += l->events;
     }
     im->selected_count = n;
-    /* Several workers take the locations with the most events first, so
-     * that a long one does not start last while the others idle (8
-     * locations of 1.7 to 5 MB on 2 workers, in archive order: 258 and 169
-     * ms of CPU; largest first: 275 and 261 ms). One worker
-     * keeps the archive's order: its streams are numbered as they were. */
-    if (im->opts.threads > 1)
-        qsort_r(im->selected, n, sizeof *im->selected, by_declared_events, locs);
+    order.im = im;
+    order.largest_first = im->opts.threads > 1;
+    if (rank_groups(im, &order) != 0) {
+        import_error("out of memory");
+        return -1;
+    }
+    qsort_r(im->selected, n, sizeof *im->selected, by_group_then_events, &order);
+    nvtxw_free(order.group_rank);
     if (listed == 0 && im->opts.locations != NULL) {
         import_error("--locations %s matches no location of the archive", im->opts.locations);
         return -1;
@@ -205,10 +267,7 @@ static void importer_free(importer* im) {
     nvtxw_free(im->task_scopes);
     pthread_rwlock_destroy(&im->gate);
     pthread_mutex_destroy(&im->lock);
-    for (size_t i = 0; i < IMPORT_TASK_STRIPES; i++) {
-        task_set_free(&im->task_stripes[i].found);
-        pthread_mutex_destroy(&im->task_stripes[i].lock);
-    }
+    group_tasks_free(im);
 }
 
 /* Tasks must be registered before any event of theirs (tasks.c): when a
@@ -220,7 +279,7 @@ static int prepare_tasks(importer* im) {
          * writes), or a sink that allows it: tasks are registered when
          * first seen (tasks.c) */
         im->lazy_tasks = 1;
-        return 0;
+        return group_tasks_init(im);
     }
     if (!tasks_possible(&im->defs))
         return 0;
@@ -235,8 +294,6 @@ static int prepare_tasks(importer* im) {
 static void init_locks(importer* im) {
     pthread_rwlockattr_t attr;
     pthread_mutex_init(&im->lock, NULL);
-    for (size_t i = 0; i < IMPORT_TASK_STRIPES; i++)
-        pthread_mutex_init(&im->task_stripes[i].lock, NULL);
     pthread_rwlockattr_init(&attr);
     /* a StreamOpen waits for the readers, new readers wait for it */
     pthread_rwlockattr_setkind_np(&attr, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
@@ -249,6 +306,7 @@ int import_run(importer* im) {
     init_locks(im);
     import_otf2_errors_install();
     im->t = im->opts.iface;
+    im->ext = im->opts.ext;
     if (open_archive(im) != 0 || defs_read(im->reader, &im->defs, im->opts.archive) != 0 ||
         select_locations(im) != 0 || open_files(im) != 0 || begin_session(im) != 0 ||
         prepare_tasks(im) != 0) {

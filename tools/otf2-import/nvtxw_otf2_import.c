@@ -291,6 +291,7 @@ static int convert(cli* c, importer* im) {
     char config[PATH_MAX * 2 + 128];
     tool_output out;
     const void* iface = NULL;
+    const void* ext = NULL;
     struct timespec t0, t1;
     int status;
     int to_file = c->backend == NULL && strcmp(c->sink, "null") != 0;
@@ -302,10 +303,12 @@ static int convert(cli* c, importer* im) {
              c->stats_format ? c->stats_format : "text", c->backend ? c->backend : "",
              c->compression ? "|Compression=" : "", c->compression ? c->compression : "",
              c->task_rows ? "|StatsTaskRows=" : "", c->task_rows ? c->task_rows : "");
-    if (nvtxwGetInterface(NVTXW_INTERFACE_VERSION, &iface) != NVTXW_RESULT_SUCCESS) {
+    if (nvtxwGetInterface(NVTXW_INTERFACE_VERSION, &iface) != NVTXW_RESULT_SUCCESS ||
+        nvtxwGetInterface(NVTXW_EXTENSION_INTERFACE_VERSION, &ext) != NVTXW_RESULT_SUCCESS) {
         fprintf(stderr, TOOL ": error: %s\n", nvtxw_last_error());
         return to_file ? tool_output_end(&out, 1) : 1;
     }
+    c->opts.ext = ext;
     c->opts.config = config;
     c->opts.iface = tool_interruptible(iface, 0);
     c->opts.registrations_during_writes = c->backend == NULL;

@@ -281,6 +281,10 @@ typedef struct import_options {
     int progress;                /* draw a progress line on stderr */
     const char* progress_output; /* its "written": files named so*, or NULL */
     const nvtxwInterface_t* iface;
+    /* The same library's extension table (nvtxw/extension.h), or NULL:
+     * with ScopeRelease, the tasks of a location group are released once
+     * its last location is converted. */
+    const nvtxwExtensionInterface_t* ext;
     /* The session's sink takes registrations while other threads write
      * (libnvtxw's own sinks, docs/threading.md; not Backend=, which follows
      * NVTXW's rule): tasks are then registered at first sight on any number
@@ -314,9 +318,6 @@ typedef struct task_key {
     uint64_t creator;
     uint64_t generation;
 } task_key;
-
-/* Locks of the lazily registered tasks of several workers (tasks.c). */
-#define IMPORT_TASK_STRIPES 64
 
 /* A set of tasks, each with a 64-bit value (tasks.c). */
 typedef struct task_set {
@@ -355,16 +356,19 @@ typedef struct importer {
     pthread_rwlock_t gate;
     int prescanned; /* the task prescan ran */
     int lazy_tasks; /* tasks are registered at first sight (tasks.c) */
-    task_set found; /* tasks the prescan found (under `lock`) -> parent scope, or
-                       lazy_tasks registered by one worker -> scope */
-    /* lazy_tasks with several workers: the tasks registered, -> scope, in
-     * stripes by key hash, each under its own lock (tasks.c) */
-    struct task_stripe {
+    task_set found; /* tasks the prescan found (under `lock`) -> parent scope */
+    /* lazy_tasks: per location group (by index), the tasks registered ->
+     * scope, and the group's selected locations not yet converted; at 0 the
+     * group's task scopes are released (tasks.c) */
+    struct group_tasks {
         pthread_mutex_t lock;
         task_set found;
-    } task_stripes[IMPORT_TASK_STRIPES];
-    task_key* task_keys;   /* then: every task, sorted, read-only while converting */
-    uint64_t* task_scopes; /* ... and its scope */
+        size_t locations_left;
+    } * group_tasks;
+    size_t group_task_count;
+    const nvtxwExtensionInterface_t* ext; /* opts.ext: ScopeRelease, or NULL */
+    task_key* task_keys;                  /* then: every task, sorted, read-only while converting */
+    uint64_t* task_scopes;                /* ... and its scope */
     size_t task_count;
     atomic_size_t next_location;
     atomic_uint_fast64_t events_done;
@@ -392,10 +396,22 @@ uint64_t import_attribute_entry_type(uint8_t otf2_type);
 void* prescan_worker(void* importer_arg);
 int tasks_possible(const otf2_defs* defs);
 nvtxwResultCode_t register_tasks(importer* im);
-/* The scope of a task: registered now below `parent` when tasks are lazy,
- * else from the prescan's table (NVTX_SCOPE_NONE when it did not see the
- * task). 0, or -1 with the error set. */
-int task_scope_of(importer* im, const task_key* key, uint64_t parent, uint64_t* scope);
+/* The scope of a task met on a location of group `group_index`: registered
+ * now below the group's process scope when tasks are lazy, else from the
+ * prescan's table (NVTX_SCOPE_NONE when it did not see the task). 0, or -1
+ * with the error set. */
+int task_scope_of(importer* im, size_t group_index, const task_key* key, uint64_t* scope);
+/* lazy_tasks: the per-group task maps, sized by the selected locations of
+ * each group. 0, or -1 with the error set. */
+int group_tasks_init(importer* im);
+/* A location of group `group_index` is converted (or failed): after the
+ * group's last one, its task scopes are released (when the library has
+ * ScopeRelease) and its map freed. 0, or -1 with the error set. */
+int group_tasks_location_done(importer* im, size_t group_index);
+void group_tasks_free(importer* im);
+/* The location group index of location `loc` (0 when its group is not
+ * defined). */
+size_t location_group_index(const importer* im, const location_def* loc);
 
 /* location.c: the worker loop. */
 void* location_worker(void* importer_arg);

@@ -4,10 +4,14 @@
  * A task's scope must be registered before its first event, and tasks are
  * only known from the events. With one worker, or into libnvtxw's own sinks
  * (which take registrations while other threads write: docs/threading.md),
- * a task is registered when the conversion first meets it, and im->found
- * maps it to its scope (with several workers: im->task_stripes): its scope ID
- * then follows the order tasks are met, which with several workers varies
- * from run to run (the scope's path does not).
+ * a task is registered when the conversion first meets it, in the map of
+ * its location group (im->group_tasks): its scope ID then follows the order
+ * tasks are met, which with several workers varies from run to run (the
+ * scope's path does not). When the group's last location is converted,
+ * nothing can name its tasks again: their scopes are released (libnvtxw's
+ * ScopeRelease, when the library has it) and the map freed, so memory
+ * follows the tasks of the processes in conversion (import.c takes the
+ * locations group by group).
  *
  * NVTXW producers must not overlap registrations with writes (ABI spec 6):
  * with several workers into Backend= (another NVTXW library), archives that
@@ -374,27 +378,90 @@ static int lazy_scope_in(importer* im, task_set* found, const task_key* key, uin
     return 0;
 }
 
-/* With several workers the registered tasks are spread over stripes by
- * key hash, each under its own lock, which is held while the task is
- * registered (a registration in libnvtxw takes microseconds): with one
- * lock, 2 workers on 2 M events with OpenMP tasks waited about 1,000 times
- * a run, with 64 about 20 to 60. (A per-location copy of the tasks it met,
- * to skip the lock, measured no faster.) */
-static int lazy_scope(importer* im, const task_key* key, uint64_t parent, uint64_t* scope) {
-    struct task_stripe* stripe;
+/* Lazy tasks live in their location group's map: a task runs on the
+ * threads of one process (an OpenMP team, or OmpTask IDs unique within a
+ * process), so once the group's last location is converted nothing names
+ * its tasks again and they can be released. The group's lock is held while
+ * a task is registered (microseconds), so two workers meeting one task
+ * register it once. */
+static int lazy_scope(importer* im, size_t group_index, const task_key* key, uint64_t* scope) {
+    struct group_tasks* g = &im->group_tasks[group_index];
     int status;
-    if (im->opts.threads == 1)
-        return lazy_scope_in(im, &im->found, key, parent, scope);
-    stripe = &im->task_stripes[(task_hash(key) >> 32) % IMPORT_TASK_STRIPES];
-    pthread_mutex_lock(&stripe->lock);
-    status = lazy_scope_in(im, &stripe->found, key, parent, scope);
-    pthread_mutex_unlock(&stripe->lock);
+    pthread_mutex_lock(&g->lock);
+    status = lazy_scope_in(im, &g->found, key, IMPORT_SCOPE_GROUP_BASE + group_index, scope);
+    pthread_mutex_unlock(&g->lock);
     return status;
 }
 
-int task_scope_of(importer* im, const task_key* key, uint64_t parent, uint64_t* scope) {
+int task_scope_of(importer* im, size_t group_index, const task_key* key, uint64_t* scope) {
     if (im->lazy_tasks)
-        return lazy_scope(im, key, parent, scope);
+        return lazy_scope(im, group_index, key, scope);
     *scope = table_scope(im, key);
     return 0;
+}
+
+size_t location_group_index(const importer* im, const location_def* loc) {
+    uint32_t group = 0;
+    def_table_find(&im->defs.groups, loc->group, &group);
+    return group;
+}
+
+int group_tasks_init(importer* im) {
+    size_t count = im->defs.groups.count > 0 ? im->defs.groups.count : 1;
+    im->group_tasks = nvtxw_calloc(count, sizeof *im->group_tasks);
+    if (im->group_tasks == NULL) {
+        import_error("out of memory");
+        return -1;
+    }
+    im->group_task_count = count;
+    for (size_t i = 0; i < count; i++)
+        pthread_mutex_init(&im->group_tasks[i].lock, NULL);
+    for (size_t i = 0; i < im->selected_count; i++) {
+        const location_def* loc = def_table_at(&im->defs.locations, im->selected[i]);
+        im->group_tasks[location_group_index(im, loc)].locations_left++;
+    }
+    return 0;
+}
+
+/* Releases the scopes of a group whose locations are all converted. A
+ * release failing is an error of the session (the library refused a call
+ * the importer made correctly). */
+static int release_group(importer* im, task_set* found) {
+    for (size_t i = 0; i < found->count; i++) {
+        if (im->ext->ScopeRelease(im->domain, found->values[i]) != NVTXW_RESULT_SUCCESS) {
+            import_error("cannot release task scope %" PRIu64 ": %s", found->values[i],
+                         nvtxw_last_error());
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int group_tasks_location_done(importer* im, size_t group_index) {
+    struct group_tasks* g;
+    task_set done = {0};
+    int status = 0;
+    if (!im->lazy_tasks)
+        return 0;
+    g = &im->group_tasks[group_index];
+    pthread_mutex_lock(&g->lock);
+    if (--g->locations_left == 0) {
+        done = g->found;
+        memset(&g->found, 0, sizeof g->found);
+    }
+    pthread_mutex_unlock(&g->lock);
+    if (NVTXW_EXTENSION_HAS(im->ext, ScopeRelease))
+        status = release_group(im, &done);
+    task_set_free(&done);
+    return status;
+}
+
+void group_tasks_free(importer* im) {
+    for (size_t i = 0; i < im->group_task_count; i++) {
+        task_set_free(&im->group_tasks[i].found);
+        pthread_mutex_destroy(&im->group_tasks[i].lock);
+    }
+    nvtxw_free(im->group_tasks);
+    im->group_tasks = NULL;
+    im->group_task_count = 0;
 }

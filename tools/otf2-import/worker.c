@@ -168,7 +168,7 @@ static void convert_location(importer* im, size_t index, OTF2_EvtReaderCallbacks
     c.index = index;
     c.loc = def_table_at(&im->defs.locations, index);
     g = def_table_find(&im->defs.groups, c.loc->group, &group);
-    c.group_index = group;
+    c.group_index = group; /* = location_group_index() */
     c.world_rank = g != NULL ? g->world_rank : -1;
     if (open_stream(&c) != 0) {
         c.failed = 1;
@@ -186,7 +186,7 @@ static void convert_location(importer* im, size_t index, OTF2_EvtReaderCallbacks
             location_failed(im, &c);
         }
     }
-    if (close_stream(&c) != 0)
+    if (close_stream(&c) != 0 || group_tasks_location_done(im, c.group_index) != 0)
         import_fail(im, "%s", import_last_error());
     atomic_fetch_add(&im->events_done, c.unreported);
     atomic_fetch_add(&im->scopeless_tasks, c.scopeless_tasks);
