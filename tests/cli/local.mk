@@ -20,7 +20,7 @@ EXTRA_DIST += tests/cli/report_versions_test.sh \
 	tests/data/format2/tasks.nvtxw
 EXTRA_DIST += tests/cli/readme_test.sh tests/cli/sqlite_payload_test.sh
 EXTRA_DIST += tests/cli/payload_cli_test.sh tests/cli/replay_cli_test.sh \
-	tests/cli/sql_vs_stats_test.sh tests/cli/synthetic_test.sh tests/cli/synthetic_check.py \
+	tests/cli/sql_vs_stats_test.sh tests/cli/synthetic_test.sh tests/cli/synthetic_check.py tests/cli/check_released.py \
 	tests/cli/chrome_in_test.sh tests/cli/chrome_norm.py \
 	tests/data/chrome_phases.json tests/data/pytorch_trace.json \
 	tests/cli/capture_test.sh tests/cli/capture_fields.py \

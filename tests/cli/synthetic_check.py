@@ -5,8 +5,6 @@ output in the text sink's format (docs/synthetic.md, tests/cli/synthetic_test.sh
     synthetic_check.py flows FILE.txt           every nonzero flow_out ID once as a
                                                  flow_in, and the other way round
     synthetic_check.py tasks FILE.txt TASKS     the task model's invariants
-    synthetic_check.py released FILE.txt TASKS  every task scope released once, after
-                                                 its deleted mark, named by nothing later
 Prints what it checked; exits 1 with the first violation on stderr.
 """
 import re
@@ -115,46 +113,10 @@ def check_tasks(path, expected):
           % (len(tasks), slices, suspensions, len(wakes), steals))
 
 
-def check_released(path, expected):
-    """Walks the lines in call order (the generator runs on one thread)."""
-    registered = re.compile(r'^scope .* id=(\d+) .*path="task\[')
-    released = re.compile(r"^scope_release .* id=(\d+)$")
-    named = re.compile(r"\btask=(\d+)")
-    live, deleted, gone = set(), set(), set()
-    with open(path, encoding="utf-8") as f:
-        for number, line in enumerate(f, 1):
-            line = line.rstrip("\n")
-            m = registered.match(line)
-            if m:
-                live.add(m.group(1))
-                continue
-            m = released.match(line)
-            if m:
-                task = m.group(1)
-                if task not in deleted:
-                    fail("line %d: task %s released before its deleted mark (or twice)"
-                         % (number, task))
-                deleted.discard(task)
-                live.discard(task)
-                gone.add(task)
-                continue
-            m = named.search(line)
-            if m and m.group(1) in gone:
-                fail("line %d: names task %s after its release" % (number, m.group(1)))
-            if m and "state=deleted" in line:
-                deleted.add(m.group(1))
-    if len(gone) != expected or live:
-        fail("%d task scopes released, %d still live; expected %d released"
-             % (len(gone), len(live), expected))
-    print("released: %d task scopes, each after its deleted mark" % len(gone))
-
-
 if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "flows":
         check_flows(sys.argv[2])
     elif len(sys.argv) == 4 and sys.argv[1] == "tasks":
         check_tasks(sys.argv[2], int(sys.argv[3]))
-    elif len(sys.argv) == 4 and sys.argv[1] == "released":
-        check_released(sys.argv[2], int(sys.argv[3]))
     else:
-        fail("usage: synthetic_check.py flows FILE | tasks|released FILE COUNT")
+        fail("usage: synthetic_check.py flows FILE | tasks FILE COUNT")

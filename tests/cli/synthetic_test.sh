@@ -97,9 +97,12 @@ check "tasks: every suspension reason occurs" bash -c "for r in 'waiting for fut
 check "tasks: a task scope per task, below the process" bash -c "test \$(grep -c '^scope .*path=\"task\[' '$tmp/tasks.txt') = 300"
 check "tasks: slices within lifetimes, suspensions resumed, links once out and once in" python3 "$checker" tasks "$tmp/tasks.txt" 300
 check "tasks: causal links are flows" python3 "$checker" flows "$tmp/tasks.txt"
-check "tasks: each task scope released after its deleted mark" python3 "$checker" released "$tmp/tasks.txt" 300
+released=$(dirname "$checker")/check_released.py
+check "tasks: each task scope released after its deleted mark" python3 "$released" "$tmp/tasks.txt" --min 300 --after-deleted
 grep -v '^scope_release' "$tmp/tasks.txt" >"$tmp/tasks-kept.txt"
-check "tasks: the check catches a scope never released" bash -c "! python3 '$checker' released '$tmp/tasks-kept.txt' 300"
+check "tasks: the check catches a scope never released" bash -c "! python3 '$released' '$tmp/tasks-kept.txt'"
+grep -v 'state=deleted$' "$tmp/tasks.txt" >"$tmp/tasks-undeleted.txt"
+check "tasks: the check catches a release without a deleted mark" bash -c "! python3 '$released' '$tmp/tasks-undeleted.txt' --after-deleted"
 grep -v 'state=resumed$' "$tmp/tasks.txt" >"$tmp/tasks-broken.txt"
 check "tasks: the check catches a lost resumption" bash -c "! python3 '$checker' tasks '$tmp/tasks-broken.txt' 300"
 check "tasks: queue depth counters" bash -c "test \$(grep -c '^counter .*name=\"worker [0-2] queue depth\"' '$tmp/tasks.txt') = 3 && grep -q '^counter_sample' '$tmp/tasks.txt'"

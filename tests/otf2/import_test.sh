@@ -117,7 +117,7 @@ import_archive() {
         check "$name: import to text, --threads $threads" "$imp" "$anchor" --quiet \
             --threads "$threads" -o "$w/t$threads.txt"
         check "$name: --threads $threads releases every task scope after its last use" \
-            "$py" "$here/check_released.py" "$w/t$threads.txt" --min "$min_tasks"
+            "$py" "$src/tests/cli/check_released.py" "$w/t$threads.txt" --min "$min_tasks"
     done
 
     check "$name: import straight to JSON" "$imp" "$anchor" --quiet -o "$w/c.json"

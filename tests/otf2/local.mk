@@ -18,6 +18,6 @@ AM_TESTS_ENVIRONMENT += \
 if HAVE_OTF2
 TESTS += tests/otf2/import_test.sh tests/otf2/bad_input_test.sh tests/otf2/checker_test.sh
 endif
-EXTRA_DIST += tests/otf2/otf2_oracle.py tests/otf2/check_import.py tests/otf2/check_released.py \
+EXTRA_DIST += tests/otf2/otf2_oracle.py tests/otf2/check_import.py \
 	tests/otf2/import_test.sh tests/otf2/bad_input_test.sh tests/otf2/local.mk \
 	tests/otf2/checker_test.sh tests/otf2/mutate_json.py

@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""tests/cli/check_released.py - task scopes released with libnvtxw's
+ScopeRelease (docs/producer-guide.md), checked in the text sink's output:
+
+    check_released.py FILE.txt [--min N] [--after-deleted]
+
+Every registered task scope (path "task[...]") is released exactly once, no
+line names it (task=ID) after its release, and at least N were released;
+with --after-deleted, each release also comes after the task's `deleted`
+mark (the task API's rule, docs/tasks.md). The text sink writes lines in
+call order; nvtxw-otf2-import releases a group's tasks after its locations'
+streams are closed, so this holds on any number of workers. Used by
+tests/cli/synthetic_test.sh and tests/otf2/import_test.sh. Prints
+"released: N task scopes"; exits 1 with the first violation on stderr.
+"""
+import argparse
+import re
+import sys
+
+REGISTERED = re.compile(r'^scope .* id=(\d+) parent=\d+ path="task\[')
+RELEASED = re.compile(r"^scope_release .* id=(\d+)$")
+NAMED = re.compile(r"\btask=(\d+)\b")
+
+
+def fail(message):
+    print("check_released: " + message, file=sys.stderr)
+    sys.exit(1)
+
+
+def main():
+    parser = argparse.ArgumentParser(description="task scopes released after their last use")
+    parser.add_argument("text")
+    parser.add_argument("--min", type=int, default=0)
+    parser.add_argument("--after-deleted", action="store_true")
+    args = parser.parse_args()
+    live, gone, deleted = set(), set(), set()
+    with open(args.text, encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            line = line.rstrip("\n")
+            m = REGISTERED.match(line)
+            if m:
+                live.add(m.group(1))
+                continue
+            m = RELEASED.match(line)
+            if m:
+                if m.group(1) not in live:
+                    fail("line %d: scope %s released twice or never registered"
+                         % (number, m.group(1)))
+                if args.after_deleted and m.group(1) not in deleted:
+                    fail("line %d: scope %s released before its deleted mark"
+                         % (number, m.group(1)))
+                live.discard(m.group(1))
+                gone.add(m.group(1))
+                continue
+            for task in NAMED.findall(line):
+                if task in gone:
+                    fail("line %d: names task scope %s after its release" % (number, task))
+                if "state=deleted" in line:
+                    deleted.add(task)
+    if live:
+        fail("%d task scopes never released (e.g. %s)" % (len(live), sorted(live)[0]))
+    if len(gone) < args.min:
+        fail("%d task scopes released, expected at least %d" % (len(gone), args.min))
+    print("released: %d task scopes" % len(gone))
+
+
+if __name__ == "__main__":
+    main()
