@@ -586,9 +586,8 @@ static void task_race(const char* sink, const char* output) {
         ck_assert_int_eq(pthread_create(&threads[i], NULL, task_writer_main, &writers[i]), 0);
     }
     registrar = (task_registrar){.domain = domain, .go = &go};
-    ck_assert_int_eq(nvtxwGetInterface(NVTXW_EXTENSION_INTERFACE_VERSION,
-                                       (const void**)&registrar.ext),
-                     0);
+    ck_assert_int_eq(
+        nvtxwGetInterface(NVTXW_EXTENSION_INTERFACE_VERSION, (const void**)&registrar.ext), 0);
     ck_assert_int_eq(pthread_create(&threads[WRITERS], NULL, task_registrar_main, &registrar), 0);
     atomic_store(&go, 1);
     for (i = 0; i <= WRITERS; i++)

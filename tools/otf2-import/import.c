@@ -189,6 +189,8 @@ static int select_locations(importer* im) {
     }
     qsort_r(im->selected, n, sizeof *im->selected, by_group_then_events, &order);
     nvtxw_free(order.group_rank);
+    if (schedule_runs(im) != 0)
+        return -1;
     if (listed == 0 && im->opts.locations != NULL) {
         import_error("--locations %s matches no location of the archive", im->opts.locations);
         return -1;
@@ -268,6 +270,8 @@ static void importer_free(importer* im) {
     pthread_rwlock_destroy(&im->gate);
     pthread_mutex_destroy(&im->lock);
     group_tasks_free(im);
+    nvtxw_free(im->run_ends);
+    nvtxw_free(im->run_next);
 }
 
 /* Tasks must be registered before any event of theirs (tasks.c): when a

@@ -319,6 +319,9 @@ typedef struct task_key {
     uint64_t generation;
 } task_key;
 
+/* Locks of a location group's lazily registered tasks (tasks.c). */
+#define IMPORT_TASK_STRIPES 16
+
 /* A set of tasks, each with a 64-bit value (tasks.c). */
 typedef struct task_set {
     id_index index; /* hash probe -> position */
@@ -357,20 +360,29 @@ typedef struct importer {
     int prescanned; /* the task prescan ran */
     int lazy_tasks; /* tasks are registered at first sight (tasks.c) */
     task_set found; /* tasks the prescan found (under `lock`) -> parent scope */
-    /* lazy_tasks: per location group (by index), the tasks registered ->
-     * scope, and the group's selected locations not yet converted; at 0 the
-     * group's task scopes are released (tasks.c) */
+    /* lazy_tasks: per location group (by index), the group's selected
+     * locations not yet converted and, while one is being converted, its
+     * tasks registered -> scope in stripes by key hash, each under its own
+     * lock; at 0 the group's task scopes are released (tasks.c). Both
+     * fields under `lock`. */
     struct group_tasks {
-        pthread_mutex_t lock;
-        task_set found;
         size_t locations_left;
+        struct task_stripe {
+            pthread_mutex_t lock;
+            task_set found;
+        } * stripes; /* IMPORT_TASK_STRIPES, or NULL */
     } * group_tasks;
     size_t group_task_count;
     const nvtxwExtensionInterface_t* ext; /* opts.ext: ScopeRelease, or NULL */
     task_key* task_keys;                  /* then: every task, sorted, read-only while converting */
     uint64_t* task_scopes;                /* ... and its scope */
     size_t task_count;
-    atomic_size_t next_location;
+    atomic_size_t next_location; /* the prescan's */
+    /* The conversion's schedule (worker.c): `selected` holds the locations
+     * in runs of one group each; run r ends before run_ends[r], and
+     * run_next[r] is its first location not yet taken. Under `lock`. */
+    size_t *run_ends, *run_next;
+    size_t run_count, runs_started, runs_done_before; /* runs before it have none left */
     atomic_uint_fast64_t events_done;
     atomic_uint_fast64_t skipped[EK_COUNT + 1]; /* + attribute lists without a payload */
     atomic_int failed;
@@ -404,11 +416,17 @@ int task_scope_of(importer* im, size_t group_index, const task_key* key, uint64_
 /* lazy_tasks: the per-group task maps, sized by the selected locations of
  * each group. 0, or -1 with the error set. */
 int group_tasks_init(importer* im);
+/* A location of group `group_index` begins: the group's task map exists
+ * from then on. 0, or -1 with the error set. */
+int group_tasks_location_begin(importer* im, size_t group_index);
 /* A location of group `group_index` is converted (or failed): after the
  * group's last one, its task scopes are released (when the library has
  * ScopeRelease) and its map freed. 0, or -1 with the error set. */
 int group_tasks_location_done(importer* im, size_t group_index);
 void group_tasks_free(importer* im);
+/* worker.c: cuts `selected` (sorted group by group) into runs. 0, or -1
+ * with the error set. */
+int schedule_runs(importer* im);
 /* The location group index of location `loc` (0 when its group is not
  * defined). */
 size_t location_group_index(const importer* im, const location_def* loc);

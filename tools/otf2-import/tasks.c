@@ -381,15 +381,19 @@ static int lazy_scope_in(importer* im, task_set* found, const task_key* key, uin
 /* Lazy tasks live in their location group's map: a task runs on the
  * threads of one process (an OpenMP team, or OmpTask IDs unique within a
  * process), so once the group's last location is converted nothing names
- * its tasks again and they can be released. The group's lock is held while
- * a task is registered (microseconds), so two workers meeting one task
- * register it once. */
+ * its tasks again and they can be released. The map is spread over stripes
+ * by key hash, each under its own lock, which is held while a task is
+ * registered (microseconds), so two workers meeting one task register it
+ * once: with one lock per group, 2 workers converting one process's
+ * threads spent 0.2 s more in futex calls on the 24 M-event benchmark
+ * archive (bench/README.md). */
 static int lazy_scope(importer* im, size_t group_index, const task_key* key, uint64_t* scope) {
-    struct group_tasks* g = &im->group_tasks[group_index];
+    struct task_stripe* stripe =
+        &im->group_tasks[group_index].stripes[(task_hash(key) >> 32) % IMPORT_TASK_STRIPES];
     int status;
-    pthread_mutex_lock(&g->lock);
-    status = lazy_scope_in(im, &g->found, key, IMPORT_SCOPE_GROUP_BASE + group_index, scope);
-    pthread_mutex_unlock(&g->lock);
+    pthread_mutex_lock(&stripe->lock);
+    status = lazy_scope_in(im, &stripe->found, key, IMPORT_SCOPE_GROUP_BASE + group_index, scope);
+    pthread_mutex_unlock(&stripe->lock);
     return status;
 }
 
@@ -414,8 +418,6 @@ int group_tasks_init(importer* im) {
         return -1;
     }
     im->group_task_count = count;
-    for (size_t i = 0; i < count; i++)
-        pthread_mutex_init(&im->group_tasks[i].lock, NULL);
     for (size_t i = 0; i < im->selected_count; i++) {
         const location_def* loc = def_table_at(&im->defs.locations, im->selected[i]);
         im->group_tasks[location_group_index(im, loc)].locations_left++;
@@ -423,15 +425,45 @@ int group_tasks_init(importer* im) {
     return 0;
 }
 
+static void stripes_free(struct task_stripe* stripes) {
+    for (size_t i = 0; stripes != NULL && i < IMPORT_TASK_STRIPES; i++) {
+        task_set_free(&stripes[i].found);
+        pthread_mutex_destroy(&stripes[i].lock);
+    }
+    nvtxw_free(stripes);
+}
+
+int group_tasks_location_begin(importer* im, size_t group_index) {
+    struct group_tasks* g;
+    int status = 0;
+    if (!im->lazy_tasks)
+        return 0;
+    g = &im->group_tasks[group_index];
+    pthread_mutex_lock(&im->lock);
+    if (g->stripes == NULL) {
+        g->stripes = nvtxw_calloc(IMPORT_TASK_STRIPES, sizeof *g->stripes);
+        for (size_t i = 0; g->stripes != NULL && i < IMPORT_TASK_STRIPES; i++)
+            pthread_mutex_init(&g->stripes[i].lock, NULL);
+        status = g->stripes != NULL ? 0 : -1;
+    }
+    pthread_mutex_unlock(&im->lock);
+    if (status != 0)
+        import_error("out of memory");
+    return status;
+}
+
 /* Releases the scopes of a group whose locations are all converted. A
  * release failing is an error of the session (the library refused a call
  * the importer made correctly). */
-static int release_group(importer* im, task_set* found) {
-    for (size_t i = 0; i < found->count; i++) {
-        if (im->ext->ScopeRelease(im->domain, found->values[i]) != NVTXW_RESULT_SUCCESS) {
-            import_error("cannot release task scope %" PRIu64 ": %s", found->values[i],
-                         nvtxw_last_error());
-            return -1;
+static int release_group(importer* im, const struct task_stripe* stripes) {
+    for (size_t s = 0; stripes != NULL && s < IMPORT_TASK_STRIPES; s++) {
+        const task_set* found = &stripes[s].found;
+        for (size_t i = 0; i < found->count; i++) {
+            if (im->ext->ScopeRelease(im->domain, found->values[i]) != NVTXW_RESULT_SUCCESS) {
+                import_error("cannot release task scope %" PRIu64 ": %s", found->values[i],
+                             nvtxw_last_error());
+                return -1;
+            }
         }
     }
     return 0;
@@ -439,28 +471,26 @@ static int release_group(importer* im, task_set* found) {
 
 int group_tasks_location_done(importer* im, size_t group_index) {
     struct group_tasks* g;
-    task_set done = {0};
+    struct task_stripe* done = NULL;
     int status = 0;
     if (!im->lazy_tasks)
         return 0;
     g = &im->group_tasks[group_index];
-    pthread_mutex_lock(&g->lock);
+    pthread_mutex_lock(&im->lock);
     if (--g->locations_left == 0) {
-        done = g->found;
-        memset(&g->found, 0, sizeof g->found);
+        done = g->stripes;
+        g->stripes = NULL;
     }
-    pthread_mutex_unlock(&g->lock);
+    pthread_mutex_unlock(&im->lock);
     if (NVTXW_EXTENSION_HAS(im->ext, ScopeRelease))
-        status = release_group(im, &done);
-    task_set_free(&done);
+        status = release_group(im, done);
+    stripes_free(done);
     return status;
 }
 
 void group_tasks_free(importer* im) {
-    for (size_t i = 0; i < im->group_task_count; i++) {
-        task_set_free(&im->group_tasks[i].found);
-        pthread_mutex_destroy(&im->group_tasks[i].lock);
-    }
+    for (size_t i = 0; i < im->group_task_count; i++)
+        stripes_free(im->group_tasks[i].stripes);
     nvtxw_free(im->group_tasks);
     im->group_tasks = NULL;
     im->group_task_count = 0;
