@@ -68,17 +68,53 @@ int pubmap_reserve(pubmap* map, size_t extra) {
 
 void pubmap_init_dense(pubmap* map, uint64_t base) { map->dense_base = base; }
 
+/* The chunk of dense index `index`, made (a spare reused, or a new one)
+ * and published when missing; NULL when out of memory or retired. */
+static pubmap_chunk* dense_chunk(pubmap* map, size_t index) {
+    size_t at = index >> PUBMAP_CHUNK_BITS;
+    pubmap_chunk* chunk = pubvec_get(&map->dense, at);
+    if (chunk != NULL)
+        return chunk != PUBMAP_RELEASED ? chunk : NULL;
+    if ((chunk = map->spare) != NULL) {
+        /* a racing reader of a released ID may still read it: slots change
+         * only atomically */
+        for (unsigned i = 0; i < PUBMAP_CHUNK_IDS; i++)
+            atomic_store_explicit(&chunk->slots[i], NULL, memory_order_relaxed);
+        chunk->live = chunk->stored = 0;
+    } else if ((chunk = nvtxw_calloc(1, sizeof *chunk)) == NULL) {
+        return NULL;
+    }
+    /* release (in pubvec_set): readers that take the chunk see it cleared */
+    if (pubvec_set(&map->dense, at, chunk) != 0) {
+        if (chunk != map->spare)
+            nvtxw_free(chunk);
+        return NULL;
+    }
+    if (chunk == map->spare)
+        map->spare = chunk->next_spare;
+    else
+        map->chunks++;
+    return chunk;
+}
+
 int pubmap_reserve_id(pubmap* map, uint64_t id) {
     if (pubmap_is_dense(map, id))
-        return pubvec_reserve(&map->dense, (size_t)(id - map->dense_base));
+        return dense_chunk(map, (size_t)(id - map->dense_base)) != NULL ? 0 : -1;
     return pubmap_reserve(map, 1);
 }
 
 int pubmap_put(pubmap* map, uint64_t id, void* value) {
     pubmap_slot* slot;
     if (pubmap_is_dense(map, id)) {
-        if (pubvec_set(&map->dense, (size_t)(id - map->dense_base), value) != 0)
+        size_t index = (size_t)(id - map->dense_base);
+        pubmap_chunk* chunk = dense_chunk(map, index);
+        if (chunk == NULL)
             return -1;
+        /* release: a reader that sees the value sees its contents */
+        atomic_store_explicit(&chunk->slots[index & (PUBMAP_CHUNK_IDS - 1)], value,
+                              memory_order_release);
+        chunk->live++;
+        chunk->stored++;
         map->count++;
         return 0;
     }
@@ -94,29 +130,66 @@ int pubmap_put(pubmap* map, uint64_t id, void* value) {
     return 0;
 }
 
+/* A chunk whose IDs were all stored and all released: nothing can name
+ * them again, so the chunk is reused for a later range (pubmap.h). */
+static void dense_retire(pubmap* map, size_t at, pubmap_chunk* chunk) {
+    pubvec_replace(&map->dense, at, PUBMAP_RELEASED);
+    chunk->next_spare = map->spare;
+    map->spare = chunk;
+}
+
 void* pubmap_release(pubmap* map, uint64_t id) {
-    _Atomic(void*)* cell;
-    void* value;
+    void* value = pubmap_get(map, id);
+    if (value == NULL)
+        return NULL;
     if (pubmap_is_dense(map, id)) {
-        size_t offset;
-        unsigned s;
-        if ((value = pubmap_get(map, id)) == NULL)
-            return NULL;
-        s = pubvec_segment((size_t)(id - map->dense_base), &offset);
-        cell = &vec_segment(&map->dense, s)[offset];
-    } else {
-        pubmap_table* table = map_table(map, memory_order_relaxed);
-        if (table == NULL || (value = pubmap_get(map, id)) == NULL)
-            return NULL;
-        cell = &map_find(table, id)->value;
+        size_t index = (size_t)(id - map->dense_base);
+        pubmap_chunk* chunk = pubvec_get(&map->dense, index >> PUBMAP_CHUNK_BITS);
+        atomic_store_explicit(&chunk->slots[index & (PUBMAP_CHUNK_IDS - 1)], PUBMAP_RELEASED,
+                              memory_order_relaxed);
+        if (--chunk->live == 0 && chunk->stored == PUBMAP_CHUNK_IDS)
+            dense_retire(map, index >> PUBMAP_CHUNK_BITS, chunk);
+        return value;
     }
     /* relaxed: nothing is published; the slot's ID stays, so the probe
      * chains of other IDs are unchanged */
-    atomic_store_explicit(cell, PUBMAP_RELEASED, memory_order_relaxed);
+    atomic_store_explicit(&map_find(map_table(map, memory_order_relaxed), id)->value,
+                          PUBMAP_RELEASED, memory_order_relaxed);
     return value;
 }
 
+size_t pubmap_chunk_count(const pubmap* map) { return map->chunks; }
+
 size_t pubmap_count(const pubmap* map) { return map->count; }
+
+static void chunk_free(pubmap_chunk* chunk, void (*free_value)(void*)) {
+    for (unsigned i = 0; free_value != NULL && i < PUBMAP_CHUNK_IDS; i++) {
+        void* value = atomic_load_explicit(&chunk->slots[i], memory_order_relaxed);
+        if (value != NULL && value != PUBMAP_RELEASED)
+            free_value(value);
+    }
+    nvtxw_free(chunk);
+}
+
+/* The spares, then the chunks in use (their live values with free_value),
+ * found segment by segment in the pubvec. */
+static void dense_free(pubmap* map, void (*free_value)(void*)) {
+    while (map->spare != NULL) {
+        pubmap_chunk* next = map->spare->next_spare;
+        nvtxw_free(map->spare);
+        map->spare = next;
+    }
+    for (unsigned s = 0; s < PUBVEC_SEGMENTS; s++) {
+        _Atomic(void*)* segment = vec_segment(&map->dense, s);
+        for (size_t i = 0; segment != NULL && i < (size_t)1 << (PUBVEC_FIRST_BITS + s); i++) {
+            void* chunk = atomic_load_explicit(&segment[i], memory_order_relaxed);
+            if (chunk != NULL && chunk != PUBMAP_RELEASED)
+                chunk_free(chunk, free_value);
+        }
+    }
+    map->chunks = 0;
+    pubvec_free(&map->dense, NULL);
+}
 
 void pubmap_free(pubmap* map, void (*free_value)(void*)) {
     pubmap_table* table = map_table(map, memory_order_relaxed);
@@ -132,7 +205,7 @@ void pubmap_free(pubmap* map, void (*free_value)(void*)) {
         table = retired;
     }
     atomic_store_explicit(&map->table, NULL, memory_order_relaxed);
-    pubvec_free(&map->dense, free_value);
+    dense_free(map, free_value);
     map->count = map->hashed = 0;
 }
 
@@ -167,6 +240,12 @@ int pubvec_set(pubvec* vec, size_t index, void* value) {
     s = pubvec_segment(index, &offset);
     atomic_store_explicit(&vec_segment(vec, s)[offset], value, memory_order_release);
     return 0;
+}
+
+void pubvec_replace(pubvec* vec, size_t index, void* value) {
+    size_t offset;
+    unsigned s = pubvec_segment(index, &offset);
+    atomic_store_explicit(&vec_segment(vec, s)[offset], value, memory_order_release);
 }
 
 void pubvec_free(pubvec* vec, void (*free_value)(void*)) {

@@ -6,8 +6,8 @@
  * Two shapes: pubvec, an array of pointers indexed from 0 (NULL = not set),
  * and pubmap, a hash map from 64-bit IDs to pointers (open addressing,
  * linear probing, power-of-two capacity, at most half full) that can keep a
- * range of dense IDs in a pubvec instead (pubmap_init_dense: the dynamic IDs
- * NVTXW hands out one after the other).
+ * range of dense IDs in chunks of 256 instead (pubmap_init_dense: the
+ * dynamic IDs NVTXW hands out one after the other), found through a pubvec.
  *
  * Contract: writers (put, set, reserve) are serialized by the caller (the
  * core's registration mutex); readers (get) may run on any thread at the
@@ -29,6 +29,15 @@
  *     reserved and published with release. Its memory is at most twice the
  *     items and nothing is copied (10^6 registered strings: 8 MiB of
  *     pointers, where a table grown by copying kept 16).
+ *   - A pubmap's dense range is a pubvec of chunks, each holding the values
+ *     of 256 consecutive IDs. A chunk whose 256 IDs were all stored and
+ *     then released is retired: its pubvec entry becomes PUBMAP_RELEASED
+ *     (every ID of it reads as released) and the chunk is reused for a
+ *     later range, never freed before the map. A reader racing the release
+ *     of the very ID it looks up may then read a slot of the reused chunk
+ *     (NULL or another ID's value) but never freed memory; lookups of live
+ *     IDs are never affected. So 10^8 IDs registered and released one
+ *     after the other keep a few chunks and 8 bytes of pubvec per 256 IDs.
  *   - A pubmap's hash table grows by copying into a new table twice as
  *     large, published with a release store of the table pointer. The old
  *     table is retired, not freed: it is linked from the new one and freed
@@ -54,6 +63,7 @@
 #include "common/idmap.h"
 
 typedef struct pubmap_table pubmap_table;
+typedef struct pubmap_chunk pubmap_chunk;
 
 /* Segment s of a pubvec holds indexes [16 * (2^s - 1), 16 * (2^(s+1) - 1)). */
 #define PUBVEC_SEGMENTS 40
@@ -69,7 +79,9 @@ typedef struct pubmap {
     size_t count;                 /* the writer's own: all values */
     size_t hashed;                /* the writer's own: values in the table */
     uint64_t dense_base;          /* 0: no dense range (pubmap_init_dense) */
-    pubvec dense;                 /* IDs dense_base + i, at index i */
+    pubvec dense;                 /* ID dense_base + i in chunk i >> PUBMAP_CHUNK_BITS */
+    pubmap_chunk* spare;          /* the writer's: retired chunks, to reuse */
+    size_t chunks;                /* the writer's: chunks allocated */
 } pubmap;
 
 /* ---- pubvec ---------------------------------------------------------------- */
@@ -108,6 +120,8 @@ static inline void* pubvec_get(const pubvec* vec, size_t index) {
 int pubvec_reserve(pubvec* vec, size_t index);
 /* Sets a non-NULL value at an index not yet set. */
 int pubvec_set(pubvec* vec, size_t index, void* value);
+/* Replaces the value at an index already set (published with release). */
+void pubvec_replace(pubvec* vec, size_t index, void* value);
 /* Frees the segments (and each value set with free_value, when not NULL).
  * No reader or writer may run. */
 void pubvec_free(pubvec* vec, void (*free_value)(void*));
@@ -130,6 +144,16 @@ struct pubmap_table {
 extern char pubmap_released_mark;
 #define PUBMAP_RELEASED ((void*)&pubmap_released_mark)
 
+#define PUBMAP_CHUNK_BITS 8
+#define PUBMAP_CHUNK_IDS (1u << PUBMAP_CHUNK_BITS)
+
+/* The values of PUBMAP_CHUNK_IDS consecutive dense IDs. */
+struct pubmap_chunk {
+    _Atomic(void*) slots[PUBMAP_CHUNK_IDS]; /* NULL, a value or PUBMAP_RELEASED */
+    uint32_t live, stored;                  /* the writer's: values not released, ever stored */
+    pubmap_chunk* next_spare;               /* the writer's: in pubmap.spare */
+};
+
 /* Keeps the IDs from `base` (not 0) on in a pubvec, the rest in the hash
  * table. Only on an empty map, before any reader. */
 void pubmap_init_dense(pubmap* map, uint64_t base);
@@ -146,8 +170,14 @@ static inline void* pubmap_get_raw(const pubmap* map, uint64_t id) {
     pubmap_table* table;
     size_t mask, i;
     void* value;
-    if (pubmap_is_dense(map, id))
-        return pubvec_get(&map->dense, (size_t)(id - map->dense_base));
+    if (pubmap_is_dense(map, id)) {
+        size_t index = (size_t)(id - map->dense_base);
+        pubmap_chunk* chunk = pubvec_get(&map->dense, index >> PUBMAP_CHUNK_BITS);
+        if (chunk == NULL || chunk == PUBMAP_RELEASED)
+            return chunk; /* never stored, or all of the chunk released */
+        return atomic_load_explicit(&chunk->slots[index & (PUBMAP_CHUNK_IDS - 1)],
+                                    memory_order_acquire);
+    }
     /* acquire pairs with the release that published the table; the cast
      * drops const only to load */
     table = atomic_load_explicit((_Atomic(pubmap_table*)*)&map->table, memory_order_acquire);
@@ -189,6 +219,8 @@ int pubmap_put(pubmap* map, uint64_t id, void* value);
  * taken again and concurrent readers of other IDs are not disturbed. The
  * caller guarantees no reader still uses the value before freeing it. */
 void* pubmap_release(pubmap* map, uint64_t id);
+/* Chunks the dense range has allocated (in use or spare); the writer's. */
+size_t pubmap_chunk_count(const pubmap* map);
 /* Number of values stored, released ones included; the writer's side
  * (serialized with puts). */
 size_t pubmap_count(const pubmap* map);

@@ -148,6 +148,33 @@ START_TEST(pubmap_release_keeps_the_slot) {
 }
 END_TEST
 
+/* IDs stored and released one after the other: a chunk whose IDs are all
+ * released is reused, so 100,000 of them keep two chunks; a chunk with one
+ * live ID stays, with that value intact, while its neighbours' chunks are
+ * reused around it; retired IDs read as released. */
+START_TEST(pubmap_dense_chunks_reused) {
+    const uint64_t base = NVTX_SCOPE_ID_DYNAMIC_START;
+    pubmap map = {0};
+    pubmap_init_dense(&map, base);
+    for (uint64_t i = 0; i < 100000; i++) {
+        ck_assert_int_eq(pubmap_put(&map, base + i, VALUE(i)), 0);
+        if (i % 10000 != 5) /* these stay */
+            ck_assert_ptr_eq(pubmap_release(&map, base + i), VALUE(i));
+    }
+    /* 10 chunks hold a live ID; one more is the last, not yet full */
+    ck_assert_uint_le(pubmap_chunk_count(&map), 10 + 2);
+    for (uint64_t i = 0; i < 100000; i++) {
+        ck_assert_ptr_eq(pubmap_get(&map, base + i), i % 10000 == 5 ? VALUE(i) : NULL);
+        ck_assert(pubmap_taken(&map, base + i));
+    }
+    ck_assert(!pubmap_taken(&map, base + 100000));
+    ck_assert_ptr_null(pubmap_release(&map, base + 6)); /* a retired chunk's */
+    freed = 0;
+    pubmap_free(&map, count_free);
+    ck_assert_uint_eq(freed, 10);
+}
+END_TEST
+
 START_TEST(pubmap_reserved_put_cannot_fail) {
     const uint64_t base = NVTX_COUNTER_ID_DYNAMIC_START;
     pubmap map = {0};
@@ -216,6 +243,7 @@ int main(void) {
     tcase_add_test(tc, pubvec_failure_leaves_it_unchanged);
     tcase_add_test(tc, pubmap_dense_and_hashed_ids);
     tcase_add_test(tc, pubmap_release_keeps_the_slot);
+    tcase_add_test(tc, pubmap_dense_chunks_reused);
     tcase_add_test(tc, pubmap_reserved_put_cannot_fail);
     tcase_add_test(tc, pubmap_reader_beside_writer);
     suite_add_tcase(suite, tc);
