@@ -152,9 +152,14 @@ void* pubmap_release(pubmap* map, uint64_t id) {
         return value;
     }
     /* relaxed: nothing is published; the slot's ID stays, so the probe
-     * chains of other IDs are unchanged */
-    atomic_store_explicit(&map_find(map_table(map, memory_order_relaxed), id)->value,
-                          PUBMAP_RELEASED, memory_order_relaxed);
+     * chains of other IDs are unchanged. The retired tables too: a reader
+     * may still hold one, and must not find the value about to be freed */
+    for (pubmap_table* table = map_table(map, memory_order_relaxed); table != NULL;
+         table = table->retired) {
+        pubmap_slot* slot = map_find(table, id);
+        if (slot->id == id && atomic_load_explicit(&slot->value, memory_order_relaxed) != NULL)
+            atomic_store_explicit(&slot->value, PUBMAP_RELEASED, memory_order_relaxed);
+    }
     return value;
 }
 

@@ -273,6 +273,10 @@ int core_domain_scope_released(const core_domain* domain, uint64_t id) {
     return pubmap_get_raw(&domain->scopes, id) == PUBMAP_RELEASED;
 }
 
+const char* core_scope_released_note(const core_domain* domain, uint64_t id) {
+    return core_domain_scope_released(domain, id) ? " (it was released with ScopeRelease)" : "";
+}
+
 int core_domain_scope_known(const core_domain* domain, uint64_t id) {
     return id == NVTX_SCOPE_NONE || id == NVTX_SCOPE_ROOT ||
            pubmap_get(&domain->scopes, id) != NULL;

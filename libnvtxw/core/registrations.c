@@ -136,8 +136,9 @@ static nvtxwResultCode_t scope_check(const core_domain* domain, const nvtxScopeA
     if (!scope_parent_valid(domain, attr->parentScope))
         return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
                          "cannot register scope: parentScope=%llu is neither ROOT, NONE, "
-                         "CURRENT_HW_MACHINE, CURRENT_VM nor a scope of domain \"%s\"",
-                         (unsigned long long)attr->parentScope, domain->name);
+                         "CURRENT_HW_MACHINE, CURRENT_VM nor a scope of domain \"%s\"%s",
+                         (unsigned long long)attr->parentScope, domain->name,
+                         core_scope_released_note(domain, attr->parentScope));
     return NVTXW_RESULT_SUCCESS;
 }
 
@@ -315,9 +316,9 @@ static nvtxwResultCode_t counter_check(const core_domain* domain, const nvtxCoun
     if (!core_domain_scope_known(domain, attr->scopeId))
         return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
                          "cannot register counter \"%s\": scopeId=%llu is not a scope of domain "
-                         "\"%s\"",
+                         "\"%s\"%s",
                          attr->name ? attr->name : "", (unsigned long long)attr->scopeId,
-                         domain->name);
+                         domain->name, core_scope_released_note(domain, attr->scopeId));
     return counter_sample_size(domain, attr->schemaId, sample_size);
 }
 
@@ -397,8 +398,9 @@ static nvtxwResultCode_t time_domain_register(core_domain* domain, const nvtxTim
     if (!core_domain_scope_known(domain, attr->scopeId))
         return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
                          "cannot register time domain: scopeId=%llu is not a scope of domain "
-                         "\"%s\"",
-                         (unsigned long long)attr->scopeId, domain->name);
+                         "\"%s\"%s",
+                         (unsigned long long)attr->scopeId, domain->name,
+                         core_scope_released_note(domain, attr->scopeId));
     status = pick_id("register time domain", &domain->time_domains, attr->timeDomainId, out,
                      &domain->next_time_domain_id, &id);
     if (status != NVTXW_RESULT_SUCCESS)

@@ -148,6 +148,9 @@ typedef struct core_fast_plan {
 int core_domain_scope_known(const core_domain* domain, uint64_t id);
 /* Non-zero when `id` was a scope of this domain and was released. */
 int core_domain_scope_released(const core_domain* domain, uint64_t id);
+/* " (released)" when `id` was released, else "": for messages about an
+ * unknown scope. */
+const char* core_scope_released_note(const core_domain* domain, uint64_t id);
 
 /* The fast plan of a schema of this domain, or NULL when its payloads need
  * the walk. Lock-free. */

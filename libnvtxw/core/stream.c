@@ -68,8 +68,9 @@ static nvtxwResultCode_t stream_check_attr(core_session* session,
     if (!core_domain_scope_known(*domain, attr->scopeId))
         return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
                          "cannot open stream \"%s\": scopeId=%llu is not NONE, ROOT or a scope "
-                         "registered in domain \"%s\"",
-                         attr->name, (unsigned long long)attr->scopeId, (*domain)->name);
+                         "registered in domain \"%s\"%s",
+                         attr->name, (unsigned long long)attr->scopeId, (*domain)->name,
+                         core_scope_released_note(*domain, attr->scopeId));
     if (!core_domain_time_domain_known(*domain, attr->timeDomainId))
         return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
                          "cannot open stream \"%s\": timeDomainId=%llu is neither a timestamp "

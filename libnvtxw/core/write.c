@@ -101,8 +101,9 @@ static nvtxwResultCode_t batch_check(const core_stream* stream, const nvtxEventB
     if (!core_domain_scope_known(stream->domain, batch->scope))
         return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
                          "cannot write event batch on stream \"%s\": scope %llu is not "
-                         "registered in domain \"%s\"",
-                         stream->name, (unsigned long long)batch->scope, stream->domain->name);
+                         "registered in domain \"%s\"%s",
+                         stream->name, (unsigned long long)batch->scope, stream->domain->name,
+                         core_scope_released_note(stream->domain, batch->scope));
     return stream_ops(stream)->event_write ? NVTXW_RESULT_SUCCESS
                                            : not_supported(stream, "event batches");
 }

@@ -2,12 +2,15 @@
 """tests/cli/check_released.py - task scopes released with libnvtxw's
 ScopeRelease (docs/producer-guide.md), checked in the text sink's output:
 
-    check_released.py FILE.txt [--min N] [--after-deleted]
+    check_released.py FILE.txt [--min N] [--after-deleted] [--process-order]
 
 Every registered task scope (path "task[...]") is released exactly once, no
 line names it (task=ID) after its release, and at least N were released;
 with --after-deleted, each release also comes after the task's `deleted`
-mark (the task API's rule, docs/tasks.md). The text sink writes lines in
+mark (the task API's rule, docs/tasks.md); with --process-order (one
+worker of nvtxw-otf2-import), when a stream of another process opens, the
+tasks of the previous process are all released already: the locations are
+converted process by process. The text sink writes lines in
 call order; nvtxw-otf2-import releases a group's tasks after its locations'
 streams are closed, so this holds on any number of workers. Used by
 tests/cli/synthetic_test.sh and tests/otf2/import_test.sh. Prints
@@ -17,7 +20,9 @@ import argparse
 import re
 import sys
 
-REGISTERED = re.compile(r'^scope .* id=(\d+) parent=\d+ path="task\[')
+REGISTERED = re.compile(r'^scope .* id=(\d+) parent=(\d+) path="task\[')
+ANY_SCOPE = re.compile(r"^scope .* id=(\d+) parent=(\d+) ")
+OPENED = re.compile(r"^stream_open .* scope=(\d+) ")
 RELEASED = re.compile(r"^scope_release .* id=(\d+)$")
 NAMED = re.compile(r"\btask=(\d+)\b")
 
@@ -32,14 +37,32 @@ def main():
     parser.add_argument("text")
     parser.add_argument("--min", type=int, default=0)
     parser.add_argument("--after-deleted", action="store_true")
+    parser.add_argument("--process-order", action="store_true")
     args = parser.parse_args()
     live, gone, deleted = set(), set(), set()
+    parents, task_process, process = {}, {}, None
     with open(args.text, encoding="utf-8") as f:
         for number, line in enumerate(f, 1):
             line = line.rstrip("\n")
             m = REGISTERED.match(line)
             if m:
                 live.add(m.group(1))
+                task_process[m.group(1)] = m.group(2)
+                continue
+            m = ANY_SCOPE.match(line)
+            if m:
+                parents[m.group(1)] = m.group(2)
+                continue
+            m = OPENED.match(line)
+            if m and args.process_order:
+                opened = parents.get(m.group(1))
+                if process is not None and opened != process:
+                    left = [t for t in live if task_process[t] == process]
+                    if left:
+                        fail("line %d: a stream of process scope %s opens while %d tasks of "
+                             "process scope %s are not released" % (number, opened, len(left),
+                                                                     process))
+                process = opened
                 continue
             m = RELEASED.match(line)
             if m:

@@ -119,6 +119,8 @@ import_archive() {
         check "$name: --threads $threads releases every task scope after its last use" \
             "$py" "$src/tests/cli/check_released.py" "$w/t$threads.txt" --min "$min_tasks"
     done
+    check "$name: one worker converts process by process, releasing each one's tasks" \
+        "$py" "$src/tests/cli/check_released.py" "$w/t1.txt" --process-order
 
     check "$name: import straight to JSON" "$imp" "$anchor" --quiet -o "$w/c.json"
     cp "$tmp/err" "$w/c.err"

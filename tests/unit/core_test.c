@@ -100,7 +100,6 @@ static void expect(const char* format, ...) {
     expected[used + 1] = '\0';
 }
 
-/* Non-zero when `line` is a whole line of `text`. */
 /* Bytes the allocator has handed out and not taken back (0 when it cannot
  * say, as under a sanitizer's allocator). */
 static size_t heap_in_use(void) {
@@ -111,6 +110,7 @@ static size_t heap_in_use(void) {
 #endif
 }
 
+/* Non-zero when `line` is a whole line of `text`. */
 static int has_line(const char* text, const char* line) {
     size_t n = strlen(line);
     const char* p = text;
@@ -1066,8 +1066,12 @@ START_TEST(scope_release_rules) {
                     "NONE, ROOT and the predefined scopes");
     ck_assert_fails(open_with(s, d, task, 0, "late"), NVTXW_RESULT_INVALID_ARGUMENT,
                     "scopeId=4294967296 is not NONE, ROOT or a scope");
+    ck_assert_ptr_nonnull(strstr(nvtxw_last_error(), "it was released with ScopeRelease"));
     ck_assert_fails(scope_with(d, "under", task, NVTX_SCOPE_NONE, &id),
                     NVTXW_RESULT_INVALID_ARGUMENT, "parentScope=4294967296");
+    ck_assert_ptr_nonnull(strstr(nvtxw_last_error(), "it was released with ScopeRelease"));
+    ck_assert_fails(counter_with(d, NVTX_PAYLOAD_ENTRY_TYPE_INT64, task, 0, &counter),
+                    NVTXW_RESULT_INVALID_ARGUMENT, "it was released with ScopeRelease");
     /* dynamic IDs go on after the released one; a released static ID is
      * never accepted again */
     ck_assert_ok(scope_with(d, "next", NVTX_SCOPE_ROOT, NVTX_SCOPE_NONE, &id));

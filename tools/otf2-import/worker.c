@@ -186,7 +186,8 @@ static void convert_location(importer* im, size_t index, OTF2_EvtReaderCallbacks
             location_failed(im, &c);
         }
     }
-    if (close_stream(&c) != 0 || group_tasks_location_done(im, c.group_index) != 0)
+    /* both, whatever the first says: the group counts this location done */
+    if ((close_stream(&c) != 0) | (group_tasks_location_done(im, c.group_index) != 0))
         import_fail(im, "%s", import_last_error());
     atomic_fetch_add(&im->events_done, c.unreported);
     atomic_fetch_add(&im->scopeless_tasks, c.scopeless_tasks);

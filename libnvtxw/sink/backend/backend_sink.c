@@ -105,9 +105,12 @@ static nvtxwResultCode_t backend_load(backend_sink* b) {
     if (status != NVTXW_RESULT_SUCCESS)
         return load_error(b->path, status);
     b->t = iface;
-    /* Optional: any other backend answers INTERFACE_VERSION_NOT_SUPPORTED. */
+    /* Optional: any other backend answers INTERFACE_VERSION_NOT_SUPPORTED
+     * (one that hands out its v2 table for any version is not taken for
+     * an extension table). */
     iface = NULL;
-    if (get_interface(NVTXW_EXTENSION_INTERFACE_VERSION, &iface) == NVTXW_RESULT_SUCCESS)
+    if (get_interface(NVTXW_EXTENSION_INTERFACE_VERSION, &iface) == NVTXW_RESULT_SUCCESS &&
+        iface != b->t)
         b->ext = iface;
     return NVTXW_RESULT_SUCCESS;
 }
