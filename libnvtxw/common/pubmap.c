@@ -138,19 +138,29 @@ static void dense_retire(pubmap* map, size_t at, pubmap_chunk* chunk) {
     map->spare = chunk;
 }
 
-void* pubmap_release(pubmap* map, uint64_t id) {
-    void* value = pubmap_get(map, id);
-    if (value == NULL)
+/* The dense branch of pubmap_release: the chunk looked up once. */
+static void* dense_release(pubmap* map, size_t index) {
+    pubmap_chunk* chunk = pubvec_get(&map->dense, index >> PUBMAP_CHUNK_BITS);
+    _Atomic(void*)* cell;
+    void* value;
+    if (chunk == NULL || chunk == PUBMAP_RELEASED)
         return NULL;
-    if (pubmap_is_dense(map, id)) {
-        size_t index = (size_t)(id - map->dense_base);
-        pubmap_chunk* chunk = pubvec_get(&map->dense, index >> PUBMAP_CHUNK_BITS);
-        atomic_store_explicit(&chunk->slots[index & (PUBMAP_CHUNK_IDS - 1)], PUBMAP_RELEASED,
-                              memory_order_relaxed);
-        if (--chunk->live == 0 && chunk->stored == PUBMAP_CHUNK_IDS)
-            dense_retire(map, index >> PUBMAP_CHUNK_BITS, chunk);
-        return value;
-    }
+    cell = &chunk->slots[index & (PUBMAP_CHUNK_IDS - 1)];
+    value = atomic_load_explicit(cell, memory_order_relaxed);
+    if (value == NULL || value == PUBMAP_RELEASED)
+        return NULL;
+    atomic_store_explicit(cell, PUBMAP_RELEASED, memory_order_relaxed);
+    if (--chunk->live == 0 && chunk->stored == PUBMAP_CHUNK_IDS)
+        dense_retire(map, index >> PUBMAP_CHUNK_BITS, chunk);
+    return value;
+}
+
+void* pubmap_release(pubmap* map, uint64_t id) {
+    void* value;
+    if (pubmap_is_dense(map, id))
+        return dense_release(map, (size_t)(id - map->dense_base));
+    if ((value = pubmap_get(map, id)) == NULL)
+        return NULL;
     /* relaxed: nothing is published; the slot's ID stays, so the probe
      * chains of other IDs are unchanged. The retired tables too: a reader
      * may still hold one, and must not find the value about to be freed */
@@ -262,7 +272,7 @@ void pubvec_free(pubvec* vec, void (*free_value)(void*)) {
         count = (size_t)1 << (PUBVEC_FIRST_BITS + s);
         for (size_t i = 0; free_value != NULL && i < count; i++) {
             void* value = atomic_load_explicit(&segment[i], memory_order_relaxed);
-            if (value != NULL && value != PUBMAP_RELEASED)
+            if (value != NULL)
                 free_value(value);
         }
         nvtxw_free(segment);
