@@ -3,6 +3,7 @@
 ScopeRelease (docs/producer-guide.md), checked in the text sink's output:
 
     check_released.py FILE.txt [--min N] [--after-deleted] [--process-order]
+                               [--early N]
 
 Every registered task scope (path "task[...]") is released exactly once, no
 line names it (task=ID) after its release, and at least N were released;
@@ -10,7 +11,10 @@ with --after-deleted, each release also comes after the task's `deleted`
 mark (the task API's rule, docs/tasks.md); with --process-order (one
 worker of nvtxw-otf2-import), when a stream of another process opens, the
 tasks of the previous process are all released already: the locations are
-converted process by process. The text sink writes lines in
+converted process by process; with --early N, at least N tasks are
+released while a stream of their process is still open (nvtxw-otf2-import
+converting a process's locations in turns releases a task once every
+location has read past its completion). The text sink writes lines in
 call order; nvtxw-otf2-import releases a group's tasks after its locations'
 streams are closed, so this holds on any number of workers. Used by
 tests/cli/synthetic_test.sh and tests/otf2/import_test.sh. Prints
@@ -22,7 +26,8 @@ import sys
 
 REGISTERED = re.compile(r'^scope .* id=(\d+) parent=(\d+) path="task\[')
 ANY_SCOPE = re.compile(r"^scope .* id=(\d+) parent=(\d+) ")
-OPENED = re.compile(r"^stream_open .* scope=(\d+) ")
+OPENED = re.compile(r'^stream_open "(.*)" domain=.* scope=(\d+) ')
+CLOSED = re.compile(r'^stream_close "(.*)"$')
 RELEASED = re.compile(r"^scope_release .* id=(\d+)$")
 NAMED = re.compile(r"\btask=(\d+)\b")
 
@@ -38,9 +43,11 @@ def main():
     parser.add_argument("--min", type=int, default=0)
     parser.add_argument("--after-deleted", action="store_true")
     parser.add_argument("--process-order", action="store_true")
+    parser.add_argument("--early", type=int, default=0)
     args = parser.parse_args()
     live, gone, deleted = set(), set(), set()
     parents, task_process, process = {}, {}, None
+    stream_process, open_streams, early = {}, {}, 0
     with open(args.text, encoding="utf-8") as f:
         for number, line in enumerate(f, 1):
             line = line.rstrip("\n")
@@ -54,8 +61,11 @@ def main():
                 parents[m.group(1)] = m.group(2)
                 continue
             m = OPENED.match(line)
+            if m:
+                stream_process[m.group(1)] = parents.get(m.group(2))
+                opened = stream_process[m.group(1)]
+                open_streams[opened] = open_streams.get(opened, 0) + 1
             if m and args.process_order:
-                opened = parents.get(m.group(1))
                 if process is not None and opened != process:
                     left = [t for t in live if task_process[t] == process]
                     if left:
@@ -63,6 +73,10 @@ def main():
                              "process scope %s are not released" % (number, opened, len(left),
                                                                      process))
                 process = opened
+                continue
+            m = CLOSED.match(line)
+            if m:
+                open_streams[stream_process.get(m.group(1))] -= 1
                 continue
             m = RELEASED.match(line)
             if m:
@@ -72,6 +86,8 @@ def main():
                 if args.after_deleted and m.group(1) not in deleted:
                     fail("line %d: scope %s released before its deleted mark"
                          % (number, m.group(1)))
+                if open_streams.get(task_process[m.group(1)], 0) > 0:
+                    early += 1
                 live.discard(m.group(1))
                 gone.add(m.group(1))
                 continue
@@ -84,7 +100,10 @@ def main():
         fail("%d task scopes never released (e.g. %s)" % (len(live), sorted(live)[0]))
     if len(gone) < args.min:
         fail("%d task scopes released, expected at least %d" % (len(gone), args.min))
-    print("released: %d task scopes" % len(gone))
+    if early < args.early:
+        fail("%d task scopes released while their process was converted, expected at least %d"
+             % (early, args.early))
+    print("released: %d task scopes (%d while their process was converted)" % (len(gone), early))
 
 
 if __name__ == "__main__":

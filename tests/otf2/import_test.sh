@@ -111,13 +111,17 @@ import_archive() {
     check "$name: replay the --backend report" "$replay" "$w/p.nvtxw" -o "$w/p.json"
     checker "$name (--threads 2 through --backend vs 1)" --same-content "$w/a.json" "$w/p.json"
 
-    # Tasks are released after their location group's last location, on
-    # one worker and on several (the text sink shows the calls in order).
+    # Tasks are released after their last use, on one worker and on
+    # several (the text sink shows the calls in order); with at least as
+    # many processes as workers, a process's locations are read in turns
+    # and a task is released as soon as they have all read past its
+    # completion, while the process is still being converted.
     for threads in 1 2; do
         check "$name: import to text, --threads $threads" "$imp" "$anchor" --quiet \
             --threads "$threads" -o "$w/t$threads.txt"
         check "$name: --threads $threads releases every task scope after its last use" \
-            "$py" "$src/tests/cli/check_released.py" "$w/t$threads.txt" --min "$min_tasks"
+            "$py" "$src/tests/cli/check_released.py" "$w/t$threads.txt" --min "$min_tasks" \
+            --early "$min_tasks"
     done
     check "$name: one worker converts process by process, releasing each one's tasks" \
         "$py" "$src/tests/cli/check_released.py" "$w/t1.txt" --process-order

@@ -22,6 +22,7 @@ EXTRA_DIST += tests/unit/test_util.h tests/unit/run_suite.h
 include tests/unit/chrome_in.mk
 include tests/unit/capture.mk
 include tests/unit/otf2_ticks.mk
+include tests/unit/otf2_task_set.mk
 include tests/unit/tool_alloc.mk
 
 # The guards against a green run that checked nothing (tests/unit/run_suite.h,

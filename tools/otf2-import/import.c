@@ -272,6 +272,7 @@ static void importer_free(importer* im) {
     group_tasks_free(im);
     nvtxw_free(im->run_ends);
     nvtxw_free(im->run_next);
+    nvtxw_free(im->run_turns);
 }
 
 /* Tasks must be registered before any event of theirs (tasks.c): when a
@@ -313,7 +314,7 @@ int import_run(importer* im) {
     im->ext = im->opts.ext;
     if (open_archive(im) != 0 || defs_read(im->reader, &im->defs, im->opts.archive) != 0 ||
         select_locations(im) != 0 || open_files(im) != 0 || begin_session(im) != 0 ||
-        prepare_tasks(im) != 0) {
+        prepare_tasks(im) != 0 || choose_turns(im) != 0) {
         snprintf(im->error, sizeof im->error, "%s", import_last_error());
         status = 1;
     } else if (run_workers(im, location_worker, "events") != 0) {

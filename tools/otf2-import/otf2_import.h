@@ -11,7 +11,8 @@
  *      counters, time domains;
  *   3. tasks (tasks.c): with several workers a prescan registers them all
  *      before the conversion; one worker registers them at first sight;
- *   4. worker threads take locations one at a time (worker.c, location.c):
+ *   4. worker threads take locations one at a time, or a whole process
+ *      whose locations they read in turns by time (worker.c, location.c):
  *      local definitions first (mapping tables, clock offsets: OTF2 applies
  *      them to the events), then the events, streamed into the location's
  *      stream (ev_*.c); per-location state is bounded by the nesting depth
@@ -282,8 +283,8 @@ typedef struct import_options {
     const char* progress_output; /* its "written": files named so*, or NULL */
     const nvtxwInterface_t* iface;
     /* The same library's extension table (nvtxw/extension.h), or NULL:
-     * with ScopeRelease, the tasks of a location group are released once
-     * its last location is converted. */
+     * with ScopeRelease, a task is released once nothing can name it (its
+     * group converted, or read in turns past its completion: tasks.c). */
     const nvtxwExtensionInterface_t* ext;
     /* The session's sink takes registrations while other threads write
      * (libnvtxw's own sinks, docs/threading.md; not Backend=, which follows
@@ -322,14 +323,18 @@ typedef struct task_key {
 /* Locks of a location group's lazily registered tasks (tasks.c). */
 #define IMPORT_TASK_STRIPES 16
 
-/* A set of tasks, each with a 64-bit value (tasks.c). */
+/* A set of tasks, each with a 64-bit value (tasks.c): an open-addressing
+ * table of positions into dense key and value arrays. */
 typedef struct task_set {
-    id_index index; /* hash probe -> position */
+    uint32_t* slots;   /* position + 1, 0 = empty */
+    size_t slot_count; /* a power of two, or 0 */
     task_key* keys;
     uint64_t* values;
     size_t count, capacity;
 } task_set;
 
+/* task_set.c. A hash of the key (well mixed in every bit). */
+uint64_t task_key_hash(const task_key* key);
 /* The key of a ThreadTask* record, and of an OmpTask* record of a process. */
 task_key thread_task_key(uint32_t team, uint32_t creator, uint32_t generation);
 task_key omp_task_key(size_t group_index, uint64_t id);
@@ -337,6 +342,9 @@ task_key omp_task_key(size_t group_index, uint64_t id);
 int task_set_add(task_set* set, const task_key* key, uint64_t value);
 /* 1 and the position when present. */
 int task_set_find(const task_set* set, const task_key* key, size_t* index);
+/* 1 when `key` was there and is removed (positions of others may change),
+ * 0 when absent. */
+int task_set_remove(task_set* set, const task_key* key);
 void task_set_free(task_set* set);
 
 typedef struct importer {
@@ -371,6 +379,15 @@ typedef struct importer {
             pthread_mutex_t lock;
             task_set found;
         } * stripes; /* IMPORT_TASK_STRIPES, or NULL */
+        /* Converted in turns by one worker (worker.c): tasks completed,
+         * each released once every location of the group has read past
+         * its completion. Only that worker touches these. */
+        int in_turns;
+        struct completed_task {
+            task_key key;
+            uint64_t ticks;
+        } * completed;
+        size_t completed_count, completed_capacity;
     } * group_tasks;
     size_t group_task_count;
     const nvtxwExtensionInterface_t* ext; /* opts.ext: ScopeRelease, or NULL */
@@ -383,6 +400,9 @@ typedef struct importer {
      * run_next[r] is its first location not yet taken. Under `lock`. */
     size_t *run_ends, *run_next;
     size_t run_count, runs_started, runs_done_before; /* runs before it have none left */
+    /* run_turns[r]: run r is converted by one worker, its locations read in
+     * turns by time (worker.c: choose_turns), or NULL for none. */
+    uint8_t* run_turns;
     atomic_uint_fast64_t events_done;
     atomic_uint_fast64_t skipped[EK_COUNT + 1]; /* + attribute lists without a payload */
     atomic_int failed;
@@ -424,6 +444,17 @@ int group_tasks_location_begin(importer* im, size_t group_index);
  * ScopeRelease) and its map freed. 0, or -1 with the error set. */
 int group_tasks_location_done(importer* im, size_t group_index);
 void group_tasks_free(importer* im);
+/* A task of group `group_index` completed at `ticks`: when the group is
+ * converted in turns it is released once the group is past that time
+ * (group_tasks_release_before). 0, or -1 with the error set. */
+int group_tasks_completed(importer* im, size_t group_index, const task_key* key, uint64_t ticks);
+/* Releases the completed tasks of a group converted in turns whose
+ * completion is before `ticks`, a time every location of the group has
+ * read past. 0, or -1 with the error set. */
+int group_tasks_release_before(importer* im, size_t group_index, uint64_t ticks);
+/* Decides which runs are converted in turns (after the task mode is
+ * known). 0, or -1 with the error set. */
+int choose_turns(importer* im);
 /* worker.c: cuts `selected` (sorted group by group) into runs. 0, or -1
  * with the error set. */
 int schedule_runs(importer* im);
@@ -477,8 +508,9 @@ typedef struct loc_ctx {
     size_t index;       /* of the location */
     size_t group_index; /* of its location group */
     nvtxwStreamHandle_t stream;
-    int64_t world_rank;    /* -1 unless an MPI process */
-    uint64_t event_number; /* events read so far: the current one's number */
+    OTF2_EvtReader* events; /* while its events are read */
+    int64_t world_rank;     /* -1 unless an MPI process */
+    uint64_t event_number;  /* events read so far: the current one's number */
     uint64_t last_ticks;
     int64_t now, last_ns;           /* the current event's time in ns */
     uint64_t unreported;            /* events not yet added to im->events_done */

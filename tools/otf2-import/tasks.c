@@ -11,7 +11,10 @@
  * nothing can name its tasks again: their scopes are released (libnvtxw's
  * ScopeRelease, when the library has it) and the map freed, so memory
  * follows the tasks of the processes in conversion (import.c takes the
- * locations group by group).
+ * locations group by group). A group converted in turns (worker.c: its
+ * locations read together, the one least far in time first) releases a
+ * task sooner, once every location has read past its completion (the
+ * task's last record), so memory follows the tasks alive at one moment.
  *
  * NVTXW producers must not overlap registrations with writes (ABI spec 6):
  * with several workers into Backend= (another NVTXW library), archives that
@@ -43,68 +46,6 @@
 #include "otf2_import.h"
 #include "tool_alloc.h"
 
-static uint64_t task_hash(const task_key* key) {
-    uint64_t h = (uint64_t)key->team * 0x9E3779B97F4A7C15ULL;
-    h ^= key->creator * 0xC2B2AE3D27D4EB4FULL;
-    h ^= key->generation + 0x165667B19E3779F9ULL + (h << 6) + (h >> 2);
-    return h;
-}
-
-static int same_task(const task_key* a, const task_key* b) {
-    return a->team == b->team && a->creator == b->creator && a->generation == b->generation;
-}
-
-/* The index of `key` in the set; linear probing over hash values. */
-static int task_find_slot(const task_set* set, const task_key* key, uint64_t* probe,
-                          uint32_t* index) {
-    for (*probe = task_hash(key);; (*probe)++) {
-        if (!id_index_get(&set->index, *probe, index))
-            return 0;
-        if (same_task(&set->keys[*index], key))
-            return 1;
-    }
-}
-
-int task_set_find(const task_set* set, const task_key* key, size_t* index) {
-    uint64_t probe;
-    uint32_t i;
-    if (!task_find_slot(set, key, &probe, &i))
-        return 0;
-    *index = i;
-    return 1;
-}
-
-int task_set_add(task_set* set, const task_key* key, uint64_t parent) {
-    uint64_t probe;
-    uint32_t i;
-    if (task_find_slot(set, key, &probe, &i))
-        return 0;
-    if (set->count == set->capacity) {
-        size_t capacity = set->capacity ? set->capacity * 2 : 64;
-        task_key* keys = nvtxw_realloc(set->keys, capacity * sizeof *keys);
-        uint64_t* values =
-            keys != NULL ? nvtxw_realloc(set->values, capacity * sizeof *values) : NULL;
-        if (keys != NULL)
-            set->keys = keys;
-        if (values == NULL || capacity > UINT32_MAX)
-            return -1;
-        set->values = values;
-        set->capacity = capacity;
-    }
-    if (id_index_put(&set->index, probe, (uint32_t)set->count) != 0)
-        return -1;
-    set->keys[set->count] = *key;
-    set->values[set->count++] = parent;
-    return 0;
-}
-
-void task_set_free(task_set* set) {
-    id_index_free(&set->index);
-    nvtxw_free(set->keys);
-    nvtxw_free(set->values);
-    memset(set, 0, sizeof *set);
-}
-
 /* ---- the prescan ------------------------------------------------------------ */
 
 typedef struct prescan_ctx {
@@ -113,24 +54,6 @@ typedef struct prescan_ctx {
     size_t group_index; /* and its location group */
     int failed;
 } prescan_ctx;
-
-task_key thread_task_key(uint32_t team, uint32_t creator, uint32_t generation) {
-    task_key key;
-    memset(&key, 0, sizeof key); /* compared with memcmp */
-    key.team = team;
-    key.creator = creator;
-    key.generation = generation;
-    return key;
-}
-
-task_key omp_task_key(size_t group_index, uint64_t id) {
-    task_key key;
-    memset(&key, 0, sizeof key);
-    key.team = UINT32_MAX;
-    key.creator = group_index;
-    key.generation = id;
-    return key;
-}
 
 /* Adds a task to im->found. A task's threads share a process, so its
  * parent does not depend on which location reports it first. */
@@ -389,7 +312,7 @@ static int lazy_scope_in(importer* im, task_set* found, const task_key* key, uin
  * archive (bench/README.md). */
 static int lazy_scope(importer* im, size_t group_index, const task_key* key, uint64_t* scope) {
     struct task_stripe* stripe =
-        &im->group_tasks[group_index].stripes[(task_hash(key) >> 32) % IMPORT_TASK_STRIPES];
+        &im->group_tasks[group_index].stripes[(task_key_hash(key) >> 32) % IMPORT_TASK_STRIPES];
     int status;
     pthread_mutex_lock(&stripe->lock);
     status = lazy_scope_in(im, &stripe->found, key, IMPORT_SCOPE_GROUP_BASE + group_index, scope);
@@ -469,6 +392,62 @@ static int release_group(importer* im, const struct task_stripe* stripes) {
     return 0;
 }
 
+int group_tasks_completed(importer* im, size_t group_index, const task_key* key, uint64_t ticks) {
+    struct group_tasks* g = &im->group_tasks[group_index];
+    if (!im->lazy_tasks || !g->in_turns)
+        return 0;
+    if (g->completed_count == g->completed_capacity) {
+        size_t capacity = g->completed_capacity ? g->completed_capacity * 2 : 64;
+        struct completed_task* items = nvtxw_realloc(g->completed, capacity * sizeof *items);
+        if (items == NULL) {
+            import_error("out of memory");
+            return -1;
+        }
+        g->completed = items;
+        g->completed_capacity = capacity;
+    }
+    g->completed[g->completed_count].key = *key;
+    g->completed[g->completed_count++].ticks = ticks;
+    return 0;
+}
+
+/* Takes a task out of its group's map: its scope, or NVTX_SCOPE_NONE when
+ * it is not there (completed twice). */
+static uint64_t forget_task(importer* im, size_t group_index, const task_key* key) {
+    struct task_stripe* stripe =
+        &im->group_tasks[group_index].stripes[(task_key_hash(key) >> 32) % IMPORT_TASK_STRIPES];
+    uint64_t scope = NVTX_SCOPE_NONE;
+    size_t index;
+    pthread_mutex_lock(&stripe->lock);
+    if (task_set_find(&stripe->found, key, &index)) {
+        scope = stripe->found.values[index];
+        task_set_remove(&stripe->found, key);
+    }
+    pthread_mutex_unlock(&stripe->lock);
+    return scope;
+}
+
+int group_tasks_release_before(importer* im, size_t group_index, uint64_t ticks) {
+    struct group_tasks* g = &im->group_tasks[group_index];
+    size_t kept = 0;
+    int status = 0;
+    for (size_t i = 0; i < g->completed_count; i++) {
+        uint64_t scope;
+        if (g->completed[i].ticks >= ticks || status != 0) {
+            g->completed[kept++] = g->completed[i];
+            continue;
+        }
+        scope = forget_task(im, group_index, &g->completed[i].key);
+        if (scope != NVTX_SCOPE_NONE &&
+            im->ext->ScopeRelease(im->domain, scope) != NVTXW_RESULT_SUCCESS) {
+            import_error("cannot release task scope %" PRIu64 ": %s", scope, nvtxw_last_error());
+            status = -1;
+        }
+    }
+    g->completed_count = kept;
+    return status;
+}
+
 int group_tasks_location_done(importer* im, size_t group_index) {
     struct group_tasks* g;
     struct task_stripe* done = NULL;
@@ -480,6 +459,9 @@ int group_tasks_location_done(importer* im, size_t group_index) {
     if (--g->locations_left == 0) {
         done = g->stripes;
         g->stripes = NULL;
+        nvtxw_free(g->completed); /* the group's worker is the caller */
+        g->completed = NULL;
+        g->completed_count = g->completed_capacity = 0;
     }
     pthread_mutex_unlock(&im->lock);
     if (NVTXW_EXTENSION_HAS(im->ext, ScopeRelease))
@@ -489,8 +471,10 @@ int group_tasks_location_done(importer* im, size_t group_index) {
 }
 
 void group_tasks_free(importer* im) {
-    for (size_t i = 0; i < im->group_task_count; i++)
+    for (size_t i = 0; i < im->group_task_count; i++) {
         stripes_free(im->group_tasks[i].stripes);
+        nvtxw_free(im->group_tasks[i].completed);
+    }
     nvtxw_free(im->group_tasks);
     im->group_tasks = NULL;
     im->group_task_count = 0;

@@ -94,34 +94,59 @@ static int read_local_defs(loc_ctx* c) {
     return 0;
 }
 
-static int read_events(loc_ctx* c, OTF2_EvtReaderCallbacks* cb) {
+/* Opens the location's event reader with the callbacks (its local
+ * definitions first, unless the task prescan read them). 0, or -1 with the
+ * error set. */
+static int events_open(loc_ctx* c, OTF2_EvtReaderCallbacks* cb) {
     OTF2_Reader* reader = c->im->reader;
-    OTF2_EvtReader* er = OTF2_Reader_GetEvtReader(reader, c->loc->id);
-    OTF2_ErrorCode rc;
-    uint64_t read = 0;
     char file[4200];
-    location_file(c->im, c->loc->id, "evt", file, sizeof file);
+    /* OTF2 keeps a location's mapping tables and clock offsets once read,
+     * and refuses to read them twice */
+    if (!c->loc->local_defs_read && read_local_defs(c) != 0)
+        return -1;
     import_otf2_error_reset();
-    if (er == NULL) {
+    if ((c->events = OTF2_Reader_GetEvtReader(reader, c->loc->id)) == NULL) {
+        location_file(c->im, c->loc->id, "evt", file, sizeof file);
         import_error("location %" PRIu64 " (%s): cannot open its events (%s): %s", c->loc->id,
                      c->loc->stream_name, file, import_otf2_error(OTF2_ERROR_INVALID));
         return -1;
     }
-    OTF2_Reader_RegisterEvtCallbacks(reader, er, cb, c);
-    rc = OTF2_Reader_ReadAllLocalEvents(reader, er, &read);
-    OTF2_Reader_CloseEvtReader(reader, er);
+    OTF2_Reader_RegisterEvtCallbacks(reader, c->events, cb, c);
+    return 0;
+}
+
+static void events_close(loc_ctx* c) {
+    if (c->events != NULL)
+        OTF2_Reader_CloseEvtReader(c->im->reader, c->events);
+    c->events = NULL;
+}
+
+/* Reads up to `count` events (0: all); *over = 1 when the location has no
+ * more, checked against the declared count and its open slices ended. 0,
+ * or -1 with the error set. */
+static int events_read(loc_ctx* c, uint64_t count, int* over) {
+    OTF2_ErrorCode rc;
+    uint64_t read = 0;
+    char file[4200];
+    import_otf2_error_reset();
+    rc = count == 0 ? OTF2_Reader_ReadAllLocalEvents(c->im->reader, c->events, &read)
+                    : OTF2_Reader_ReadLocalEvents(c->im->reader, c->events, count, &read);
     if (rc == OTF2_ERROR_INTERRUPTED_BY_CALLBACK && c->failed)
         return -1; /* ev_fail said why */
     if (rc == OTF2_ERROR_INTERRUPTED_BY_CALLBACK) {
         import_error("interrupted: another location failed");
         return -1;
     }
+    location_file(c->im, c->loc->id, "evt", file, sizeof file);
     if (rc != OTF2_SUCCESS) {
         import_error("location %" PRIu64 " (%s): cannot read event #%" PRIu64 " of %s: %s",
                      c->loc->id, c->loc->stream_name, c->event_number + 1, file,
                      import_otf2_error(rc));
         return -1;
     }
+    *over = count == 0 || read < count;
+    if (!*over)
+        return 0;
     if (c->event_number != c->loc->events) {
         import_error("location %" PRIu64 " (%s): read %" PRIu64 " events from %s, the archive "
                      "declares %" PRIu64 " (truncated or damaged file)",
@@ -146,7 +171,9 @@ static void ctx_free(loc_ctx* c) {
 
 /* A failed location: the whole run fails, or with --keep-going the
  * location keeps what it wrote and the loss is counted. */
-static void location_failed(importer* im, const loc_ctx* c) {
+static void location_failed(importer* im, loc_ctx* c) {
+    c->failed = 1;
+    events_close(c);
     if (!im->opts.keep_going) {
         import_fail(im, "%s", import_last_error());
         return;
@@ -159,44 +186,121 @@ static void location_failed(importer* im, const loc_ctx* c) {
     pthread_mutex_unlock(&im->lock);
 }
 
-static void convert_location(importer* im, size_t index, OTF2_EvtReaderCallbacks* cb) {
-    loc_ctx c;
+/* Sets up the context of selected location `index` and opens its stream;
+ * a failure fails the location (c->failed). */
+static void location_start(importer* im, size_t index, loc_ctx* c) {
     group_def* g;
     uint32_t group = 0;
-    memset(&c, 0, sizeof c);
-    c.im = im;
-    c.index = index;
-    c.loc = def_table_at(&im->defs.locations, index);
-    g = def_table_find(&im->defs.groups, c.loc->group, &group);
-    c.group_index = group; /* = location_group_index() */
-    c.world_rank = g != NULL ? g->world_rank : -1;
-    if (group_tasks_location_begin(im, c.group_index) != 0 || open_stream(&c) != 0) {
-        c.failed = 1;
-        location_failed(im, &c);
-    } else {
-        int ok;
+    memset(c, 0, sizeof *c);
+    c->im = im;
+    c->index = index;
+    c->loc = def_table_at(&im->defs.locations, index);
+    g = def_table_find(&im->defs.groups, c->loc->group, &group);
+    c->group_index = group; /* = location_group_index() */
+    c->world_rank = g != NULL ? g->world_rank : -1;
+    if (group_tasks_location_begin(im, c->group_index) != 0 || open_stream(c) != 0)
+        location_failed(im, c);
+}
+
+/* Closes the location's stream and adds its counts to the run's. */
+static void location_end(importer* im, loc_ctx* c) {
+    events_close(c);
+    /* both, whatever the first says: the group counts this location done */
+    if ((close_stream(c) != 0) | (group_tasks_location_done(im, c->group_index) != 0))
+        import_fail(im, "%s", import_last_error());
+    atomic_fetch_add(&im->events_done, c->unreported);
+    atomic_fetch_add(&im->scopeless_tasks, c->scopeless_tasks);
+    atomic_fetch_add(&im->unclosed, c->depth);
+    for (int k = 0; k <= EK_COUNT; k++) {
+        if (c->skipped[k] != 0)
+            atomic_fetch_add(&im->skipped[k], c->skipped[k]);
+    }
+    ctx_free(c);
+}
+
+static void convert_location(importer* im, size_t index, OTF2_EvtReaderCallbacks* cb) {
+    loc_ctx c;
+    int over;
+    location_start(im, index, &c);
+    if (!c.failed) {
         pthread_rwlock_rdlock(&im->gate); /* writes: ev_begin yields it now and then */
-        /* OTF2 keeps a location's mapping tables and clock offsets once
-         * read, and refuses to read them twice: the task prescan (tasks.c)
-         * may have read them already */
-        ok = (c.loc->local_defs_read || read_local_defs(&c) == 0) && read_events(&c, cb) == 0;
-        pthread_rwlock_unlock(&im->gate);
-        if (!ok) {
-            c.failed = 1;
+        if (events_open(&c, cb) != 0 || events_read(&c, 0, &over) != 0)
             location_failed(im, &c);
+        pthread_rwlock_unlock(&im->gate);
+    }
+    location_end(im, &c);
+}
+
+/* Events a location reads in its turn (converting in turns). */
+#define TURN_EVENTS 4096
+
+/* The location of `cs` to read next: the one that has read the least far
+ * in time, or SIZE_MAX when all are over. *low is that time (UINT64_MAX
+ * when all are over): every location has read every event before it. */
+static size_t next_turn(const loc_ctx* cs, const uint8_t* over, size_t count, uint64_t* low) {
+    size_t next = SIZE_MAX;
+    *low = UINT64_MAX;
+    for (size_t i = 0; i < count; i++) {
+        if (!over[i] && cs[i].last_ticks < *low) {
+            *low = cs[i].last_ticks;
+            next = i;
         }
     }
-    /* both, whatever the first says: the group counts this location done */
-    if ((close_stream(&c) != 0) | (group_tasks_location_done(im, c.group_index) != 0))
-        import_fail(im, "%s", import_last_error());
-    atomic_fetch_add(&im->events_done, c.unreported);
-    atomic_fetch_add(&im->scopeless_tasks, c.scopeless_tasks);
-    atomic_fetch_add(&im->unclosed, c.depth);
-    for (int k = 0; k <= EK_COUNT; k++) {
-        if (c.skipped[k] != 0)
-            atomic_fetch_add(&im->skipped[k], c.skipped[k]);
+    return next;
+}
+
+/* Converts the `count` locations of one group at selected[first...]
+ * together: each stream open, their events read in turns of TURN_EVENTS,
+ * always the location that is least far in time. A task completes, then,
+ * when its group has read past it, so its scope is released there
+ * (tasks.c) and memory follows the tasks alive at one moment, not all of
+ * the process's tasks. */
+static void convert_in_turns(importer* im, size_t first, size_t count,
+                             OTF2_EvtReaderCallbacks* cb) {
+    loc_ctx* cs = nvtxw_calloc(count, sizeof *cs);
+    uint8_t* over = nvtxw_calloc(count, 1);
+    size_t group, next;
+    uint64_t low;
+    if (cs == NULL || over == NULL) {
+        import_fail(im, "out of memory");
+        nvtxw_free(cs);
+        nvtxw_free(over);
+        return;
     }
-    ctx_free(&c);
+    for (size_t i = 0; i < count; i++) {
+        location_start(im, im->selected[first + i], &cs[i]);
+        over[i] = (uint8_t)cs[i].failed;
+    }
+    group = cs[0].group_index;
+    im->group_tasks[group].in_turns = 1;
+    pthread_rwlock_rdlock(&im->gate);
+    for (size_t i = 0; i < count; i++) {
+        if (!over[i] && events_open(&cs[i], cb) != 0) {
+            location_failed(im, &cs[i]);
+            over[i] = 1;
+        }
+    }
+    while ((next = next_turn(cs, over, count, &low)) != SIZE_MAX) {
+        int done = 0;
+        if (atomic_load(&im->failed) && !im->opts.keep_going)
+            break;
+        if (events_read(&cs[next], TURN_EVENTS, &done) != 0) {
+            location_failed(im, &cs[next]);
+            done = 1;
+        }
+        if (done) {
+            events_close(&cs[next]);
+            over[next] = 1;
+        }
+        next_turn(cs, over, count, &low);
+        if (low != UINT64_MAX && group_tasks_release_before(im, group, low) != 0)
+            import_fail(im, "%s", import_last_error());
+    }
+    pthread_rwlock_unlock(&im->gate);
+    for (size_t i = 0; i < count; i++)
+        location_end(im, &cs[i]);
+    nvtxw_free(cs);
+    nvtxw_free(over);
 }
 
 int schedule_runs(importer* im) {
@@ -218,15 +322,39 @@ int schedule_runs(importer* im) {
     return 0;
 }
 
-/* The next location for a worker whose run is *run (SIZE_MAX: none yet):
+/* OTF2 reads a location's events a chunk at a time (the archive's event
+ * chunk size, 1 MiB by default), so converting a group in turns holds one
+ * chunk per location: at most this much for one group. */
+#define TURNS_READ_BUDGET (16u << 20)
+
+int choose_turns(importer* im) {
+    uint64_t chunk = 0, def_chunk = 0;
+    if (!im->lazy_tasks || !NVTXW_EXTENSION_HAS(im->ext, ScopeRelease) ||
+        !tasks_possible(&im->defs) || im->run_count < im->opts.threads)
+        return 0; /* nothing to release early, or too few processes for the workers */
+    if (OTF2_Reader_GetChunkSize(im->reader, &chunk, &def_chunk) != OTF2_SUCCESS || chunk == 0)
+        chunk = 1u << 20;
+    if ((im->run_turns = nvtxw_calloc(im->run_count + 1, 1)) == NULL) {
+        import_error("out of memory");
+        return -1;
+    }
+    for (size_t r = 0; r < im->run_count; r++) {
+        size_t length = im->run_ends[r] - (r == 0 ? 0 : im->run_ends[r - 1]);
+        im->run_turns[r] = length > 1 && length <= TURNS_READ_BUDGET / chunk;
+    }
+    return 0;
+}
+
+/* The next locations for a worker whose run is *run (SIZE_MAX: none yet):
  * the next of its run while it has one, else the first of the next run
- * not started, else the next of the earliest run with locations left. So
- * workers convert different processes while there are enough (no two meet
- * the same tasks at the same moment: with both on one process, 2 workers
- * spent 0.15 s more in futex calls on the 24 M-event benchmark archive)
- * and a process's tasks are released soon (tasks.c). 0 with *index, or -1
+ * not started, else the next of the earliest run with locations left; a
+ * run converted in turns is taken whole. So workers convert different
+ * processes while there are enough (no two meet the same tasks at the
+ * same moment: with both on one process, 2 workers spent 0.15 s more in
+ * futex calls on the 24 M-event benchmark archive) and a process's tasks
+ * are released soon (tasks.c). 0 with selected[*first...] (*count), or -1
  * when every location is taken. */
-static int next_location(importer* im, size_t* run, size_t* index) {
+static int next_locations(importer* im, size_t* run, size_t* first, size_t* count) {
     int found = 1;
     pthread_mutex_lock(&im->lock);
     if (*run == SIZE_MAX || im->run_next[*run] == im->run_ends[*run]) {
@@ -240,8 +368,11 @@ static int next_location(importer* im, size_t* run, size_t* index) {
             found = *run < im->run_count;
         }
     }
-    if (found)
-        *index = im->selected[im->run_next[*run]++];
+    if (found) {
+        *first = im->run_next[*run];
+        *count = im->run_turns != NULL && im->run_turns[*run] ? im->run_ends[*run] - *first : 1;
+        im->run_next[*run] += *count;
+    }
     pthread_mutex_unlock(&im->lock);
     return found ? 0 : -1;
 }
@@ -258,11 +389,14 @@ void* location_worker(void* arg) {
     ev_thread_set(cb);
     ev_misc_set(cb);
     ev_metric_set(cb);
-    for (size_t run = SIZE_MAX, index;;) {
+    for (size_t run = SIZE_MAX, first, count;;) {
         if ((atomic_load(&im->failed) && !im->opts.keep_going) ||
-            next_location(im, &run, &index) != 0)
+            next_locations(im, &run, &first, &count) != 0)
             break;
-        convert_location(im, index, cb);
+        if (count == 1)
+            convert_location(im, im->selected[first], cb);
+        else
+            convert_in_turns(im, first, count, cb);
     }
     OTF2_EvtReaderCallbacks_Delete(cb);
     return NULL;
