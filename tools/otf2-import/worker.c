@@ -322,17 +322,23 @@ int schedule_runs(importer* im) {
     return 0;
 }
 
-/* OTF2 reads a location's events a chunk at a time (the archive's event
- * chunk size, 1 MiB by default), so converting a group in turns holds one
- * chunk per location: at most this much for one group. */
-#define TURNS_READ_BUDGET (16u << 20)
+/* Converting a group in turns keeps every location of it open: OTF2's
+ * reader holds two chunks of events per location (the archive's event
+ * chunk size, 1 MiB by default) and a report stream about 1 MiB of
+ * buffers (heaptrack: 3 MiB per location with 1 MiB chunks). The groups
+ * converted in turns at one moment may take this much together, so a
+ * worker takes a group in turns only when it fits its share (10 locations
+ * on one worker at the default chunk size, 5 on each of two). */
+#define TURNS_MEMORY_BUDGET ((uint64_t)32 << 20)
+#define TURNS_STREAM_MEMORY ((uint64_t)1 << 20)
 
 int choose_turns(importer* im) {
     uint64_t chunk = 0, def_chunk = 0;
     if (!im->lazy_tasks || !NVTXW_EXTENSION_HAS(im->ext, ScopeRelease) ||
         !tasks_possible(&im->defs) || im->run_count < im->opts.threads)
         return 0; /* nothing to release early, or too few processes for the workers */
-    if (OTF2_Reader_GetChunkSize(im->reader, &chunk, &def_chunk) != OTF2_SUCCESS || chunk == 0)
+    if (OTF2_Reader_GetChunkSize(im->reader, &chunk, &def_chunk) != OTF2_SUCCESS || chunk == 0 ||
+        chunk > TURNS_MEMORY_BUDGET)
         chunk = 1u << 20;
     if ((im->run_turns = nvtxw_calloc(im->run_count + 1, 1)) == NULL) {
         import_error("out of memory");
@@ -340,7 +346,8 @@ int choose_turns(importer* im) {
     }
     for (size_t r = 0; r < im->run_count; r++) {
         size_t length = im->run_ends[r] - (r == 0 ? 0 : im->run_ends[r - 1]);
-        im->run_turns[r] = length > 1 && length <= TURNS_READ_BUDGET / chunk;
+        im->run_turns[r] = length > 1 && length <= TURNS_MEMORY_BUDGET / im->opts.threads /
+                                                       (2 * chunk + TURNS_STREAM_MEMORY);
     }
     return 0;
 }
