@@ -29,6 +29,16 @@ tests_unit_pubmap_test_SOURCES = tests/unit/pubmap_test.c libnvtxw/common/pubmap
 tests_unit_pubmap_test_CFLAGS = $(TEST_CFLAGS) -pthread
 tests_unit_pubmap_test_LDADD = $(TEST_LIBS) -lpthread
 
+# offload_test: the compression threads' job queue (sink/shared/offload.h):
+# order per lane, errors, job buffers shared by a worker's lanes (also under
+# TSan). offload.c and its helpers are hidden in libnvtxw: compiled in.
+check_PROGRAMS += tests/unit/offload_test
+TESTS += tests/unit/offload_test
+tests_unit_offload_test_SOURCES = tests/unit/offload_test.c libnvtxw/sink/shared/offload.c \
+	libnvtxw/common/strbuf.c libnvtxw/common/thread.c libnvtxw/common/error.c
+tests_unit_offload_test_CFLAGS = $(TEST_CFLAGS) -pthread
+tests_unit_offload_test_LDADD = $(TEST_LIBS) -lpthread
+
 # core_thread_test: registrations flushed from several write paths, sessions
 # in parallel, a session turning faulty on many writers (also under TSan).
 check_PROGRAMS += tests/unit/core_thread_test

@@ -232,7 +232,6 @@ static void json_free(json_sink* cs) {
 static nvtxwResultCode_t json_writer_stop(json_sink* cs) {
     nvtxwResultCode_t status = offload_drain(&cs->lane);
     offload_pool_stop(&cs->writer);
-    offload_lane_free(&cs->lane);
     return status;
 }
 

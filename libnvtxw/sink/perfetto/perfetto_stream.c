@@ -192,7 +192,6 @@ static void stream_free(perfetto_stream* st) {
     perfetto_intern_free(&st->categories);
     perfetto_intern_free(&st->keys);
     strbuf_free(&st->out);
-    offload_lane_free(&st->lane);
     strbuf_free(&st->zout);
     strbuf_free(&st->interned);
     strbuf_free(&st->args);

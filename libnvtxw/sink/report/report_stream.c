@@ -285,7 +285,6 @@ nvtxwResultCode_t report_stream_close(sink* s, const core_stream* stream, void* 
     drained = offload_drain(&st->lane);
     if (status == NVTXW_RESULT_SUCCESS)
         status = drained;
-    offload_lane_free(&st->lane);
     container_encoder_destroy(st->encoder);
     closed = report_stream_record((report_sink*)s, stream, 0);
     for (unsigned i = 0; i < REPORT_LANES; i++)

@@ -30,6 +30,12 @@ struct offload_worker {
     pthread_cond_t work; /* a job was queued, or stop was set */
     pthread_cond_t done; /* a job has run */
     offload_job *head, *tail;
+    /* Buffers of finished jobs, for any lane of the worker: at most
+     * OFFLOAD_SPARE_MAX, so an open stream holds none (a process reading
+     * many streams in turns kept 1 MiB a stream when each lane had its
+     * own), and a burst of submissions from many lanes is not kept. */
+    offload_job* spare;
+    unsigned spare_count;
     int stop;
     int idle;              /* the thread waits on `work` */
     unsigned done_waiters; /* producers waiting on `done` */
@@ -44,19 +50,39 @@ int offload_thread_count(const core_config* config) {
     return sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 1 : 0;
 }
 
-/* Gives a job's buffer back to its lane; with w->mutex held. Returns
- * whether a producer waits for it. */
-static int job_done(offload_worker* w, offload_job* job, nvtxwResultCode_t status) {
+/* Keeps an empty job among the worker's spares, with w->mutex held: NULL,
+ * or the job when there are enough already (the caller frees it once the
+ * lock is released). */
+static offload_job* keep_spare(offload_worker* w, offload_job* job) {
+    if (w->spare_count >= OFFLOAD_SPARE_MAX)
+        return job;
+    job->next = w->spare;
+    w->spare = job;
+    w->spare_count++;
+    return NULL;
+}
+
+static void job_free(offload_job* job) {
+    if (job != NULL) {
+        strbuf_free(&job->data);
+        nvtxw_free(job);
+    }
+}
+
+/* A job has run, with w->mutex held: its status to its lane, its buffer
+ * to the spares. Returns a job to free, and *wake whether a producer
+ * waits for it. */
+static offload_job* job_done(offload_worker* w, offload_job* job, nvtxwResultCode_t status,
+                             int* wake) {
     offload_lane* lane = job->lane;
     if (status != NVTXW_RESULT_SUCCESS && lane->status == NVTXW_RESULT_SUCCESS) {
         lane->status = status;
         snprintf(lane->message, sizeof lane->message, "%s", nvtxw_last_error());
     }
-    strbuf_clear(&job->data);
-    job->next = lane->spare;
-    lane->spare = job;
     lane->in_flight--;
-    return w->done_waiters > 0;
+    *wake = w->done_waiters > 0;
+    strbuf_clear(&job->data);
+    return keep_spare(w, job);
 }
 
 /* One lock section per job between two jobs (giving one back, taking the
@@ -71,6 +97,7 @@ static void* worker_main(void* arg) {
     for (;;) {
         offload_job* job;
         nvtxwResultCode_t status;
+        int wake;
         while (w->head == NULL && !w->stop) {
             w->idle = 1;
             pthread_cond_wait(&w->work, &w->mutex);
@@ -86,9 +113,12 @@ static void* worker_main(void* arg) {
         status = job->lane->run(job->lane->owner, job->meta, job->data.data, job->data.length,
                                 &w->scratch);
         pthread_mutex_lock(&w->mutex);
-        if (job_done(w, job, status)) {
+        job = job_done(w, job, status, &wake);
+        if (wake || job != NULL) {
             pthread_mutex_unlock(&w->mutex);
-            pthread_cond_broadcast(&w->done);
+            if (wake)
+                pthread_cond_broadcast(&w->done);
+            job_free(job);
             pthread_mutex_lock(&w->mutex);
         }
     }
@@ -127,6 +157,11 @@ void offload_pool_stop(offload_pool* pool) {
         pthread_mutex_unlock(&w->mutex);
         pthread_join(w->thread, NULL);
         strbuf_free(&w->scratch);
+        while (w->spare != NULL) {
+            offload_job* job = w->spare;
+            w->spare = job->next;
+            job_free(job);
+        }
         pthread_cond_destroy(&w->done);
         pthread_cond_destroy(&w->work);
         pthread_mutex_destroy(&w->mutex);
@@ -157,12 +192,12 @@ static nvtxwResultCode_t lane_error(const offload_lane* lane) {
                                                 : error_set(lane->status, "%s", lane->message);
 }
 
-static void give_back(offload_lane* lane, offload_job* job) {
+static void give_back(offload_worker* w, offload_job* job) {
     strbuf_clear(&job->data); /* fill's contract: an empty buffer */
-    pthread_mutex_lock(&lane->worker->mutex);
-    job->next = lane->spare;
-    lane->spare = job;
-    pthread_mutex_unlock(&lane->worker->mutex);
+    pthread_mutex_lock(&w->mutex);
+    job = keep_spare(w, job);
+    pthread_mutex_unlock(&w->mutex);
+    job_free(job);
 }
 
 nvtxwResultCode_t offload_submit(offload_lane* lane, const void* meta, size_t meta_size,
@@ -178,9 +213,11 @@ nvtxwResultCode_t offload_submit(offload_lane* lane, const void* meta, size_t me
     while (lane->in_flight >= OFFLOAD_DEPTH)
         wait_done(w);
     status = lane_error(lane);
-    job = status == NVTXW_RESULT_SUCCESS ? lane->spare : NULL;
-    if (job != NULL)
-        lane->spare = job->next;
+    job = status == NVTXW_RESULT_SUCCESS ? w->spare : NULL;
+    if (job != NULL) {
+        w->spare = job->next;
+        w->spare_count--;
+    }
     pthread_mutex_unlock(&w->mutex);
     if (status != NVTXW_RESULT_SUCCESS)
         return status;
@@ -193,7 +230,7 @@ nvtxwResultCode_t offload_submit(offload_lane* lane, const void* meta, size_t me
      * (measured on the report sink: 62 -> 94 ns per range with buffers
      * swapped, 2 vCPUs). A copy of 256 KiB costs about 1 ns per record. */
     if (fill(fill_ctx, &job->data) != 0) {
-        give_back(lane, job);
+        give_back(w, job);
         return error_oom("a buffer for a compression thread");
     }
     job->lane = lane;
@@ -236,13 +273,4 @@ nvtxwResultCode_t offload_drain(offload_lane* lane) {
     status = lane_error(lane);
     pthread_mutex_unlock(&w->mutex);
     return status;
-}
-
-void offload_lane_free(offload_lane* lane) {
-    while (lane->spare != NULL) {
-        offload_job* job = lane->spare;
-        lane->spare = job->next;
-        strbuf_free(&job->data);
-        nvtxw_free(job);
-    }
 }

@@ -13,7 +13,9 @@
  * write). So that:
  *   - order per stream holds: one thread per lane, jobs in FIFO order;
  *   - memory stays bounded: at most OFFLOAD_DEPTH jobs of a lane are in
- *     flight; a producer that gets that far ahead waits for one;
+ *     flight; a producer that gets that far ahead waits for one; a job's
+ *     buffer goes back to the worker's few spares, so an open stream
+ *     holds no buffer of its own here;
  *   - what a job needs in the file first (registrations, descriptors) is
  *     written by the producer itself before it submits;
  *   - a job's error reaches the producer at its next submission or at the
@@ -35,6 +37,9 @@
 
 /* Jobs of one lane queued or running at most. */
 #define OFFLOAD_DEPTH 2
+/* Empty job buffers a worker keeps for the next submissions of any of its
+ * lanes (more are freed). */
+#define OFFLOAD_SPARE_MAX 4
 /* Bytes of a job's metadata (a copy of what the submitter passes). */
 #define OFFLOAD_META_MAX 64
 
@@ -62,10 +67,9 @@ typedef struct offload_lane {
     offload_worker* worker; /* NULL: the lane's owner writes on its own thread */
     offload_run_fn run;
     void* owner;
-    /* Under the worker's mutex: jobs in flight, their spare buffers and the
-     * first error of a job. */
+    /* Under the worker's mutex: jobs in flight and the first error of a
+     * job. The buffers belong to the worker (its spares), not the lane. */
     unsigned in_flight;
-    offload_job* spare;
     nvtxwResultCode_t status;
     char message[1024]; /* NVTXW_ERROR_MAX */
 } offload_lane;
@@ -100,7 +104,5 @@ nvtxwResultCode_t offload_submit(offload_lane* lane, const void* meta, size_t me
 int offload_hands_over(offload_lane* lane, int last);
 /* Waits until every job of the lane has run: their first error, if any. */
 nvtxwResultCode_t offload_drain(offload_lane* lane);
-/* Frees the lane's spare buffers (after the drain). */
-void offload_lane_free(offload_lane* lane);
 
 #endif /* NVTXW_SINK_SHARED_OFFLOAD_H */
