@@ -332,6 +332,10 @@ int schedule_runs(importer* im) {
 #define TURNS_MEMORY_BUDGET ((uint64_t)32 << 20)
 #define TURNS_STREAM_MEMORY ((uint64_t)1 << 20)
 
+/* In turns: processes that fit the memory budget and hold no more than a
+ * worker's share of the events, when the archive can hold tasks, the
+ * library can release them, and there are enough processes for the
+ * workers. */
 int choose_turns(importer* im) {
     uint64_t chunk = 0, def_chunk = 0;
     if (!im->lazy_tasks || !NVTXW_EXTENSION_HAS(im->ext, ScopeRelease) ||
@@ -345,9 +349,18 @@ int choose_turns(importer* im) {
         return -1;
     }
     for (size_t r = 0; r < im->run_count; r++) {
-        size_t length = im->run_ends[r] - (r == 0 ? 0 : im->run_ends[r - 1]);
-        im->run_turns[r] = length > 1 && length <= TURNS_MEMORY_BUDGET / im->opts.threads /
-                                                       (2 * chunk + TURNS_STREAM_MEMORY);
+        size_t begin = r == 0 ? 0 : im->run_ends[r - 1], length = im->run_ends[r] - begin;
+        uint64_t events = 0;
+        for (size_t i = begin; i < im->run_ends[r]; i++)
+            events +=
+                ((const location_def*)def_table_at(&im->defs.locations, im->selected[i]))->events;
+        /* A process of more than a worker's share of the events stays
+         * shared by the workers (one worker alone on it would leave the
+         * others idle) */
+        im->run_turns[r] =
+            length > 1 &&
+            length <= TURNS_MEMORY_BUDGET / im->opts.threads / (2 * chunk + TURNS_STREAM_MEMORY) &&
+            events <= im->events_total / im->opts.threads;
     }
     return 0;
 }
