@@ -137,8 +137,8 @@ static int events_read(loc_ctx* c, uint64_t count, int* over) {
         import_error("interrupted: another location failed");
         return -1;
     }
-    location_file(c->im, c->loc->id, "evt", file, sizeof file);
     if (rc != OTF2_SUCCESS) {
+        location_file(c->im, c->loc->id, "evt", file, sizeof file);
         import_error("location %" PRIu64 " (%s): cannot read event #%" PRIu64 " of %s: %s",
                      c->loc->id, c->loc->stream_name, c->event_number + 1, file,
                      import_otf2_error(rc));
@@ -148,6 +148,7 @@ static int events_read(loc_ctx* c, uint64_t count, int* over) {
     if (!*over)
         return 0;
     if (c->event_number != c->loc->events) {
+        location_file(c->im, c->loc->id, "evt", file, sizeof file);
         import_error("location %" PRIu64 " (%s): read %" PRIu64 " events from %s, the archive "
                      "declares %" PRIu64 " (truncated or damaged file)",
                      c->loc->id, c->loc->stream_name, c->event_number, file, c->loc->events);
@@ -284,17 +285,13 @@ static void convert_in_turns(importer* im, size_t first, size_t count,
         int done = 0;
         if (atomic_load(&im->failed) && !im->opts.keep_going)
             break;
-        if (events_read(&cs[next], TURN_EVENTS, &done) != 0) {
-            location_failed(im, &cs[next]);
-            done = 1;
-        }
-        if (done) {
-            events_close(&cs[next]);
-            over[next] = 1;
-        }
-        next_turn(cs, over, count, &low);
-        if (low != UINT64_MAX && group_tasks_release_before(im, group, low) != 0)
+        if (group_tasks_release_before(im, group, low) != 0)
             import_fail(im, "%s", import_last_error());
+        if (events_read(&cs[next], TURN_EVENTS, &done) != 0)
+            location_failed(im, &cs[next]); /* closes its reader */
+        else if (done)
+            events_close(&cs[next]);
+        over[next] = (uint8_t)(over[next] | done | cs[next].failed);
     }
     pthread_rwlock_unlock(&im->gate);
     for (size_t i = 0; i < count; i++)
