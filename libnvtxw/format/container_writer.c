@@ -10,7 +10,9 @@
  * of the file) that the reader reports and skips. Each encoder records its
  * chunks in its own index segment; destroying the encoder links the segment
  * into the writer's list under `lock`, which the write path never takes
- * (except to read the saved message of a faulty writer).
+ * (except to read the saved message of a faulty writer). The zstd contexts
+ * a chunk is compressed with are borrowed from and given back to a small
+ * array of atomic pointers, also without a lock.
  */
 #define _GNU_SOURCE
 #include "config.h"
@@ -43,9 +45,23 @@ typedef struct index_segment {
     struct index_segment* next;
 } index_segment;
 
-/* zstd contexts kept for reuse (each holds its workspace: 0.6 MiB at level
- * 1 once it has compressed a 256 KiB chunk, 1 MiB at level 3). */
-#define WRITER_SPARE_CCTX 2
+/* A zstd context and the buffer a chunk is framed in. Encoders borrow one
+ * per chunk (a chunk is one whole zstd frame: no history between chunks),
+ * so an open stream holds none: a context holds its workspace, 0.6 MiB at
+ * level 1 once it has compressed a 256 KiB chunk, 1 MiB at level 3, and
+ * the buffer 256 KiB; with one per encoder, a process of 9 threads
+ * converted with every stream open spent 5.4 MB on contexts. */
+typedef struct compression_slot {
+    ZSTD_CCtx* cctx;
+    int level;             /* the context's compression level */
+    unsigned char* buffer; /* chunk header + zstd frame + padding */
+    size_t capacity;
+} compression_slot;
+
+/* Slots kept for reuse: at least as many as threads compress at once
+ * (compression threads, or writers compressing on their own); more are
+ * freed when given back. */
+#define WRITER_SPARE_SLOTS 16
 
 struct container_writer {
     int fd;
@@ -59,23 +75,18 @@ struct container_writer {
      * with room to grow (100,000 one-chunk streams held 300 MB of it) */
     index_segment closed;
     index_segment* segments; /* of destroyed encoders whose entries found no room in `closed` */
-    /* zstd contexts of destroyed encoders, for the next ones: a new context
-     * and its workspace cost each short stream about 10 us (100,000
-     * one-event streams into a report: 2.5 -> 1.55 s) */
-    struct spare_cctx {
-        ZSTD_CCtx* cctx;
-        int level;
-    } spare[WRITER_SPARE_CCTX];
-    unsigned spare_count;
+    /* Slots not lent out, NULL where empty: taken by exchange, given back by
+     * compare-exchange into an empty place, so no slot is ever held twice.
+     * Reused rather than made per chunk or stream: a new context and its
+     * workspace cost about 10 us (100,000 one-event streams into a report:
+     * 2.5 -> 1.55 s). */
+    _Atomic(compression_slot*) spare[WRITER_SPARE_SLOTS];
     size_t live_encoders;
 };
 
 struct container_encoder {
     container_writer_t* writer;
-    ZSTD_CCtx* cctx;
-    int level;             /* the context's compression level */
-    unsigned char* buffer; /* chunk header + zstd frame + padding */
-    size_t capacity;
+    int level;
     index_segment* index;
 };
 
@@ -193,11 +204,19 @@ static nvtxwResultCode_t writer_write_header(container_writer_t* w, const contai
     return status;
 }
 
+static void slot_free(compression_slot* slot) {
+    if (slot == NULL)
+        return;
+    ZSTD_freeCCtx(slot->cctx);
+    nvtxw_free(slot->buffer);
+    nvtxw_free(slot);
+}
+
 static void writer_free(container_writer_t* w) {
     index_segment* s = w->segments;
     nvtxw_free(w->closed.entries);
-    for (unsigned i = 0; i < w->spare_count; i++)
-        ZSTD_freeCCtx(w->spare[i].cctx);
+    for (unsigned i = 0; i < WRITER_SPARE_SLOTS; i++)
+        slot_free(atomic_load_explicit(&w->spare[i], memory_order_acquire));
     while (s != NULL) {
         index_segment* next = s->next;
         nvtxw_free(s->entries);
@@ -238,6 +257,8 @@ container_writer_t* container_writer_create(const char* final_path, const contai
     }
     w->fd = -1;
     pthread_mutex_init(&w->lock, NULL);
+    for (unsigned i = 0; i < WRITER_SPARE_SLOTS; i++)
+        atomic_init(&w->spare[i], NULL);
     if (writer_open_output(w, final_path, opts->overwrite) != NVTXW_RESULT_SUCCESS)
         goto error;
     if (writer_write_header(w, opts) != NVTXW_RESULT_SUCCESS)
@@ -252,33 +273,70 @@ error:
 
 /* ---- encoders and the write path -------------------------------------- */
 
+/* Gives a slot back to the spares, or frees it when they are full. */
+static void slot_give_back(container_writer_t* w, compression_slot* slot) {
+    for (unsigned i = 0; i < WRITER_SPARE_SLOTS; i++) {
+        compression_slot* empty = NULL;
+        if (atomic_compare_exchange_strong_explicit(&w->spare[i], &empty, slot,
+                                                    memory_order_acq_rel, memory_order_relaxed))
+            return;
+    }
+    slot_free(slot);
+}
+
+/* A slot at `level` for one chunk: a spare (set to that level if it was
+ * made for another), or a new one; NULL with the error set. */
+static compression_slot* slot_borrow(container_writer_t* w, int level) {
+    compression_slot* slot = NULL;
+    for (unsigned i = 0; i < WRITER_SPARE_SLOTS && slot == NULL; i++) {
+        if (atomic_load_explicit(&w->spare[i], memory_order_relaxed) != NULL)
+            slot = atomic_exchange_explicit(&w->spare[i], NULL, memory_order_acq_rel);
+    }
+    if (slot != NULL && slot->level != level) {
+        size_t rc = ZSTD_CCtx_setParameter(slot->cctx, ZSTD_c_compressionLevel, level);
+        if (ZSTD_isError(rc)) {
+            slot_free(slot);
+            slot = NULL;
+        } else
+            slot->level = level;
+    }
+    if (slot != NULL)
+        return slot;
+    slot = nvtxw_calloc(1, sizeof *slot);
+    if (slot == NULL) {
+        error_oom("a chunk compression context");
+        return NULL;
+    }
+    slot->level = level;
+    if ((slot->cctx = container_cctx_create(level)) == NULL) {
+        nvtxw_free(slot);
+        return NULL;
+    }
+    return slot;
+}
+
 container_encoder_t* container_encoder_create(container_writer_t* writer, int compression_level) {
     container_encoder_t* e;
+    compression_slot* slot;
     if (writer_check_fault(writer) != NVTXW_RESULT_SUCCESS)
         return NULL;
+    /* a slot now says at once whether the level is valid and leaves one
+     * ready for the encoder's first chunk */
+    if ((slot = slot_borrow(writer, compression_level)) == NULL)
+        return NULL;
+    slot_give_back(writer, slot);
     e = nvtxw_calloc(1, sizeof *e);
     if (e == NULL || (e->index = nvtxw_calloc(1, sizeof *e->index)) == NULL) {
         error_oom("a chunk encoder");
-        goto error;
+        nvtxw_free(e);
+        return NULL;
     }
-    pthread_mutex_lock(&writer->lock);
-    if (writer->spare_count > 0 &&
-        writer->spare[writer->spare_count - 1].level == compression_level)
-        e->cctx = writer->spare[--writer->spare_count].cctx;
-    pthread_mutex_unlock(&writer->lock);
-    if (e->cctx == NULL && (e->cctx = container_cctx_create(compression_level)) == NULL)
-        goto error;
     e->level = compression_level;
     e->writer = writer;
     pthread_mutex_lock(&writer->lock);
     writer->live_encoders++;
     pthread_mutex_unlock(&writer->lock);
     return e;
-error:
-    if (e != NULL)
-        nvtxw_free(e->index);
-    nvtxw_free(e);
-    return NULL;
 }
 
 /* Room for `more` entries in `s`, growing it by doubling. */
@@ -308,18 +366,11 @@ void container_encoder_destroy(container_encoder_t* encoder) {
         s = NULL;
     }
     w->live_encoders--;
-    if (w->spare_count < WRITER_SPARE_CCTX) {
-        w->spare[w->spare_count].cctx = encoder->cctx;
-        w->spare[w->spare_count++].level = encoder->level;
-        encoder->cctx = NULL;
-    }
     pthread_mutex_unlock(&w->lock);
     if (s != NULL) {
         nvtxw_free(s->entries);
         nvtxw_free(s);
     }
-    ZSTD_freeCCtx(encoder->cctx); /* NULL: kept as a spare */
-    nvtxw_free(encoder->buffer);
     nvtxw_free(encoder);
 }
 
@@ -329,29 +380,29 @@ static nvtxwResultCode_t segment_reserve(index_segment* s) {
     return segment_fit(s, 1) == 0 ? NVTXW_RESULT_SUCCESS : error_oom("the chunk index");
 }
 
-static nvtxwResultCode_t encoder_reserve_buffer(container_encoder_t* e, size_t size) {
+static nvtxwResultCode_t slot_reserve_buffer(compression_slot* slot, size_t size) {
     size_t need = LAYOUT_CHUNK_HEADER + ZSTD_compressBound(size) + LAYOUT_ALIGN;
     unsigned char* grown;
-    if (need <= e->capacity)
+    if (need <= slot->capacity)
         return NVTXW_RESULT_SUCCESS;
-    grown = nvtxw_realloc(e->buffer, need);
+    grown = nvtxw_realloc(slot->buffer, need);
     if (grown == NULL)
         return error_oom("a chunk compression buffer");
-    e->buffer = grown;
-    e->capacity = need;
+    slot->buffer = grown;
+    slot->capacity = need;
     return NVTXW_RESULT_SUCCESS;
 }
 
-/* Compresses, frames and writes one chunk; fills *info (offset, sizes). */
-static nvtxwResultCode_t encoder_emit(container_encoder_t* e, const container_chunk_meta* meta,
-                                      const void* data, size_t size, container_chunk_info* info) {
+/* Compresses and frames one chunk into the slot's buffer: its span. */
+static nvtxwResultCode_t slot_frame(compression_slot* slot, const container_chunk_meta* meta,
+                                    const void* data, size_t size, container_chunk_info* info,
+                                    uint64_t* span) {
     container_chunk_header h;
     size_t stored;
-    uint64_t span;
-    if (encoder_reserve_buffer(e, size) != NVTXW_RESULT_SUCCESS)
+    if (slot_reserve_buffer(slot, size) != NVTXW_RESULT_SUCCESS)
         return NVTXW_RESULT_FAILED;
-    stored = ZSTD_compress2(e->cctx, e->buffer + LAYOUT_CHUNK_HEADER,
-                            e->capacity - LAYOUT_CHUNK_HEADER - LAYOUT_ALIGN, data, size);
+    stored = ZSTD_compress2(slot->cctx, slot->buffer + LAYOUT_CHUNK_HEADER,
+                            slot->capacity - LAYOUT_CHUNK_HEADER - LAYOUT_ALIGN, data, size);
     if (ZSTD_isError(stored))
         return error_set(NVTXW_RESULT_FAILED, "cannot compress chunk: stream=%llu, size=%zu: %s",
                          (unsigned long long)meta->stream_id, size, ZSTD_getErrorName(stored));
@@ -359,15 +410,32 @@ static nvtxwResultCode_t encoder_emit(container_encoder_t* e, const container_ch
     h.meta = *meta;
     h.stored_size = (uint32_t)stored;
     h.raw_size = (uint32_t)size;
-    h.payload_checksum = container_checksum(e->buffer + LAYOUT_CHUNK_HEADER, stored);
-    container_encode_chunk_header(e->buffer, &h);
-    span = container_align(LAYOUT_CHUNK_HEADER + stored);
-    memset(e->buffer + LAYOUT_CHUNK_HEADER + stored, 0, span - LAYOUT_CHUNK_HEADER - stored);
+    h.payload_checksum = container_checksum(slot->buffer + LAYOUT_CHUNK_HEADER, stored);
+    container_encode_chunk_header(slot->buffer, &h);
+    *span = container_align(LAYOUT_CHUNK_HEADER + stored);
+    memset(slot->buffer + LAYOUT_CHUNK_HEADER + stored, 0, *span - LAYOUT_CHUNK_HEADER - stored);
     info->meta = *meta;
     info->stored_size = h.stored_size;
     info->raw_size = h.raw_size;
-    info->offset = atomic_fetch_add_explicit(&e->writer->end, span, memory_order_relaxed);
-    return writer_pwrite(e->writer, e->buffer, (size_t)span, info->offset, "report chunk");
+    return NVTXW_RESULT_SUCCESS;
+}
+
+/* Compresses, frames and writes one chunk with a borrowed slot; fills
+ * *info (offset, sizes). */
+static nvtxwResultCode_t encoder_emit(container_encoder_t* e, const container_chunk_meta* meta,
+                                      const void* data, size_t size, container_chunk_info* info) {
+    compression_slot* slot = slot_borrow(e->writer, e->level);
+    uint64_t span = 0;
+    nvtxwResultCode_t status;
+    if (slot == NULL)
+        return NVTXW_RESULT_FAILED;
+    status = slot_frame(slot, meta, data, size, info, &span);
+    if (status == NVTXW_RESULT_SUCCESS) {
+        info->offset = atomic_fetch_add_explicit(&e->writer->end, span, memory_order_relaxed);
+        status = writer_pwrite(e->writer, slot->buffer, (size_t)span, info->offset, "report chunk");
+    }
+    slot_give_back(e->writer, slot);
+    return status;
 }
 
 nvtxwResultCode_t container_write_chunk(container_encoder_t* encoder,

@@ -16,7 +16,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #ifdef __GLIBC__
-#include <malloc.h>
 #endif
 #include <signal.h>
 #include <stdarg.h>
@@ -98,16 +97,6 @@ static void expect(const char* format, ...) {
     ck_assert_uint_lt(used + 1, sizeof expected);
     expected[used] = '\n';
     expected[used + 1] = '\0';
-}
-
-/* Bytes the allocator has handed out and not taken back (0 when it cannot
- * say, as under a sanitizer's allocator). */
-static size_t heap_in_use(void) {
-#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 33)
-    return mallinfo2().uordblks;
-#else
-    return 0;
-#endif
 }
 
 /* Non-zero when `line` is a whole line of `text`. */
@@ -1114,14 +1103,14 @@ START_TEST(scope_release_frees) {
     nvtxwSessionHandle_t s = null_session();
     nvtxDomainHandle_t d = domain(s, "d");
     char path[32];
-    size_t before = heap_in_use(), grown;
+    size_t before = tu_heap_in_use(), grown;
     for (int i = 0; i < 100000; i++) {
         uint64_t id = 0;
         snprintf(path, sizeof path, "task[%d]", i);
         ck_assert_ok(scope_with(d, path, NVTX_SCOPE_ROOT, NVTX_SCOPE_NONE, &id));
         ck_assert_ok(ext->ScopeRelease(d, id));
     }
-    grown = heap_in_use();
+    grown = tu_heap_in_use();
     grown = grown > before ? grown - before : 0;
     ck_assert_msg(grown < 64 * 1024, "the heap grew by %zu bytes for 100,000 released scopes",
                   grown);

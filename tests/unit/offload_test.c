@@ -9,17 +9,17 @@
  * offload.c and what it uses are hidden in libnvtxw, so the test compiles
  * them itself; allocation comes from libnvtxw.
  */
+#define _GNU_SOURCE
 #include "config.h"
 
 #include <check.h>
-#include <malloc.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "common/error_internal.h"
 #include "nvtxw/error.h"
-#include "run_suite.h"
 #include "sink/shared/offload.h"
+#include "test_util.h"
 
 #define LANES 64
 #define JOB_BYTES (512u * 1024u)
@@ -60,17 +60,6 @@ static nvtxwResultCode_t submit(lane_log* log, uint64_t seq) {
     return offload_submit(&log->lane, &seq, sizeof seq, fill_job, &seq);
 }
 
-/* Bytes allocated and not freed, mmapped blocks included (buffers this
- * big may be); 0 when the allocator cannot say (a sanitizer's). */
-static size_t heap_in_use(void) {
-#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 33)
-    struct mallinfo2 info = mallinfo2();
-    return info.uordblks + info.hblkhd;
-#else
-    return 0;
-#endif
-}
-
 static lane_log logs[LANES];
 
 /* 64 lanes on one worker, 8 jobs of 512 KiB each: every lane's jobs in
@@ -87,7 +76,7 @@ START_TEST(lanes_in_order_buffers_shared) {
         offload_lane_init(&logs[i].lane, &pool, (uint64_t)i, run_job, &logs[i]);
         ck_assert(offload_lane_active(&logs[i].lane));
     }
-    before = heap_in_use();
+    before = tu_heap_in_use();
     for (uint64_t seq = 0; seq < 8; seq++) {
         for (int i = 0; i < LANES; i++)
             ck_assert_int_eq(submit(&logs[i], seq), NVTXW_RESULT_SUCCESS);
@@ -97,7 +86,7 @@ START_TEST(lanes_in_order_buffers_shared) {
         ck_assert_uint_eq(logs[i].next_expected, 8);
         ck_assert_uint_eq(logs[i].out_of_order, 0);
     }
-    after = heap_in_use();
+    after = tu_heap_in_use();
     if (before != 0)
         ck_assert_msg(after < before + (OFFLOAD_SPARE_MAX + 1) * (size_t)JOB_BYTES * 2,
                       "%zu bytes kept after the drain", after - before);
