@@ -8,8 +8,8 @@
 # summary; tests/otf2/checker_test.sh shows that those checks can fail).
 #
 # Archives: every */traces.otf2 under $NVTXW_OTF2_TEST_DATA (the shared Score-P
-# archives, see their README) and one made by
-# `tests/gen/nvtxw-otf2-gen --events 20000 --seed 7`. For each: import to a
+# archives, see their README) and two made by tests/gen/nvtxw-otf2-gen
+# (`--events 20000 --seed 7`, and one process of 4 threads). For each: import to a
 # report, replay it to JSON and stats CSV, check; import again with
 # --threads 2 (tasks registered at first sight) and with --threads 2 into
 # libnvtxw loaded as another backend (the task prescan), and compare the
@@ -112,10 +112,11 @@ import_archive() {
     checker "$name (--threads 2 through --backend vs 1)" --same-content "$w/a.json" "$w/p.json"
 
     # Tasks are released after their last use, on one worker and on
-    # several (the text sink shows the calls in order); with at least as
-    # many processes as workers, a process's locations are read in turns
-    # and a task is released as soon as they have all read past its
-    # completion, while the process is still being converted.
+    # several (the text sink shows the calls in order); a process's
+    # locations are read in turns (in slices on several workers when it
+    # holds more than one worker's share of the events) and a task is
+    # released as soon as they have all read past its completion, while
+    # the process is still being converted.
     for threads in 1 2; do
         check "$name: import to text, --threads $threads" "$imp" "$anchor" --quiet \
             --threads "$threads" -o "$w/t$threads.txt"
@@ -167,14 +168,25 @@ if [ -x "$gen" ]; then
     else
         fail "generated: nvtxw-otf2-gen wrote no $tmp/gen/traces.otf2: $(head -c 400 "$tmp/err")"
     fi
+    # One process of 4 threads: with --threads 2 its locations are read in
+    # turns in two slices at once, and tasks are still released early.
+    if "$gen" -o "$tmp/gen1x4" --ranks 1 --threads 4 --events 20000 --seed 3 >/dev/null \
+        2>"$tmp/err" && [ -f "$tmp/gen1x4/traces.otf2" ]; then
+        pass "generated: nvtxw-otf2-gen --ranks 1 --threads 4"
+        import_archive generated-1x4 "$tmp/gen1x4/traces.otf2" 1
+    else
+        fail "generated: nvtxw-otf2-gen wrote no $tmp/gen1x4/traces.otf2: $(head -c 400 "$tmp/err")"
+    fi
 else
     fail "generated: $gen is not built"
 fi
 
 # instances NAME-LIST...: "range instances" per range name summed over the
-# stats CSVs given (Style,Range are the last two columns).
+# stats CSVs given, from their range table (Style,Range are its last two
+# columns; the counter table's third column is a minimum, not a count).
 instances() {
-    awk -F, 'FNR > 1 { n[$NF] += $3 } END { for (r in n) print r, n[r] }' "$@" | sort
+    awk -F, 'NF == 10 && ($9 == "PushPop" || $9 == "StartEnd") { n[$NF] += $3 }
+        END { for (r in n) print r, n[r] }' "$@" | sort
 }
 
 # Different archives merged into one report: their static IDs (clocks,

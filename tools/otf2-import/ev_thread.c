@@ -181,7 +181,7 @@ static OTF2_CallbackCode task_complete(loc_ctx* c, event_kind k, const task_key*
         if (cc != OTF2_CALLBACK_SUCCESS)
             return cc;
     }
-    if (group_tasks_completed(c->im, c->group_index, key, c->last_ticks) != 0)
+    if (c->completed != NULL && completed_tasks_add(c->completed, key, c->last_ticks) != 0)
         return ev_fail(c, k, "%s", import_last_error());
     return task_mark(c, k, key, attributes);
 }

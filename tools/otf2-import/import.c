@@ -272,7 +272,7 @@ static void importer_free(importer* im) {
     group_tasks_free(im);
     nvtxw_free(im->run_ends);
     nvtxw_free(im->run_next);
-    nvtxw_free(im->run_turns);
+    nvtxw_free(im->run_parts);
 }
 
 /* Tasks must be registered before any event of theirs (tasks.c): when a

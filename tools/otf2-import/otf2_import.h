@@ -320,6 +320,16 @@ typedef struct task_key {
     uint64_t generation;
 } task_key;
 
+/* Tasks completed on the locations a worker reads in turns, waiting for
+ * every location of their group to read past their completion (tasks.c). */
+typedef struct completed_tasks {
+    struct completed_task {
+        task_key key;
+        uint64_t ticks;
+    } * items;
+    size_t count, capacity;
+} completed_tasks;
+
 /* Locks of a location group's lazily registered tasks (tasks.c). */
 #define IMPORT_TASK_STRIPES 16
 
@@ -379,15 +389,14 @@ typedef struct importer {
             pthread_mutex_t lock;
             task_set found;
         } * stripes; /* IMPORT_TASK_STRIPES, or NULL */
-        /* Converted in turns by one worker (worker.c): tasks completed,
-         * each released once every location of the group has read past
-         * its completion. Only that worker touches these. */
-        int in_turns;
-        struct completed_task {
-            task_key key;
-            uint64_t ticks;
-        } * completed;
-        size_t completed_count, completed_capacity;
+        /* Converted in turns (worker.c), by one worker or by several
+         * each reading a slice of the group's locations: per location of
+         * the group's run, the time before which it has converted every
+         * event (0 before it starts, UINT64_MAX once over), published
+         * after each turn. A task completed before all of them is
+         * released. NULL when not in turns. */
+        _Atomic uint64_t* frontier;
+        size_t frontier_count;
     } * group_tasks;
     size_t group_task_count;
     const nvtxwExtensionInterface_t* ext; /* opts.ext: ScopeRelease, or NULL */
@@ -400,9 +409,12 @@ typedef struct importer {
      * run_next[r] is its first location not yet taken. Under `lock`. */
     size_t *run_ends, *run_next;
     size_t run_count, runs_started, runs_done_before; /* runs before it have none left */
-    /* run_turns[r]: run r is converted by one worker, its locations read in
-     * turns by time (worker.c: choose_turns), or NULL for none. */
-    uint8_t* run_turns;
+    /* run_parts[r]: run r is converted in turns (worker.c: choose_turns),
+     * its locations read together by time, in this many slices not yet
+     * taken, one worker each; 0 for location by location. NULL for no run
+     * in turns. turns_max_open: the locations a worker may hold open. */
+    size_t* run_parts;
+    size_t turns_max_open;
     atomic_uint_fast64_t events_done;
     atomic_uint_fast64_t skipped[EK_COUNT + 1]; /* + attribute lists without a payload */
     atomic_int failed;
@@ -444,14 +456,16 @@ int group_tasks_location_begin(importer* im, size_t group_index);
  * ScopeRelease) and its map freed. 0, or -1 with the error set. */
 int group_tasks_location_done(importer* im, size_t group_index);
 void group_tasks_free(importer* im);
-/* A task of group `group_index` completed at `ticks`: when the group is
- * converted in turns it is released once the group is past that time
+/* Adds a task completed at `ticks` to a worker's queue (a group converted
+ * in turns): it is released once the group is past that time
  * (group_tasks_release_before). 0, or -1 with the error set. */
-int group_tasks_completed(importer* im, size_t group_index, const task_key* key, uint64_t ticks);
-/* Releases the completed tasks of a group converted in turns whose
- * completion is before `ticks`, a time every location of the group has
- * read past. 0, or -1 with the error set. */
-int group_tasks_release_before(importer* im, size_t group_index, uint64_t ticks);
+int completed_tasks_add(completed_tasks* queue, const task_key* key, uint64_t ticks);
+void completed_tasks_free(completed_tasks* queue);
+/* Releases the tasks of `queue` (of group `group_index`) completed before
+ * `ticks`, a time every location of the group has read past. 0, or -1
+ * with the error set. */
+int group_tasks_release_before(importer* im, size_t group_index, completed_tasks* queue,
+                               uint64_t ticks);
 /* Decides which runs are converted in turns (after the task mode is
  * known). 0, or -1 with the error set. */
 int choose_turns(importer* im);
@@ -521,7 +535,8 @@ typedef struct loc_ctx {
     seq_entry* seqs;
     size_t seq_count, seq_capacity;
     pending_list collectives, rma_collectives, io_ops;
-    uint64_t scopeless_tasks; /* task events without a registered scope */
+    uint64_t scopeless_tasks;   /* task events without a registered scope */
+    completed_tasks* completed; /* read in turns: the worker's queue, else NULL */
     int measurement_off;
     int64_t off_begin;
     int task_active;

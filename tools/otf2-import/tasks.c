@@ -12,9 +12,12 @@
  * ScopeRelease, when the library has it) and the map freed, so memory
  * follows the tasks of the processes in conversion (import.c takes the
  * locations group by group). A group converted in turns (worker.c: its
- * locations read together, the one least far in time first) releases a
- * task sooner, once every location has read past its completion (the
- * task's last record), so memory follows the tasks alive at one moment.
+ * locations read together, the one least far in time first, by one
+ * worker or in slices by several) releases a task sooner, once every
+ * location has read past its completion (the task's last record): each
+ * worker queues the completions it meets (completed_tasks) and releases
+ * those before the group's lowest published frontier, so memory follows
+ * the tasks alive at one moment.
  *
  * NVTXW producers must not overlap registrations with writes (ABI spec 6):
  * with several workers into Backend= (another NVTXW library), archives that
@@ -392,23 +395,25 @@ static int release_group(importer* im, const struct task_stripe* stripes) {
     return 0;
 }
 
-int group_tasks_completed(importer* im, size_t group_index, const task_key* key, uint64_t ticks) {
-    struct group_tasks* g = &im->group_tasks[group_index];
-    if (!im->lazy_tasks || !g->in_turns)
-        return 0;
-    if (g->completed_count == g->completed_capacity) {
-        size_t capacity = g->completed_capacity ? g->completed_capacity * 2 : 64;
-        struct completed_task* items = nvtxw_realloc(g->completed, capacity * sizeof *items);
+int completed_tasks_add(completed_tasks* queue, const task_key* key, uint64_t ticks) {
+    if (queue->count == queue->capacity) {
+        size_t capacity = queue->capacity ? queue->capacity * 2 : 64;
+        struct completed_task* items = nvtxw_realloc(queue->items, capacity * sizeof *items);
         if (items == NULL) {
             import_error("out of memory");
             return -1;
         }
-        g->completed = items;
-        g->completed_capacity = capacity;
+        queue->items = items;
+        queue->capacity = capacity;
     }
-    g->completed[g->completed_count].key = *key;
-    g->completed[g->completed_count++].ticks = ticks;
+    queue->items[queue->count].key = *key;
+    queue->items[queue->count++].ticks = ticks;
     return 0;
+}
+
+void completed_tasks_free(completed_tasks* queue) {
+    nvtxw_free(queue->items);
+    memset(queue, 0, sizeof *queue);
 }
 
 /* Takes a task out of its group's map: its scope, or NVTX_SCOPE_NONE when
@@ -427,24 +432,24 @@ static uint64_t forget_task(importer* im, size_t group_index, const task_key* ke
     return scope;
 }
 
-int group_tasks_release_before(importer* im, size_t group_index, uint64_t ticks) {
-    struct group_tasks* g = &im->group_tasks[group_index];
+int group_tasks_release_before(importer* im, size_t group_index, completed_tasks* queue,
+                               uint64_t ticks) {
     size_t kept = 0;
     int status = 0;
-    for (size_t i = 0; i < g->completed_count; i++) {
+    for (size_t i = 0; i < queue->count; i++) {
         uint64_t scope;
-        if (g->completed[i].ticks >= ticks || status != 0) {
-            g->completed[kept++] = g->completed[i];
+        if (queue->items[i].ticks >= ticks || status != 0) {
+            queue->items[kept++] = queue->items[i];
             continue;
         }
-        scope = forget_task(im, group_index, &g->completed[i].key);
+        scope = forget_task(im, group_index, &queue->items[i].key);
         if (scope != NVTX_SCOPE_NONE &&
             im->ext->ScopeRelease(im->domain, scope) != NVTXW_RESULT_SUCCESS) {
             import_error("cannot release task scope %" PRIu64 ": %s", scope, nvtxw_last_error());
             status = -1;
         }
     }
-    g->completed_count = kept;
+    queue->count = kept;
     return status;
 }
 
@@ -459,9 +464,6 @@ int group_tasks_location_done(importer* im, size_t group_index) {
     if (--g->locations_left == 0) {
         done = g->stripes;
         g->stripes = NULL;
-        nvtxw_free(g->completed); /* the group's worker is the caller */
-        g->completed = NULL;
-        g->completed_count = g->completed_capacity = 0;
     }
     pthread_mutex_unlock(&im->lock);
     if (NVTXW_EXTENSION_HAS(im->ext, ScopeRelease))
@@ -473,7 +475,7 @@ int group_tasks_location_done(importer* im, size_t group_index) {
 void group_tasks_free(importer* im) {
     for (size_t i = 0; i < im->group_task_count; i++) {
         stripes_free(im->group_tasks[i].stripes);
-        nvtxw_free(im->group_tasks[i].completed);
+        nvtxw_free((void*)im->group_tasks[i].frontier);
     }
     nvtxw_free(im->group_tasks);
     im->group_tasks = NULL;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "otf2_import.h"
 #include "tool_alloc.h"
@@ -236,32 +237,71 @@ static void convert_location(importer* im, size_t index, OTF2_EvtReaderCallbacks
 #define TURN_EVENTS 4096
 
 /* The location of `cs` to read next: the one that has read the least far
- * in time, or SIZE_MAX when all are over. *low is that time (UINT64_MAX
- * when all are over): every location has read every event before it. */
-static size_t next_turn(const loc_ctx* cs, const uint8_t* over, size_t count, uint64_t* low) {
+ * in time, or SIZE_MAX when all are over. */
+static size_t next_turn(const loc_ctx* cs, const uint8_t* over, size_t count) {
     size_t next = SIZE_MAX;
-    *low = UINT64_MAX;
+    uint64_t low = UINT64_MAX;
     for (size_t i = 0; i < count; i++) {
-        if (!over[i] && cs[i].last_ticks < *low) {
-            *low = cs[i].last_ticks;
+        if (!over[i] && cs[i].last_ticks < low) {
+            low = cs[i].last_ticks;
             next = i;
         }
     }
     return next;
 }
 
-/* Converts the `count` locations of one group at selected[first...]
- * together: each stream open, their events read in turns of TURN_EVENTS,
- * always the location that is least far in time. A task completes, then,
- * when its group has read past it, so its scope is released there
- * (tasks.c) and memory follows the tasks alive at one moment, not all of
- * the process's tasks. */
-static void convert_in_turns(importer* im, size_t first, size_t count,
+/* The time every location of a group in turns has converted every event
+ * before: the lowest of their frontiers, whichever worker reads them. */
+static uint64_t group_frontier(const struct group_tasks* g) {
+    uint64_t low = UINT64_MAX;
+    for (size_t i = 0; i < g->frontier_count; i++) {
+        uint64_t t = atomic_load_explicit(&g->frontier[i], memory_order_acquire);
+        low = t < low ? t : low;
+    }
+    return low;
+}
+
+/* Completions a worker reading a slice may hold while another slice of
+ * its group lags behind in time (about 70 bytes each with the task's map
+ * entry); past this it waits for the others (wait_for_slices). */
+#define TURNS_QUEUE_LIMIT (1u << 14)
+
+/* Releases what the group's frontier allows and, while this slice's queue
+ * is full and another slice is behind this one's least advanced location
+ * (`own`), waits for it: so a slice that reads through its time faster
+ * than another does not pile up completions. The slice furthest behind
+ * never waits, and a worker looking for work takes the slices of started
+ * processes first (next_locations), so the slice waited for is being read
+ * or will be. 0, or -1 with the error set. */
+static int wait_for_slices(importer* im, size_t group, completed_tasks* queue, uint64_t own) {
+    const struct timespec pause = {0, 200 * 1000};
+    for (;;) {
+        uint64_t low = group_frontier(&im->group_tasks[group]);
+        if (group_tasks_release_before(im, group, queue, low) != 0)
+            return -1;
+        if (queue->count < TURNS_QUEUE_LIMIT || low >= own ||
+            (atomic_load(&im->failed) && !im->opts.keep_going))
+            return 0;
+        nanosleep(&pause, NULL);
+    }
+}
+
+/* Converts the `count` locations at selected[first...], a slice of run
+ * `run` (one group), together: each stream open, their events read in
+ * turns of TURN_EVENTS, always the location that is least far in time.
+ * After each turn the location's frontier is published; a task completes
+ * when the group, all slices together, has read past it, so its scope is
+ * released there (tasks.c) and memory follows the tasks alive at one
+ * moment, not all of the process's tasks. Tasks completed on this slice
+ * that another slice has not yet read past when this one ends stay in the
+ * group's map until its last location. */
+static void convert_in_turns(importer* im, size_t run, size_t first, size_t count,
                              OTF2_EvtReaderCallbacks* cb) {
     loc_ctx* cs = nvtxw_calloc(count, sizeof *cs);
     uint8_t* over = nvtxw_calloc(count, 1);
-    size_t group, next;
-    uint64_t low;
+    size_t offset = first - (run == 0 ? 0 : im->run_ends[run - 1]), next;
+    completed_tasks completed = {0};
+    struct group_tasks* g;
     if (cs == NULL || over == NULL) {
         import_fail(im, "out of memory");
         nvtxw_free(cs);
@@ -270,32 +310,42 @@ static void convert_in_turns(importer* im, size_t first, size_t count,
     }
     for (size_t i = 0; i < count; i++) {
         location_start(im, im->selected[first + i], &cs[i]);
+        cs[i].completed = &completed;
         over[i] = (uint8_t)cs[i].failed;
     }
-    group = cs[0].group_index;
-    im->group_tasks[group].in_turns = 1;
+    g = &im->group_tasks[cs[0].group_index];
     pthread_rwlock_rdlock(&im->gate);
     for (size_t i = 0; i < count; i++) {
         if (!over[i] && events_open(&cs[i], cb) != 0) {
             location_failed(im, &cs[i]);
             over[i] = 1;
         }
+        if (over[i])
+            atomic_store_explicit(&g->frontier[offset + i], UINT64_MAX, memory_order_release);
     }
-    while ((next = next_turn(cs, over, count, &low)) != SIZE_MAX) {
+    while ((next = next_turn(cs, over, count)) != SIZE_MAX) {
         int done = 0;
         if (atomic_load(&im->failed) && !im->opts.keep_going)
             break;
-        if (group_tasks_release_before(im, group, low) != 0)
+        if (wait_for_slices(im, cs[0].group_index, &completed, cs[next].last_ticks) != 0)
             import_fail(im, "%s", import_last_error());
         if (events_read(&cs[next], TURN_EVENTS, &done) != 0)
             location_failed(im, &cs[next]); /* closes its reader */
         else if (done)
             events_close(&cs[next]);
         over[next] = (uint8_t)(over[next] | done | cs[next].failed);
+        atomic_store_explicit(&g->frontier[offset + next],
+                              over[next] ? UINT64_MAX : cs[next].last_ticks, memory_order_release);
     }
+    if (group_tasks_release_before(im, cs[0].group_index, &completed, group_frontier(g)) != 0)
+        import_fail(im, "%s", import_last_error());
     pthread_rwlock_unlock(&im->gate);
-    for (size_t i = 0; i < count; i++)
+    for (size_t i = 0; i < count; i++) {
+        /* an interrupted slice leaves its frontier where it was: nothing
+         * it could still name is released by the others */
         location_end(im, &cs[i]);
+    }
+    completed_tasks_free(&completed);
     nvtxw_free(cs);
     nvtxw_free(over);
 }
@@ -331,52 +381,111 @@ int schedule_runs(importer* im) {
 #define TURNS_MEMORY_BUDGET ((uint64_t)32 << 20)
 #define TURNS_STREAM_MEMORY ((uint64_t)1 << 19)
 
-/* In turns: processes that fit the memory budget and hold no more than a
- * worker's share of the events, when the archive can hold tasks, the
- * library can release them, and there are enough processes for the
- * workers. */
+/* Events of selected[begin...end). */
+static uint64_t events_of(const importer* im, size_t begin, size_t end) {
+    uint64_t events = 0;
+    for (size_t i = begin; i < end; i++)
+        events += ((const location_def*)def_table_at(&im->defs.locations, im->selected[i]))->events;
+    return events;
+}
+
+/* The slices a run in turns is cut into: one per worker's share of the
+ * events it holds (one worker alone on a process of more would leave the
+ * others idle), at most one per worker and per location, and enough that
+ * none holds more locations open than turns_max_open; 0 when that takes
+ * more slices than workers (the run is then converted location by
+ * location). */
+static size_t run_slices(const importer* im, size_t length, uint64_t events) {
+    size_t threads = im->opts.threads, max_open = im->turns_max_open;
+    size_t slices = 1, fewest = (length + max_open - 1) / max_open;
+    if (im->events_total > 0)
+        slices = (size_t)((events * threads + im->events_total - 1) / im->events_total);
+    slices = slices < 1 ? 1 : slices > threads ? threads : slices > length ? length : slices;
+    slices = slices < fewest ? fewest : slices;
+    return slices <= threads ? slices : 0;
+}
+
+/* In turns: every process whose locations fit the memory budget on at
+ * most one slice per worker, when the archive can hold tasks and the
+ * library can release them. */
 int choose_turns(importer* im) {
     uint64_t chunk = 0, def_chunk = 0;
     if (!im->lazy_tasks || !NVTXW_EXTENSION_HAS(im->ext, ScopeRelease) ||
-        !tasks_possible(&im->defs) || im->run_count < im->opts.threads)
-        return 0; /* nothing to release early, or too few processes for the workers */
+        !tasks_possible(&im->defs))
+        return 0; /* nothing to release early */
     if (OTF2_Reader_GetChunkSize(im->reader, &chunk, &def_chunk) != OTF2_SUCCESS || chunk == 0 ||
         chunk > TURNS_MEMORY_BUDGET)
         chunk = 1u << 20;
-    if ((im->run_turns = nvtxw_calloc(im->run_count + 1, 1)) == NULL) {
+    im->turns_max_open =
+        (size_t)(TURNS_MEMORY_BUDGET / im->opts.threads / (2 * chunk + TURNS_STREAM_MEMORY));
+    if (im->turns_max_open == 0)
+        return 0;
+    if ((im->run_parts = nvtxw_calloc(im->run_count + 1, sizeof *im->run_parts)) == NULL) {
         import_error("out of memory");
         return -1;
     }
     for (size_t r = 0; r < im->run_count; r++) {
         size_t begin = r == 0 ? 0 : im->run_ends[r - 1], length = im->run_ends[r] - begin;
-        uint64_t events = 0;
-        for (size_t i = begin; i < im->run_ends[r]; i++)
-            events +=
-                ((const location_def*)def_table_at(&im->defs.locations, im->selected[i]))->events;
-        /* A process of more than a worker's share of the events stays
-         * shared by the workers (one worker alone on it would leave the
-         * others idle) */
-        im->run_turns[r] =
-            length > 1 &&
-            length <= TURNS_MEMORY_BUDGET / im->opts.threads / (2 * chunk + TURNS_STREAM_MEMORY) &&
-            events <= im->events_total / im->opts.threads;
+        struct group_tasks* g = &im->group_tasks[location_group_index(
+            im, def_table_at(&im->defs.locations, im->selected[begin]))];
+        im->run_parts[r] = run_slices(im, length, events_of(im, begin, im->run_ends[r]));
+        if (im->run_parts[r] == 0)
+            continue;
+        if ((g->frontier = nvtxw_calloc(length, sizeof *g->frontier)) == NULL) {
+            import_error("out of memory");
+            return -1;
+        }
+        g->frontier_count = length;
+        for (size_t i = 0; i < length; i++)
+            atomic_init(&g->frontier[i], 0);
     }
     return 0;
 }
 
+/* The next slice of run r in turns, from its first location not taken:
+ * about the run's events left divided by its slices left, at most
+ * turns_max_open locations, and enough left for the other slices. */
+static size_t slice_length(importer* im, size_t r) {
+    size_t first = im->run_next[r], left = im->run_ends[r] - first, n = 0;
+    size_t slices = im->run_parts[r], max_open = im->turns_max_open;
+    uint64_t want, taken = 0;
+    if (slices < (left + max_open - 1) / max_open)
+        slices = (left + max_open - 1) / max_open;
+    im->run_parts[r] = slices - 1;
+    if (slices == 1)
+        return left; /* at most max_open */
+    want = events_of(im, first, im->run_ends[r]) / slices;
+    while (n < left - (slices - 1) && n < max_open && (n == 0 || taken < want))
+        taken += events_of(im, first + n, first + n + 1), n++;
+    return n;
+}
+
+/* A run started whose slices are not all taken, or SIZE_MAX. */
+static size_t run_with_slices_left(const importer* im) {
+    for (size_t r = im->runs_done_before; im->run_parts != NULL && r < im->runs_started; r++) {
+        if (im->run_parts[r] > 0 && im->run_next[r] < im->run_ends[r])
+            return r;
+    }
+    return SIZE_MAX;
+}
+
 /* The next locations for a worker whose run is *run (SIZE_MAX: none yet):
- * the next of its run while it has one, else the first of the next run
- * not started, else the next of the earliest run with locations left; a
- * run converted in turns is taken whole. So workers convert different
- * processes while there are enough (no two meet the same tasks at the
- * same moment: with both on one process, 2 workers spent 0.15 s more in
- * futex calls on the 24 M-event benchmark archive) and a process's tasks
- * are released soon (tasks.c). 0 with selected[*first...] (*count), or -1
+ * the next of its run while it has one, else a slice of a run in turns
+ * that another worker started, else the first of the next run not
+ * started, else the next of the earliest run with locations left; a run
+ * in turns is taken a slice at a time (*in_turns). So workers convert
+ * different processes while there are enough (no two meet the same tasks
+ * at the same moment: with both on one process, 2 workers spent 0.15 s
+ * more in futex calls on the 24 M-event benchmark archive), the slices of
+ * one process are read at the same time, and a process's tasks are
+ * released soon (tasks.c). 0 with selected[*first...] (*count), or -1
  * when every location is taken. */
-static int next_locations(importer* im, size_t* run, size_t* first, size_t* count) {
+static int next_locations(importer* im, size_t* run, size_t* first, size_t* count, int* in_turns) {
     int found = 1;
     pthread_mutex_lock(&im->lock);
-    if (*run == SIZE_MAX || im->run_next[*run] == im->run_ends[*run]) {
+    if (*run == SIZE_MAX || im->run_next[*run] == im->run_ends[*run])
+        *run = run_with_slices_left(im);
+    if (*run == SIZE_MAX) {
         if (im->runs_started < im->run_count) {
             *run = im->runs_started++;
         } else {
@@ -388,8 +497,9 @@ static int next_locations(importer* im, size_t* run, size_t* first, size_t* coun
         }
     }
     if (found) {
+        *in_turns = im->run_parts != NULL && im->run_parts[*run] > 0;
         *first = im->run_next[*run];
-        *count = im->run_turns != NULL && im->run_turns[*run] ? im->run_ends[*run] - *first : 1;
+        *count = *in_turns ? slice_length(im, *run) : 1;
         im->run_next[*run] += *count;
     }
     pthread_mutex_unlock(&im->lock);
@@ -409,13 +519,14 @@ void* location_worker(void* arg) {
     ev_misc_set(cb);
     ev_metric_set(cb);
     for (size_t run = SIZE_MAX, first, count;;) {
+        int in_turns = 0;
         if ((atomic_load(&im->failed) && !im->opts.keep_going) ||
-            next_locations(im, &run, &first, &count) != 0)
+            next_locations(im, &run, &first, &count, &in_turns) != 0)
             break;
-        if (count == 1)
-            convert_location(im, im->selected[first], cb);
+        if (in_turns)
+            convert_in_turns(im, run, first, count, cb);
         else
-            convert_in_turns(im, first, count, cb);
+            convert_location(im, im->selected[first], cb);
     }
     OTF2_EvtReaderCallbacks_Delete(cb);
     return NULL;
