@@ -78,8 +78,10 @@ static void random_operations(task_set* set, unsigned space, int steps, int add_
                 ref.values[ref.count++] = value;
             }
         } else if (next_random() % 2) {
-            ck_assert_int_eq(task_set_remove(set, &key), present);
+            uint64_t value = 0;
+            ck_assert_int_eq(task_set_remove(set, &key, &value), present);
             if (present) {
+                ck_assert_uint_eq(value, ref.values[ref_index]);
                 ref.keys[ref_index] = ref.keys[--ref.count];
                 ref.values[ref_index] = ref.values[ref.count];
             }
@@ -116,7 +118,7 @@ START_TEST(size_follows_live_tasks) {
         ck_assert_int_eq(task_set_add(&set, &key, i), 0);
         if (i >= 100) {
             task_key old = thread_task_key(1, (i - 100) % 7, i - 100);
-            if (!task_set_remove(&set, &old))
+            if (!task_set_remove(&set, &old, NULL))
                 ck_abort_msg("task %u not found to remove", i - 100);
         }
     }
@@ -139,13 +141,13 @@ START_TEST(empty_set) {
     size_t index;
     memset(&set, 0, sizeof set);
     ck_assert_int_eq(task_set_find(&set, &key, &index), 0);
-    ck_assert_int_eq(task_set_remove(&set, &key), 0);
+    ck_assert_int_eq(task_set_remove(&set, &key, NULL), 0);
     ck_assert_int_eq(task_set_add(&set, &key, 5), 0);
     ck_assert_int_eq(task_set_add(&set, &key, 6), 0); /* present: value kept */
     ck_assert(task_set_find(&set, &key, &index));
     ck_assert_uint_eq(set.values[index], 5);
-    ck_assert_int_eq(task_set_remove(&set, &key), 1);
-    ck_assert_int_eq(task_set_remove(&set, &key), 0);
+    ck_assert_int_eq(task_set_remove(&set, &key, NULL), 1);
+    ck_assert_int_eq(task_set_remove(&set, &key, NULL), 0);
     ck_assert_uint_eq(set.count, 0);
     task_set_free(&set);
 }

@@ -353,8 +353,8 @@ int task_set_add(task_set* set, const task_key* key, uint64_t value);
 /* 1 and the position when present. */
 int task_set_find(const task_set* set, const task_key* key, size_t* index);
 /* 1 when `key` was there and is removed (positions of others may change),
- * 0 when absent. */
-int task_set_remove(task_set* set, const task_key* key);
+ * its value into *value unless NULL; 0 when absent. */
+int task_set_remove(task_set* set, const task_key* key, uint64_t* value);
 void task_set_free(task_set* set);
 
 typedef struct importer {

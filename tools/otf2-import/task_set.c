@@ -108,11 +108,13 @@ int task_set_add(task_set* set, const task_key* key, uint64_t value) {
 /* Backward-shift deletion (no tombstones: a set that keeps adding and
  * removing probes as a fresh one would); the last entry moves into the
  * removed one's position. */
-int task_set_remove(task_set* set, const task_key* key) {
+int task_set_remove(task_set* set, const task_key* key, uint64_t* value) {
     size_t mask = set->slot_count - 1, hole, s;
     uint32_t removed, last;
     if (set->slot_count == 0 || (removed = set->slots[hole = task_slot(set, key)]) == 0)
         return 0;
+    if (value != NULL)
+        *value = set->values[removed - 1];
     for (s = (hole + 1) & mask; set->slots[s] != 0; s = (s + 1) & mask) {
         size_t home = (size_t)task_key_hash(&set->keys[set->slots[s] - 1]) & mask;
         if (((s - home) & mask) >= ((s - hole) & mask)) { /* its probe passes the hole */

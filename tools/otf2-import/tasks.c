@@ -422,12 +422,8 @@ static uint64_t forget_task(importer* im, size_t group_index, const task_key* ke
     struct task_stripe* stripe =
         &im->group_tasks[group_index].stripes[(task_key_hash(key) >> 32) % IMPORT_TASK_STRIPES];
     uint64_t scope = NVTX_SCOPE_NONE;
-    size_t index;
     pthread_mutex_lock(&stripe->lock);
-    if (task_set_find(&stripe->found, key, &index)) {
-        scope = stripe->found.values[index];
-        task_set_remove(&stripe->found, key);
-    }
+    task_set_remove(&stripe->found, key, &scope);
     pthread_mutex_unlock(&stripe->lock);
     return scope;
 }
