@@ -18,7 +18,7 @@ include tests/unit/sqlite.mk
 include tests/unit/tasks.mk
 
 # Helpers shared by the unit tests (header-only).
-EXTRA_DIST += tests/unit/test_util.h tests/unit/run_suite.h
+EXTRA_DIST += tests/unit/test_util.h tests/unit/run_suite.h tests/unit/test_random.h
 include tests/unit/chrome_in.mk
 include tests/unit/capture.mk
 include tests/unit/otf2_ticks.mk

@@ -14,6 +14,7 @@
 
 #include "otf2_import.h"
 #include "run_suite.h"
+#include "test_random.h"
 
 #define REF_MAX 4096
 
@@ -38,12 +39,7 @@ static int ref_find(const task_key* key, size_t* index) {
 
 static uint64_t rng_state = 0x2545F4914F6CDD1DULL;
 
-static uint64_t next_random(void) { /* xorshift64* */
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return rng_state * 0x2545F4914F6CDD1DULL;
-}
+static uint64_t next_random(void) { return tu_random(&rng_state); }
 
 /* Keys from a small space, so adds meet present keys and removals absent
  * ones; neighbours differ in one field. */

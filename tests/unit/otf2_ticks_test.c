@@ -14,6 +14,7 @@
 
 #include "otf2_import.h"
 #include "run_suite.h"
+#include "test_random.h"
 
 /* The definition, in one division: 0 and *ns, or -1 out of range. */
 static int reference(uint64_t res, uint64_t offset, uint64_t ticks, int64_t* ns) {
@@ -29,12 +30,7 @@ static int reference(uint64_t res, uint64_t offset, uint64_t ticks, int64_t* ns)
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15ULL;
 
-static uint64_t next_random(void) { /* xorshift64* */
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return rng_state * 0x2545F4914F6CDD1DULL;
-}
+static uint64_t next_random(void) { return tu_random(&rng_state); }
 
 static void check_one(const otf2_defs* defs, uint64_t ticks) {
     int64_t want = 0, got = 0;

@@ -17,6 +17,7 @@ tools_otf2_import_nvtxw_otf2_import_SOURCES = \
 	tools/otf2-import/register.c \
 	tools/otf2-import/register_scopes.c \
 	tools/otf2-import/task_set.c \
+	tools/otf2-import/slices.c \
 	tools/otf2-import/tasks.c \
 	tools/otf2-import/import.c \
 	tools/otf2-import/worker.c \

@@ -415,6 +415,9 @@ typedef struct importer {
      * in turns. turns_max_open: the locations a worker may hold open. */
     size_t* run_parts;
     size_t turns_max_open;
+    /* The run started in turns whose slices are not all taken (at most
+     * one: no run starts while one has a slice left), or SIZE_MAX. */
+    size_t sliced_run;
     atomic_uint_fast64_t events_done;
     atomic_uint_fast64_t skipped[EK_COUNT + 1]; /* + attribute lists without a payload */
     atomic_int failed;
@@ -469,6 +472,24 @@ int group_tasks_release_before(importer* im, size_t group_index, completed_tasks
 /* Decides which runs are converted in turns (after the task mode is
  * known). 0, or -1 with the error set. */
 int choose_turns(importer* im);
+/* slices.c. The slices a process of `length` locations and `events`
+ * events (of `events_total` in all) is cut into to be read in turns: one
+ * per worker's share of the events it holds (one worker alone on a
+ * process of more would leave the others idle), at most one per worker
+ * and per location, and enough that none holds more than `max_open`
+ * locations open; 0 when that takes more slices than `threads` (the
+ * process is then converted location by location). */
+size_t turns_slices(uint64_t events, uint64_t events_total, size_t length, size_t threads,
+                    size_t max_open);
+/* The locations of the next slice of a process with `left` locations not
+ * taken (events_at(ctx, 0...left-1) events each) and `slices` slices
+ * left: about its events divided by the slices, at most `max_open`, and
+ * enough left for each other slice to have one and none more than
+ * `max_open`. So when left <= slices x max_open holds (turns_slices makes
+ * it hold), it holds again for the rest with one slice less, and the last
+ * slice takes what is left. */
+size_t turns_slice_length(uint64_t (*events_at)(const void* ctx, size_t i), const void* ctx,
+                          size_t left, size_t slices, size_t max_open);
 /* worker.c: cuts `selected` (sorted group by group) into runs. 0, or -1
  * with the error set. */
 int schedule_runs(importer* im);

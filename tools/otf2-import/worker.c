@@ -354,6 +354,7 @@ int schedule_runs(importer* im) {
     size_t previous = SIZE_MAX;
     im->run_ends = nvtxw_calloc(im->selected_count + 1, sizeof *im->run_ends);
     im->run_next = nvtxw_calloc(im->selected_count + 1, sizeof *im->run_next);
+    im->sliced_run = SIZE_MAX;
     if (im->run_ends == NULL || im->run_next == NULL) {
         import_error("out of memory");
         return -1;
@@ -381,28 +382,18 @@ int schedule_runs(importer* im) {
 #define TURNS_MEMORY_BUDGET ((uint64_t)32 << 20)
 #define TURNS_STREAM_MEMORY ((uint64_t)1 << 19)
 
+/* A run's first location not taken, for run_location_events. */
+typedef struct run_cursor {
+    const importer* im;
+    size_t first;
+} run_cursor;
+
 /* Events of selected[begin...end). */
 static uint64_t events_of(const importer* im, size_t begin, size_t end) {
     uint64_t events = 0;
     for (size_t i = begin; i < end; i++)
         events += ((const location_def*)def_table_at(&im->defs.locations, im->selected[i]))->events;
     return events;
-}
-
-/* The slices a run in turns is cut into: one per worker's share of the
- * events it holds (one worker alone on a process of more would leave the
- * others idle), at most one per worker and per location, and enough that
- * none holds more locations open than turns_max_open; 0 when that takes
- * more slices than workers (the run is then converted location by
- * location). */
-static size_t run_slices(const importer* im, size_t length, uint64_t events) {
-    size_t threads = im->opts.threads, max_open = im->turns_max_open;
-    size_t slices = 1, fewest = (length + max_open - 1) / max_open;
-    if (im->events_total > 0)
-        slices = (size_t)((events * threads + im->events_total - 1) / im->events_total);
-    slices = slices < 1 ? 1 : slices > threads ? threads : slices > length ? length : slices;
-    slices = slices < fewest ? fewest : slices;
-    return slices <= threads ? slices : 0;
 }
 
 /* In turns: every process whose locations fit the memory budget on at
@@ -428,7 +419,8 @@ int choose_turns(importer* im) {
         size_t begin = r == 0 ? 0 : im->run_ends[r - 1], length = im->run_ends[r] - begin;
         struct group_tasks* g = &im->group_tasks[location_group_index(
             im, def_table_at(&im->defs.locations, im->selected[begin]))];
-        im->run_parts[r] = run_slices(im, length, events_of(im, begin, im->run_ends[r]));
+        im->run_parts[r] = turns_slices(events_of(im, begin, im->run_ends[r]), im->events_total,
+                                        length, im->opts.threads, im->turns_max_open);
         if (im->run_parts[r] == 0)
             continue;
         if ((g->frontier = nvtxw_calloc(length, sizeof *g->frontier)) == NULL) {
@@ -442,38 +434,30 @@ int choose_turns(importer* im) {
     return 0;
 }
 
-/* The next slice of run r in turns, from its first location not taken:
- * about the run's events left divided by its slices left, at most
- * turns_max_open locations, and enough left for the other slices. */
+/* Events of the i-th location not taken of a run (ctx: its first). */
+static uint64_t run_location_events(const void* ctx, size_t i) {
+    const run_cursor* at = ctx;
+    return events_of(at->im, at->first + i, at->first + i + 1);
+}
+
+/* The next slice of run r in turns (slices.c), from its first location not
+ * taken; one slice less left. */
 static size_t slice_length(importer* im, size_t r) {
-    size_t first = im->run_next[r], left = im->run_ends[r] - first, n = 0;
-    size_t slices = im->run_parts[r], max_open = im->turns_max_open;
-    uint64_t want, taken = 0;
-    if (slices < (left + max_open - 1) / max_open)
-        slices = (left + max_open - 1) / max_open;
-    im->run_parts[r] = slices - 1;
-    if (slices == 1)
-        return left; /* at most max_open */
-    want = events_of(im, first, im->run_ends[r]) / slices;
-    while (n < left - (slices - 1) && n < max_open && (n == 0 || taken < want))
-        taken += events_of(im, first + n, first + n + 1), n++;
+    run_cursor at = {im, im->run_next[r]};
+    size_t n = turns_slice_length(run_location_events, &at, im->run_ends[r] - at.first,
+                                  im->run_parts[r], im->turns_max_open);
+    im->run_parts[r]--;
     return n;
 }
 
-/* A run started whose slices are not all taken, or SIZE_MAX. */
-static size_t run_with_slices_left(const importer* im) {
-    for (size_t r = im->runs_done_before; im->run_parts != NULL && r < im->runs_started; r++) {
-        if (im->run_parts[r] > 0 && im->run_next[r] < im->run_ends[r])
-            return r;
-    }
-    return SIZE_MAX;
-}
-
 /* The next locations for a worker whose run is *run (SIZE_MAX: none yet):
- * the next of its run while it has one, else a slice of a run in turns
- * that another worker started, else the first of the next run not
- * started, else the next of the earliest run with locations left; a run
- * in turns is taken a slice at a time (*in_turns). So workers convert
+ * a slice of a run in turns that was started and has slices left (its
+ * other slices may wait for it: wait_for_slices), else the next of its
+ * run while it has one, else the first of the next run not started, else
+ * the next of the earliest run with locations left; a run in turns is
+ * taken a slice at a time (*in_turns). So a run is started only when no
+ * started run has a slice left, and a slice waited for is always taken
+ * by the next worker to finish. So workers convert
  * different processes while there are enough (no two meet the same tasks
  * at the same moment: with both on one process, 2 workers spent 0.15 s
  * more in futex calls on the 24 M-event benchmark archive), the slices of
@@ -483,8 +467,10 @@ static size_t run_with_slices_left(const importer* im) {
 static int next_locations(importer* im, size_t* run, size_t* first, size_t* count, int* in_turns) {
     int found = 1;
     pthread_mutex_lock(&im->lock);
-    if (*run == SIZE_MAX || im->run_next[*run] == im->run_ends[*run])
-        *run = run_with_slices_left(im);
+    if (im->sliced_run != SIZE_MAX)
+        *run = im->sliced_run;
+    else if (*run != SIZE_MAX && im->run_next[*run] == im->run_ends[*run])
+        *run = SIZE_MAX;
     if (*run == SIZE_MAX) {
         if (im->runs_started < im->run_count) {
             *run = im->runs_started++;
@@ -501,6 +487,7 @@ static int next_locations(importer* im, size_t* run, size_t* first, size_t* coun
         *first = im->run_next[*run];
         *count = *in_turns ? slice_length(im, *run) : 1;
         im->run_next[*run] += *count;
+        im->sliced_run = *in_turns && im->run_parts[*run] > 0 ? *run : SIZE_MAX;
     }
     pthread_mutex_unlock(&im->lock);
     return found ? 0 : -1;
