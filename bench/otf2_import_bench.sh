@@ -101,6 +101,18 @@ for run in $(seq 1 "$runs"); do
         [ "$threads" != 1 ] || report_bytes=$(du -sb "$tmp/out.nvtxw" | cut -f1)
     done
 done
+# One process of 4 threads, the shape of an OpenMP-task trace: with two
+# threads it is read in two slices at once (docs/otf2-mapping.md, Tasks).
+if [ $have_import = 1 ]; then
+    rm -rf "$tmp/archive" "$tmp/out.nvtxw"
+    measure generate1 "$gen" -o "$tmp/one" --ranks 1 --threads 4 --events "$events" --seed 1
+    for run in $(seq 1 "$runs"); do
+        rm -rf "$tmp/out.nvtxw"
+        measure import_one "$import" "$tmp/one/traces.otf2" -o "$tmp/out.nvtxw" --quiet --threads 2
+        keep "one process x 4, 2 threads" "$run"
+    done
+    rm -rf "$tmp/one" "$tmp/out.nvtxw"
+fi
 counted=$(sed -n 's/^events=\([0-9]*\) .*/\1/p' "$tmp/count.out")
 [ -n "$counted" ] || fail "otf2_count printed no event count"
 
@@ -133,3 +145,7 @@ BEGIN {
     printf "size     report %8.2f MB  archive %8.2f MB  ratio %5.3fx (target <= 0.5x) %s\n",
            report / 1e6, archive / 1e6, report / archive, verdict(report / archive <= 0.5)
 }'
+awk -v w="${best_wall["one process x 4, 2 threads"]}" -v m="${max_rss["one process x 4, 2 threads"]}" \
+    -v n="$counted" 'BEGIN {
+    printf "memory   one process of 4 threads, 2 threads: peak RSS %5.1f MiB, %.2f s (target < 64 MiB) %s\n",
+           m / 1024, w, (m / 1024 < 64 ? "OK" : "MISSED") }'
