@@ -177,6 +177,35 @@ if [ -x "$gen" ]; then
     else
         fail "generated: nvtxw-otf2-gen wrote no $tmp/gen1x4/traces.otf2: $(head -c 400 "$tmp/err")"
     fi
+    # Two processes of 4 threads on three workers: each process is cut in
+    # two slices, so one worker starts the second process alone and, its
+    # queue of completions full (a bound of 8 instead of 16,384), waits for
+    # the worker that takes the other slice once the first process is done;
+    # that worker must be able to open its streams meanwhile (a waiting
+    # slice once held the gate they need: the import hung). Same content as
+    # one worker, tasks still released early.
+    w=$tmp/slices
+    mkdir -p "$w"
+    if "$gen" -o "$w/gen" --ranks 2 --threads 4 --events 200000 --seed 11 >/dev/null \
+        2>"$tmp/err"; then
+        for threads in 1 3; do
+            check "slices: --threads $threads with a queue bound of 8 ends" \
+                env NVTXW_OTF2_TURNS_QUEUE_LIMIT=8 timeout -k 5 120 "$imp" "$w/gen/traces.otf2" \
+                --quiet --threads "$threads" -o "$w/t$threads.txt"
+            check "slices: --threads $threads releases tasks early" "$py" \
+                "$src/tests/cli/check_released.py" "$w/t$threads.txt" --min 1 --early 1
+            check "slices: --threads $threads to JSON" env NVTXW_OTF2_TURNS_QUEUE_LIMIT=8 \
+                timeout -k 5 120 "$imp" "$w/gen/traces.otf2" --quiet --threads "$threads" \
+                -o "$w/t$threads.json"
+        done
+        checker "slices (--threads 3 vs 1)" --same-content "$w/t1.json" "$w/t3.json"
+        check "slices: a queue bound that is not a positive integer is refused" bash -c \
+            "! NVTXW_OTF2_TURNS_QUEUE_LIMIT=0 '$imp' '$w/gen/traces.otf2' -o '$w/x.nvtxw' \
+            2>'$w/x.err' && grep -q 'NVTXW_OTF2_TURNS_QUEUE_LIMIT=0 is not a positive integer' \
+            '$w/x.err' && [ ! -e '$w/x.nvtxw' ]"
+    else
+        fail "slices: nvtxw-otf2-gen failed: $(head -c 400 "$tmp/err")"
+    fi
 else
     fail "generated: $gen is not built"
 fi

@@ -415,6 +415,7 @@ typedef struct importer {
      * in turns. turns_max_open: the locations a worker may hold open. */
     size_t* run_parts;
     size_t turns_max_open;
+    size_t turns_queue_limit; /* completions a slice ahead holds before it waits */
     /* The run started in turns whose slices are not all taken (at most
      * one: no run starts while one has a slice left), or SIZE_MAX. */
     size_t sliced_run;

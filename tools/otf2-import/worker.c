@@ -12,6 +12,7 @@
 
 #include "otf2_import.h"
 #include "tool_alloc.h"
+#include "tool_interrupt.h"
 
 /* The location's local file `ext` ("def", "evt"), for messages. */
 static void location_file(const importer* im, uint64_t id, const char* ext, char* out,
@@ -263,7 +264,9 @@ static uint64_t group_frontier(const struct group_tasks* g) {
 
 /* Completions a worker reading a slice may hold while another slice of
  * its group lags behind in time (about 70 bytes each with the task's map
- * entry); past this it waits for the others (wait_for_slices). */
+ * entry); past this it waits for the others (wait_for_slices). The
+ * environment's NVTXW_OTF2_TURNS_QUEUE_LIMIT sets another (a diagnostic:
+ * the tests make slices wait on small archives). */
 #define TURNS_QUEUE_LIMIT (1u << 14)
 
 /* Releases what the group's frontier allows and, while this slice's queue
@@ -272,17 +275,23 @@ static uint64_t group_frontier(const struct group_tasks* g) {
  * than another does not pile up completions. The slice furthest behind
  * never waits, and a worker looking for work takes the slices of started
  * processes first (next_locations), so the slice waited for is being read
- * or will be. 0, or -1 with the error set. */
+ * or will be. The caller holds the gate for reading; it is let go while
+ * waiting, as the worker of the other slice may need it for writing to
+ * open its streams. 0, or -1 with the error set. */
 static int wait_for_slices(importer* im, size_t group, completed_tasks* queue, uint64_t own) {
     const struct timespec pause = {0, 200 * 1000};
     for (;;) {
         uint64_t low = group_frontier(&im->group_tasks[group]);
         if (group_tasks_release_before(im, group, queue, low) != 0)
             return -1;
-        if (queue->count < TURNS_QUEUE_LIMIT || low >= own ||
-            (atomic_load(&im->failed) && !im->opts.keep_going))
+        /* waiting only saves memory: not in a run that fails (whatever
+         * --keep-going says: a slice may then never be read) or stops */
+        if (queue->count < im->turns_queue_limit || low >= own || atomic_load(&im->failed) ||
+            tool_interrupted())
             return 0;
+        pthread_rwlock_unlock(&im->gate);
         nanosleep(&pause, NULL);
+        pthread_rwlock_rdlock(&im->gate);
     }
 }
 
@@ -401,6 +410,17 @@ static uint64_t events_of(const importer* im, size_t begin, size_t end) {
  * library can release them. */
 int choose_turns(importer* im) {
     uint64_t chunk = 0, def_chunk = 0;
+    const char* limit = getenv("NVTXW_OTF2_TURNS_QUEUE_LIMIT");
+    im->turns_queue_limit = TURNS_QUEUE_LIMIT;
+    if (limit != NULL && *limit != '\0') {
+        char* end;
+        unsigned long long v = strtoull(limit, &end, 10);
+        if (*end != '\0' || v == 0 || v > SIZE_MAX || *limit == '-') {
+            import_error("NVTXW_OTF2_TURNS_QUEUE_LIMIT=%s is not a positive integer", limit);
+            return -1;
+        }
+        im->turns_queue_limit = (size_t)v;
+    }
     if (!im->lazy_tasks || !NVTXW_EXTENSION_HAS(im->ext, ScopeRelease) ||
         !tasks_possible(&im->defs))
         return 0; /* nothing to release early */
