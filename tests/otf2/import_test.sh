@@ -146,6 +146,15 @@ import_archive() {
     checker "$name (merged parts vs whole)" --same-content "$w/a.json" "$w/p.json"
 }
 
+# refuses_setting WHAT NAME=VALUE ANCHOR: the importer refuses a diagnostic
+# setting that is not a positive integer, naming it, and leaves no output.
+refuses_setting() {
+    local what=$1 setting=$2 anchor=$3
+    check "$what that is not a positive integer is refused" bash -c \
+        "! env '$setting' '$imp' '$anchor' -o '$tmp/x.nvtxw' 2>'$tmp/x.err' &&
+        grep -q '$setting is not a positive integer' '$tmp/x.err' && [ ! -e '$tmp/x.nvtxw' ]"
+}
+
 data=${NVTXW_OTF2_TEST_DATA:-}
 [ -n "$data" ] || fatal "NVTXW_OTF2_TEST_DATA is not set: it must name the folder of the \
 shared OTF2 archives (.../shared/data/otf2, see tests/otf2/local.mk)"
@@ -177,6 +186,23 @@ if [ -x "$gen" ]; then
     else
         fail "generated: nvtxw-otf2-gen wrote no $tmp/gen1x4/traces.otf2: $(head -c 400 "$tmp/err")"
     fi
+    # One process of 16 threads: more than one worker (12) or each of two
+    # (6 each) can hold open, so each slice keeps one event reader open and
+    # closes and reopens them at each turn (of 200 events here instead of
+    # 65,536), seeking OTF2's reader back to where it stopped: the same
+    # events as the oracle, tasks released while the process is converted
+    # (location by location they were released only after it).
+    if "$gen" -o "$tmp/gen1x16" --ranks 1 --threads 16 --events 20000 --seed 5 >/dev/null \
+        2>"$tmp/err" && [ -f "$tmp/gen1x16/traces.otf2" ]; then
+        pass "generated: nvtxw-otf2-gen --ranks 1 --threads 16"
+        export NVTXW_OTF2_TURN_EVENTS=200
+        import_archive generated-1x16 "$tmp/gen1x16/traces.otf2" 1
+        unset NVTXW_OTF2_TURN_EVENTS
+        refuses_setting "generated-1x16: a turn size" NVTXW_OTF2_TURN_EVENTS=12x \
+            "$tmp/gen1x16/traces.otf2"
+    else
+        fail "generated: nvtxw-otf2-gen wrote no $tmp/gen1x16/traces.otf2: $(head -c 400 "$tmp/err")"
+    fi
     # Two processes of 4 threads on three workers: each process is cut in
     # two slices, so one worker starts the second process alone and, its
     # queue of completions full (a bound of 8 instead of 16,384), waits for
@@ -199,10 +225,7 @@ if [ -x "$gen" ]; then
                 -o "$w/t$threads.json"
         done
         checker "slices (--threads 3 vs 1)" --same-content "$w/t1.json" "$w/t3.json"
-        check "slices: a queue bound that is not a positive integer is refused" bash -c \
-            "! NVTXW_OTF2_TURNS_QUEUE_LIMIT=0 '$imp' '$w/gen/traces.otf2' -o '$w/x.nvtxw' \
-            2>'$w/x.err' && grep -q 'NVTXW_OTF2_TURNS_QUEUE_LIMIT=0 is not a positive integer' \
-            '$w/x.err' && [ ! -e '$w/x.nvtxw' ]"
+        refuses_setting "slices: a queue bound" NVTXW_OTF2_TURNS_QUEUE_LIMIT=0 "$w/gen/traces.otf2"
     else
         fail "slices: nvtxw-otf2-gen failed: $(head -c 400 "$tmp/err")"
     fi

@@ -273,6 +273,7 @@ static void importer_free(importer* im) {
     nvtxw_free(im->run_ends);
     nvtxw_free(im->run_next);
     nvtxw_free(im->run_parts);
+    nvtxw_free(im->run_capacity);
 }
 
 /* Tasks must be registered before any event of theirs (tasks.c): when a

@@ -269,13 +269,15 @@ static void print_summary(const importer* im, const cli* c, double seconds) {
                 (uint64_t)atomic_load(&im->scopeless_tasks));
     if (atomic_load(&im->unclosed) != 0)
         fprintf(stderr,
-                TOOL ": %" PRIu64 " ranges were still open at the end of their location (kept "
-                     "open: no Leave)\n",
-                (uint64_t)atomic_load(&im->unclosed));
+                TOOL ": %" PRIu64 " %s still open at the end of their location (kept open: no "
+                     "Leave)\n",
+                (uint64_t)atomic_load(&im->unclosed),
+                atomic_load(&im->unclosed) == 1 ? "range was" : "ranges were");
     if (im->incomplete_locations != 0)
         fprintf(stderr,
-                TOOL ": %" PRIu64 " locations incomplete, %" PRIu64 " declared events not read\n",
-                im->incomplete_locations, im->unread_events);
+                TOOL ": %" PRIu64 " location%s incomplete, %" PRIu64 " declared event%s not read\n",
+                im->incomplete_locations, im->incomplete_locations == 1 ? "" : "s",
+                im->unread_events, im->unread_events == 1 ? "" : "s");
     /* -> OUT, the backend, or OUT through the backend (its Output=) */
     int named = strcmp(c->output, "-") != 0 || c->backend == NULL;
     if (!c->quiet)

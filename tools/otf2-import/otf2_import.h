@@ -412,10 +412,15 @@ typedef struct importer {
     /* run_parts[r]: run r is converted in turns (worker.c: choose_turns),
      * its locations read together by time, in this many slices not yet
      * taken, one worker each; 0 for location by location. NULL for no run
-     * in turns. turns_max_open: the locations a worker may hold open. */
-    size_t* run_parts;
-    size_t turns_max_open;
+     * in turns. run_capacity[r]: the most locations a slice of run r
+     * holds (turns_max_open, or turns_max_streams when its slices close
+     * and reopen readers). turns_max_open: the locations a worker may hold
+     * open; turns_max_streams: the streams it may hold with one reader
+     * open (worker.c: turns_readers). */
+    size_t *run_parts, *run_capacity;
+    size_t turns_max_open, turns_max_streams;
     size_t turns_queue_limit; /* completions a slice ahead holds before it waits */
+    size_t turn_events;       /* events of a turn, 0 for worker.c's choice */
     /* The run started in turns whose slices are not all taken (at most
      * one: no run starts while one has a slice left), or SIZE_MAX. */
     size_t sliced_run;
@@ -545,8 +550,12 @@ typedef struct loc_ctx {
     size_t group_index; /* of its location group */
     nvtxwStreamHandle_t stream;
     OTF2_EvtReader* events; /* while its events are read */
-    int64_t world_rank;     /* -1 unless an MPI process */
-    uint64_t event_number;  /* events read so far: the current one's number */
+    /* OTF2's position of the last event read when its reader was closed
+     * to let another location's open (read in turns), else 0 */
+    uint64_t resume_position;
+    int local_defs_read;   /* by this context (else by the prescan: loc->local_defs_read) */
+    int64_t world_rank;    /* -1 unless an MPI process */
+    uint64_t event_number; /* events read so far: the current one's number */
     uint64_t last_ticks;
     int64_t now, last_ns;           /* the current event's time in ns */
     uint64_t unreported;            /* events not yet added to im->events_done */

@@ -104,8 +104,11 @@ static int events_open(loc_ctx* c, OTF2_EvtReaderCallbacks* cb) {
     char file[4200];
     /* OTF2 keeps a location's mapping tables and clock offsets once read,
      * and refuses to read them twice */
-    if (!c->loc->local_defs_read && read_local_defs(c) != 0)
-        return -1;
+    if (!c->loc->local_defs_read && !c->local_defs_read) {
+        if (read_local_defs(c) != 0)
+            return -1;
+        c->local_defs_read = 1; /* a reader opened again after events_suspend */
+    }
     import_otf2_error_reset();
     if ((c->events = OTF2_Reader_GetEvtReader(reader, c->loc->id)) == NULL) {
         location_file(c->im, c->loc->id, "evt", file, sizeof file);
@@ -121,6 +124,44 @@ static void events_close(loc_ctx* c) {
     if (c->events != NULL)
         OTF2_Reader_CloseEvtReader(c->im->reader, c->events);
     c->events = NULL;
+}
+
+/* Closes the reader of a location read in turns that has events left, to
+ * open another's: its position is kept for events_resume. 0, or -1 with
+ * the error set (the reader closed). */
+static int events_suspend(loc_ctx* c) {
+    OTF2_ErrorCode rc = OTF2_EvtReader_GetPos(c->events, &c->resume_position);
+    events_close(c);
+    if (rc != OTF2_SUCCESS) {
+        import_error("location %" PRIu64 " (%s): no position after event #%" PRIu64 ": %s",
+                     c->loc->id, c->loc->stream_name, c->event_number, import_otf2_error(rc));
+        return -1;
+    }
+    return 0;
+}
+
+/* Opens the reader of a location read in turns, at the event after the
+ * last one read if it was suspended. OTF2 keeps the location's mapping
+ * tables and clock offsets after its reader is closed, so a new reader
+ * sought to the position reads the same events (checked by import_test on
+ * generated-1x16). 0, or -1 with the error set. */
+static int events_resume(loc_ctx* c, OTF2_EvtReaderCallbacks* cb) {
+    OTF2_ErrorCode rc;
+    char file[4200];
+    if (events_open(c, cb) != 0)
+        return -1;
+    if (c->resume_position == 0)
+        return 0;
+    import_otf2_error_reset();
+    if ((rc = OTF2_EvtReader_Seek(c->events, c->resume_position + 1)) != OTF2_SUCCESS) {
+        location_file(c->im, c->loc->id, "evt", file, sizeof file);
+        import_error("location %" PRIu64 " (%s): cannot return to event #%" PRIu64 " of %s: %s",
+                     c->loc->id, c->loc->stream_name, c->event_number + 1, file,
+                     import_otf2_error(rc));
+        events_close(c);
+        return -1;
+    }
+    return 0;
 }
 
 /* Reads up to `count` events (0: all); *over = 1 when the location has no
@@ -234,8 +275,28 @@ static void convert_location(importer* im, size_t index, OTF2_EvtReaderCallbacks
     location_end(im, &c);
 }
 
-/* Events a location reads in its turn (converting in turns). */
+/* Converting a group in turns keeps every stream of a slice open, and
+ * OTF2's event reader of every location or of one: the reader holds two
+ * chunks of events (the archive's event chunk size, 1 MiB by default), a
+ * report stream under 0.5 MiB of buffers (its zstd context is borrowed
+ * per chunk; measured: a process of 8 threads in turns peaks 2.4 MiB a
+ * location above one of 4 threads, with 1 MiB chunks). The slices
+ * converted at one moment may take this much together, a share per
+ * worker: a slice keeps every reader open up to 12 locations on one
+ * worker at the default chunk size (6 on each of two), else one reader
+ * that it closes and opens again at the location of each turn, up to 60
+ * streams (28 on each of two). */
+#define TURNS_MEMORY_BUDGET ((uint64_t)32 << 20)
+#define TURNS_STREAM_MEMORY ((uint64_t)1 << 19)
+
+/* Events a location reads in its turn (converting in turns), and when
+ * its slice has more locations than open readers: each turn then closes
+ * one reader and opens another at its position (OTF2's seek decodes from
+ * the start of the chunk: 0.3 to 0.9 ms measured, against about 6 ms to
+ * convert 65,536 events). The environment's NVTXW_OTF2_TURN_EVENTS sets
+ * both (a diagnostic: the tests make many turns on small archives). */
 #define TURN_EVENTS 4096
+#define WINDOW_TURN_EVENTS 65536
 
 /* The location of `cs` to read next: the one that has read the least far
  * in time, or SIZE_MAX when all are over. */
@@ -295,9 +356,60 @@ static int wait_for_slices(importer* im, size_t group, completed_tasks* queue, u
     }
 }
 
+/* The open event reader of cs[0...count) furthest ahead in time, other
+ * than `next`, or SIZE_MAX when none. */
+static size_t furthest_open(const loc_ctx* cs, size_t count, size_t next) {
+    size_t far = SIZE_MAX;
+    for (size_t i = 0; i < count; i++) {
+        if (i != next && cs[i].events != NULL &&
+            (far == SIZE_MAX || cs[i].last_ticks > cs[far].last_ticks))
+            far = i;
+    }
+    return far;
+}
+
+static size_t open_readers(const loc_ctx* cs, size_t count) {
+    size_t open = 0;
+    for (size_t i = 0; i < count; i++)
+        open += cs[i].events != NULL;
+    return open;
+}
+
+/* The event readers a worker holds open on a slice of `count` locations:
+ * all of them when they fit its share of the budget, else one. More would
+ * seldom be met again before they are closed, as the turns go round every
+ * location (measured on one process of 16 threads, two slices of 8: 6
+ * readers each took 46 MiB and 3.56 s, one 28 MiB and 3.68 s; location by
+ * location 43 MiB and 4.06 s). */
+static size_t turns_readers(const importer* im, size_t count) {
+    return count <= im->turns_max_open ? count : 1;
+}
+
+/* Makes cs[next]'s reader open, closing the one furthest ahead in time
+ * when `readers` are open. 0, or -1 with the error set (of the location
+ * whose reader failed; *failed is its index). */
+static int reader_for_turn(loc_ctx* cs, size_t count, size_t next, size_t readers,
+                           OTF2_EvtReaderCallbacks* cb, size_t* failed) {
+    if (cs[next].events != NULL)
+        return 0;
+    if (open_readers(cs, count) >= readers) {
+        size_t far = furthest_open(cs, count, next);
+        if (far != SIZE_MAX && events_suspend(&cs[far]) != 0) {
+            *failed = far;
+            return -1;
+        }
+    }
+    *failed = next;
+    return events_resume(&cs[next], cb);
+}
+
 /* Converts the `count` locations at selected[first...], a slice of run
  * `run` (one group), together: each stream open, their events read in
  * turns of TURN_EVENTS, always the location that is least far in time.
+ * When the worker's share of memory does not hold every location's event
+ * reader (turns_readers), the turns are of WINDOW_TURN_EVENTS and each
+ * opens the reader of the location whose turn it is in place of the one
+ * furthest ahead.
  * After each turn the location's frontier is published; a task completes
  * when the group, all slices together, has read past it, so its scope is
  * released there (tasks.c) and memory follows the tasks alive at one
@@ -308,7 +420,8 @@ static void convert_in_turns(importer* im, size_t run, size_t first, size_t coun
                              OTF2_EvtReaderCallbacks* cb) {
     loc_ctx* cs = nvtxw_calloc(count, sizeof *cs);
     uint8_t* over = nvtxw_calloc(count, 1);
-    size_t offset = first - (run == 0 ? 0 : im->run_ends[run - 1]), next;
+    size_t offset = first - (run == 0 ? 0 : im->run_ends[run - 1]), next, readers;
+    uint64_t turn;
     completed_tasks completed = {0};
     struct group_tasks* g;
     if (cs == NULL || over == NULL) {
@@ -323,22 +436,29 @@ static void convert_in_turns(importer* im, size_t run, size_t first, size_t coun
         over[i] = (uint8_t)cs[i].failed;
     }
     g = &im->group_tasks[cs[0].group_index];
-    pthread_rwlock_rdlock(&im->gate);
     for (size_t i = 0; i < count; i++) {
-        if (!over[i] && events_open(&cs[i], cb) != 0) {
-            location_failed(im, &cs[i]);
-            over[i] = 1;
-        }
         if (over[i])
             atomic_store_explicit(&g->frontier[offset + i], UINT64_MAX, memory_order_release);
     }
+    readers = turns_readers(im, count);
+    turn = im->turn_events > 0 ? im->turn_events
+           : readers < count   ? WINDOW_TURN_EVENTS
+                               : TURN_EVENTS;
+    pthread_rwlock_rdlock(&im->gate);
     while ((next = next_turn(cs, over, count)) != SIZE_MAX) {
         int done = 0;
+        size_t failed;
         if (atomic_load(&im->failed) && !im->opts.keep_going)
             break;
         if (wait_for_slices(im, cs[0].group_index, &completed, cs[next].last_ticks) != 0)
             import_fail(im, "%s", import_last_error());
-        if (events_read(&cs[next], TURN_EVENTS, &done) != 0)
+        if (reader_for_turn(cs, count, next, readers, cb, &failed) != 0) {
+            location_failed(im, &cs[failed]);
+            over[failed] = 1;
+            atomic_store_explicit(&g->frontier[offset + failed], UINT64_MAX, memory_order_release);
+            continue;
+        }
+        if (events_read(&cs[next], turn, &done) != 0)
             location_failed(im, &cs[next]); /* closes its reader */
         else if (done)
             events_close(&cs[next]);
@@ -379,18 +499,6 @@ int schedule_runs(importer* im) {
     return 0;
 }
 
-/* Converting a group in turns keeps every location of it open: OTF2's
- * reader holds two chunks of events per location (the archive's event
- * chunk size, 1 MiB by default) and a report stream under 0.5 MiB of
- * buffers (its zstd context is borrowed per chunk; measured: a process of
- * 8 threads in turns peaks 2.4 MiB a location above one of 4 threads,
- * with 1 MiB chunks). The groups converted in turns at one moment may
- * take this much together, so a worker takes a group in turns only when
- * it fits its share (12 locations on one worker at the default chunk size,
- * 6 on each of two). */
-#define TURNS_MEMORY_BUDGET ((uint64_t)32 << 20)
-#define TURNS_STREAM_MEMORY ((uint64_t)1 << 19)
-
 /* A run's first location not taken, for run_location_events. */
 typedef struct run_cursor {
     const importer* im;
@@ -405,33 +513,46 @@ static uint64_t events_of(const importer* im, size_t begin, size_t end) {
     return events;
 }
 
+/* *value = the environment's `name`, a positive integer, else `fallback`.
+ * 0, or -1 with the error set. */
+static int diagnostic_count(const char* name, size_t fallback, size_t* value) {
+    const char* text = getenv(name);
+    char* end;
+    unsigned long long v;
+    *value = fallback;
+    if (text == NULL || *text == '\0')
+        return 0;
+    v = strtoull(text, &end, 10);
+    if (*end != '\0' || v == 0 || v > SIZE_MAX || *text == '-') {
+        import_error("%s=%s is not a positive integer", name, text);
+        return -1;
+    }
+    *value = (size_t)v;
+    return 0;
+}
+
 /* In turns: every process whose locations fit the memory budget on at
  * most one slice per worker, when the archive can hold tasks and the
  * library can release them. */
 int choose_turns(importer* im) {
-    uint64_t chunk = 0, def_chunk = 0;
-    const char* limit = getenv("NVTXW_OTF2_TURNS_QUEUE_LIMIT");
-    im->turns_queue_limit = TURNS_QUEUE_LIMIT;
-    if (limit != NULL && *limit != '\0') {
-        char* end;
-        unsigned long long v = strtoull(limit, &end, 10);
-        if (*end != '\0' || v == 0 || v > SIZE_MAX || *limit == '-') {
-            import_error("NVTXW_OTF2_TURNS_QUEUE_LIMIT=%s is not a positive integer", limit);
-            return -1;
-        }
-        im->turns_queue_limit = (size_t)v;
-    }
+    uint64_t chunk = 0, def_chunk = 0, share;
+    if (diagnostic_count("NVTXW_OTF2_TURNS_QUEUE_LIMIT", TURNS_QUEUE_LIMIT,
+                         &im->turns_queue_limit) != 0 ||
+        diagnostic_count("NVTXW_OTF2_TURN_EVENTS", 0, &im->turn_events) != 0)
+        return -1;
     if (!im->lazy_tasks || !NVTXW_EXTENSION_HAS(im->ext, ScopeRelease) ||
         !tasks_possible(&im->defs))
         return 0; /* nothing to release early */
     if (OTF2_Reader_GetChunkSize(im->reader, &chunk, &def_chunk) != OTF2_SUCCESS || chunk == 0 ||
         chunk > TURNS_MEMORY_BUDGET)
         chunk = 1u << 20;
-    im->turns_max_open =
-        (size_t)(TURNS_MEMORY_BUDGET / im->opts.threads / (2 * chunk + TURNS_STREAM_MEMORY));
+    share = TURNS_MEMORY_BUDGET / im->opts.threads;
+    im->turns_max_open = (size_t)(share / (2 * chunk + TURNS_STREAM_MEMORY));
     if (im->turns_max_open == 0)
         return 0;
-    if ((im->run_parts = nvtxw_calloc(im->run_count + 1, sizeof *im->run_parts)) == NULL) {
+    im->turns_max_streams = (size_t)((share - 2 * chunk) / TURNS_STREAM_MEMORY);
+    if ((im->run_parts = nvtxw_calloc(im->run_count + 1, sizeof *im->run_parts)) == NULL ||
+        (im->run_capacity = nvtxw_calloc(im->run_count + 1, sizeof *im->run_capacity)) == NULL) {
         import_error("out of memory");
         return -1;
     }
@@ -439,8 +560,17 @@ int choose_turns(importer* im) {
         size_t begin = r == 0 ? 0 : im->run_ends[r - 1], length = im->run_ends[r] - begin;
         struct group_tasks* g = &im->group_tasks[location_group_index(
             im, def_table_at(&im->defs.locations, im->selected[begin]))];
-        im->run_parts[r] = turns_slices(events_of(im, begin, im->run_ends[r]), im->events_total,
-                                        length, im->opts.threads, im->turns_max_open);
+        uint64_t events = events_of(im, begin, im->run_ends[r]);
+        /* slices with every reader open, else fewer slices that close and
+         * reopen readers (a worker per slice either way) */
+        im->run_capacity[r] = im->turns_max_open;
+        im->run_parts[r] =
+            turns_slices(events, im->events_total, length, im->opts.threads, im->turns_max_open);
+        if (im->run_parts[r] == 0) {
+            im->run_capacity[r] = im->turns_max_streams;
+            im->run_parts[r] = turns_slices(events, im->events_total, length, im->opts.threads,
+                                            im->turns_max_streams);
+        }
         if (im->run_parts[r] == 0)
             continue;
         if ((g->frontier = nvtxw_calloc(length, sizeof *g->frontier)) == NULL) {
@@ -465,7 +595,7 @@ static uint64_t run_location_events(const void* ctx, size_t i) {
 static size_t slice_length(importer* im, size_t r) {
     run_cursor at = {im, im->run_next[r]};
     size_t n = turns_slice_length(run_location_events, &at, im->run_ends[r] - at.first,
-                                  im->run_parts[r], im->turns_max_open);
+                                  im->run_parts[r], im->run_capacity[r]);
     im->run_parts[r]--;
     return n;
 }
