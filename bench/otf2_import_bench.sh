@@ -102,10 +102,11 @@ for run in $(seq 1 "$runs"); do
     done
 done
 # One process of 4 threads, the shape of an OpenMP-task trace: with two
-# threads it is read in two slices at once; of 16 threads, more than the
-# slices can keep open, so each moves one event reader from location to
-# location (docs/otf2-mapping.md, Tasks).
-one_process_threads="4 16"
+# threads it is read in two slices at once; of 16 and 64 threads, more than
+# the slices can keep open, so each moves one event reader from location
+# to location and flushes the streams it leaves (docs/otf2-mapping.md,
+# Tasks).
+one_process_threads="4 16 64"
 if [ $have_import = 1 ]; then
     rm -rf "$tmp/archive" "$tmp/out.nvtxw"
     for width in $one_process_threads; do

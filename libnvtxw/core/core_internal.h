@@ -172,6 +172,7 @@ nvtxwResultCode_t core_resource_register(nvtxDomainHandle_t domain,
                                          const nvtxResourceAttributes_t* attr);
 /* libnvtxw's extension table (nvtxw/extension.h). */
 nvtxwResultCode_t core_scope_release(nvtxDomainHandle_t domain, uint64_t scope_id);
+nvtxwResultCode_t core_stream_flush(nvtxwStreamHandle_t stream);
 /* Adds `delta` to the users of scope `id` when it is a registered scope
  * (core_scope.users); under reg_mutex. */
 void core_scope_refer(core_domain* domain, uint64_t id, int delta);

@@ -51,6 +51,7 @@ static const nvtxwInterface_v2_t core_interface = {
 static const nvtxwExtensionInterface_v1_t core_extension = {
     sizeof(nvtxwExtensionInterface_v1_t),
     core_scope_release,
+    core_stream_flush,
 };
 
 nvtxwResultCode_t nvtxwGetInterface(nvtxwInterfaceVersion_t version, const void** ifaceOut) {

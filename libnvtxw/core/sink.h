@@ -374,6 +374,10 @@ typedef struct sink_ops {
     nvtxwResultCode_t (*conversion_factor_write)(void* stream_state, uint64_t domain_src,
                                                  uint64_t domain_dst, double slope,
                                                  int64_t timestamp_src, int64_t timestamp_dst);
+    /* libnvtxw's StreamFlush (nvtxw/extension.h), on the stream's write
+     * path: write out what is buffered and free what can be made again.
+     * NULL: nothing to do. */
+    nvtxwResultCode_t (*stream_flush)(void* stream_state);
 } sink_ops;
 
 /* Every sink's state starts with this header. */

@@ -182,6 +182,22 @@ static nvtxwResultCode_t conversion_factor_write(core_stream* stream, uint64_t d
             stream->sink_state, domain_src, domain_dst, slope, timestamp_src, timestamp_dst));
 }
 
+/* libnvtxw's StreamFlush (nvtxw/extension.h): a sink without a flush has
+ * nothing to write out early. */
+nvtxwResultCode_t core_stream_flush(nvtxwStreamHandle_t handle) {
+    nvtxwResultCode_t status;
+    core_stream* stream = core_stream_for_write(handle, "flush stream", &status);
+    if (stream == NULL)
+        return status;
+    status =
+        stream->session->out->ops->stream_flush == NULL
+            ? NVTXW_RESULT_SUCCESS
+            : core_session_sink_result(stream->session,
+                                       stream->session->out->ops->stream_flush(stream->sink_state));
+    core_stream_leave(stream);
+    return status;
+}
+
 nvtxwResultCode_t core_conversion_factor_write(nvtxwStreamHandle_t handle, uint64_t domain_src,
                                                uint64_t domain_dst, double slope,
                                                int64_t timestamp_src, int64_t timestamp_dst) {

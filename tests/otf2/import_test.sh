@@ -189,15 +189,19 @@ if [ -x "$gen" ]; then
     # One process of 16 threads: more than one worker (12) or each of two
     # (6 each) can hold open, so each slice keeps one event reader open and
     # closes and reopens them at each turn (of 200 events here instead of
-    # 65,536), seeking OTF2's reader back to where it stopped: the same
-    # events as the oracle, tasks released while the process is converted
-    # (location by location they were released only after it).
+    # 16,384 to 65,536), seeking OTF2's reader back to where it stopped: the
+    # same events as the oracle, tasks released while the process is
+    # converted (location by location they were released only after it).
     if "$gen" -o "$tmp/gen1x16" --ranks 1 --threads 16 --events 20000 --seed 5 >/dev/null \
         2>"$tmp/err" && [ -f "$tmp/gen1x16/traces.otf2" ]; then
         pass "generated: nvtxw-otf2-gen --ranks 1 --threads 16"
         export NVTXW_OTF2_TURN_EVENTS=200
         import_archive generated-1x16 "$tmp/gen1x16/traces.otf2" 1
         unset NVTXW_OTF2_TURN_EVENTS
+        # the stream of a location whose reader is closed is flushed
+        # (libnvtxw's StreamFlush: its buffers freed until its next turn)
+        check "generated-1x16: idle streams are flushed" grep -q '^flush stream=' \
+            "$tmp/generated-1x16/t1.txt"
         refuses_setting "generated-1x16: a turn size" NVTXW_OTF2_TURN_EVENTS=12x \
             "$tmp/gen1x16/traces.otf2"
     else

@@ -128,6 +128,14 @@ typedef struct outer_payload {
     uint64_t label, where, msg;
 } outer_payload;
 
+/* libnvtxw's StreamFlush: forwarded to a target that has it, else
+ * nothing to do (the mock has no extension table). */
+static void flush_stream(nvtxwStreamHandle_t stream) {
+    const nvtxwExtensionInterface_t* ext = NULL;
+    ck_assert_int_eq(nvtxwGetInterface(NVTXW_EXTENSION_INTERFACE_VERSION, (const void**)&ext), 0);
+    ck_assert_msg(ext->StreamFlush(stream) == 0, "%s", nvtxw_last_error());
+}
+
 static void write_all(const nvtxwInterface_t* t, const ids* r) {
     outer_payload o = {100, (uint64_t)(uintptr_t)r->hello, r->scope, (uint64_t)(uintptr_t)r->hello};
     outer_payload two[2] = {o, o};
@@ -143,6 +151,7 @@ static void write_all(const nvtxwInterface_t* t, const ids* r) {
     ck_assert_int_eq(t->TimeSyncPointWrite(r->stream, r->clock, CLOCK_RAW, 5, 6), 0);
     ck_assert_int_eq(t->TimestampConversionFactorWrite(r->stream, r->clock, CLOCK_RAW, 1.5, 7, 8),
                      0);
+    flush_stream(r->stream);
     ck_assert_int_eq(t->StreamClose(r->stream), 0);
 }
 
@@ -590,6 +599,7 @@ START_TEST(test_forward_to_own_library) {
     mask_handles(a);
     mask_handles(b);
     ck_assert_ptr_nonnull(strstr(a, "\nscope_release domain=\"dom\" id="));
+    ck_assert_ptr_nonnull(strstr(a, "\nflush stream="));
     ck_assert_str_eq(b, a);
     free(a);
     free(b);

@@ -4,7 +4,8 @@
  * worker, a job's error reaches the lane's next submission and its drain,
  * and job buffers belong to the worker: many lanes that each submitted
  * big jobs keep only the worker's few spares once drained (each lane kept
- * its own before, 1 MiB per open stream of the report sink).
+ * its own before, 1 MiB per open stream of the report sink), and a
+ * worker's lanes together queue at most OFFLOAD_WORKER_DEPTH jobs.
  *
  * offload.c and what it uses are hidden in libnvtxw, so the test compiles
  * them itself; allocation comes from libnvtxw.
@@ -13,8 +14,11 @@
 #include "config.h"
 
 #include <check.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 
 #include "common/error_internal.h"
 #include "nvtxw/error.h"
@@ -118,12 +122,64 @@ START_TEST(error_reaches_the_lane) {
 }
 END_TEST
 
+/* The worker's bound over all its lanes: with its thread held inside the
+ * first job, a producer submitting one job on each of 64 lanes gets
+ * OFFLOAD_WORKER_DEPTH of them queued (the held one included) and then
+ * waits, however many lanes are left; released, every job runs. */
+static atomic_int held = 1, submitted = 0;
+
+static nvtxwResultCode_t run_held(void* owner, const void* meta, const char* data, size_t size,
+                                  strbuf* scratch) {
+    const struct timespec pause = {0, 1000 * 1000};
+    while (atomic_load(&held))
+        nanosleep(&pause, NULL);
+    return run_job(owner, meta, data, size, scratch);
+}
+
+static void* submit_on_every_lane(void* arg) {
+    (void)arg;
+    for (int i = 0; i < LANES; i++) {
+        ck_assert_int_eq(submit(&logs[i], 0), NVTXW_RESULT_SUCCESS);
+        atomic_fetch_add(&submitted, 1);
+    }
+    return NULL;
+}
+
+START_TEST(worker_bounds_its_lanes_together) {
+    const struct timespec pause = {0, 50 * 1000 * 1000};
+    offload_pool pool;
+    pthread_t producer;
+    int queued;
+    offload_pool_start(&pool, 1);
+    for (int i = 0; i < LANES; i++) {
+        memset(&logs[i], 0, sizeof logs[i]);
+        offload_lane_init(&logs[i].lane, &pool, (uint64_t)i, run_held, &logs[i]);
+    }
+    ck_assert_int_eq(pthread_create(&producer, NULL, submit_on_every_lane, NULL), 0);
+    while (atomic_load(&submitted) < OFFLOAD_WORKER_DEPTH)
+        nanosleep(&pause, NULL);
+    nanosleep(&pause, NULL); /* time for more, which must not come */
+    queued = atomic_load(&submitted);
+    ck_assert_int_eq(queued, OFFLOAD_WORKER_DEPTH);
+    atomic_store(&held, 0);
+    pthread_join(producer, NULL);
+    queued = atomic_load(&submitted);
+    ck_assert_int_eq(queued, LANES);
+    for (int i = 0; i < LANES; i++) {
+        ck_assert_int_eq(offload_drain(&logs[i].lane), NVTXW_RESULT_SUCCESS);
+        ck_assert_uint_eq(logs[i].next_expected, 1);
+    }
+    offload_pool_stop(&pool);
+}
+END_TEST
+
 static Suite* offload_suite(void) {
     Suite* s = suite_create("offload");
     TCase* tc = tcase_create("offload");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, lanes_in_order_buffers_shared);
     tcase_add_test(tc, error_reaches_the_lane);
+    tcase_add_test(tc, worker_bounds_its_lanes_together);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -20,6 +20,7 @@
 
 #include "nvtxw/backend.h"
 #include "nvtxw/error.h"
+#include "nvtxw/extension.h"
 #include "nvtxw/helpers.h"
 #include "nvtxw/reader.h"
 #include "test_util.h"
@@ -118,6 +119,27 @@ static nvtxw_reader_t* open_reader(const char* path, int order) {
     return reader;
 }
 
+/* The report at `path` holds `streams` streams, stream k (thread k) the
+ * ranges 0...events-1 of write_range in order, and no damage. */
+static void check_ranges_read_back(const char* path, int streams, long events) {
+    nvtxw_reader_t* reader = open_reader(path, NVTXW_READER_ORDER_STREAM);
+    long* next = calloc((size_t)streams, sizeof *next);
+    const nvtxw_record_t* r;
+    ck_assert_ptr_nonnull(next);
+    ck_assert_uint_eq(nvtxw_reader_stream_count(reader), (size_t)streams);
+    ck_assert_uint_eq(nvtxw_reader_damage_count(reader), 0);
+    while (nvtxw_reader_next(reader, &r) == 0 && r != NULL) {
+        if (r->kind != NVTXW_RECORD_EVENT)
+            continue;
+        ck_assert_uint_lt(r->stream, (uint64_t)streams);
+        check_range(r, (int)r->stream, next[r->stream]++);
+    }
+    for (int i = 0; i < streams; i++)
+        ck_assert_int_eq(next[i], events);
+    free(next);
+    nvtxw_reader_close(reader);
+}
+
 static void threads_write_streams(void);
 
 START_TEST(threads_write_streams_concurrently) { threads_write_streams(); }
@@ -145,9 +167,6 @@ static void threads_write_streams(void) {
     nvtxwEventHelperSchemaIds_t ids;
     nvtxDomainHandle_t domain;
     char path[4200];
-    long next[THREADS] = {0};
-    const nvtxw_record_t* r;
-    nvtxw_reader_t* reader;
     int i;
     snprintf(path, sizeof path, "%s/threads.nvtxw", temp_dir);
     nvtxwSessionHandle_t session = begin_report(path, &domain, &ids);
@@ -163,19 +182,7 @@ static void threads_write_streams(void) {
         ck_assert_msg(!args[i].failed, "thread %d: %s", i, nvtxw_last_error());
     }
     ck_assert_msg(T->SessionEnd(session) == 0, "%s", nvtxw_last_error());
-
-    reader = open_reader(path, NVTXW_READER_ORDER_STREAM);
-    ck_assert_uint_eq(nvtxw_reader_stream_count(reader), THREADS);
-    ck_assert_uint_eq(nvtxw_reader_damage_count(reader), 0);
-    while (nvtxw_reader_next(reader, &r) == 0 && r != NULL) {
-        if (r->kind != NVTXW_RECORD_EVENT)
-            continue;
-        ck_assert_uint_lt(r->stream, THREADS);
-        check_range(r, (int)r->stream, next[r->stream]++);
-    }
-    for (i = 0; i < THREADS; i++)
-        ck_assert_int_eq(next[i], EVENTS_PER_THREAD);
-    nvtxw_reader_close(reader);
+    check_ranges_read_back(path, THREADS, EVENTS_PER_THREAD);
 }
 
 START_TEST(time_order_merges_streams) {
@@ -665,6 +672,84 @@ START_TEST(remembered_shapes_are_still_checked) {
 }
 END_TEST
 
+/* libnvtxw's StreamFlush (nvtxw/extension.h) on streams written one after
+ * the other, as a converter reading many threads in turns writes them:
+ * each stream's buffered records go out as a chunk and its buffers are
+ * freed, so 64 open streams that each hold about 100 KiB of records hold
+ * far less once flushed than without the flush (measured in the same
+ * run), and writing on after a flush reads back as if it had not been
+ * there: every range of every stream, in order, over both halves. */
+#define FLUSH_STREAMS 64
+#define FLUSH_EVENTS 4000
+
+/* Writes ranges [from, from + FLUSH_EVENTS) on every stream, flushing each
+ * after its turn when `flush`; returns the heap the session then holds
+ * above `base`. */
+static size_t write_turns(nvtxwEventWriter_t* writers, long from, int flush, size_t base) {
+    const nvtxwExtensionInterface_t* ext = NULL;
+    size_t now;
+    ck_assert_int_eq(nvtxwGetInterface(NVTXW_EXTENSION_INTERFACE_VERSION, (const void**)&ext), 0);
+    ck_assert(NVTXW_EXTENSION_HAS(ext, StreamFlush));
+    for (int i = 0; i < FLUSH_STREAMS; i++) {
+        for (long seq = from; seq < from + FLUSH_EVENTS; seq++)
+            ck_assert_msg(write_range(&writers[i], i, seq) == 0, "%s", nvtxw_last_error());
+        if (flush)
+            ck_assert_msg(ext->StreamFlush(writers[i].stream) == 0, "%s", nvtxw_last_error());
+    }
+    now = tu_heap_in_use();
+    return now > base ? now - base : 0;
+}
+
+static size_t streams_in_turns(const char* name, int flush) {
+    nvtxwEventWriter_t writers[FLUSH_STREAMS];
+    nvtxwEventHelperSchemaIds_t ids;
+    nvtxDomainHandle_t domain;
+    char path[4200];
+    size_t base, held;
+    snprintf(path, sizeof path, "%s/%s.nvtxw", temp_dir, name);
+    nvtxwSessionHandle_t session = begin_report(path, &domain, &ids);
+    for (int i = 0; i < FLUSH_STREAMS; i++)
+        open_writer(session, domain, &ids, i, &writers[i]);
+    base = tu_heap_in_use();
+    held = write_turns(writers, 0, flush, base);
+    write_turns(writers, FLUSH_EVENTS, flush, base);
+    ck_assert_msg(T->SessionEnd(session) == 0, "%s", nvtxw_last_error());
+    check_ranges_read_back(path, FLUSH_STREAMS, 2 * FLUSH_EVENTS);
+    return held;
+}
+
+START_TEST(flushed_streams_free_their_buffers) {
+    size_t kept = streams_in_turns("unflushed", 0);
+    size_t flushed = streams_in_turns("flushed", 1);
+    /* 0 under a sanitizer's allocator: then only the content is checked
+     * (and its leak check says whether the freed buffers are freed) */
+    if (kept > 0)
+        ck_assert_msg(flushed * 4 < kept,
+                      "64 streams held %zu bytes after their flush, %zu without it", flushed, kept);
+}
+END_TEST
+
+/* StreamFlush refuses what is not an open stream, like every stream call;
+ * an empty stream flushes to nothing. */
+START_TEST(stream_flush_refuses_closed_streams) {
+    const nvtxwExtensionInterface_t* ext = NULL;
+    nvtxwEventHelperSchemaIds_t ids;
+    nvtxDomainHandle_t domain;
+    nvtxwEventWriter_t writer;
+    char path[4200];
+    snprintf(path, sizeof path, "%s/flush-misuse.nvtxw", temp_dir);
+    ck_assert_int_eq(nvtxwGetInterface(NVTXW_EXTENSION_INTERFACE_VERSION, (const void**)&ext), 0);
+    nvtxwSessionHandle_t session = begin_report(path, &domain, &ids);
+    open_writer(session, domain, &ids, 0, &writer);
+    ck_assert_int_eq(ext->StreamFlush(writer.stream), 0);
+    ck_assert_int_eq(ext->StreamFlush(NULL), NVTXW_RESULT_INVALID_ARGUMENT);
+    ck_assert_int_eq(T->StreamClose(writer.stream), 0);
+    ck_assert_int_eq(ext->StreamFlush(writer.stream), NVTXW_RESULT_INVALID_ARGUMENT);
+    ck_assert_ptr_nonnull(strstr(nvtxw_last_error(), "flush stream"));
+    ck_assert_int_eq(T->SessionEnd(session), 0);
+}
+END_TEST
+
 int main(void) {
     Suite* suite = suite_create("report");
     TCase* tc = tcase_create("report");
@@ -681,6 +766,8 @@ int main(void) {
     tcase_add_test(tc, every_record_kind_across_chunks);
     tcase_add_test(tc, many_schemas_share_the_caches);
     tcase_add_test(tc, remembered_shapes_are_still_checked);
+    tcase_add_test(tc, flushed_streams_free_their_buffers);
+    tcase_add_test(tc, stream_flush_refuses_closed_streams);
     suite_add_tcase(suite, tc);
     return tu_run_suite(suite);
 }

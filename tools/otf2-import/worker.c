@@ -126,9 +126,23 @@ static void events_close(loc_ctx* c) {
     c->events = NULL;
 }
 
+/* Flushes the stream of a location read in turns that it leaves idle
+ * until its next turn or the slice's end (libnvtxw's StreamFlush, when the
+ * library has it: its buffers are freed). 0, or -1 with the error set. */
+static int idle_stream(loc_ctx* c) {
+    const nvtxwExtensionInterface_t* ext = c->im->ext;
+    if (NVTXW_EXTENSION_HAS(ext, StreamFlush) &&
+        ext->StreamFlush(c->stream) != NVTXW_RESULT_SUCCESS) {
+        import_error("location %" PRIu64 " (%s): cannot flush its stream: %s", c->loc->id,
+                     c->loc->stream_name, nvtxw_last_error());
+        return -1;
+    }
+    return 0;
+}
+
 /* Closes the reader of a location read in turns that has events left, to
- * open another's: its position is kept for events_resume. 0, or -1 with
- * the error set (the reader closed). */
+ * open another's: its position is kept for events_resume, and its stream
+ * flushed. 0, or -1 with the error set (the reader closed). */
 static int events_suspend(loc_ctx* c) {
     OTF2_ErrorCode rc = OTF2_EvtReader_GetPos(c->events, &c->resume_position);
     events_close(c);
@@ -137,7 +151,7 @@ static int events_suspend(loc_ctx* c) {
                      c->loc->id, c->loc->stream_name, c->event_number, import_otf2_error(rc));
         return -1;
     }
-    return 0;
+    return idle_stream(c);
 }
 
 /* Opens the reader of a location read in turns, at the event after the
@@ -278,25 +292,61 @@ static void convert_location(importer* im, size_t index, OTF2_EvtReaderCallbacks
 /* Converting a group in turns keeps every stream of a slice open, and
  * OTF2's event reader of every location or of one: the reader holds two
  * chunks of events (the archive's event chunk size, 1 MiB by default), a
- * report stream under 0.5 MiB of buffers (its zstd context is borrowed
- * per chunk; measured: a process of 8 threads in turns peaks 2.4 MiB a
- * location above one of 4 threads, with 1 MiB chunks). The slices
- * converted at one moment may take this much together, a share per
- * worker: a slice keeps every reader open up to 12 locations on one
- * worker at the default chunk size (6 on each of two), else one reader
- * that it closes and opens again at the location of each turn, up to 60
- * streams (28 on each of two). */
+ * report stream under 0.5 MiB of buffers while it is written (its zstd
+ * context is borrowed per chunk; measured: a process of 8 threads in
+ * turns peaks 2.4 MiB a location above one of 4 threads, with 1 MiB
+ * chunks) and under 32 KiB once flushed (StreamFlush; with the importer's
+ * own state: 200 locations took 7 MiB more than 16). The slices converted
+ * at one moment may take this much together, a share per worker: a slice
+ * keeps every reader open up to 12 locations on one worker at the default
+ * chunk size (6 on each of two), else one reader that it closes and opens
+ * again at the location of each turn, flushing the stream it leaves. */
 #define TURNS_MEMORY_BUDGET ((uint64_t)32 << 20)
 #define TURNS_STREAM_MEMORY ((uint64_t)1 << 19)
+#define TURNS_IDLE_MEMORY ((uint64_t)1 << 15)
 
-/* Events a location reads in its turn (converting in turns), and when
- * its slice has more locations than open readers: each turn then closes
- * one reader and opens another at its position (OTF2's seek decodes from
- * the start of the chunk: 0.3 to 0.9 ms measured, against about 6 ms to
- * convert 65,536 events). The environment's NVTXW_OTF2_TURN_EVENTS sets
- * both (a diagnostic: the tests make many turns on small archives). */
+/* Events a location reads in its turn, with every reader of its slice
+ * open. With one reader, each turn closes it and opens the next one at
+ * its position: OTF2's seek reads chunks of the file to find the one
+ * holding it and skips the events before it there, about 0.9 ms a turn
+ * measured on locations of a million events (perf: half file reads, half
+ * skipping), so those turns are as long as memory allows: every location
+ * reads up to a turn past the least advanced one, and the tasks completed
+ * in that lag wait for it (a few hundred bytes each with their scopes). A
+ * slice's turns start at WINDOW_TURN_MAX events, halve while it holds
+ * more than WINDOW_BACKLOG completions after a turn and double again
+ * while it holds under a quarter of that, between WINDOW_TURN_MIN and
+ * WINDOW_TURN_MAX: an archive with few tasks pays few seeks, one with
+ * many holds a bounded backlog. A slice holds at most
+ * WINDOW_MAX_LOCATIONS, so even the shortest turns leave a bounded lag.
+ * The environment's NVTXW_OTF2_TURN_EVENTS sets every turn (a
+ * diagnostic: the tests make many turns on small archives). */
 #define TURN_EVENTS 4096
-#define WINDOW_TURN_EVENTS 65536
+#define WINDOW_TURN_MIN ((uint64_t)1 << 14)
+#define WINDOW_TURN_MAX ((uint64_t)1 << 18)
+#define WINDOW_BACKLOG ((size_t)1 << 15)
+#define WINDOW_MAX_LOCATIONS 256
+
+/* The first turn's events on a slice of `count` locations with `readers`
+ * open. */
+static uint64_t first_turn(const importer* im, size_t count, size_t readers) {
+    if (im->turn_events > 0)
+        return im->turn_events;
+    return readers == count ? TURN_EVENTS : WINDOW_TURN_MAX;
+}
+
+/* The next turn's events when the slice moves its reader, after one that
+ * left `backlog` completions waiting for the slice's least advanced
+ * location. */
+static uint64_t next_window_turn(const importer* im, uint64_t turn, size_t backlog) {
+    if (im->turn_events > 0)
+        return turn;
+    if (backlog > WINDOW_BACKLOG && turn > WINDOW_TURN_MIN)
+        return turn / 2;
+    if (backlog < WINDOW_BACKLOG / 4 && turn < WINDOW_TURN_MAX)
+        return turn * 2;
+    return turn;
+}
 
 /* The location of `cs` to read next: the one that has read the least far
  * in time, or SIZE_MAX when all are over. */
@@ -407,7 +457,7 @@ static int reader_for_turn(loc_ctx* cs, size_t count, size_t next, size_t reader
  * `run` (one group), together: each stream open, their events read in
  * turns of TURN_EVENTS, always the location that is least far in time.
  * When the worker's share of memory does not hold every location's event
- * reader (turns_readers), the turns are of WINDOW_TURN_EVENTS and each
+ * reader (turns_readers), the turns are longer (next_window_turn) and each
  * opens the reader of the location whose turn it is in place of the one
  * furthest ahead.
  * After each turn the location's frontier is published; a task completes
@@ -441,9 +491,7 @@ static void convert_in_turns(importer* im, size_t run, size_t first, size_t coun
             atomic_store_explicit(&g->frontier[offset + i], UINT64_MAX, memory_order_release);
     }
     readers = turns_readers(im, count);
-    turn = im->turn_events > 0 ? im->turn_events
-           : readers < count   ? WINDOW_TURN_EVENTS
-                               : TURN_EVENTS;
+    turn = first_turn(im, count, readers);
     pthread_rwlock_rdlock(&im->gate);
     while ((next = next_turn(cs, over, count)) != SIZE_MAX) {
         int done = 0;
@@ -452,6 +500,8 @@ static void convert_in_turns(importer* im, size_t run, size_t first, size_t coun
             break;
         if (wait_for_slices(im, cs[0].group_index, &completed, cs[next].last_ticks) != 0)
             import_fail(im, "%s", import_last_error());
+        if (readers < count)
+            turn = next_window_turn(im, turn, completed.count);
         if (reader_for_turn(cs, count, next, readers, cb, &failed) != 0) {
             location_failed(im, &cs[failed]);
             over[failed] = 1;
@@ -460,8 +510,12 @@ static void convert_in_turns(importer* im, size_t run, size_t first, size_t coun
         }
         if (events_read(&cs[next], turn, &done) != 0)
             location_failed(im, &cs[next]); /* closes its reader */
-        else if (done)
+        else if (done) {
+            /* its stream stays open until the slice ends (location_end) */
             events_close(&cs[next]);
+            if (idle_stream(&cs[next]) != 0)
+                location_failed(im, &cs[next]);
+        }
         over[next] = (uint8_t)(over[next] | done | cs[next].failed);
         atomic_store_explicit(&g->frontier[offset + next],
                               over[next] ? UINT64_MAX : cs[next].last_ticks, memory_order_release);
@@ -535,7 +589,7 @@ static int diagnostic_count(const char* name, size_t fallback, size_t* value) {
  * most one slice per worker, when the archive can hold tasks and the
  * library can release them. */
 int choose_turns(importer* im) {
-    uint64_t chunk = 0, def_chunk = 0, share;
+    uint64_t chunk = 0, def_chunk = 0, share, idle;
     if (diagnostic_count("NVTXW_OTF2_TURNS_QUEUE_LIMIT", TURNS_QUEUE_LIMIT,
                          &im->turns_queue_limit) != 0 ||
         diagnostic_count("NVTXW_OTF2_TURN_EVENTS", 0, &im->turn_events) != 0)
@@ -550,7 +604,12 @@ int choose_turns(importer* im) {
     im->turns_max_open = (size_t)(share / (2 * chunk + TURNS_STREAM_MEMORY));
     if (im->turns_max_open == 0)
         return 0;
-    im->turns_max_streams = (size_t)((share - 2 * chunk) / TURNS_STREAM_MEMORY);
+    /* a slice that moves its reader: the reader, the stream being
+     * written, and every other stream idle (flushed, when it can be) */
+    idle = NVTXW_EXTENSION_HAS(im->ext, StreamFlush) ? TURNS_IDLE_MEMORY : TURNS_STREAM_MEMORY;
+    im->turns_max_streams = (size_t)((share - 2 * chunk - TURNS_STREAM_MEMORY) / idle) + 1;
+    if (im->turns_max_streams > WINDOW_MAX_LOCATIONS)
+        im->turns_max_streams = WINDOW_MAX_LOCATIONS;
     if ((im->run_parts = nvtxw_calloc(im->run_count + 1, sizeof *im->run_parts)) == NULL ||
         (im->run_capacity = nvtxw_calloc(im->run_count + 1, sizeof *im->run_capacity)) == NULL) {
         import_error("out of memory");

@@ -53,6 +53,23 @@ typedef struct nvtxwExtensionInterface_v1_t {
      * What was written with the scope stays in the output as written.
      */
     nvtxwResultCode_t (*ScopeRelease)(nvtxDomainHandle_t domain, uint64_t scopeId);
+
+    /*
+     * Says that `stream` will not be written for a while: the backend
+     * writes out what it holds of the stream's records (libnvtxw's report:
+     * a chunk, however small) and may free the buffers it can make again,
+     * so a producer that keeps many streams open but writes a few at a
+     * time (a converter reading many threads' records in turns) holds the
+     * memory of the streams it writes, not of every open one. Nothing else
+     * changes: the stream stays open, its open ranges and state stay, and
+     * later events read back as if written without the call (the output
+     * may have more, smaller chunks; flushing after every event costs
+     * compression). It is a call of the stream's write path: the thread
+     * writing the stream makes it, concurrently with other streams.
+     * Backends without it (structSize too small) need nothing: skipping
+     * the call changes only memory.
+     */
+    nvtxwResultCode_t (*StreamFlush)(nvtxwStreamHandle_t stream);
 } nvtxwExtensionInterface_v1_t;
 
 typedef nvtxwExtensionInterface_v1_t nvtxwExtensionInterface_t;

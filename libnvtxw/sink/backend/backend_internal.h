@@ -97,5 +97,6 @@ nvtxwResultCode_t backend_sync_points_write(void* state, uint64_t src, uint64_t 
                                             const nvtxSyncPoint_t* points, size_t count);
 nvtxwResultCode_t backend_conversion_factor_write(void* state, uint64_t src, uint64_t dst,
                                                   double slope, int64_t ts_src, int64_t ts_dst);
+nvtxwResultCode_t backend_stream_flush(void* state);
 
 #endif /* NVTXW_SINK_BACKEND_INTERNAL_H */

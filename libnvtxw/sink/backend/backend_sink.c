@@ -335,4 +335,5 @@ const sink_ops sink_backend_ops = {
     .counter_no_value_write = backend_counter_no_value_write,
     .sync_points_write = backend_sync_points_write,
     .conversion_factor_write = backend_conversion_factor_write,
+    .stream_flush = backend_stream_flush,
 };

@@ -244,6 +244,14 @@ nvtxwResultCode_t backend_sync_points_write(void* state, uint64_t src, uint64_t 
     return status;
 }
 
+/* A backend without libnvtxw's extension has no buffers to give back. */
+nvtxwResultCode_t backend_stream_flush(void* state) {
+    backend_stream* bs = state;
+    if (!NVTXW_EXTENSION_HAS(bs->owner->ext, StreamFlush))
+        return NVTXW_RESULT_SUCCESS;
+    return backend_result(bs->owner, "StreamFlush", bs->owner->ext->StreamFlush(bs->target));
+}
+
 nvtxwResultCode_t backend_conversion_factor_write(void* state, uint64_t src, uint64_t dst,
                                                   double slope, int64_t ts_src, int64_t ts_dst) {
     backend_stream* bs = state;

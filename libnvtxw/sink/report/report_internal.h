@@ -295,6 +295,7 @@ nvtxwResultCode_t report_counter_no_value_write(void* state, int64_t timestamp,
                                                 const core_counter* counter, uint8_t reason);
 nvtxwResultCode_t report_sync_points_write(void* state, uint64_t src, uint64_t dst,
                                            const nvtxSyncPoint_t* points, size_t count);
+nvtxwResultCode_t report_stream_flush(void* state);
 nvtxwResultCode_t report_conversion_factor_write(void* state, uint64_t src, uint64_t dst,
                                                  double slope, int64_t ts_src, int64_t ts_dst);
 

@@ -235,4 +235,5 @@ const sink_ops sink_report_ops = {
     .counter_no_value_write = report_counter_no_value_write,
     .sync_points_write = report_sync_points_write,
     .conversion_factor_write = report_conversion_factor_write,
+    .stream_flush = report_stream_flush,
 };

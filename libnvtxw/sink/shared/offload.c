@@ -36,6 +36,7 @@ struct offload_worker {
      * own), and a burst of submissions from many lanes is not kept. */
     offload_job* spare;
     unsigned spare_count;
+    unsigned in_flight; /* jobs of all its lanes queued or running */
     int stop;
     int idle;              /* the thread waits on `work` */
     unsigned done_waiters; /* producers waiting on `done` */
@@ -80,6 +81,7 @@ static offload_job* job_done(offload_worker* w, offload_job* job, nvtxwResultCod
         snprintf(lane->message, sizeof lane->message, "%s", nvtxw_last_error());
     }
     lane->in_flight--;
+    w->in_flight--;
     *wake = w->done_waiters > 0;
     strbuf_clear(&job->data);
     return keep_spare(w, job);
@@ -210,7 +212,7 @@ nvtxwResultCode_t offload_submit(offload_lane* lane, const void* meta, size_t me
         return error_set(NVTXW_RESULT_FAILED, "internal error: %zu bytes of job metadata",
                          meta_size);
     pthread_mutex_lock(&w->mutex);
-    while (lane->in_flight >= OFFLOAD_DEPTH)
+    while (lane->in_flight >= OFFLOAD_DEPTH || w->in_flight >= OFFLOAD_WORKER_DEPTH)
         wait_done(w);
     status = lane_error(lane);
     job = status == NVTXW_RESULT_SUCCESS ? w->spare : NULL;
@@ -239,6 +241,7 @@ nvtxwResultCode_t offload_submit(offload_lane* lane, const void* meta, size_t me
     job->next = NULL;
     pthread_mutex_lock(&w->mutex);
     lane->in_flight++;
+    w->in_flight++;
     if (w->tail != NULL)
         w->tail->next = job;
     else

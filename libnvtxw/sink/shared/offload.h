@@ -12,8 +12,9 @@
  * buffer; the thread runs the lane's function on the job (compress and
  * write). So that:
  *   - order per stream holds: one thread per lane, jobs in FIFO order;
- *   - memory stays bounded: at most OFFLOAD_DEPTH jobs of a lane are in
- *     flight; a producer that gets that far ahead waits for one; a job's
+ *   - memory stays bounded: at most OFFLOAD_DEPTH jobs of a lane, and
+ *     OFFLOAD_WORKER_DEPTH of all the lanes of a worker, are in flight; a
+ *     producer that gets that far ahead waits for one; a job's
  *     buffer goes back to the worker's few spares, so an open stream
  *     holds no buffer of its own here;
  *   - what a job needs in the file first (registrations, descriptors) is
@@ -35,8 +36,13 @@
 #include "core/sink.h"
 #include "nvtxw/abi.h"
 
-/* Jobs of one lane queued or running at most. */
+/* Jobs of one lane queued or running at most, and of all the lanes of a
+ * worker: with many streams written in turns (each flushed as it is left:
+ * StreamFlush) the lanes' bound alone let 200 streams queue 2 jobs each
+ * behind a slower compression thread (an importer reading 200 threads
+ * took 55 MiB instead of 25). */
 #define OFFLOAD_DEPTH 2
+#define OFFLOAD_WORKER_DEPTH 16
 /* Empty job buffers a worker keeps for the next submissions of any of its
  * lanes (more are freed). */
 #define OFFLOAD_SPARE_MAX 4

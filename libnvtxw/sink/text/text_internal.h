@@ -26,6 +26,7 @@ nvtxwResultCode_t text_write_all(text_sink* ts, const strbuf* buf);
 
 nvtxwResultCode_t text_stream_open(sink* s, const core_stream* stream, void** state);
 nvtxwResultCode_t text_stream_close(sink* s, const core_stream* stream, void* state);
+nvtxwResultCode_t text_stream_flush(void* state);
 nvtxwResultCode_t text_event_write(void* state, const core_event* event);
 nvtxwResultCode_t text_counter_write(void* state, int64_t timestamp, const core_counter* counter,
                                      const void* data, size_t size);

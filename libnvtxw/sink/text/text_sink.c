@@ -21,6 +21,7 @@
  *   counter_no_value stream="S" ts=N counter=ID reason=R
  *   sync stream="S" src=A dst=B points=(s,d) ...
  *   conversion stream="S" src=A dst=B slope=X anchor=(s,d)
+ *   flush stream="S"
  *   stream_close "S"
  *   session_end
  *
@@ -235,4 +236,5 @@ const sink_ops sink_text_ops = {
     .counter_no_value_write = text_counter_no_value_write,
     .sync_points_write = text_sync_points_write,
     .conversion_factor_write = text_conversion_factor_write,
+    .stream_flush = text_stream_flush,
 };

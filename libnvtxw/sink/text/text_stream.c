@@ -69,6 +69,13 @@ nvtxwResultCode_t text_stream_close(sink* s, const core_stream* stream, void* st
     return status;
 }
 
+/* StreamFlush: a line, so that the call order shows it (its lines are
+ * written as they come; the line buffer is kept). */
+nvtxwResultCode_t text_stream_flush(void* state) {
+    text_stream* st = state;
+    return stream_emit(st, stream_prefix(st, "flush"));
+}
+
 /* Collects formatter output into the stream's record, indenting each line. */
 static int append_indented(void* ctx, const char* data, size_t size) {
     text_stream* st = ctx;
