@@ -213,6 +213,32 @@ in the generated archive"
     else
         fail "nvtxw-otf2-gen --inject unknown-metric failed: $(head -c 300 "$tmp/err")"
     fi
+    # One process of 16 threads, read with one event reader moved from
+    # location to location (turns of 100 events: many reopenings and
+    # seeks), location 5's events cut in half: the error names it, and
+    # --keep-going keeps what was read of it and everything else.
+    if "$gen" -o "$tmp/wide" --ranks 1 --threads 16 --events 20000 --seed 5 >/dev/null \
+        2>"$tmp/err"; then
+        half "$tmp/wide/traces/5.evt"
+        fresh
+        expect_error "truncated location of a process in turns" "location 5([^0-9]|$)" \
+            "$o/x.nvtxw" env NVTXW_OTF2_TURN_EVENTS=100 "$imp" "$tmp/wide/traces.otf2" \
+            -o "$o/x.nvtxw"
+        fresh
+        if env NVTXW_OTF2_TURN_EVENTS=100 "$imp" "$tmp/wide/traces.otf2" --keep-going \
+            -o "$o/x.nvtxw" >"$tmp/out" 2>"$tmp/err" &&
+            grep -q "location 5 .*kept what was read before it" "$tmp/err" &&
+            grep -qE "^nvtxw-otf2-import: 1 location incomplete, [1-9][0-9]* declared events? not read" \
+                "$tmp/err" &&
+            "$replay" "$o/x.nvtxw" --stats=csv -o "$o/x.csv" 2>>"$tmp/err"; then
+            pass "--keep-going on a truncated location of a process in turns: kept, named, counted"
+        else
+            fail "--keep-going on a truncated location of a process in turns: \
+$(head -c 400 "$tmp/err")"
+        fi
+    else
+        fail "nvtxw-otf2-gen --ranks 1 --threads 16 failed: $(head -c 300 "$tmp/err")"
+    fi
 fi
 
 # Another NVTXW backend (tests/backend/mock_backend.c): the import forwards

@@ -396,15 +396,11 @@ static int release_group(importer* im, const struct task_stripe* stripes) {
 }
 
 int completed_tasks_add(completed_tasks* queue, const task_key* key, uint64_t ticks) {
-    if (queue->count == queue->capacity) {
-        size_t capacity = queue->capacity ? queue->capacity * 2 : 64;
-        struct completed_task* items = nvtxw_realloc(queue->items, capacity * sizeof *items);
-        if (items == NULL) {
-            import_error("out of memory");
-            return -1;
-        }
-        queue->items = items;
-        queue->capacity = capacity;
+    if (queue->count == queue->capacity &&
+        nvtxw_grow_array((void**)&queue->items, &queue->capacity, queue->count + 1,
+                         sizeof *queue->items, 64) != 0) {
+        import_error("out of memory");
+        return -1;
     }
     queue->items[queue->count].key = *key;
     queue->items[queue->count++].ticks = ticks;
