@@ -327,12 +327,12 @@ static void convert_location(importer* im, size_t index, OTF2_EvtReaderCallbacks
 #define WINDOW_BACKLOG ((size_t)1 << 15)
 #define WINDOW_MAX_LOCATIONS 256
 
-/* The first turn's events on a slice of `count` locations with `readers`
- * open. */
-static uint64_t first_turn(const importer* im, size_t count, size_t readers) {
+/* The first turn's events on a slice that keeps every reader open, or
+ * that moves one (`moving`). */
+static uint64_t first_turn(const importer* im, int moving) {
     if (im->turn_events > 0)
         return im->turn_events;
-    return readers == count ? TURN_EVENTS : WINDOW_TURN_MAX;
+    return moving ? WINDOW_TURN_MAX : TURN_EVENTS;
 }
 
 /* The next turn's events when the slice moves its reader, after one that
@@ -406,60 +406,36 @@ static int wait_for_slices(importer* im, size_t group, completed_tasks* queue, u
     }
 }
 
-/* The open event reader of cs[0...count) furthest ahead in time, other
- * than `next`, or SIZE_MAX when none. */
-static size_t furthest_open(const loc_ctx* cs, size_t count, size_t next) {
-    size_t far = SIZE_MAX;
-    for (size_t i = 0; i < count; i++) {
-        if (i != next && cs[i].events != NULL &&
-            (far == SIZE_MAX || cs[i].last_ticks > cs[far].last_ticks))
-            far = i;
-    }
-    return far;
-}
-
-static size_t open_readers(const loc_ctx* cs, size_t count) {
-    size_t open = 0;
-    for (size_t i = 0; i < count; i++)
-        open += cs[i].events != NULL;
-    return open;
-}
-
-/* The event readers a worker holds open on a slice of `count` locations:
- * all of them when they fit its share of the budget, else one. More would
- * seldom be met again before they are closed, as the turns go round every
- * location (measured on one process of 16 threads, two slices of 8: 6
- * readers each took 46 MiB and 3.56 s, one 28 MiB and 3.68 s; location by
- * location 43 MiB and 4.06 s). */
-static size_t turns_readers(const importer* im, size_t count) {
-    return count <= im->turns_max_open ? count : 1;
-}
-
-/* Makes cs[next]'s reader open, closing the one furthest ahead in time
- * when `readers` are open. 0, or -1 with the error set (of the location
- * whose reader failed; *failed is its index). */
-static int reader_for_turn(loc_ctx* cs, size_t count, size_t next, size_t readers,
+/* Makes cs[next]'s reader open. A slice that moves its one reader
+ * (`moving`: its locations do not fit open in the worker's share) first
+ * closes the reader of *holder, the location that read last, if it is
+ * still open; *holder is then `next`. One reader is enough: the turns go
+ * round every location, so more would seldom be met again before they
+ * were closed (one process of 16 threads, two slices of 8: 6 readers each
+ * took 46 MiB and 3.56 s, one 28 MiB and 3.68 s). 0, or -1 with the error
+ * set (of the location whose reader failed; *failed is its index). */
+static int reader_for_turn(loc_ctx* cs, size_t next, int moving, size_t* holder,
                            OTF2_EvtReaderCallbacks* cb, size_t* failed) {
     if (cs[next].events != NULL)
         return 0;
-    if (open_readers(cs, count) >= readers) {
-        size_t far = furthest_open(cs, count, next);
-        if (far != SIZE_MAX && events_suspend(&cs[far]) != 0) {
-            *failed = far;
-            return -1;
-        }
+    if (moving && *holder != SIZE_MAX && cs[*holder].events != NULL &&
+        events_suspend(&cs[*holder]) != 0) {
+        *failed = *holder;
+        return -1;
     }
     *failed = next;
-    return events_resume(&cs[next], cb);
+    if (events_resume(&cs[next], cb) != 0)
+        return -1;
+    *holder = next;
+    return 0;
 }
 
 /* Converts the `count` locations at selected[first...], a slice of run
  * `run` (one group), together: each stream open, their events read in
  * turns of TURN_EVENTS, always the location that is least far in time.
  * When the worker's share of memory does not hold every location's event
- * reader (turns_readers), the turns are longer (next_window_turn) and each
- * opens the reader of the location whose turn it is in place of the one
- * furthest ahead.
+ * reader (turns_max_open), the turns are longer (next_window_turn) and
+ * each moves the slice's one reader to the location whose turn it is.
  * After each turn the location's frontier is published; a task completes
  * when the group, all slices together, has read past it, so its scope is
  * released there (tasks.c) and memory follows the tasks alive at one
@@ -470,8 +446,9 @@ static void convert_in_turns(importer* im, size_t run, size_t first, size_t coun
                              OTF2_EvtReaderCallbacks* cb) {
     loc_ctx* cs = nvtxw_calloc(count, sizeof *cs);
     uint8_t* over = nvtxw_calloc(count, 1);
-    size_t offset = first - (run == 0 ? 0 : im->run_ends[run - 1]), next, readers;
-    uint64_t turn;
+    size_t offset = first - (run == 0 ? 0 : im->run_ends[run - 1]), next, holder = SIZE_MAX;
+    int moving = count > im->turns_max_open;
+    uint64_t turn = first_turn(im, moving);
     completed_tasks completed = {0};
     struct group_tasks* g;
     if (cs == NULL || over == NULL) {
@@ -490,8 +467,6 @@ static void convert_in_turns(importer* im, size_t run, size_t first, size_t coun
         if (over[i])
             atomic_store_explicit(&g->frontier[offset + i], UINT64_MAX, memory_order_release);
     }
-    readers = turns_readers(im, count);
-    turn = first_turn(im, count, readers);
     pthread_rwlock_rdlock(&im->gate);
     while ((next = next_turn(cs, over, count)) != SIZE_MAX) {
         int done = 0;
@@ -500,9 +475,9 @@ static void convert_in_turns(importer* im, size_t run, size_t first, size_t coun
             break;
         if (wait_for_slices(im, cs[0].group_index, &completed, cs[next].last_ticks) != 0)
             import_fail(im, "%s", import_last_error());
-        if (readers < count)
+        if (moving)
             turn = next_window_turn(im, turn, completed.count);
-        if (reader_for_turn(cs, count, next, readers, cb, &failed) != 0) {
+        if (reader_for_turn(cs, next, moving, &holder, cb, &failed) != 0) {
             location_failed(im, &cs[failed]);
             over[failed] = 1;
             atomic_store_explicit(&g->frontier[offset + failed], UINT64_MAX, memory_order_release);
