@@ -38,9 +38,8 @@
 
 /* Jobs of one lane queued or running at most, and of all the lanes of a
  * worker: with many streams written in turns (each flushed as it is left:
- * StreamFlush) the lanes' bound alone let 200 streams queue 2 jobs each
- * behind a slower compression thread (an importer reading 200 threads
- * took 55 MiB instead of 25). */
+ * StreamFlush) the lanes' bound alone would let every stream queue 2 jobs
+ * behind a slower compression thread, 2 x 256 KiB a stream. */
 #define OFFLOAD_DEPTH 2
 #define OFFLOAD_WORKER_DEPTH 16
 /* Empty job buffers a worker keeps for the next submissions of any of its
