@@ -10,7 +10,10 @@
  * PayloadJson value fails SessionBegin naming the key. Four threads write
  * four streams at once (TSan in CI), with enough rows that pops close
  * pushes of earlier batches. A bad Output path fails SessionBegin naming
- * the path; an existing output needs Overwrite.
+ * the path; an existing output needs Overwrite. Streams closed while their
+ * batches wait for the inserter thread keep their rows; an insert failing
+ * there (RLIMIT_FSIZE) reaches the writer and SessionEnd, and no file is
+ * left.
  * test_bench prints the rows/s of 1M ranges (NVTXW_SQLITE_BENCH_RANGES
  * overrides the count).
  */
@@ -18,11 +21,13 @@
 #include <check.h>
 #include <limits.h>
 #include <pthread.h>
+#include <signal.h>
 #include <sqlite3.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -442,6 +447,85 @@ START_TEST(test_bad_output) {
 }
 END_TEST
 
+/* Streams closed while their batches wait for the inserter thread keep
+ * every row, under their own stream ID: three streams one after the other,
+ * each closed after 3.5 batches of ranges, then a fourth left open. The
+ * same with CompressionThreads=0 (no inserter thread). */
+START_TEST(test_closed_streams_keep_their_rows) {
+    static const char* const configs[] = {"|Overwrite=yes", "|Overwrite=yes|CompressionThreads=0"};
+    size_t c;
+    for (c = 0; c < sizeof configs / sizeof configs[0]; c++) {
+        nvtxwSessionHandle_t session = NULL;
+        nvtxDomainHandle_t domain;
+        nvtxwEventWriter_t w;
+        sqlite3* db;
+        char name[16];
+        long i;
+        int s;
+        ck_assert_msg(try_begin(out_path, configs[c], &session) == NVTXW_RESULT_SUCCESS, "%s: %s",
+                      configs[c], nvtxw_last_error());
+        OK(nvtxwDomainRegister(T, session, NULL, &domain));
+        for (s = 0; s < 4; s++) {
+            snprintf(name, sizeof name, "s%d", s);
+            OK(nvtxwEventWriterOpen(T, session, name, domain, NULL, 0, &w));
+            for (i = 0; i < 28000 + s; i++)
+                OK(nvtxwRangePushPopWriteUtf8(&w, 100 * i, 100 * i + s + 1, utf8(0, 0, name)));
+            if (s < 3)
+                OK(T->StreamClose(w.stream));
+        }
+        end(session);
+        db = open_db();
+        expect(db,
+               "SELECT st.name, count(*), count(DISTINCT e.id), sum(e.end - e.start), min(e.text),"
+               " max(e.text) FROM events e JOIN streams st ON st.id = e.stream_id"
+               " GROUP BY st.name ORDER BY st.name",
+               "s0|28000|28000|28000|s0|s0\ns1|28001|28001|56002|s1|s1\n"
+               "s2|28002|28002|84006|s2|s2\ns3|28003|28003|112012|s3|s3\n");
+        sqlite3_close(db);
+    }
+}
+END_TEST
+
+/* Child of disk_full_on_inserter_thread (tu_run_child_or_fail). */
+static void disk_full_child(int fd) {
+    struct rlimit limit = {4 << 20, 4 << 20}; /* an empty database is 2 MB */
+    nvtxwSessionHandle_t session = NULL;
+    nvtxDomainHandle_t domain;
+    nvtxwEventWriter_t writer;
+    nvtxwResultCode_t rc = 0;
+    char name[32], message[1200];
+    long i;
+    int n, left;
+    signal(SIGXFSZ, SIG_IGN); /* a write past the limit fails with EFBIG instead */
+    if (setrlimit(RLIMIT_FSIZE, &limit) != 0 || try_begin(out_path, "", &session) != 0 ||
+        nvtxwDomainRegister(T, session, "app", &domain) != 0 ||
+        nvtxwEventWriterOpen(T, session, "w", domain, "", 0, &writer) != 0)
+        _exit(2);
+    for (i = 0; i < 2000000 && rc == 0; i++) {
+        snprintf(name, sizeof name, "range %ld", i);
+        rc = nvtxwRangePushPopWriteUtf8(&writer, 1000 * (int64_t)i, 1000 * (int64_t)i + 500,
+                                        utf8(0, 0, name));
+    }
+    n = snprintf(message, sizeof message, "write %ld: rc %d: %s", i, rc, nvtxw_last_error());
+    if (n < 0 || (size_t)n >= sizeof message)
+        n = (int)sizeof message - 1;
+    left = access(out_path, F_OK) == 0;
+    if (rc != NVTXW_RESULT_FAILED || strstr(message, "cannot insert an event") == NULL ||
+        strstr(message, out_path) == NULL || i == 2000000 || T->SessionEnd(session) == 0 || left)
+        n = write(fd, message, (size_t)n) < 0 ? 3 : 1;
+    else if (access(out_path, F_OK) == 0)
+        n = write(fd, "the output is left", 18) < 0 ? 3 : 1;
+    else
+        n = write(fd, "OK", 2) != 2 ? 3 : 0;
+    _exit(n);
+}
+
+/* An insert that fails on the inserter thread (the file limit reached) is
+ * returned by a later write, with SQLite's words and the output's name;
+ * SessionEnd fails too and leaves no file under the output's name. */
+START_TEST(disk_full_on_inserter_thread) { tu_run_child_or_fail(disk_full_child); }
+END_TEST
+
 START_TEST(test_bench) {
     const char* env = getenv("NVTXW_SQLITE_BENCH_RANGES");
     long count = env ? atol(env) : 1000000, i, failed = 0;
@@ -486,6 +570,8 @@ static Suite* sqlite_suite(void) {
     tcase_add_test(tc, test_distinct_counter_names);
     tcase_add_test(tc, test_indexes);
     tcase_add_test(tc, test_bad_output);
+    tcase_add_test(tc, test_closed_streams_keep_their_rows);
+    tcase_add_test(tc, disk_full_on_inserter_thread);
     /* A measurement, not a check: run by `make bench`, or on request. */
     if (getenv("NVTXW_SQLITE_BENCH_RANGES") != NULL)
         tcase_add_test(tc, test_bench);

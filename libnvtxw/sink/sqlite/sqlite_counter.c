@@ -93,16 +93,16 @@ static int arena_write(void* ctx, const char* data, size_t size) {
 
 /* Adds a row to the stream's sample buffer; NULL when out of memory. */
 static sqlite_sample_row* sample_row(sqlite_stream* st) {
-    if (st->sample_count == st->sample_capacity) {
-        size_t capacity = st->sample_capacity ? st->sample_capacity * 2 : 256;
-        sqlite_sample_row* rows = nvtxw_reallocarray(st->samples, capacity, sizeof *rows);
+    if (st->rows->sample_count == st->rows->sample_capacity) {
+        size_t capacity = st->rows->sample_capacity ? st->rows->sample_capacity * 2 : 256;
+        sqlite_sample_row* rows = nvtxw_reallocarray(st->rows->samples, capacity, sizeof *rows);
         if (rows == NULL)
             return NULL;
-        st->samples = rows;
-        st->sample_capacity = capacity;
+        st->rows->samples = rows;
+        st->rows->sample_capacity = capacity;
     }
-    memset(&st->samples[st->sample_count], 0, sizeof st->samples[0]);
-    return &st->samples[st->sample_count];
+    memset(&st->rows->samples[st->rows->sample_count], 0, sizeof st->rows->samples[0]);
+    return &st->rows->samples[st->rows->sample_count];
 }
 
 /* Decodes the sample into `row`: value, bytes and JSON in the arena. */
@@ -116,22 +116,22 @@ static nvtxwResultCode_t sample_decode(sqlite_stream* st, sqlite_sample_row* row
         return status;
     row->has_value = w.scalars == 1 && w.numbers == 1;
     row->value = w.value;
-    row->data = st->arena.length;
+    row->data = st->rows->arena.length;
     row->data_length = size;
-    if (strbuf_append(&st->arena, data, size) != 0)
+    if (strbuf_append(&st->rows->arena, data, size) != 0)
         return error_oom("a counter sample");
     if (!st->sink->payload_json)
         return NVTXW_RESULT_SUCCESS;
-    row->json = st->arena.length;
-    status = nvtxw_payload_format_json(schemas, &payload, 1, NULL, arena_write, &st->arena);
-    row->json_length = st->arena.length - row->json;
+    row->json = st->rows->arena.length;
+    status = nvtxw_payload_format_json(schemas, &payload, 1, NULL, arena_write, &st->rows->arena);
+    row->json_length = st->rows->arena.length - row->json;
     return status;
 }
 
 nvtxwResultCode_t sqlite_counter_write(void* state, int64_t timestamp, const core_counter* counter,
                                        const void* data, size_t size) {
     sqlite_stream* st = state;
-    size_t mark = st->arena.length;
+    size_t mark = st->rows->arena.length;
     sqlite_sample_row* row = sample_row(st);
     nvtxwResultCode_t status;
     if (row == NULL)
@@ -141,12 +141,12 @@ nvtxwResultCode_t sqlite_counter_write(void* state, int64_t timestamp, const cor
     row->reason = -1;
     status = sample_decode(st, row, counter, data, size);
     if (status != NVTXW_RESULT_SUCCESS) {
-        st->arena.length = mark;
-        if (st->arena.data != NULL)
-            st->arena.data[mark] = '\0';
+        st->rows->arena.length = mark;
+        if (st->rows->arena.data != NULL)
+            st->rows->arena.data[mark] = '\0';
         return status;
     }
-    st->sample_count++;
+    st->rows->sample_count++;
     return sqlite_stream_flush_if_full(st);
 }
 
@@ -159,7 +159,7 @@ nvtxwResultCode_t sqlite_counter_no_value_write(void* state, int64_t timestamp,
     row->counter_id = counter->id;
     row->timestamp = timestamp;
     row->reason = reason;
-    st->sample_count++;
+    st->rows->sample_count++;
     return sqlite_stream_flush_if_full(st);
 }
 
@@ -205,10 +205,7 @@ nvtxwResultCode_t sqlite_conversion_factor_write(void* state, uint64_t src, uint
 void sqlite_stream_free(sqlite_stream* st) {
     if (st == NULL)
         return;
-    nvtxw_free(st->events);
-    nvtxw_free(st->samples);
-    nvtxw_free(st->updates);
+    sqlite_batch_free(st->rows);
     nvtxw_free(st->stack);
-    strbuf_free(&st->arena);
     nvtxw_free(st);
 }

@@ -239,7 +239,9 @@ nvtxwResultCode_t sqlite_db_init(sqlite_sink* ss) {
 }
 
 nvtxwResultCode_t sqlite_db_finish(sqlite_sink* ss) {
-    nvtxwResultCode_t status = sqlite_domains_yaml(ss);
+    nvtxwResultCode_t status = sqlite_inserter_drain(ss);
+    if (status == NVTXW_RESULT_SUCCESS)
+        status = sqlite_domains_yaml(ss);
     if (status == NVTXW_RESULT_SUCCESS)
         status = sqlite_db_exec(ss, pair_sql, "pair start/end ranges");
     for (size_t i = 0; i < INDEX_DEF_COUNT && status == NVTXW_RESULT_SUCCESS; i++) {

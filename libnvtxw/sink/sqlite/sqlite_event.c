@@ -42,10 +42,10 @@ static nvtxwResultCode_t append_json(sqlite_stream* st, const nvtxPayloadData_t*
     nvtxw_visit_options_t options = {sizeof options, resolve_string, st->stream->domain,
                                      NVTXW_VISIT_ALLOW_FOREIGN_POINTERS, NULL};
     nvtxwResultCode_t status;
-    *offset = st->arena.length;
+    *offset = st->rows->arena.length;
     status = nvtxw_payload_format_json(st->stream->domain->schemas, payloads, count, &options,
-                                       arena_write, &st->arena);
-    *length = st->arena.length - *offset;
+                                       arena_write, &st->rows->arena);
+    *length = st->rows->arena.length - *offset;
     return status;
 }
 
@@ -55,17 +55,17 @@ static nvtxwResultCode_t append_payloads(sqlite_stream* st, const core_event* ev
                                          size_t* length) {
     uint8_t head[2 * VARINT_MAX_BYTES];
     size_t i;
-    *offset = st->arena.length;
+    *offset = st->rows->arena.length;
     for (i = 0; i < event->count; i++) {
         const nvtxPayloadData_t* payload = &event->payloads[i];
         size_t size = core_payload_bytes(payload);
         size_t n = varint_put(head, payload->schemaId);
         n += varint_put(head + n, size);
-        if (strbuf_append(&st->arena, (const char*)head, n) != 0 ||
-            strbuf_append(&st->arena, payload->payload, size) != 0)
+        if (strbuf_append(&st->rows->arena, (const char*)head, n) != 0 ||
+            strbuf_append(&st->rows->arena, payload->payload, size) != 0)
             return error_oom("the payloads of a sqlite row");
     }
-    *length = st->arena.length - *offset;
+    *length = st->rows->arena.length - *offset;
     return NVTXW_RESULT_SUCCESS;
 }
 
@@ -81,8 +81,9 @@ static int grow(void** items, size_t count, size_t* capacity, size_t size) {
 }
 
 nvtxwResultCode_t sqlite_stream_flush_if_full(sqlite_stream* st) {
-    if (st->event_count + st->sample_count + st->update_count >= SQLITE_BATCH_ROWS ||
-        st->arena.length >= SQLITE_ARENA_LIMIT)
+    if (st->rows->event_count + st->rows->sample_count + st->rows->update_count >=
+            SQLITE_BATCH_ROWS ||
+        st->rows->arena.length >= SQLITE_ARENA_LIMIT)
         return sqlite_stream_flush(st);
     return NVTXW_RESULT_SUCCESS;
 }
@@ -92,18 +93,18 @@ static int pair_push_pop(sqlite_stream* st, const sqlite_event_row* row) {
     if (row->type == SQLITE_TYPE_PUSH) {
         if (grow((void**)&st->stack, st->depth, &st->stack_capacity, sizeof *st->stack) != 0)
             return -1;
-        st->stack[st->depth++] = (sqlite_frame){row->id, st->event_count, st->generation};
+        st->stack[st->depth++] = (sqlite_frame){row->id, st->rows->event_count, st->generation};
     } else if (row->type == SQLITE_TYPE_POP && row->has_start && st->depth > 0) {
         sqlite_frame frame = st->stack[--st->depth];
         if (frame.generation == st->generation) {
-            st->events[frame.row].end = row->start;
-            st->events[frame.row].has_end = 1;
+            st->rows->events[frame.row].end = row->start;
+            st->rows->events[frame.row].has_end = 1;
             return 0;
         }
-        if (grow((void**)&st->updates, st->update_count, &st->update_capacity,
-                 sizeof *st->updates) != 0)
+        if (grow((void**)&st->rows->updates, st->rows->update_count, &st->rows->update_capacity,
+                 sizeof *st->rows->updates) != 0)
             return -1;
-        st->updates[st->update_count++] = (sqlite_end_update){frame.id, row->start};
+        st->rows->updates[st->rows->update_count++] = (sqlite_end_update){frame.id, row->start};
     }
     return 0;
 }
@@ -139,26 +140,26 @@ static void row_fill(sqlite_stream* st, sqlite_event_row* row, const event_info*
 
 nvtxwResultCode_t sqlite_event_write(void* state, const core_event* event) {
     sqlite_stream* st = state;
-    size_t mark = st->arena.length;
+    size_t mark = st->rows->arena.length;
     event_info w;
     core_event_facts facts;
     sqlite_event_row row;
     nvtxwResultCode_t status;
-    status = event_info_walk(event, 0, &st->arena, &w, &facts);
+    status = event_info_walk(event, 0, &st->rows->arena, &w, &facts);
     if (status == NVTXW_RESULT_SUCCESS) {
         row_fill(st, &row, &w, event, &facts);
         status = append_payloads(st, event, &row.payload, &row.payload_length);
     }
     if (status == NVTXW_RESULT_SUCCESS && st->sink->payload_json)
         status = append_json(st, event->payloads, event->count, &row.json, &row.json_length);
-    if (status == NVTXW_RESULT_SUCCESS &&
-        (grow((void**)&st->events, st->event_count, &st->event_capacity, sizeof row) != 0 ||
-         pair_push_pop(st, &row) != 0))
+    if (status == NVTXW_RESULT_SUCCESS && (grow((void**)&st->rows->events, st->rows->event_count,
+                                                &st->rows->event_capacity, sizeof row) != 0 ||
+                                           pair_push_pop(st, &row) != 0))
         status = error_oom("the sqlite rows of a stream");
     if (status != NVTXW_RESULT_SUCCESS) {
-        arena_cut(&st->arena, mark);
+        arena_cut(&st->rows->arena, mark);
         return status;
     }
-    st->events[st->event_count++] = row;
+    st->rows->events[st->rows->event_count++] = row;
     return sqlite_stream_flush_if_full(st);
 }

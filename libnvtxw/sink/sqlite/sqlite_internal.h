@@ -8,11 +8,12 @@
  *
  * Concurrency: one SQLite connection per session, opened with
  * SQLITE_OPEN_NOMUTEX and serialized by `lock`. Writers never touch it per
- * event: each stream fills its own row buffers (sqlite_stream) and takes the
- * lock only to insert a whole batch (SQLITE_BATCH_ROWS rows) in one
- * transaction, so the lock is taken once per several thousand rows and the
- * per-event path is lock-free. SQLite accepts one writer at a time anyway;
- * batching keeps that writer busy while other streams keep buffering.
+ * event: each stream fills its own batch of rows (sqlite_batch) and hands
+ * the full batch to the sink's inserter thread (sqlite_flush.c), which
+ * inserts it under the lock into the load's one transaction; so the
+ * per-event path is lock-free, and a writer takes the queue's lock once per
+ * several thousand rows. SQLite accepts one writer at a time anyway; the
+ * thread keeps it busy while the streams fill the next batches.
  * Event IDs are reserved per stream in blocks from one atomic counter, so a
  * row has its final ID before it is inserted (push/pop pairing needs it).
  */
@@ -31,6 +32,9 @@
 
 /* Rows a stream buffers before it flushes, and event IDs it reserves. */
 #define SQLITE_BATCH_ROWS 8192
+/* Full batches handed to the inserter thread and not yet inserted, at most
+ * (a stream that would exceed it waits): one inserted, one queued. */
+#define SQLITE_BATCHES_IN_FLIGHT 2
 #define SQLITE_ARENA_LIMIT (8u << 20) /* bytes of text/JSON before a flush */
 #define SQLITE_ID_BLOCK 4096
 
@@ -98,7 +102,23 @@ typedef struct sqlite_end_update {
     int64_t id, end;
 } sqlite_end_update;
 
-/* An open push: its row is events[row] while generation is current. */
+/* A batch of rows: what a stream buffers, then hands whole to the inserter
+ * thread (sqlite_flush.c), which empties it and keeps it as a spare. Text,
+ * payload bytes and JSON live in the arena (offsets, so it may grow). */
+typedef struct sqlite_batch {
+    sqlite_event_row* events;
+    size_t event_count, event_capacity;
+    sqlite_sample_row* samples;
+    size_t sample_count, sample_capacity;
+    sqlite_end_update* updates;
+    size_t update_count, update_capacity;
+    strbuf arena;
+    int64_t domain_index, stream_index; /* of the stream that filled it */
+    struct sqlite_batch* next;          /* in the queue or the spares */
+} sqlite_batch;
+
+/* An open push: its row is events[row] of the stream's batch while
+ * generation is current. */
 typedef struct sqlite_frame {
     int64_t id;
     size_t row;
@@ -120,10 +140,24 @@ enum {
  * (SQLITE_INDEX_DEFAULT without the key). sqlite_db.c. */
 nvtxwResultCode_t sqlite_parse_indexes(const core_config* config, unsigned* out);
 
+/* The inserter thread and its queue of full batches (sqlite_flush.c). */
+typedef struct sqlite_inserter {
+    pthread_t thread;
+    int started, stopping;
+    pthread_mutex_t lock;
+    pthread_cond_t queued; /* a batch was queued, or stopping */
+    pthread_cond_t done;   /* a batch was inserted */
+    sqlite_batch *head, *tail, *spares;
+    unsigned out;             /* batches queued or being inserted */
+    nvtxwResultCode_t status; /* the first failed insert's */
+    char message[1024];       /* NVTXW_ERROR_MAX */
+} sqlite_inserter;
+
 typedef struct sqlite_sink {
     sink base;
     sqlite3* db;
     pthread_mutex_t lock; /* serializes every use of db and stmts */
+    sqlite_inserter inserter;
     sqlite3_stmt* stmts[SQ_COUNT];
     char* path;      /* final output path */
     output_file out; /* out.written: the database while it is written (common/output_file.h) */
@@ -138,15 +172,9 @@ typedef struct sqlite_sink {
 typedef struct sqlite_stream {
     sqlite_sink* sink;
     const core_stream* stream;
-    sqlite_event_row* events;
-    size_t event_count, event_capacity;
-    sqlite_sample_row* samples;
-    size_t sample_count, sample_capacity;
-    sqlite_end_update* updates;
-    size_t update_count, update_capacity;
+    sqlite_batch* rows; /* the batch being filled; never NULL while open */
     sqlite_frame* stack;
     size_t depth, stack_capacity;
-    strbuf arena;
     uint64_t generation; /* flushes so far */
     int64_t next_id, id_limit;
 } sqlite_stream;
@@ -172,7 +200,17 @@ int sqlite_bind_text(sqlite3_stmt* stmt, int column, const char* text, size_t le
 int sqlite_bind_u64(sqlite3_stmt* stmt, int column, uint64_t value, int present);
 
 /* sqlite_flush.c */
-/* Inserts the stream's buffered rows in one transaction and empties them. */
+/* Starts the inserter thread. */
+nvtxwResultCode_t sqlite_inserter_start(sqlite_sink* ss);
+/* Waits until every queued batch is inserted; the first insert's error. */
+nvtxwResultCode_t sqlite_inserter_drain(sqlite_sink* ss);
+/* Stops the thread once it has taken what is queued, and frees the batches. */
+void sqlite_inserter_stop(sqlite_sink* ss);
+/* A new empty batch, or NULL when out of memory. */
+sqlite_batch* sqlite_batch_new(void);
+void sqlite_batch_free(sqlite_batch* batch);
+/* Hands the stream's rows to the inserter thread and takes an empty batch;
+ * the error of an earlier insert, if one failed. */
 nvtxwResultCode_t sqlite_stream_flush(sqlite_stream* st);
 
 /* sqlite_event.c: the write path. Flushes when a buffer is full. */

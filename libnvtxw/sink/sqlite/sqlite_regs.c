@@ -225,6 +225,11 @@ nvtxwResultCode_t sqlite_stream_open(sink* s, const core_stream* stream, void** 
         return error_oom("a sqlite stream");
     st->sink = ss;
     st->stream = stream;
+    st->rows = sqlite_batch_new();
+    if (st->rows == NULL) {
+        nvtxw_free(st);
+        return error_oom("a sqlite stream");
+    }
     sqlite3_bind_int64(stmt, 1, (sqlite3_int64)stream->index);
     bind_cstr(stmt, 2, stream->name);
     sqlite3_bind_int64(stmt, 3, stream->domain->index);
@@ -237,7 +242,7 @@ nvtxwResultCode_t sqlite_stream_open(sink* s, const core_stream* stream, void** 
     sqlite3_bind_int64(stmt, 9, stream->ordering_skid_amount);
     status = locked_step(ss, SQ_STREAM, "insert a stream");
     if (status != NVTXW_RESULT_SUCCESS) {
-        nvtxw_free(st);
+        sqlite_stream_free(st);
         return status;
     }
     *state = st;

@@ -51,10 +51,12 @@
 
 #include "common/alloc.h"
 #include "common/error_internal.h"
+#include "sink/shared/offload.h"
 #include "sink/shared/sink_registry.h"
 #include "sink/sqlite/sqlite_internal.h"
 
 static void sqlite_sink_free(sqlite_sink* ss) {
+    sqlite_inserter_stop(ss);
     if (ss->db != NULL)
         sqlite_db_close(ss);
     if (!ss->committed)
@@ -108,6 +110,8 @@ static nvtxwResultCode_t sqlite_create(const core_config* config, const char* se
         status =
             ss->path ? sqlite_open_output(ss, config->overwrite) : error_oom("the output path");
     }
+    if (status == NVTXW_RESULT_SUCCESS && offload_thread_count(config) > 0)
+        status = sqlite_inserter_start(ss);
     if (status == NVTXW_RESULT_SUCCESS) {
         *out = &ss->base;
         return status;
