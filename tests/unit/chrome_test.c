@@ -891,6 +891,7 @@ END_TEST
 
 #define THREADS 4
 #define RANGES_PER_THREAD 5000
+#define SHORT_STREAMS 3000
 
 typedef struct writer_arg {
     nvtxwEventWriter_t writer;
@@ -953,6 +954,58 @@ START_TEST(test_threads) {
              2 * THREADS * RANGES_PER_THREAD, THREADS * RANGES_PER_THREAD,
              THREADS * RANGES_PER_THREAD, THREADS * RANGES_PER_THREAD, 2 + 2 * THREADS);
     ck_assert_msg(strstr(summary, expected) != NULL, "got %s, want %s", summary, expected);
+}
+END_TEST
+
+/* Streams opened and closed one after another, one range each, beside a
+ * long stream that fills several buffers: every range is there once, on
+ * the row its stream's thread_name names, and after that thread_name in
+ * the file (the closed streams' last bytes are gathered before they are
+ * written). Run with and without the writer thread. */
+static const char short_streams_checker[] =
+    "import json,sys\n"
+    "ev=json.load(open(sys.argv[1],encoding='utf-8'))['traceEvents']\n"
+    "names={}; seen={}\n"
+    "for e in ev:\n"
+    "  key=(e['pid'],e['tid'])\n"
+    "  if e['ph']=='M' and e['name']=='thread_name': names[key]=e['args']['name']; continue\n"
+    "  if e['ph']!='X': continue\n"
+    "  assert key in names, ('event before its thread_name', e)\n"
+    "  row=names[key]; seen[row]=seen.get(row,0)+1\n"
+    "  assert row=='long' or e['name']==row, ('event on another row', e, row)\n"
+    "print(len(seen), sum(v for k,v in seen.items() if k!='long'), seen.get('long',0))\n";
+
+static void write_short_streams(const char* config, const char* file) {
+    nvtxwSessionHandle_t session;
+    nvtxDomainHandle_t domain;
+    nvtxwEventWriter_t longer, shorter;
+    char path[PATH_MAX], name[32], *out;
+    int i, status;
+    extra_config = config;
+    session = begin("short", file);
+    extra_config = "";
+    OK(nvtxwDomainRegister(T, session, "d", &domain));
+    OK(nvtxwEventWriterOpen(T, session, "long", domain, "/proc", 0, &longer));
+    for (i = 0; i < SHORT_STREAMS; i++) {
+        snprintf(name, sizeof name, "s%d", i);
+        OK(nvtxwEventWriterOpen(T, session, name, domain, "/proc", 0, &shorter));
+        OK(nvtxwRangePushPopWriteUtf8(&shorter, 10 * i, 10 * i + 5, utf8(0, 0, name)));
+        OK(T->StreamClose(shorter.stream));
+        OK(nvtxwRangePushPopWriteUtf8(&longer, 10 * i, 10 * i + 9,
+                                      utf8(0, 0, "a longer range's name to fill buffers")));
+    }
+    OK(T->SessionEnd(session));
+    out_path(path, sizeof path, file);
+    status = tu_run_python(dir, "short_streams", short_streams_checker, path, &out);
+    ck_assert_msg(status == 0, "%s: %s", config, out);
+    snprintf(name, sizeof name, "%d %d %d\n", SHORT_STREAMS + 1, SHORT_STREAMS, SHORT_STREAMS);
+    ck_assert_msg(strcmp(out, name) == 0, "%s: got %s, want %s", config, out, name);
+    free(out);
+}
+
+START_TEST(test_short_streams) {
+    write_short_streams("|CompressionThreads=1", "short1.json");
+    write_short_streams("|CompressionThreads=0", "short0.json");
 }
 END_TEST
 
@@ -1099,6 +1152,7 @@ int main(void) {
     tcase_add_test(tc, test_flows);
     tcase_add_test(tc, test_json_text);
     tcase_add_test(tc, test_threads);
+    tcase_add_test(tc, test_short_streams);
     tcase_add_test(tc, test_counter_series_per_stream);
     tcase_add_test(tc, test_unwritable_output);
     tcase_add_test(tc, test_existing_output);

@@ -81,6 +81,19 @@ static nvtxwResultCode_t write_job(void* owner, const void* meta, const char* da
     return json_write_all(owner, data, size);
 }
 
+nvtxwResultCode_t json_write_closing(json_sink* cs, const char* data, size_t size) {
+    nvtxwResultCode_t status;
+    if (size >= CHROME_FLUSH_BYTES)
+        return json_write(cs, data, size);
+    if (strbuf_append(&cs->closed_tail, data, size) != 0)
+        return error_oom("the JSON of closed streams");
+    if (cs->closed_tail.length < CHROME_FLUSH_BYTES)
+        return NVTXW_RESULT_SUCCESS;
+    status = json_write(cs, cs->closed_tail.data, cs->closed_tail.length);
+    strbuf_clear(&cs->closed_tail);
+    return status;
+}
+
 typedef struct pending_bytes {
     const char* data;
     size_t size;
@@ -221,6 +234,7 @@ static void json_free(json_sink* cs) {
     json_tasks_free(cs);
     scope_process_table_free(&cs->processes);
     strbuf_free(&cs->line);
+    strbuf_free(&cs->closed_tail);
     nvtxw_free(cs->session_name);
     output_file_free(&cs->out);
     nvtxw_free(cs->path);
@@ -325,9 +339,16 @@ static int64_t shifted_base(int64_t base, int64_t min_rel) {
     return base > INT64_MAX - min_rel ? INT64_MAX : base + min_rel;
 }
 
-/* The tail: closes the array and adds the metadata members. */
+/* The tail: the closed streams' last bytes, then closes the array and adds
+ * the metadata members. */
 static nvtxwResultCode_t json_finish(json_sink* cs) {
     int64_t base = atomic_load(&cs->base_ns);
+    if (cs->closed_tail.length > 0) {
+        nvtxwResultCode_t status = json_write(cs, cs->closed_tail.data, cs->closed_tail.length);
+        strbuf_clear(&cs->closed_tail);
+        if (status != NVTXW_RESULT_SUCCESS)
+            return status;
+    }
     base =
         base == CHROME_BASE_UNSET || cs->min_rel == INT64_MAX ? 0 : shifted_base(base, cs->min_rel);
     return json_flush_line(

@@ -178,7 +178,7 @@ nvtxwResultCode_t json_stream_open(sink* s, const core_stream* stream, void** st
                          json_put_meta(&st->out, "thread_sort_index", st->pid, st->tid, NULL,
                                        stream->index)
                      ? error_oom("JSON thread metadata")
-                     : stream_flush(st, 1);
+                     : NVTXW_RESULT_SUCCESS; /* written with the stream's first buffer */
     if (status != NVTXW_RESULT_SUCCESS) {
         strbuf_free(&st->out);
         nvtxw_free(st->counter_series);
@@ -193,8 +193,9 @@ static int emit_open_pushes(json_stream* st);
 
 nvtxwResultCode_t json_stream_close(sink* s, const core_stream* stream, void* state) {
     json_stream* st = state;
-    nvtxwResultCode_t status =
-        emit_open_pushes(st) != 0 ? error_oom("open JSON ranges") : stream_flush(st, 1);
+    nvtxwResultCode_t status = emit_open_pushes(st) != 0
+                                   ? error_oom("open JSON ranges")
+                                   : json_write_closing(st->sink, st->out.data, st->out.length);
     (void)stream;
     if (st->saturated > 0)
         nvtxw_log(NVTXW_LOG_WARNING,
