@@ -35,6 +35,7 @@ endif
 if !HAVE_OTF2
 SKIPPED_CHECKS += 'tests/otf2/import_test.sh, bad_input_test.sh, checker_test.sh and the OTF2 round trips of tests/cli (nvtxw-otf2-import against the python3-otf2 oracle): this build has no OTF2 >= 2.3 (not found, or --without-otf2); install libopen-trace-format2-dev and configure --with-otf2'
 endif
+include tests/record/local.mk
 check-local:
 	@for line in $(SKIPPED_CHECKS); do echo "not run: $$line"; done
 

@@ -6,3 +6,4 @@ TOOL_CPPFLAGS = -I$(top_srcdir)/libnvtxw/include -I$(top_srcdir)/tools/common
 include tools/payload/local.mk
 include tools/replay/local.mk
 include tools/otf2-import/local.mk
+include tools/record/local.mk

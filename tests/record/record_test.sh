@@ -1,0 +1,215 @@
+#!/bin/bash
+# tests/record/record_test.sh - nvtxw-record on tests/record/nvtx_program,
+# a program written only against NVIDIA's nvtx3 headers: the report holds
+# exactly what each mode did (names, nesting, counts, payload values,
+# thread names, domains, categories, start/end ranges across threads),
+# timings are real (a range around a 1 ms sleep lasts at least 1 ms), the
+# program's exit status comes back, a killed program leaves a readable
+# report, a program without NVTX an empty one, misuse is counted and
+# reported instead of crashing, and children that exec write their own.
+# Every report is read back through nvtxw-replay into JSON and checked by
+# python3.
+. "$top_srcdir/tests/testlib.sh"
+
+record=$top_builddir/tools/record/nvtxw-record
+replay=$top_builddir/tools/replay/nvtxw-replay
+program=$PWD/$top_builddir/tests/record/nvtx_program
+[ -x "$program" ] || program=$top_builddir/tests/record/nvtx_program
+export NVTXW_INJECT_LIBRARY=$PWD/$top_builddir/tools/record/.libs/libnvtxw-inject.so
+[ -f "$NVTXW_INJECT_LIBRARY" ] || fatal "no injection library at $NVTXW_INJECT_LIBRARY"
+for tool in "$record" "$replay" "$program"; do
+    [ -x "$tool" ] || fatal "$tool is not built"
+done
+command -v python3 >/dev/null || fatal "python3 is needed to check the reports"
+
+w=$(mktemp -d "${TMPDIR:-/tmp}/nvtxw-record-test.XXXXXX")
+trap 'rm -rf "$w"' EXIT
+
+check() { # NAME COMMAND...: pass when COMMAND succeeds
+    local name=$1
+    shift
+    if "$@"; then pass "$name"; else fail "$name"; fi
+}
+
+# to_json REPORT JSON: the report through nvtxw-replay's JSON sink.
+to_json() { "$replay" "$1" -o "$2" 2>"$w/replay.err"; }
+
+# check_json NAME JSON PYTHON: runs PYTHON with `ev` (the trace events but
+# metadata) and `rows` (thread name of each (pid, tid)) defined; it must
+# print "ok".
+check_json() {
+    local name=$1 json=$2 script=$3 out
+    out=$(python3 - "$json" <<EOF 2>&1
+import json, sys, collections
+d = json.load(open(sys.argv[1], encoding="utf-8"))
+rows = {}
+for e in d["traceEvents"]:
+    if e["ph"] == "M" and e["name"] == "thread_name":
+        rows[(e["pid"], e["tid"])] = e["args"]["name"]
+ev = [e for e in d["traceEvents"] if e["ph"] != "M"]
+for e in ev:
+    e["row"] = rows.get((e["pid"], e["tid"]), "?")
+def summary(events):
+    return sorted((e["row"], e["ph"], e["name"], e.get("cat", ""),
+                   json.dumps(e.get("args", {}), sort_keys=True)) for e in events)
+$script
+print("ok")
+EOF
+)
+    if [ "$out" = ok ]; then pass "$name"; else fail "$name: $out"; fi
+}
+
+# ---- basic: every kind of call, exactly ---------------------------------
+"$record" -o "$w/basic.nvtxw" "$program" basic 2>"$w/basic.err"
+check "basic: exit status 0" [ $? -eq 0 ]
+check "basic: says where the report is" grep -q "nvtxw-record: wrote $w/basic.nvtxw" "$w/basic.err"
+check "basic: nothing reported as not recorded" \
+    bash -c "! grep -q 'not recorded' '$w/basic.err'"
+to_json "$w/basic.nvtxw" "$w/basic.json"
+check "basic: the report reads back" [ -s "$w/basic.json" ]
+check_json "basic: every event with its thread, domain, category, color and payload" \
+    "$w/basic.json" '
+want = sorted([
+    ("main thread", "i", "hello", "nvtx", "{}"),
+    ("main thread", "X", "outer", "nvtx", "{}"),
+    ("main thread", "X", "inner \u00fc\u20ac", "nvtx", "{}"),
+    ("main thread", "i", "valued", "io", "{\"payload\": -42}"),
+    ("main thread", "X", "double", "nvtx", "{\"payload\": 2.5}"),
+    ("main thread", "b", "async", "nvtx", "{}"),
+    ("main thread", "e", "async", "nvtx", "{}"),
+    ("main thread [dom]", "X", "registered", "compute", "{}"),
+    ("main thread [dom]", "i", "registered", "compute", "{}"),
+])
+got = summary(ev)
+assert got == want, ("events", got)
+x = {e["name"]: e for e in ev if e["ph"] == "X"}
+assert x["outer"]["ts"] <= x["inner \u00fc\u20ac"]["ts"], "inner starts before outer"
+assert x["outer"]["ts"] + x["outer"]["dur"] >= x["inner \u00fc\u20ac"]["ts"] + x["inner \u00fc\u20ac"]["dur"], "inner ends after outer"
+valued = [e for e in ev if e["name"] == "valued"][0]
+assert valued.get("cname") == "good", ("green ARGB as the nearest viewer color", valued)
+b = [e for e in ev if e["ph"] == "b"][0]; e2 = [e for e in ev if e["ph"] == "e"][0]
+assert b["id"] == e2["id"] and b["ts"] <= e2["ts"], (b, e2)
+names = {e["row"] for e in ev}
+pids = {e["pid"] for e in ev}
+assert len(pids) == 1, ("both domains rows of one process", pids)
+'
+"$replay" "$w/basic.nvtxw" --to text >"$w/basic.txt" 2>&1
+check "basic: the registered string is registered in domain dom" \
+    grep -q '^string domain="dom" handle=.* text="registered"' "$w/basic.txt"
+check "basic: categories 7 (io) and 3 (compute, domain dom) are named" \
+    bash -c "grep -q '^category domain=\"\" id=7 name=\"io\"' '$w/basic.txt' &&
+             grep -q '^category domain=\"dom\" id=3 name=\"compute\"' '$w/basic.txt'"
+
+# ---- threads: one stream each, ranges ended on another thread ------------
+threads_case() { # N
+    local n=$1
+    "$record" -o "$w/t$n.nvtxw" --quiet "$program" threads "$n" 2>"$w/t$n.err"
+    check "threads $n: exit status 0, nothing on stderr" \
+        bash -c "[ $? -eq 0 ] && [ ! -s '$w/t$n.err' ]"
+    to_json "$w/t$n.nvtxw" "$w/t$n.json"
+    check_json "threads $n: each thread its own row with its 100 nested ranges; every start ended on the next thread" \
+        "$w/t$n.json" "
+n = $n
+rows = collections.defaultdict(list)
+for e in ev:
+    rows[e['row']].append(e)
+assert len(rows) == n, ('rows', sorted(rows))
+starts = {}
+for row, events in rows.items():
+    assert row.startswith('thread '), row
+    names = collections.Counter(e['name'] for e in events if e['ph'] == 'X')
+    assert sorted(names.values()) == [100, 100] and 'leaf' in names, (row, names)
+    own = [k for k in names if k != 'leaf'][0]
+    for e in events:
+        if e['ph'] == 'b':
+            starts[e['id']] = (e['name'], row, e['ts'])
+ends = {e['id']: (e['row'], e['ts']) for e in ev if e['ph'] == 'e'}
+assert len(starts) == n and set(starts) == set(ends), (len(starts), len(ends))
+for i, (name, row, ts) in starts.items():
+    assert ends[i][1] >= ts, ('ends before it starts', name)
+    assert n == 1 or ends[i][0] != row, ('ended on its own thread', name)
+"
+}
+threads_case 8
+threads_case 64
+
+# ---- timings are real ----------------------------------------------------
+"$record" -o "$w/sleep.json" --quiet "$program" sleep
+check "sleep: exit status 0, written as JSON directly" bash -c "[ $? -eq 0 ] && [ -s '$w/sleep.json' ]"
+check_json "sleep: a range around a 1 ms sleep lasts at least 1 ms" "$w/sleep.json" '
+x = [e for e in ev if e["name"] == "sleep"]
+assert len(x) == 1 and x[0]["dur"] >= 1000.0, x
+'
+
+# ---- misuse is counted, never a crash ------------------------------------
+"$record" -o "$w/misuse.nvtxw" --quiet "$program" misuse 2>"$w/misuse.err"
+check "misuse: exit status 0" [ $? -eq 0 ]
+check "misuse: the calls not recorded are counted on stderr" grep -q \
+    "5 NVTX calls not recorded: 2 range pops without a push; 1 range ends of an unknown range ID; 2 events with attributes" \
+    "$w/misuse.err"
+to_json "$w/misuse.nvtxw" "$w/misuse.json"
+check_json "misuse: NULL messages are empty ones, invalid UTF-8 repaired, the rest recorded" \
+    "$w/misuse.json" '
+got = [(e["ph"], e["name"]) for e in sorted(ev, key=lambda e: e["ts"])]
+assert got == [("i", ""), ("X", ""), ("i", "bad \ufffd utf-8"), ("i", "after")], got
+'
+
+# ---- no NVTX call: an empty, valid report --------------------------------
+"$record" -o "$w/none.nvtxw" "$program" none 2>"$w/none.err"
+check "none: exit status 0" [ $? -eq 0 ]
+check "none: says the report is empty" grep -q "no NVTX call; wrote an empty" "$w/none.err"
+"$replay" "$w/none.nvtxw" --to text >"$w/none.txt" 2>&1
+check "none: the empty report reads back" \
+    bash -c "grep -q '^session' '$w/none.txt' && ! grep -q mark '$w/none.txt'"
+
+# ---- exit status of the program ------------------------------------------
+"$record" --quiet -o "$w/seven.nvtxw" -- sh -c 'exit 7'
+check "the program's exit status comes back (7)" [ $? -eq 7 ]
+"$record" --quiet -o "$w/thread-exit.nvtxw" "$program" thread-exit
+check "thread-exit: a thread's exit(3) is the status" [ $? -eq 3 ]
+to_json "$w/thread-exit.nvtxw" "$w/thread-exit.json"
+check_json "thread-exit: both threads' marks are in the report" "$w/thread-exit.json" '
+assert sorted(e["name"] for e in ev) == ["main", "thread exits the process"], ev
+'
+
+# ---- SIGKILL: readable up to the last complete chunk ---------------------
+"$record" -o "$w/kill.nvtxw" "$program" kill 300000 2>"$w/kill.err"
+check "kill: the status says signal 9 (137)" [ $? -eq 137 ]
+check "kill: says the report is unfinished" grep -q "did not finish its report" "$w/kill.err"
+check "kill: no temporary file is left" bash -c "! ls '$w' | grep -q 'kill.nvtxw.tmp-'"
+"$replay" "$w/kill.nvtxw" --to text >"$w/kill.txt" 2>"$w/kill-replay.err"
+marks=$(grep -c 'before the kill' "$w/kill.txt")
+check "kill: the report holds the marks of its complete chunks ($marks of 300000)" \
+    bash -c "[ '$marks' -gt 1000 ] && [ '$marks' -lt 300000 ]"
+check "kill: the reader names the damage" grep -q "writer did not finish" "$w/kill-replay.err"
+
+# ---- children ------------------------------------------------------------
+"$record" --quiet -o "$w/fork.nvtxw" "$program" fork
+check "fork: exit status 0" [ $? -eq 0 ]
+to_json "$w/fork.nvtxw" "$w/fork.json"
+check_json "fork: the parent's marks are recorded, the forked child's are not (docs/record.md)" \
+    "$w/fork.json" '
+assert sorted(e["name"] for e in ev) == ["parent", "parent after"], ev
+'
+"$record" --quiet -o "$w/exec.nvtxw" -- sh -c "'$program' basic && '$program' sleep"
+check "exec: exit status 0" [ $? -eq 0 ]
+children=$(ls "$w" | grep -c '^exec\.[0-9]*\.nvtxw$')
+check "exec: each exec'd annotated child wrote OUT.PID.nvtxw ($children)" [ "$children" -eq 2 ]
+check "exec: the shell, which never called NVTX, has an empty OUT" [ -s "$w/exec.nvtxw" ]
+
+# ---- usage -----------------------------------------------------------------
+"$record" 2>"$w/usage.err"
+check "no program: usage error 2" [ $? -eq 2 ]
+"$record" --bogus x 2>"$w/usage.err"
+check "unknown option: 2, named" bash -c "[ $? -eq 2 ] && grep -q 'unknown option: --bogus' '$w/usage.err'"
+"$record" -o "$w/x.unknown" true 2>"$w/usage.err"
+check "unknown output extension: 2, named" \
+    bash -c "[ $? -eq 2 ] && grep -q 'unknown output extension: $w/x.unknown' '$w/usage.err'"
+"$record" -o "$w/missing.nvtxw" "$w/no-such-program" 2>"$w/usage.err"
+check "a program that cannot run: 127, named" \
+    bash -c "[ $? -eq 127 ] && grep -q 'cannot run $w/no-such-program' '$w/usage.err'"
+NVTXW_INJECT_LIBRARY=$w/none.so "$record" -o "$w/y.nvtxw" true 2>"$w/usage.err"
+check "no injection library: 125, says which and how to set it" \
+    bash -c "[ $? -eq 125 ] && grep -q 'cannot read the injection library $w/none.so' '$w/usage.err'"
+
+finish

@@ -1,0 +1,475 @@
+/*
+ * tools/record/rec_events.c - NVTX's core and domain calls as NVTXW events
+ * on the calling thread's stream (rec_session.c), timestamped with
+ * CLOCK_MONOTONIC when called.
+ *
+ * An event is the NVTXW helper schemas' payload (nvtxw/helpers.h: the
+ * times, color, category, range ID), then the message (UTF-8 text, or the
+ * registered string handle inside the first payload), then, when the
+ * attributes carry one, the NVTX payload value as a payload of its own
+ * (schema "nvtx payload": one field "payload" of the value's type).
+ * Push/pop ranges are written as their two halves; start/end ranges as
+ * theirs, matched by the range ID this library hands out (the thread's
+ * number and its count of ranges started), so an end may come from any
+ * thread.
+ *
+ * Misuse never reaches libnvtxw as a crash: a NULL message is an empty
+ * one, wide strings are converted with invalid code points replaced, a pop
+ * without a push, an end of an ID never handed out, an unknown domain
+ * handle or attributes NVTX would not have built are counted and dropped
+ * (rec_session.c prints the counts at exit).
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "nvtxw/helpers.h"
+#include "rec_internal.h"
+
+/* The event's attributes, whatever form they came in. */
+typedef struct rec_attr {
+    uint32_t color, category;
+    int value_type; /* REC_NVTX_PAYLOAD_*, 0: none */
+    unsigned char value[8];
+    const char* text; /* UTF-8 message, NULL: none (or a registered one) */
+    size_t length;
+    nvtxStringHandle_t registered; /* 0: none */
+    char wide[256];                /* a converted wide message, when it fits */
+    char* heap;                    /* when it does not */
+} rec_attr;
+
+enum { KIND_MARK, KIND_PUSH, KIND_START };
+
+size_t rec_wide_to_utf8(const wchar_t* text, char* out, size_t size) {
+    size_t n = 0;
+    for (; *text != 0; text++) {
+        uint32_t c = (uint32_t)*text;
+        unsigned char bytes[4];
+        size_t k;
+        if (c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+            c = 0xFFFD;
+        if (c < 0x80)
+            bytes[0] = (unsigned char)c, k = 1;
+        else if (c < 0x800)
+            bytes[0] = (unsigned char)(0xC0 | c >> 6),
+            bytes[1] = (unsigned char)(0x80 | (c & 0x3F)), k = 2;
+        else if (c < 0x10000)
+            bytes[0] = (unsigned char)(0xE0 | c >> 12),
+            bytes[1] = (unsigned char)(0x80 | (c >> 6 & 0x3F)),
+            bytes[2] = (unsigned char)(0x80 | (c & 0x3F)), k = 3;
+        else
+            bytes[0] = (unsigned char)(0xF0 | c >> 18),
+            bytes[1] = (unsigned char)(0x80 | (c >> 12 & 0x3F)),
+            bytes[2] = (unsigned char)(0x80 | (c >> 6 & 0x3F)),
+            bytes[3] = (unsigned char)(0x80 | (c & 0x3F)), k = 4;
+        if (n + k >= size)
+            break;
+        memcpy(out + n, bytes, k);
+        n += k;
+    }
+    if (size > 0)
+        out[n] = '\0';
+    return n;
+}
+
+static void attr_text(rec_attr* a, const char* text) {
+    a->text = text != NULL ? text : "";
+    a->length = strlen(a->text);
+}
+
+/* A wide message: converted into a->wide, or a->heap when longer. */
+static void attr_wide(rec_attr* a, const wchar_t* text) {
+    size_t need;
+    if (text == NULL) {
+        attr_text(a, "");
+        return;
+    }
+    need = wcslen(text) * 4 + 1;
+    if (need > sizeof a->wide && (a->heap = malloc(need)) != NULL) {
+        a->length = rec_wide_to_utf8(text, a->heap, need);
+        a->text = a->heap;
+        return;
+    }
+    a->length = rec_wide_to_utf8(text, a->wide, sizeof a->wide);
+    a->text = a->wide;
+}
+
+/* Which fields of an NVTX attribute struct of `size` bytes are there. */
+#define HAS_FIELD(size, field)                                                                     \
+    ((size) >=                                                                                     \
+     offsetof(rec_nvtx_event_attributes, field) + sizeof(((rec_nvtx_event_attributes*)0)->field))
+
+/* nvtxEventAttributes_t into `a`; 0, or -1 for attributes NVTX would not
+ * have built (counted by the caller). */
+static int attr_from_nvtx(rec_attr* a, const rec_nvtx_event_attributes* e) {
+    size_t size;
+    if (e == NULL || (size = e->size) < offsetof(rec_nvtx_event_attributes, category) + 4)
+        return -1;
+    a->category = e->category;
+    if (HAS_FIELD(size, color) && e->color_type == REC_NVTX_COLOR_ARGB)
+        a->color = e->color;
+    if (HAS_FIELD(size, payload) && e->payload_type > 0 &&
+        e->payload_type < REC_NVTX_PAYLOAD_TYPES) {
+        a->value_type = e->payload_type;
+        memcpy(a->value, &e->payload, 8);
+    }
+    if (!HAS_FIELD(size, message))
+        return 0;
+    switch (e->message_type) {
+    case REC_NVTX_MESSAGE_ASCII:
+        attr_text(a, e->message.ascii);
+        break;
+    case REC_NVTX_MESSAGE_UNICODE:
+        attr_wide(a, e->message.unicode);
+        break;
+    case REC_NVTX_MESSAGE_REGISTERED:
+        a->registered = e->message.registered;
+        break;
+    default:
+        break; /* no message */
+    }
+    return 0;
+}
+
+/* Writes `count` payloads: the first, then the message when it is text,
+ * then the value. */
+static void write_event(rec_stream* s, const rec_domain* d, const rec_attr* a, const void* head,
+                        size_t head_size, uint64_t head_schema) {
+    nvtxPayloadData_t payloads[3];
+    size_t n = 0;
+    payloads[n++] = (nvtxPayloadData_t){head_schema, head_size, head};
+    if (a->text != NULL)
+        payloads[n++] = a->length != 0
+                            ? (nvtxPayloadData_t){d->ids.eventMessageUtf8, a->length, a->text}
+                            : (nvtxPayloadData_t){d->ids.eventMessageUtf8, 1, ""};
+    if (a->value_type != 0)
+        payloads[n++] =
+            (nvtxPayloadData_t){d->value_schema[a->value_type],
+                                a->value_type >= REC_NVTX_PAYLOAD_UINT32 ? 4u : 8u, a->value};
+    if (s->writer.iface->EventWrite(s->writer.stream, payloads, n) != NVTXW_RESULT_SUCCESS)
+        rec_refused();
+}
+
+/* A mark, or the begin half of a push/pop or start/end range. */
+static void write_begin(rec_stream* s, const rec_domain* d, int kind, int64_t ts, const rec_attr* a,
+                        nvtxRangeId_t id) {
+    const nvtxwEventHelperSchemaIds_t* ids = &d->ids;
+    int text = a->text != NULL;
+    if (kind == KIND_START) {
+        nvtxwRangeIdEventRegStringPayload_t p;
+        memset(&p, 0, sizeof p);
+        p.rangeId = id;
+        p.timestamp = ts;
+        p.attr.color = a->color, p.attr.category = a->category, p.attr.message = a->registered;
+        /* the UTF-8 form is the same struct without the handle */
+        write_event(s, d, a, &p, text ? sizeof(nvtxwRangeIdEventUtf8Payload_t) : sizeof p,
+                    text ? ids->rangeStartUtf8 : ids->rangeStartRegString);
+    } else {
+        nvtxwEventRegStringPayload_t p;
+        memset(&p, 0, sizeof p);
+        p.timestamp = ts;
+        p.attr.color = a->color, p.attr.category = a->category, p.attr.message = a->registered;
+        if (kind == KIND_MARK)
+            write_event(s, d, a, &p, text ? sizeof(nvtxwEventUtf8Payload_t) : sizeof p,
+                        text ? ids->markUtf8 : ids->markRegString);
+        else
+            write_event(s, d, a, &p, text ? sizeof(nvtxwEventUtf8Payload_t) : sizeof p,
+                        text ? ids->rangePushUtf8 : ids->rangePushRegString);
+    }
+}
+
+static void attr_done(rec_attr* a) { free(a->heap); }
+
+/* An end half (pop, range end): one payload. */
+static void write_end(rec_stream* s, uint64_t schema, const void* data, size_t size) {
+    nvtxPayloadData_t payload = {schema, size, data};
+    if (s->writer.iface->EventWrite(s->writer.stream, &payload, 1) != NVTXW_RESULT_SUCCESS)
+        rec_refused();
+}
+
+/* ---- the calls ------------------------------------------------------------ */
+
+static void mark(nvtxDomainHandle_t domain, rec_attr* a) {
+    int64_t ts = rec_now();
+    rec_domain* d = rec_domain_of(domain);
+    rec_stream* s = d != NULL ? rec_stream_of(d) : NULL;
+    if (s != NULL)
+        write_begin(s, d, KIND_MARK, ts, a, 0);
+    attr_done(a);
+}
+
+static int push(nvtxDomainHandle_t domain, rec_attr* a) {
+    int64_t ts = rec_now();
+    rec_domain* d = rec_domain_of(domain);
+    rec_stream* s = d != NULL ? rec_stream_of(d) : NULL;
+    int level = -1;
+    if (s != NULL) {
+        write_begin(s, d, KIND_PUSH, ts, a, 0);
+        level = s->depth < INT32_MAX ? (int)s->depth : INT32_MAX;
+        s->depth++;
+    }
+    attr_done(a);
+    return level;
+}
+
+static int pop(nvtxDomainHandle_t domain) {
+    int64_t ts = rec_now();
+    rec_domain* d = rec_domain_of(domain);
+    rec_stream* s = d != NULL ? rec_stream_of(d) : NULL;
+    nvtxwRangePopPayload_t p;
+    if (s == NULL)
+        return -1;
+    if (s->depth == 0) {
+        rec_misuse(REC_MISUSE_POP_WITHOUT_PUSH);
+        return -1;
+    }
+    p.timestamp = ts;
+    write_end(s, d->ids.rangePop, &p, sizeof p);
+    s->depth--;
+    return s->depth < INT32_MAX ? (int)s->depth : INT32_MAX;
+}
+
+/* Range IDs: the thread's number + 1 above bit 40, its count below. */
+#define RANGE_THREAD_SHIFT 40
+
+static nvtxRangeId_t start(nvtxDomainHandle_t domain, rec_attr* a) {
+    int64_t ts = rec_now();
+    rec_domain* d = rec_domain_of(domain);
+    rec_stream* s = d != NULL ? rec_stream_of(d) : NULL;
+    rec_thread* t = rec_thread_self();
+    nvtxRangeId_t id = 0;
+    if (s != NULL && t != NULL) {
+        id = (uint64_t)(t->index + 1) << RANGE_THREAD_SHIFT | ++t->ranges_started;
+        write_begin(s, d, KIND_START, ts, a, id);
+    }
+    attr_done(a);
+    return id;
+}
+
+static void end(nvtxDomainHandle_t domain, nvtxRangeId_t id) {
+    int64_t ts = rec_now();
+    rec_domain* d = rec_domain_of(domain);
+    rec_stream* s = d != NULL ? rec_stream_of(d) : NULL;
+    uint64_t thread = id >> RANGE_THREAD_SHIFT;
+    nvtxwRangeEndPayload_t p;
+    if (s == NULL)
+        return;
+    if (thread == 0 || thread > atomic_load(&rec.thread_count) ||
+        (id & (((uint64_t)1 << RANGE_THREAD_SHIFT) - 1)) == 0) {
+        rec_misuse(REC_MISUSE_UNKNOWN_RANGE);
+        return;
+    }
+    p.rangeId = id;
+    p.timestamp = ts;
+    write_end(s, d->ids.rangeEnd, &p, sizeof p);
+}
+
+/* The attributes of an Ex call; NULL when NVTX would not have built them. */
+static rec_attr* ex_attr(rec_attr* a, const rec_nvtx_event_attributes* e) {
+    memset(a, 0, sizeof *a);
+    if (attr_from_nvtx(a, e) == 0)
+        return a;
+    rec_misuse(REC_MISUSE_BAD_ATTRIBUTES);
+    return NULL;
+}
+
+static rec_attr* text_attr(rec_attr* a, const char* text) {
+    memset(a, 0, sizeof *a);
+    attr_text(a, text);
+    return a;
+}
+
+static rec_attr* wide_attr(rec_attr* a, const wchar_t* text) {
+    memset(a, 0, sizeof *a);
+    attr_wide(a, text);
+    return a;
+}
+
+/* core module */
+static void MarkEx(const rec_nvtx_event_attributes* e) {
+    rec_attr a;
+    if (ex_attr(&a, e) != NULL)
+        mark(NULL, &a);
+}
+static void MarkA(const char* message) {
+    rec_attr a;
+    mark(NULL, text_attr(&a, message));
+}
+static void MarkW(const wchar_t* message) {
+    rec_attr a;
+    mark(NULL, wide_attr(&a, message));
+}
+static nvtxRangeId_t RangeStartEx(const rec_nvtx_event_attributes* e) {
+    rec_attr a;
+    return ex_attr(&a, e) != NULL ? start(NULL, &a) : 0;
+}
+static nvtxRangeId_t RangeStartA(const char* message) {
+    rec_attr a;
+    return start(NULL, text_attr(&a, message));
+}
+static nvtxRangeId_t RangeStartW(const wchar_t* message) {
+    rec_attr a;
+    return start(NULL, wide_attr(&a, message));
+}
+static void RangeEnd(nvtxRangeId_t id) { end(NULL, id); }
+static int RangePushEx(const rec_nvtx_event_attributes* e) {
+    rec_attr a;
+    return ex_attr(&a, e) != NULL ? push(NULL, &a) : -1;
+}
+static int RangePushA(const char* message) {
+    rec_attr a;
+    return push(NULL, text_attr(&a, message));
+}
+static int RangePushW(const wchar_t* message) {
+    rec_attr a;
+    return push(NULL, wide_attr(&a, message));
+}
+static int RangePop(void) { return pop(NULL); }
+
+static void name_category(nvtxDomainHandle_t domain, uint32_t category, const char* name) {
+    rec_domain* d = rec_domain_of(domain);
+    if (d == NULL || name == NULL || category == 0 || !atomic_load(&rec.active))
+        return;
+    pthread_mutex_lock(&rec.lock);
+    if (nvtxwCategoryRegister(rec.iface, d->handle, category, name) != NVTXW_RESULT_SUCCESS) {
+        pthread_mutex_unlock(&rec.lock);
+        rec_refused();
+        return;
+    }
+    pthread_mutex_unlock(&rec.lock);
+}
+
+static void name_category_wide(nvtxDomainHandle_t domain, uint32_t category, const wchar_t* name) {
+    rec_attr a;
+    if (name != NULL) {
+        wide_attr(&a, name);
+        name_category(domain, category, a.text);
+        attr_done(&a);
+    }
+}
+
+static void NameCategoryA(uint32_t category, const char* name) {
+    name_category(NULL, category, name);
+}
+static void NameCategoryW(uint32_t category, const wchar_t* name) {
+    name_category_wide(NULL, category, name);
+}
+static void NameOsThreadA(uint32_t tid, const char* name) {
+    if (name != NULL)
+        rec_thread_name(tid, name);
+}
+static void NameOsThreadW(uint32_t tid, const wchar_t* name) {
+    rec_attr a;
+    if (name != NULL) {
+        wide_attr(&a, name);
+        rec_thread_name(tid, a.text);
+        attr_done(&a);
+    }
+}
+
+/* core2 module: the domain forms */
+static void DomainMarkEx(nvtxDomainHandle_t domain, const rec_nvtx_event_attributes* e) {
+    rec_attr a;
+    if (ex_attr(&a, e) != NULL)
+        mark(domain, &a);
+}
+static nvtxRangeId_t DomainRangeStartEx(nvtxDomainHandle_t domain,
+                                        const rec_nvtx_event_attributes* e) {
+    rec_attr a;
+    return ex_attr(&a, e) != NULL ? start(domain, &a) : 0;
+}
+static void DomainRangeEnd(nvtxDomainHandle_t domain, nvtxRangeId_t id) { end(domain, id); }
+static int DomainRangePushEx(nvtxDomainHandle_t domain, const rec_nvtx_event_attributes* e) {
+    rec_attr a;
+    return ex_attr(&a, e) != NULL ? push(domain, &a) : -1;
+}
+static int DomainRangePop(nvtxDomainHandle_t domain) { return pop(domain); }
+static void DomainNameCategoryA(nvtxDomainHandle_t domain, uint32_t category, const char* name) {
+    name_category(domain, category, name);
+}
+static void DomainNameCategoryW(nvtxDomainHandle_t domain, uint32_t category, const wchar_t* name) {
+    name_category_wide(domain, category, name);
+}
+
+static nvtxStringHandle_t register_string(nvtxDomainHandle_t domain, const char* text) {
+    rec_domain* d = rec_domain_of(domain);
+    nvtxStringHandle_t handle = 0;
+    if (d == NULL || text == NULL || !atomic_load(&rec.active))
+        return 0;
+    pthread_mutex_lock(&rec.lock);
+    if (rec.iface->StringRegister(d->handle, text, &handle) != NVTXW_RESULT_SUCCESS)
+        handle = 0;
+    pthread_mutex_unlock(&rec.lock);
+    if (handle == 0)
+        rec_refused();
+    return handle;
+}
+
+static nvtxStringHandle_t DomainRegisterStringA(nvtxDomainHandle_t domain, const char* text) {
+    return register_string(domain, text);
+}
+static nvtxStringHandle_t DomainRegisterStringW(nvtxDomainHandle_t domain, const wchar_t* text) {
+    rec_attr a;
+    nvtxStringHandle_t handle;
+    if (text == NULL)
+        return 0;
+    wide_attr(&a, text);
+    handle = register_string(domain, a.text);
+    attr_done(&a);
+    return handle;
+}
+static nvtxDomainHandle_t DomainCreateA(const char* name) { return rec_domain_create(name); }
+static nvtxDomainHandle_t DomainCreateW(const wchar_t* name) {
+    rec_attr a;
+    nvtxDomainHandle_t handle;
+    if (name == NULL)
+        return rec_domain_create(NULL);
+    wide_attr(&a, name);
+    handle = rec_domain_create(a.text);
+    attr_done(&a);
+    return handle;
+}
+/* A domain stays: its events are in the report already. */
+static void DomainDestroy(nvtxDomainHandle_t domain) { (void)domain; }
+static void Initialize(const void* reserved) { (void)reserved; }
+
+#define SET(table, size, id, fn)                                                                   \
+    do {                                                                                           \
+        if ((unsigned)(id) <= (size) && (table)[id] != NULL)                                       \
+            *(table)[id] = (rec_nvtx_fn)(fn);                                                      \
+    } while (0)
+
+void rec_fill_core(rec_nvtx_table table, unsigned size) {
+    SET(table, size, REC_NVTX_CORE_MarkEx, MarkEx);
+    SET(table, size, REC_NVTX_CORE_MarkA, MarkA);
+    SET(table, size, REC_NVTX_CORE_MarkW, MarkW);
+    SET(table, size, REC_NVTX_CORE_RangeStartEx, RangeStartEx);
+    SET(table, size, REC_NVTX_CORE_RangeStartA, RangeStartA);
+    SET(table, size, REC_NVTX_CORE_RangeStartW, RangeStartW);
+    SET(table, size, REC_NVTX_CORE_RangeEnd, RangeEnd);
+    SET(table, size, REC_NVTX_CORE_RangePushEx, RangePushEx);
+    SET(table, size, REC_NVTX_CORE_RangePushA, RangePushA);
+    SET(table, size, REC_NVTX_CORE_RangePushW, RangePushW);
+    SET(table, size, REC_NVTX_CORE_RangePop, RangePop);
+    SET(table, size, REC_NVTX_CORE_NameCategoryA, NameCategoryA);
+    SET(table, size, REC_NVTX_CORE_NameCategoryW, NameCategoryW);
+    SET(table, size, REC_NVTX_CORE_NameOsThreadA, NameOsThreadA);
+    SET(table, size, REC_NVTX_CORE_NameOsThreadW, NameOsThreadW);
+}
+
+void rec_fill_core2(rec_nvtx_table table, unsigned size) {
+    SET(table, size, REC_NVTX_CORE2_DomainMarkEx, DomainMarkEx);
+    SET(table, size, REC_NVTX_CORE2_DomainRangeStartEx, DomainRangeStartEx);
+    SET(table, size, REC_NVTX_CORE2_DomainRangeEnd, DomainRangeEnd);
+    SET(table, size, REC_NVTX_CORE2_DomainRangePushEx, DomainRangePushEx);
+    SET(table, size, REC_NVTX_CORE2_DomainRangePop, DomainRangePop);
+    SET(table, size, REC_NVTX_CORE2_DomainNameCategoryA, DomainNameCategoryA);
+    SET(table, size, REC_NVTX_CORE2_DomainNameCategoryW, DomainNameCategoryW);
+    SET(table, size, REC_NVTX_CORE2_DomainRegisterStringA, DomainRegisterStringA);
+    SET(table, size, REC_NVTX_CORE2_DomainRegisterStringW, DomainRegisterStringW);
+    SET(table, size, REC_NVTX_CORE2_DomainCreateA, DomainCreateA);
+    SET(table, size, REC_NVTX_CORE2_DomainCreateW, DomainCreateW);
+    SET(table, size, REC_NVTX_CORE2_DomainDestroy, DomainDestroy);
+    SET(table, size, REC_NVTX_CORE2_Initialize, Initialize);
+}

@@ -1,0 +1,122 @@
+/*
+ * tools/record/rec_internal.h - the NVTX injection library's state
+ * (libnvtxw-inject.so, docs/record.md): one NVTXW session per process,
+ * written through libnvtxw's own function table.
+ *
+ *   rec_inject.c   InitializeInjectionNvtx2: fills NVTX's callback tables
+ *   rec_session.c  the session: config from the environment, domains,
+ *                  per-thread streams, the end at exit, the misuse counts
+ *   rec_events.c   the NVTX calls: marks, ranges, names
+ *
+ * Threads: every recorded thread writes its own streams (one per NVTX
+ * domain it uses, opened at its first event there), so the write path
+ * takes no lock; registrations and stream opens take `lock` (NVTXW lets
+ * one thread at a time open streams). The domain table never moves: a
+ * domain handle given to the program is its index, read without a lock.
+ */
+#ifndef NVTXW_TOOLS_RECORD_REC_INTERNAL_H
+#define NVTXW_TOOLS_RECORD_REC_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <wchar.h>
+
+#include "nvtx_inject_abi.h"
+#include "nvtxw/abi.h"
+#include "nvtxw/helper_types.h"
+
+/* Domains a process may create (nvtxDomainCreate); later ones are refused
+ * and their events go uncounted into the misuse summary. */
+#define REC_MAX_DOMAINS 4096
+
+typedef struct rec_domain {
+    nvtxDomainHandle_t handle; /* NVTXW's */
+    nvtxwEventHelperSchemaIds_t ids;
+    uint64_t value_schema[REC_NVTX_PAYLOAD_TYPES]; /* one field "payload" of each type */
+    uint64_t time_domain;                          /* CLOCK_MONOTONIC */
+    uint64_t process_scope;                        /* "COMM[PID]" */
+    char* name;                                    /* NULL: NVTX's default domain */
+    uint32_t index;
+} rec_domain;
+
+/* A thread's stream in one domain. */
+typedef struct rec_stream {
+    nvtxwEventWriter_t writer; /* writer.stream NULL: not open */
+    int64_t depth;             /* pushes not popped yet */
+    int failed;                /* could not be opened: the events are dropped */
+} rec_stream;
+
+typedef struct rec_thread {
+    pid_t tid;
+    uint32_t index; /* order of the threads' first events, from 0 */
+    uint64_t ranges_started;
+    rec_stream* streams; /* by domain index */
+    uint32_t stream_capacity;
+} rec_thread;
+
+/* What the program did that could not be recorded, reported at exit. */
+enum {
+    REC_MISUSE_POP_WITHOUT_PUSH,
+    REC_MISUSE_UNKNOWN_RANGE,
+    REC_MISUSE_UNKNOWN_DOMAIN,
+    REC_MISUSE_BAD_ATTRIBUTES,
+    REC_MISUSE_REFUSED,   /* a write libnvtxw refused (its first message is kept) */
+    REC_MISUSE_NO_STREAM, /* a thread's stream could not be opened */
+    REC_MISUSE_KINDS
+};
+
+typedef struct rec_state {
+    pthread_mutex_t lock; /* registrations, stream opens, the end */
+    const nvtxwInterface_t* iface;
+    nvtxwSessionHandle_t session;
+    _Atomic int active; /* events are recorded */
+    pid_t pid;
+    char process[64];                             /* the program's name (comm) */
+    rec_domain* _Atomic domains[REC_MAX_DOMAINS]; /* [0]: the default domain */
+    _Atomic uint32_t domain_count;
+    _Atomic uint32_t thread_count;
+    _Atomic uint64_t misuse[REC_MISUSE_KINDS];
+    char first_refusal[512]; /* under lock */
+    char output[4096];       /* where the report goes */
+} rec_state;
+
+extern rec_state rec;
+
+/* rec_session.c */
+/* Begins the session from the environment (docs/record.md); 0, or -1 with
+ * a message on stderr (nothing is recorded then). */
+int rec_session_begin(void);
+/* Ends the session once (at exit): the report is written; prints what
+ * could not be recorded. Safe to call again. */
+void rec_session_end(void);
+/* The domain of a handle the program passes (NULL: the default domain);
+ * NULL, counted as misuse, for one this library did not hand out. */
+rec_domain* rec_domain_of(nvtxDomainHandle_t handle);
+/* nvtxDomainCreate: the handle of the domain of that name (the same one for
+ * a name given again); NULL when none can be made. */
+nvtxDomainHandle_t rec_domain_create(const char* name);
+/* The calling thread's stream in `domain`, opened at its first use; NULL
+ * when nothing is recorded (no session, or the stream cannot be opened). */
+rec_stream* rec_stream_of(rec_domain* domain);
+/* The calling thread's state; NULL when out of memory. */
+rec_thread* rec_thread_self(void);
+/* nvtxNameOsThread: the name of the streams of thread `tid` opened later. */
+void rec_thread_name(uint32_t tid, const char* name);
+void rec_misuse(int kind);
+/* A write libnvtxw refused: counted, its first message kept. */
+void rec_refused(void);
+/* Nanoseconds of CLOCK_MONOTONIC. */
+int64_t rec_now(void);
+
+/* rec_events.c */
+/* UTF-8 of a wide string into `out` (NUL-terminated, cut at a character
+ * boundary to fit `size`); invalid code points become U+FFFD. */
+size_t rec_wide_to_utf8(const wchar_t* text, char* out, size_t size);
+/* Fills the callback tables; rec_inject.c. */
+void rec_fill_core(rec_nvtx_table table, unsigned size);
+void rec_fill_core2(rec_nvtx_table table, unsigned size);
+
+#endif /* NVTXW_TOOLS_RECORD_REC_INTERNAL_H */
