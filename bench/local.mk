@@ -5,6 +5,7 @@
 # its baseline, so `make bench` refuses to run when configure did not find it.
 EXTRA_DIST += bench/write_bench.c bench/README.md bench/otf2_import_bench.sh \
 	bench/synthetic_mem_bench.sh
+EXTRA_DIST += bench/record_bench.sh
 EXTRA_DIST += bench/chrome_in_bench.sh bench/chrome_trace_gen.py bench/perfetto_bench.sh \
 	bench/converters_bench.sh
 EXTRA_PROGRAMS = bench/write_bench bench/otf2_count
@@ -31,7 +32,8 @@ BENCH_OTF2_IMPORT = top_builddir=. bash $(srcdir)/bench/otf2_import_bench.sh
 
 if HAVE_OTF2
 bench: bench/write_bench$(EXEEXT) tests/unit/chrome_test$(EXEEXT) tests/unit/sqlite_test$(EXEEXT) \
-	tests/unit/tasks_test$(EXEEXT) $(BENCH_OTF2_IMPORT_DEPS) tools/replay/nvtxw-replay$(EXEEXT)
+	tests/unit/tasks_test$(EXEEXT) $(BENCH_OTF2_IMPORT_DEPS) tools/replay/nvtxw-replay$(EXEEXT) \
+	$(BENCH_RECORD_DEPS)
 	./bench/write_bench $(BENCH_FLAGS)
 	NVTXW_CHROME_BENCH_RANGES=1000000 ./tests/unit/chrome_test | grep 'MB/s'
 	NVTXW_TASKS_BENCH_SLICES=1000000 ./tests/unit/tasks_test | grep 'MB/s'
@@ -39,6 +41,7 @@ bench: bench/write_bench$(EXEEXT) tests/unit/chrome_test$(EXEEXT) tests/unit/sql
 	$(BENCH_PERFETTO)
 	$(BENCH_CONVERTERS)
 	$(BENCH_OTF2_IMPORT)
+	$(BENCH_RECORD)
 bench-otf2-import: $(BENCH_OTF2_IMPORT_DEPS)
 	$(BENCH_OTF2_IMPORT)
 else
@@ -78,3 +81,17 @@ SYNTHETIC_BENCH_FLAGS =
 bench-synthetic: tools/replay/nvtxw-replay$(EXEEXT)
 	top_builddir=. $(SYNTHETIC_BENCH_FLAGS) bash $(srcdir)/bench/synthetic_mem_bench.sh
 .PHONY: bench-synthetic
+
+# The recorder's cost on the calling thread (bench/README.md, docs/record.md):
+# ns per NVTX call of a tight loop, with nvtxw-record against without a tool.
+# It needs the nvtx3 headers (the annotated test program).
+if HAVE_NVTX3
+BENCH_RECORD_DEPS = tests/record/nvtx_program$(EXEEXT) tools/record/nvtxw-record$(EXEEXT)
+BENCH_RECORD = top_builddir=. bash $(srcdir)/bench/record_bench.sh
+else
+BENCH_RECORD_DEPS =
+BENCH_RECORD = @echo "bench: the recorder's cost is not measured: this build has no NVIDIA nvtx3 headers (install the CUDA toolkit or configure --with-nvtx3=DIR)"
+endif
+bench-record: $(BENCH_RECORD_DEPS)
+	$(BENCH_RECORD)
+.PHONY: bench-record

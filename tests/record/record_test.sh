@@ -100,6 +100,32 @@ check "basic: categories 7 (io) and 3 (compute, domain dom) are named" \
     bash -c "grep -q '^category domain=\"\" id=7 name=\"io\"' '$w/basic.txt' &&
              grep -q '^category domain=\"dom\" id=3 name=\"compute\"' '$w/basic.txt'"
 
+# ---- the C++ wrapper (nvtx3.hpp) -------------------------------------------
+cpp_program=$PWD/$top_builddir/tests/record/nvtx_cpp_program
+[ -x "$cpp_program" ] || cpp_program=$top_builddir/tests/record/nvtx_cpp_program
+"$record" --quiet -o "$w/cpp.nvtxw" "$cpp_program"
+check "c++: exit status 0" [ $? -eq 0 ]
+to_json "$w/cpp.nvtxw" "$w/cpp.json"
+check_json "c++: scoped ranges in two domains, registered string, named category, payload, a unique_range ended on another thread" \
+    "$w/cpp.json" '
+got = collections.Counter((e["row"].endswith("[solver]"), e["ph"], e["name"], e.get("cat", ""),
+                           json.dumps(e.get("args", {}), sort_keys=True)) for e in ev)
+want = collections.Counter({
+    (False, "X", "outer", "nvtx", "{}"): 1,
+    (False, "i", "checkpoint", "nvtx", "{\"payload\": 7}"): 1,
+    (False, "b", "async", "nvtx", "{}"): 1,
+    (False, "e", "", "nvtx", "{}"): 1, # an end on another stream: no name (docs/chrome-json.md)
+    (True, "X", "iteration", "io", "{}"): 3,
+})
+assert got == want, got
+b = [e for e in ev if e["ph"] == "b"][0]; e2 = [e for e in ev if e["ph"] == "e"][0]
+assert b["id"] == e2["id"] and b["row"] != e2["row"], ("ended on the other thread", b, e2)
+outer = [e for e in ev if e["name"] == "outer"][0]
+for e in ev:
+    if e["name"] == "iteration":
+        assert outer["ts"] <= e["ts"] and e["ts"] + e["dur"] <= outer["ts"] + outer["dur"], e
+'
+
 # ---- threads: one stream each, ranges ended on another thread ------------
 threads_case() { # N
     local n=$1
