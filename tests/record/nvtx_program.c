@@ -21,6 +21,9 @@
  *                            exec, a mark after it
  *   nvtx_program loop N      N push/pop pairs of one name (the overhead
  *                            measurement of docs/record.md)
+ *   nvtx_program clock N     N marks 10 ms apart, each between two reads
+ *                            of CLOCK_MONOTONIC, printed "BEFORE AFTER" a
+ *                            line: the recorded times must fall between
  */
 #define _GNU_SOURCE
 #include <nvtx3/nvToolsExt.h>
@@ -170,6 +173,20 @@ int main(int argc, char** argv) {
         for (i = 0; i < n; i++)
             nvtxMarkA("before the kill");
         raise(SIGKILL);
+    }
+    if (strcmp(mode, "clock") == 0) {
+        long n = argc > 2 ? atol(argv[2]) : 30, i;
+        struct timespec pause_10ms = {0, 10000000};
+        for (i = 0; i < n; i++) {
+            struct timespec before, after;
+            clock_gettime(CLOCK_MONOTONIC, &before);
+            nvtxMarkA("clock");
+            clock_gettime(CLOCK_MONOTONIC, &after);
+            printf("%lld %lld\n", (long long)before.tv_sec * 1000000000LL + before.tv_nsec,
+                   (long long)after.tv_sec * 1000000000LL + after.tv_nsec);
+            nanosleep(&pause_10ms, NULL);
+        }
+        return 0;
     }
     if (strcmp(mode, "loop") == 0) {
         long n = argc > 2 ? atol(argv[2]) : 1000000, i;

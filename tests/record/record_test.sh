@@ -167,6 +167,30 @@ x = [e for e in ev if e["name"] == "sleep"]
 assert len(x) == 1 and x[0]["dur"] >= 1000.0, x
 '
 
+# ---- the clock: CLOCK_MONOTONIC nanoseconds, from the TSC or not ----------
+# Marks 10 ms apart for 0.4 s (the TSC line takes new points every 50 ms),
+# each between two reads of CLOCK_MONOTONIC by the program itself: the
+# recorded time must fall between them (1 us of slack for the conversion).
+for clock in default monotonic; do
+    if [ "$clock" = default ]; then
+        "$record" --quiet -o "$w/clock.nvtxw" "$program" clock 40 >"$w/clock.times"
+    else
+        NVTXW_RECORD_CLOCK=monotonic "$record" --quiet -o "$w/clock.nvtxw" "$program" clock 40 \
+            >"$w/clock.times"
+    fi
+    "$replay" "$w/clock.nvtxw" --to text 2>&1 | grep -o 'timestamp=[0-9]*' | cut -d= -f2 \
+        >"$w/clock.recorded"
+    check "clock ($clock): 40 marks, each recorded between the program's own clock reads" \
+        python3 -c '
+import sys
+times = [tuple(map(int, l.split())) for l in open(sys.argv[1])]
+got = [int(l) for l in open(sys.argv[2])]
+assert len(times) == 40 and len(got) == 40, (len(times), len(got))
+bad = [(b, t, a) for (b, a), t in zip(times, got) if not b - 1000 <= t <= a + 1000]
+assert not bad, bad[:3]
+' "$w/clock.times" "$w/clock.recorded"
+done
+
 # ---- misuse is counted, never a crash ------------------------------------
 "$record" -o "$w/misuse.nvtxw" --quiet "$program" misuse 2>"$w/misuse.err"
 check "misuse: exit status 0" [ $? -eq 0 ]

@@ -8,7 +8,8 @@ tools_record_libnvtxw_inject_la_SOURCES = \
 	tools/record/rec_internal.h \
 	tools/record/rec_inject.c \
 	tools/record/rec_session.c \
-	tools/record/rec_events.c
+	tools/record/rec_events.c \
+	tools/record/rec_clock.c
 tools_record_libnvtxw_inject_la_CPPFLAGS = $(TOOL_CPPFLAGS)
 tools_record_libnvtxw_inject_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
 tools_record_libnvtxw_inject_la_LDFLAGS = -module -avoid-version -shared -no-undefined

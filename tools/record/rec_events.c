@@ -1,7 +1,7 @@
 /*
  * tools/record/rec_events.c - NVTX's core and domain calls as NVTXW events
- * on the calling thread's stream (rec_session.c), timestamped with
- * CLOCK_MONOTONIC when called.
+ * on the calling thread's stream (rec_session.c), timestamped when called
+ * (the clock is read first, rec_clock.c).
  *
  * An event is the NVTXW helper schemas' payload (nvtxw/helpers.h: the
  * times, color, category, range ID), then the message (UTF-8 text, or the
@@ -71,6 +71,16 @@ size_t rec_wide_to_utf8(const wchar_t* text, char* out, size_t size) {
     if (size > 0)
         out[n] = '\0';
     return n;
+}
+
+/* Empty attributes; `wide` is left as it is (it is written before use). */
+static void attr_init(rec_attr* a) {
+    a->color = a->category = 0;
+    a->value_type = 0;
+    a->text = NULL;
+    a->length = 0;
+    a->registered = 0;
+    a->heap = NULL;
 }
 
 static void attr_text(rec_attr* a, const char* text) {
@@ -190,22 +200,22 @@ static void write_end(rec_stream* s, uint64_t schema, const void* data, size_t s
 
 /* ---- the calls ------------------------------------------------------------ */
 
-static void mark(nvtxDomainHandle_t domain, rec_attr* a) {
-    int64_t ts = rec_now();
+static void mark(nvtxDomainHandle_t domain, rec_attr* a, uint64_t raw) {
     rec_domain* d = rec_domain_of(domain);
-    rec_stream* s = d != NULL ? rec_stream_of(d) : NULL;
+    rec_thread* t = NULL;
+    rec_stream* s = d != NULL ? rec_stream_of(d, &t) : NULL;
     if (s != NULL)
-        write_begin(s, d, KIND_MARK, ts, a, 0);
+        write_begin(s, d, KIND_MARK, rec_clock_ns(t, raw), a, 0);
     attr_done(a);
 }
 
-static int push(nvtxDomainHandle_t domain, rec_attr* a) {
-    int64_t ts = rec_now();
+static int push(nvtxDomainHandle_t domain, rec_attr* a, uint64_t raw) {
     rec_domain* d = rec_domain_of(domain);
-    rec_stream* s = d != NULL ? rec_stream_of(d) : NULL;
+    rec_thread* t = NULL;
+    rec_stream* s = d != NULL ? rec_stream_of(d, &t) : NULL;
     int level = -1;
     if (s != NULL) {
-        write_begin(s, d, KIND_PUSH, ts, a, 0);
+        write_begin(s, d, KIND_PUSH, rec_clock_ns(t, raw), a, 0);
         level = s->depth < INT32_MAX ? (int)s->depth : INT32_MAX;
         s->depth++;
     }
@@ -214,9 +224,10 @@ static int push(nvtxDomainHandle_t domain, rec_attr* a) {
 }
 
 static int pop(nvtxDomainHandle_t domain) {
-    int64_t ts = rec_now();
+    uint64_t raw = rec_clock_raw();
     rec_domain* d = rec_domain_of(domain);
-    rec_stream* s = d != NULL ? rec_stream_of(d) : NULL;
+    rec_thread* t = NULL;
+    rec_stream* s = d != NULL ? rec_stream_of(d, &t) : NULL;
     nvtxwRangePopPayload_t p;
     if (s == NULL)
         return -1;
@@ -224,7 +235,7 @@ static int pop(nvtxDomainHandle_t domain) {
         rec_misuse(REC_MISUSE_POP_WITHOUT_PUSH);
         return -1;
     }
-    p.timestamp = ts;
+    p.timestamp = rec_clock_ns(t, raw);
     write_end(s, d->ids.rangePop, &p, sizeof p);
     s->depth--;
     return s->depth < INT32_MAX ? (int)s->depth : INT32_MAX;
@@ -233,24 +244,24 @@ static int pop(nvtxDomainHandle_t domain) {
 /* Range IDs: the thread's number + 1 above bit 40, its count below. */
 #define RANGE_THREAD_SHIFT 40
 
-static nvtxRangeId_t start(nvtxDomainHandle_t domain, rec_attr* a) {
-    int64_t ts = rec_now();
+static nvtxRangeId_t start(nvtxDomainHandle_t domain, rec_attr* a, uint64_t raw) {
     rec_domain* d = rec_domain_of(domain);
-    rec_stream* s = d != NULL ? rec_stream_of(d) : NULL;
-    rec_thread* t = rec_thread_self();
+    rec_thread* t = NULL;
+    rec_stream* s = d != NULL ? rec_stream_of(d, &t) : NULL;
     nvtxRangeId_t id = 0;
-    if (s != NULL && t != NULL) {
+    if (s != NULL) {
         id = (uint64_t)(t->index + 1) << RANGE_THREAD_SHIFT | ++t->ranges_started;
-        write_begin(s, d, KIND_START, ts, a, id);
+        write_begin(s, d, KIND_START, rec_clock_ns(t, raw), a, id);
     }
     attr_done(a);
     return id;
 }
 
 static void end(nvtxDomainHandle_t domain, nvtxRangeId_t id) {
-    int64_t ts = rec_now();
+    uint64_t raw = rec_clock_raw();
     rec_domain* d = rec_domain_of(domain);
-    rec_stream* s = d != NULL ? rec_stream_of(d) : NULL;
+    rec_thread* t = NULL;
+    rec_stream* s = d != NULL ? rec_stream_of(d, &t) : NULL;
     uint64_t thread = id >> RANGE_THREAD_SHIFT;
     nvtxwRangeEndPayload_t p;
     if (s == NULL)
@@ -261,13 +272,13 @@ static void end(nvtxDomainHandle_t domain, nvtxRangeId_t id) {
         return;
     }
     p.rangeId = id;
-    p.timestamp = ts;
+    p.timestamp = rec_clock_ns(t, raw);
     write_end(s, d->ids.rangeEnd, &p, sizeof p);
 }
 
 /* The attributes of an Ex call; NULL when NVTX would not have built them. */
 static rec_attr* ex_attr(rec_attr* a, const rec_nvtx_event_attributes* e) {
-    memset(a, 0, sizeof *a);
+    attr_init(a);
     if (attr_from_nvtx(a, e) == 0)
         return a;
     rec_misuse(REC_MISUSE_BAD_ATTRIBUTES);
@@ -275,13 +286,13 @@ static rec_attr* ex_attr(rec_attr* a, const rec_nvtx_event_attributes* e) {
 }
 
 static rec_attr* text_attr(rec_attr* a, const char* text) {
-    memset(a, 0, sizeof *a);
+    attr_init(a);
     attr_text(a, text);
     return a;
 }
 
 static rec_attr* wide_attr(rec_attr* a, const wchar_t* text) {
-    memset(a, 0, sizeof *a);
+    attr_init(a);
     attr_wide(a, text);
     return a;
 }
@@ -289,41 +300,50 @@ static rec_attr* wide_attr(rec_attr* a, const wchar_t* text) {
 /* core module */
 static void MarkEx(const rec_nvtx_event_attributes* e) {
     rec_attr a;
+    uint64_t raw = rec_clock_raw();
     if (ex_attr(&a, e) != NULL)
-        mark(NULL, &a);
+        mark(NULL, &a, raw);
 }
 static void MarkA(const char* message) {
     rec_attr a;
-    mark(NULL, text_attr(&a, message));
+    uint64_t raw = rec_clock_raw();
+    mark(NULL, text_attr(&a, message), raw);
 }
 static void MarkW(const wchar_t* message) {
     rec_attr a;
-    mark(NULL, wide_attr(&a, message));
+    uint64_t raw = rec_clock_raw();
+    mark(NULL, wide_attr(&a, message), raw);
 }
 static nvtxRangeId_t RangeStartEx(const rec_nvtx_event_attributes* e) {
     rec_attr a;
-    return ex_attr(&a, e) != NULL ? start(NULL, &a) : 0;
+    uint64_t raw = rec_clock_raw();
+    return ex_attr(&a, e) != NULL ? start(NULL, &a, raw) : 0;
 }
 static nvtxRangeId_t RangeStartA(const char* message) {
     rec_attr a;
-    return start(NULL, text_attr(&a, message));
+    uint64_t raw = rec_clock_raw();
+    return start(NULL, text_attr(&a, message), raw);
 }
 static nvtxRangeId_t RangeStartW(const wchar_t* message) {
     rec_attr a;
-    return start(NULL, wide_attr(&a, message));
+    uint64_t raw = rec_clock_raw();
+    return start(NULL, wide_attr(&a, message), raw);
 }
 static void RangeEnd(nvtxRangeId_t id) { end(NULL, id); }
 static int RangePushEx(const rec_nvtx_event_attributes* e) {
     rec_attr a;
-    return ex_attr(&a, e) != NULL ? push(NULL, &a) : -1;
+    uint64_t raw = rec_clock_raw();
+    return ex_attr(&a, e) != NULL ? push(NULL, &a, raw) : -1;
 }
 static int RangePushA(const char* message) {
     rec_attr a;
-    return push(NULL, text_attr(&a, message));
+    uint64_t raw = rec_clock_raw();
+    return push(NULL, text_attr(&a, message), raw);
 }
 static int RangePushW(const wchar_t* message) {
     rec_attr a;
-    return push(NULL, wide_attr(&a, message));
+    uint64_t raw = rec_clock_raw();
+    return push(NULL, wide_attr(&a, message), raw);
 }
 static int RangePop(void) { return pop(NULL); }
 
@@ -371,18 +391,21 @@ static void NameOsThreadW(uint32_t tid, const wchar_t* name) {
 /* core2 module: the domain forms */
 static void DomainMarkEx(nvtxDomainHandle_t domain, const rec_nvtx_event_attributes* e) {
     rec_attr a;
+    uint64_t raw = rec_clock_raw();
     if (ex_attr(&a, e) != NULL)
-        mark(domain, &a);
+        mark(domain, &a, raw);
 }
 static nvtxRangeId_t DomainRangeStartEx(nvtxDomainHandle_t domain,
                                         const rec_nvtx_event_attributes* e) {
     rec_attr a;
-    return ex_attr(&a, e) != NULL ? start(domain, &a) : 0;
+    uint64_t raw = rec_clock_raw();
+    return ex_attr(&a, e) != NULL ? start(domain, &a, raw) : 0;
 }
 static void DomainRangeEnd(nvtxDomainHandle_t domain, nvtxRangeId_t id) { end(domain, id); }
 static int DomainRangePushEx(nvtxDomainHandle_t domain, const rec_nvtx_event_attributes* e) {
     rec_attr a;
-    return ex_attr(&a, e) != NULL ? push(domain, &a) : -1;
+    uint64_t raw = rec_clock_raw();
+    return ex_attr(&a, e) != NULL ? push(domain, &a, raw) : -1;
 }
 static int DomainRangePop(nvtxDomainHandle_t domain) { return pop(domain); }
 static void DomainNameCategoryA(nvtxDomainHandle_t domain, uint32_t category, const char* name) {

@@ -7,6 +7,8 @@
  *   rec_session.c  the session: config from the environment, domains,
  *                  per-thread streams, the end at exit, the misuse counts
  *   rec_events.c   the NVTX calls: marks, ranges, names
+ *   rec_clock.c    timestamps: CLOCK_MONOTONIC, read from the TSC where
+ *                  that is exact
  *
  * Threads: every recorded thread writes its own streams (one per NVTX
  * domain it uses, opened at its first event there), so the write path
@@ -53,6 +55,9 @@ typedef struct rec_thread {
     pid_t tid;
     uint32_t index; /* order of the threads' first events, from 0 */
     uint64_t ranges_started;
+    double ns_per_tick;  /* the thread's TSC line (rec_clock.c); 0: none yet */
+    uint64_t next_sync;  /* TSC of its next point */
+    int64_t last_ns;     /* its latest timestamp: they never go back */
     rec_stream* streams; /* by domain index */
     uint32_t stream_capacity;
 } rec_thread;
@@ -98,9 +103,10 @@ rec_domain* rec_domain_of(nvtxDomainHandle_t handle);
 /* nvtxDomainCreate: the handle of the domain of that name (the same one for
  * a name given again); NULL when none can be made. */
 nvtxDomainHandle_t rec_domain_create(const char* name);
-/* The calling thread's stream in `domain`, opened at its first use; NULL
- * when nothing is recorded (no session, or the stream cannot be opened). */
-rec_stream* rec_stream_of(rec_domain* domain);
+/* The calling thread's stream in `domain`, opened at its first use, and
+ * the thread in *thread; NULL when nothing is recorded (no session, or the
+ * stream cannot be opened). */
+rec_stream* rec_stream_of(rec_domain* domain, rec_thread** thread);
 /* The calling thread's state; NULL when out of memory. */
 rec_thread* rec_thread_self(void);
 /* nvtxNameOsThread: the name of the streams of thread `tid` opened later. */
@@ -108,8 +114,16 @@ void rec_thread_name(uint32_t tid, const char* name);
 void rec_misuse(int kind);
 /* A write libnvtxw refused: counted, its first message kept. */
 void rec_refused(void);
-/* Nanoseconds of CLOCK_MONOTONIC. */
-int64_t rec_now(void);
+
+/* rec_clock.c */
+/* Chooses the clock (NVTXW_RECORD_CLOCK, the TSC's and the kernel's
+ * clocksource) and calibrates it: "tsc" or "monotonic". Before any event. */
+const char* rec_clock_init(void);
+/* The clock as read at the call: TSC ticks or CLOCK_MONOTONIC ns. */
+uint64_t rec_clock_raw(void);
+/* `raw` as CLOCK_MONOTONIC nanoseconds on thread `t` (never before its
+ * previous timestamp when read from the TSC). */
+int64_t rec_clock_ns(rec_thread* t, uint64_t raw);
 
 /* rec_events.c */
 /* UTF-8 of a wide string into `out` (NUL-terminated, cut at a character

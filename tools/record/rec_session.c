@@ -50,12 +50,6 @@ typedef struct thread_name {
 static thread_name* names;
 static size_t name_count, name_capacity;
 
-int64_t rec_now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 void rec_misuse(int kind) { atomic_fetch_add_explicit(&rec.misuse[kind], 1, memory_order_relaxed); }
 
 void rec_refused(void) {
@@ -252,11 +246,12 @@ static void stream_open(rec_thread* t, rec_domain* d, rec_stream* s) {
     nvtxwEventWriterInit(&s->writer, rec.iface, stream, &d->ids);
 }
 
-rec_stream* rec_stream_of(rec_domain* d) {
+rec_stream* rec_stream_of(rec_domain* d, rec_thread** thread) {
     rec_thread* t;
     rec_stream* s;
     if (!atomic_load_explicit(&rec.active, memory_order_relaxed) || (t = rec_thread_self()) == NULL)
         return NULL;
+    *thread = t;
     if (d->index >= t->stream_capacity) {
         uint32_t capacity = d->index + 4;
         rec_stream* grown = realloc(t->streams, capacity * sizeof *grown);
@@ -345,6 +340,7 @@ int rec_session_begin(void) {
     char session_name[96];
     size_t size;
     rec.pid = getpid();
+    rec_clock_init();
     read_process_name();
     choose_output();
     if (nvtxwGetInterface(NVTXW_INTERFACE_VERSION, (const void**)&rec.iface) != 0) {
