@@ -26,9 +26,9 @@ now() { date +%s%N; }
 best_base= best_rec=
 for ((run = 1; run <= repeat; run++)); do
     t0=$(now)
-    "$program" loop "$pairs"
+    "$program" loop "$pairs" >/dev/null
     t1=$(now)
-    "$record" --quiet -o "$tmp/loop.nvtxw" "$program" loop "$pairs"
+    "$record" --quiet -o "$tmp/loop.nvtxw" "$program" loop "$pairs" >/dev/null
     t2=$(now)
     base=$((t1 - t0)) rec=$((t2 - t1))
     [ -z "$best_base" ] || [ "$base" -lt "$best_base" ] && best_base=$base

@@ -20,7 +20,10 @@
  *   nvtx_program fork        a mark, a child that marks and exits without
  *                            exec, a mark after it
  *   nvtx_program loop N      N push/pop pairs of one name (the overhead
- *                            measurement of docs/record.md)
+ *                            measurement of docs/record.md), then prints
+ *                            "loop done: N pairs"
+ *   nvtx_program names N     N marks and N push/pops, each of its own name,
+ *                            and N registered strings
  *   nvtx_program clock N     N marks 10 ms apart, each between two reads
  *                            of CLOCK_MONOTONIC, printed "BEFORE AFTER" a
  *                            line: the recorded times must fall between
@@ -174,6 +177,19 @@ int main(int argc, char** argv) {
             nvtxMarkA("before the kill");
         raise(SIGKILL);
     }
+    if (strcmp(mode, "names") == 0) {
+        long n = argc > 2 ? atol(argv[2]) : 1000000, i;
+        nvtxDomainHandle_t domain = nvtxDomainCreateA("names");
+        char name[48];
+        for (i = 0; i < n; i++) {
+            snprintf(name, sizeof name, "name %ld", i);
+            nvtxMarkA(name);
+            nvtxRangePushA(name);
+            nvtxRangePop();
+            nvtxDomainRegisterStringA(domain, name);
+        }
+        return 0;
+    }
     if (strcmp(mode, "clock") == 0) {
         long n = argc > 2 ? atol(argv[2]) : 30, i;
         struct timespec pause_10ms = {0, 10000000};
@@ -194,6 +210,7 @@ int main(int argc, char** argv) {
             nvtxRangePushA("iteration");
             nvtxRangePop();
         }
+        printf("loop done: %ld pairs\n", n);
         return 0;
     }
     if (strcmp(mode, "fork") == 0) {

@@ -204,6 +204,20 @@ got = [(e["ph"], e["name"]) for e in sorted(ev, key=lambda e: e["ts"])]
 assert got == [("i", ""), ("X", ""), ("i", "bad \ufffd utf-8"), ("i", "after")], got
 '
 
+# ---- many distinct names ---------------------------------------------------
+"$record" --quiet -o "$w/names.nvtxw" "$program" names 100000
+check "names: exit status 0" [ $? -eq 0 ]
+"$replay" "$w/names.nvtxw" --to text 2>/dev/null | grep -c '^string domain="names"' >"$w/names.strings"
+"$replay" "$w/names.nvtxw" --stats=csv -o "$w/names.csv" 2>/dev/null
+check "names: 100000 ranges of 100000 distinct names, 100000 registered strings" \
+    python3 -c '
+import csv, sys
+rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 3 and r[-1].startswith("name ")]
+names = {r[-1] for r in rows}
+assert len(rows) == 100000 and len(names) == 100000, (len(rows), len(names))
+assert int(open(sys.argv[2]).read()) == 100000
+' "$w/names.csv" "$w/names.strings"
+
 # ---- no NVTX call: an empty, valid report --------------------------------
 "$record" -o "$w/none.nvtxw" "$program" none 2>"$w/none.err"
 check "none: exit status 0" [ $? -eq 0 ]
@@ -232,6 +246,21 @@ marks=$(grep -c 'before the kill' "$w/kill.txt")
 check "kill: the report holds the marks of its complete chunks ($marks of 300000)" \
     bash -c "[ '$marks' -gt 1000 ] && [ '$marks' -lt 300000 ]"
 check "kill: the reader names the damage" grep -q "writer did not finish" "$w/kill-replay.err"
+
+# ---- the disk fills up: recording stops, the program goes on ---------------
+# A 64 KiB file-size limit (SIGXFSZ ignored, so writes fail with EFBIG as
+# on a full disk) stops the recording in the middle of 2 M pairs.
+(ulimit -f 64; trap '' XFSZ; exec "$record" -o "$w/full.nvtxw" "$program" loop 2000000) \
+    >"$w/full.out" 2>"$w/full.err"
+full_status=$?
+check "disk full: the program ran to its end" grep -q "loop done: 2000000 pairs" "$w/full.out"
+check "disk full: exit status 1 (the program's was 0)" [ "$full_status" -eq 1 ]
+check "disk full: the failure is named once, with the file's words" \
+    bash -c "grep -q 'the report of nvtx_program .* was not written: cannot write report chunk: .*File too large' '$w/full.err' &&
+             grep -q 'calls after a write failed and the recording stopped' '$w/full.err' &&
+             grep -q 'nvtxw-record: error: .* ran, but its report $w/full.nvtxw was not written' '$w/full.err'"
+check "disk full: nothing is left under the output's name, no temporary file" \
+    bash -c "! ls '$w' | grep -q '^full.nvtxw'"
 
 # ---- children ------------------------------------------------------------
 "$record" --quiet -o "$w/fork.nvtxw" "$program" fork

@@ -11,7 +11,10 @@
  * Afterwards: a program that never called NVTX gets an empty report
  * written here; a program killed before it could finish leaves its report
  * under the temporary name libnvtxw wrote it to, which is renamed to OUT
- * (readable up to its last complete chunk). Exit status 125 for our own
+ * (readable up to its last complete chunk). The program's recording says
+ * in a status file (NVTXW_RECORD_STATUS) whether it began, ended or
+ * failed; a failed one (a full disk) makes the status 1 when the program's
+ * was 0. Exit status 125 for our own
  * errors before the program ran, 127 when it cannot be run.
  */
 #define _GNU_SOURCE
@@ -205,9 +208,14 @@ static void forward_signal(int sig) {
         kill(child, sig);
 }
 
+/* Where the program's recording says how it went (rec_session.c). */
+static char status_path[PATH_MAX];
+
 /* The environment the program runs with (in the child, before exec). */
 static int child_environment(const char* library, const char* output, const char* sink) {
     char config[64], pid[24];
+    if (setenv("NVTXW_RECORD_STATUS", status_path, 1) != 0)
+        return -1;
     snprintf(config, sizeof config, "Sink=%s", sink);
     snprintf(pid, sizeof pid, "%ld", (long)getpid());
     return setenv("NVTX_INJECTION64_PATH", library, 1) != 0 ||
@@ -257,6 +265,34 @@ static int run(char** program, const char* library, const char* output, const ch
     return status;
 }
 
+/* Creates the status file (empty: the program has not called NVTX yet). */
+static int status_create(void) {
+    const char* dir = getenv("TMPDIR");
+    int fd;
+    snprintf(status_path, sizeof status_path, "%s/nvtxw-record-status.XXXXXX",
+             dir != NULL && dir[0] != '\0' ? dir : "/tmp");
+    if ((fd = mkstemp(status_path)) < 0) {
+        fprintf(stderr, "%s: error: cannot create %s: %s\n", TOOL, status_path, strerror(errno));
+        return -1;
+    }
+    close(fd);
+    return 0;
+}
+
+/* What the program's recording said: its first line, "" when it said
+ * nothing (no NVTX call); the file is removed. */
+static void status_read(char* line, size_t size) {
+    FILE* f = fopen(status_path, "r");
+    line[0] = '\0';
+    if (f != NULL) {
+        if (fgets(line, (int)size, f) == NULL)
+            line[0] = '\0';
+        fclose(f);
+    }
+    line[strcspn(line, "\n")] = '\0';
+    unlink(status_path);
+}
+
 /* What became of the output; the exit status to return. */
 static int finish(const options* o, const char* output, const char* sink, file_id before,
                   int status) {
@@ -265,8 +301,16 @@ static int finish(const options* o, const char* output, const char* sink, file_i
         after.exists && (!before.exists || after.dev != before.dev || after.ino != before.ino);
     int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     const char* base = strrchr(o->program[0], '/');
+    char said[1200];
+    status_read(said, sizeof said);
     if (WIFEXITED(status) && code == STATUS_CANNOT_RUN && !replaced)
         return code;
+    if (strncmp(said, "failed", 6) == 0) {
+        /* the program ran; its recording did not make it: the tool failed */
+        fprintf(stderr, "%s: error: %s ran, but its report %s was not written (%s)\n", TOOL,
+                o->program[0], output, said);
+        return code != 0 ? code : 1;
+    }
     if (!replaced && rescue_temporary(output)) {
         fprintf(stderr,
                 "%s: %s did not finish its report; %s holds it up to its last complete "
@@ -274,8 +318,16 @@ static int finish(const options* o, const char* output, const char* sink, file_i
                 TOOL, o->program[0], output);
         return code;
     }
-    if (!replaced && write_empty(output, sink, base != NULL ? base + 1 : o->program[0]) != 0)
+    if (!replaced && said[0] == '\0' &&
+        write_empty(output, sink, base != NULL ? base + 1 : o->program[0]) != 0)
         return code != 0 ? code : 1;
+    if (!replaced && said[0] != '\0') {
+        fprintf(stderr,
+                "%s: error: %s ran, but its report %s is not there (its recording said "
+                "\"%s\")\n",
+                TOOL, o->program[0], output, said);
+        return code != 0 ? code : 1;
+    }
     if (!o->quiet)
         fprintf(stderr, "%s: %s%s\n", TOOL, replaced ? "wrote " : "no NVTX call; wrote an empty ",
                 output);
@@ -314,6 +366,8 @@ int main(int argc, char** argv) {
         return STATUS_OURS;
     }
     before = identify(output);
+    if (status_create() != 0)
+        return STATUS_OURS;
     status = run(o.program, library, output, sink);
     if (status < 0)
         return STATUS_OURS;

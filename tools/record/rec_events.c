@@ -157,8 +157,9 @@ static void write_event(rec_stream* s, const rec_domain* d, const rec_attr* a, c
         payloads[n++] =
             (nvtxPayloadData_t){d->value_schema[a->value_type],
                                 a->value_type >= REC_NVTX_PAYLOAD_UINT32 ? 4u : 8u, a->value};
-    if (s->writer.iface->EventWrite(s->writer.stream, payloads, n) != NVTXW_RESULT_SUCCESS)
-        rec_refused();
+    nvtxwResultCode_t status = s->writer.iface->EventWrite(s->writer.stream, payloads, n);
+    if (status != NVTXW_RESULT_SUCCESS)
+        rec_refused(status);
 }
 
 /* A mark, or the begin half of a push/pop or start/end range. */
@@ -194,8 +195,9 @@ static void attr_done(rec_attr* a) { free(a->heap); }
 /* An end half (pop, range end): one payload. */
 static void write_end(rec_stream* s, uint64_t schema, const void* data, size_t size) {
     nvtxPayloadData_t payload = {schema, size, data};
-    if (s->writer.iface->EventWrite(s->writer.stream, &payload, 1) != NVTXW_RESULT_SUCCESS)
-        rec_refused();
+    nvtxwResultCode_t status = s->writer.iface->EventWrite(s->writer.stream, &payload, 1);
+    if (status != NVTXW_RESULT_SUCCESS)
+        rec_refused(status);
 }
 
 /* ---- the calls ------------------------------------------------------------ */
@@ -351,13 +353,12 @@ static void name_category(nvtxDomainHandle_t domain, uint32_t category, const ch
     rec_domain* d = rec_domain_of(domain);
     if (d == NULL || name == NULL || category == 0 || !atomic_load(&rec.active))
         return;
+    nvtxwResultCode_t status;
     pthread_mutex_lock(&rec.lock);
-    if (nvtxwCategoryRegister(rec.iface, d->handle, category, name) != NVTXW_RESULT_SUCCESS) {
-        pthread_mutex_unlock(&rec.lock);
-        rec_refused();
-        return;
-    }
+    status = nvtxwCategoryRegister(rec.iface, d->handle, category, name);
     pthread_mutex_unlock(&rec.lock);
+    if (status != NVTXW_RESULT_SUCCESS)
+        rec_refused(status);
 }
 
 static void name_category_wide(nvtxDomainHandle_t domain, uint32_t category, const wchar_t* name) {
@@ -420,12 +421,14 @@ static nvtxStringHandle_t register_string(nvtxDomainHandle_t domain, const char*
     nvtxStringHandle_t handle = 0;
     if (d == NULL || text == NULL || !atomic_load(&rec.active))
         return 0;
+    nvtxwResultCode_t status;
     pthread_mutex_lock(&rec.lock);
-    if (rec.iface->StringRegister(d->handle, text, &handle) != NVTXW_RESULT_SUCCESS)
-        handle = 0;
+    status = rec.iface->StringRegister(d->handle, text, &handle);
     pthread_mutex_unlock(&rec.lock);
-    if (handle == 0)
-        rec_refused();
+    if (status != NVTXW_RESULT_SUCCESS) {
+        rec_refused(status);
+        return 0;
+    }
     return handle;
 }
 

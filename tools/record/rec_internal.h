@@ -70,6 +70,7 @@ enum {
     REC_MISUSE_BAD_ATTRIBUTES,
     REC_MISUSE_REFUSED,   /* a write libnvtxw refused (its first message is kept) */
     REC_MISUSE_NO_STREAM, /* a thread's stream could not be opened */
+    REC_MISUSE_STOPPED,   /* calls after a write failed (disk full): recording stopped */
     REC_MISUSE_KINDS
 };
 
@@ -77,7 +78,8 @@ typedef struct rec_state {
     pthread_mutex_t lock; /* registrations, stream opens, the end */
     const nvtxwInterface_t* iface;
     nvtxwSessionHandle_t session;
-    _Atomic int active; /* events are recorded */
+    _Atomic int active;  /* events are recorded */
+    _Atomic int stopped; /* a write failed: the rest of the run is not recorded */
     pid_t pid;
     char process[64];                             /* the program's name (comm) */
     rec_domain* _Atomic domains[REC_MAX_DOMAINS]; /* [0]: the default domain */
@@ -112,8 +114,10 @@ rec_thread* rec_thread_self(void);
 /* nvtxNameOsThread: the name of the streams of thread `tid` opened later. */
 void rec_thread_name(uint32_t tid, const char* name);
 void rec_misuse(int kind);
-/* A write libnvtxw refused: counted, its first message kept. */
-void rec_refused(void);
+/* A call libnvtxw refused with `status`: counted, its first message kept.
+ * A failure other than a refused argument (the output cannot be written)
+ * stops the recording: the program goes on, later calls cost a branch. */
+void rec_refused(nvtxwResultCode_t status);
 
 /* rec_clock.c */
 /* Chooses the clock (NVTXW_RECORD_CLOCK, the TSC's and the kernel's

@@ -9,7 +9,10 @@
  *                        process (a child that exec'd another annotated
  *                        program) writes OUTPUT with ".PID" before its
  *                        extension, so every process has a report;
- *   NVTXW_RECORD_CONFIG  more config lines (docs/config.md), e.g. Sink=json.
+ *   NVTXW_RECORD_CONFIG  more config lines (docs/config.md), e.g. Sink=json;
+ *   NVTXW_RECORD_STATUS  a file where the process nvtxw-record started says
+ *                        how its recording went: "begun", then "ended" or
+ *                        "failed: MESSAGE" (nvtxw_record.c reads it).
  * Streams: one per (thread, domain), named after the thread (its
  * nvtxNameOsThread name, else "thread TID"; in a named domain " [DOMAIN]"
  * follows; stream names are unique in a session, so a name taken already
@@ -52,7 +55,9 @@ static size_t name_count, name_capacity;
 
 void rec_misuse(int kind) { atomic_fetch_add_explicit(&rec.misuse[kind], 1, memory_order_relaxed); }
 
-void rec_refused(void) {
+void rec_refused(nvtxwResultCode_t status) {
+    if (status != NVTXW_RESULT_INVALID_ARGUMENT)
+        atomic_store(&rec.stopped, 1);
     if (atomic_fetch_add(&rec.misuse[REC_MISUSE_REFUSED], 1) != 0)
         return;
     pthread_mutex_lock(&rec.lock);
@@ -251,6 +256,10 @@ rec_stream* rec_stream_of(rec_domain* d, rec_thread** thread) {
     rec_stream* s;
     if (!atomic_load_explicit(&rec.active, memory_order_relaxed) || (t = rec_thread_self()) == NULL)
         return NULL;
+    if (atomic_load_explicit(&rec.stopped, memory_order_relaxed)) {
+        rec_misuse(REC_MISUSE_STOPPED);
+        return NULL;
+    }
     *thread = t;
     if (d->index >= t->stream_capacity) {
         uint32_t capacity = d->index + 4;
@@ -327,10 +336,29 @@ static void choose_output(void) {
              dot);
 }
 
+/* NVTXW_RECORD_STATUS of the process nvtxw-record started, else "". */
+static char status_path[4096];
+
+static void tell_status(const char* state, const char* message) {
+    FILE* f;
+    if (status_path[0] == '\0' || (f = fopen(status_path, "w")) == NULL)
+        return;
+    fprintf(f, "%s%s%s\n", state, message != NULL ? ": " : "", message != NULL ? message : "");
+    fclose(f);
+}
+
+static void find_status_path(void) {
+    const char* path = getenv("NVTXW_RECORD_STATUS");
+    const char* root = getenv("NVTXW_RECORD_PID");
+    if (path != NULL && root != NULL && atol(root) == (long)rec.pid)
+        snprintf(status_path, sizeof status_path, "%s", path);
+}
+
 /* fork without exec: the child must not touch the parent's session. */
 static void forked_child(void) {
     atomic_store(&rec.active, 0);
     rec.session = NULL;
+    status_path[0] = '\0';
 }
 
 int rec_session_begin(void) {
@@ -343,6 +371,7 @@ int rec_session_begin(void) {
     rec_clock_init();
     read_process_name();
     choose_output();
+    find_status_path();
     if (nvtxwGetInterface(NVTXW_INTERFACE_VERSION, (const void**)&rec.iface) != 0) {
         fprintf(stderr, "nvtxw-record: error: libnvtxw has no version 2 interface\n");
         return -1;
@@ -359,6 +388,7 @@ int rec_session_begin(void) {
     if (rec.iface->SessionBegin(&attr, &rec.session) != NVTXW_RESULT_SUCCESS) {
         fprintf(stderr, "nvtxw-record: error: cannot record %s [%d]: %s\n", rec.process,
                 (int)rec.pid, nvtxw_last_error());
+        tell_status("failed", nvtxw_last_error());
         free(config);
         return -1;
     }
@@ -371,10 +401,12 @@ int rec_session_begin(void) {
         pthread_mutex_unlock(&rec.lock);
         fprintf(stderr, "nvtxw-record: error: cannot record %s [%d]: %s\n", rec.process,
                 (int)rec.pid, rec.first_refusal);
+        tell_status("failed", rec.first_refusal);
         atomic_store(&rec.active, 0);
         return -1;
     }
     pthread_mutex_unlock(&rec.lock);
+    tell_status("begun", NULL);
     return 0;
 }
 
@@ -385,6 +417,7 @@ static const char* const misuse_words[REC_MISUSE_KINDS] = {
     "events with attributes that are not NVTX's (version, size or types)",
     "events libnvtxw refused",
     "events of threads whose stream could not be opened",
+    "calls after a write failed and the recording stopped",
 };
 
 /* What could not be recorded, on stderr. */
@@ -403,7 +436,9 @@ static void report_misuse(void) {
     fprintf(stderr, "\n");
     if ((counts[REC_MISUSE_REFUSED] != 0 || counts[REC_MISUSE_NO_STREAM] != 0) &&
         rec.first_refusal[0] != '\0')
-        fprintf(stderr, "nvtxw-record: the first refusal: %s\n", rec.first_refusal);
+        fprintf(stderr, "nvtxw-record: %s: %s\n",
+                counts[REC_MISUSE_STOPPED] != 0 ? "the failure" : "the first refusal",
+                rec.first_refusal);
 }
 
 void rec_session_end(void) {
@@ -415,8 +450,12 @@ void rec_session_end(void) {
     pthread_mutex_unlock(&rec.lock);
     if (session == NULL)
         return;
-    if (rec.iface->SessionEnd(session) != NVTXW_RESULT_SUCCESS)
+    if (rec.iface->SessionEnd(session) != NVTXW_RESULT_SUCCESS) {
         fprintf(stderr, "nvtxw-record: error: the report of %s [%d] was not written: %s\n",
                 rec.process, (int)rec.pid, nvtxw_last_error());
+        tell_status("failed", nvtxw_last_error());
+    } else {
+        tell_status("ended", NULL);
+    }
     report_misuse();
 }
