@@ -147,6 +147,8 @@ nvtxDomainHandle_t rec_domain_create(const char* name) {
     uint32_t i, count;
     if (name == NULL)
         name = "";
+    if (!atomic_load(&rec.active))
+        return (nvtxDomainHandle_t)(uintptr_t)REC_MAX_DOMAINS;
     pthread_mutex_lock(&rec.lock);
     count = atomic_load(&rec.domain_count);
     for (i = 1; i < count && d == NULL; i++)
@@ -171,9 +173,9 @@ static const char* name_of(uint32_t tid) {
 }
 
 void rec_thread_name(uint32_t tid, const char* name) {
-    char* copy = strdup(name);
+    char* copy;
     size_t i;
-    if (copy == NULL)
+    if (!atomic_load(&rec.active) || (copy = strdup(name)) == NULL)
         return;
     pthread_mutex_lock(&rec.lock);
     for (i = 0; i < name_count && names[i].tid != tid; i++)
@@ -359,6 +361,10 @@ static void forked_child(void) {
     atomic_store(&rec.active, 0);
     rec.session = NULL;
     status_path[0] = '\0';
+    /* another thread of the parent may have held it at the fork: the
+     * child's exit (rec_session_end) and its registrations must not wait
+     * for a thread it does not have */
+    pthread_mutex_init(&rec.lock, NULL);
 }
 
 int rec_session_begin(void) {
