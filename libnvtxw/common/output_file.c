@@ -74,6 +74,12 @@ static int open_temporary(output_file* f, int flags) {
     return -1;
 }
 
+/* A device, FIFO or socket (after symbolic links): written in place. */
+static int is_special(const char* path) {
+    struct stat st;
+    return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
 int output_file_open(output_file* f, const char* path, int mode, int flags) {
     struct stat st;
     memset(f, 0, sizeof *f);
@@ -87,12 +93,14 @@ int output_file_open(output_file* f, const char* path, int mode, int flags) {
         errno = ENOMEM;
         return -1;
     }
-    return mode == OUTPUT_IN_PLACE ? open_in_place(f, flags) : open_temporary(f, flags);
+    f->special = is_special(path);
+    return mode == OUTPUT_IN_PLACE || f->special ? open_in_place(f, flags)
+                                                 : open_temporary(f, flags);
 }
 
 int output_file_commit(output_file* f) {
     int err;
-    if (f->mode == OUTPUT_IN_PLACE)
+    if (f->mode == OUTPUT_IN_PLACE || f->special)
         return 0;
     if (f->mode == OUTPUT_REPLACE) {
         if (rename(f->written, f->path) == 0)
@@ -116,7 +124,7 @@ int output_file_commit(output_file* f) {
 }
 
 void output_file_discard(output_file* f) {
-    if (f->written != NULL)
+    if (f->written != NULL && !f->special)
         unlink(f->written);
 }
 

@@ -12,6 +12,12 @@
  *                    renames (the command-line tools): one file holds the
  *                    data, and after a crash that file is the one to read.
  *
+ * A PATH that exists and is not a regular file (a device such as
+ * /dev/null, a FIFO, a socket) is written itself whatever the setting, and
+ * is never renamed over or removed: a session run as root with
+ * Output=/dev/null must not replace the device with a file, nor delete it
+ * when the session fails.
+ *
  * A temporary name is created exclusively with mode 0666 & ~umask, as PATH
  * itself would be, and is the output's name plus ".tmp-" and six letters
  * and digits, so a user who finds one after a crash knows what it is.
@@ -28,6 +34,7 @@ typedef struct output_file {
     char* path;    /* the output's name */
     char* written; /* the name being written: a temporary name, or path */
     int mode;      /* OUTPUT_* */
+    int special;   /* PATH is a device, FIFO or socket: written in place, never removed */
 } output_file;
 
 /* Opens the file to write (flags: O_WRONLY or O_RDWR, maybe O_APPEND;

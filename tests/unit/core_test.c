@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #ifdef __GLIBC__
 #endif
 #include <signal.h>
@@ -589,6 +590,49 @@ static int is_temporary_of(const char* name, const char* base) {
             return 0;
     return 1;
 }
+
+/* An output that exists and is not a regular file (a FIFO here; a device
+ * such as /dev/null as well) is written itself, whatever Overwrite says,
+ * and stays what it is: never renamed over, never removed, also when the
+ * session fails (the report sink cannot seek on a FIFO). Run as root, the
+ * old behaviour replaced /dev/null with a file. */
+START_TEST(session_output_special_files) {
+    static const char* const sinks[] = {"json", "report", "text"};
+    for (size_t i = 0; i < sizeof sinks / sizeof sinks[0]; i++) {
+        char path[PATH_MAX + 32], config[PATH_MAX + 96], names[1024], data[8192];
+        nvtxwSessionHandle_t s = NULL;
+        struct stat st;
+        nvtxwResultCode_t rc;
+        ssize_t got;
+        int fd;
+        snprintf(path, sizeof path, "%s/out.fifo", dir);
+        ck_assert_int_eq(mkfifo(path, 0600), 0);
+        /* the read end, open first: the sink's open does not wait, and the
+         * output (a few KiB) fits in the pipe */
+        fd = open(path, O_RDONLY | O_NONBLOCK);
+        ck_assert_int_ge(fd, 0);
+        snprintf(config, sizeof config, "Sink=%s|Output=%s", sinks[i], path);
+        rc = begin("fifo", config, &s);
+        if (rc == NVTXW_RESULT_SUCCESS)
+            rc = T->SessionEnd(s);
+        got = read(fd, data, sizeof data);
+        close(fd);
+        ck_assert_int_eq(lstat(path, &st), 0);
+        ck_assert_msg(S_ISFIFO(st.st_mode), "%s: the FIFO became mode %o", sinks[i],
+                      (unsigned)st.st_mode);
+        ck_assert_int_eq(dir_names(names, sizeof names, "out.txt"), 1);
+        ck_assert_msg(strcmp(names, "out.fifo") == 0, "%s: %s", sinks[i], names);
+        if (strcmp(sinks[i], "report") == 0) { /* a report needs a file it can seek in */
+            ck_assert_int_ne(rc, NVTXW_RESULT_SUCCESS);
+            ck_assert_msg(strstr(nvtxw_last_error(), path) != NULL, "%s", nvtxw_last_error());
+        } else {
+            ck_assert_msg(rc == NVTXW_RESULT_SUCCESS, "%s: %s", sinks[i], nvtxw_last_error());
+            ck_assert_msg(got > 0, "%s: nothing came through the FIFO", sinks[i]);
+        }
+        ck_assert_int_eq(unlink(path), 0);
+    }
+}
+END_TEST
 
 /* Every file sink writes one file: with Overwrite=yes (the default) a
  * temporary "OUT.tmp-XXXXXX" beside OUT, created as OUT would be (mode
@@ -2221,6 +2265,7 @@ static void add_robustness(Suite* suite) {
     tcase_add_test(tc, handles_stale_stream_reused_slot);
     tcase_add_test(tc, faulty_session);
     tcase_add_test(tc, session_output_files);
+    tcase_add_test(tc, session_output_special_files);
 }
 
 int main(void) {
