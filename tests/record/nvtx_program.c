@@ -22,6 +22,12 @@
  *   nvtx_program loop N      N push/pop pairs of one name (the overhead
  *                            measurement of docs/record.md), then prints
  *                            "loop done: N pairs"
+ *   nvtx_program payload     the payload extension: a schema "job" (rank,
+ *                            load), a mark, a push/pop and a start/end
+ *                            range carrying it; then a schema that does
+ *                            not validate, a payload of a schema never
+ *                            registered and one whose message points at
+ *                            the program's memory (all three refused)
  *   nvtx_program names N     N marks and N push/pops, each of its own name,
  *                            and N registered strings
  *   nvtx_program clock N     N marks 10 ms apart, each between two reads
@@ -30,8 +36,10 @@
  */
 #define _GNU_SOURCE
 #include <nvtx3/nvToolsExt.h>
+#include <nvtx3/nvToolsExtPayload.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,6 +161,75 @@ static int misuse(void) {
     return 0;
 }
 
+typedef struct job {
+    int32_t rank;
+    double load;
+} job;
+
+static const nvtxPayloadSchemaEntry_t job_entries[] = {
+    {0, NVTX_PAYLOAD_ENTRY_TYPE_INT32, "rank", NULL, 0, offsetof(job, rank), NULL, NULL},
+    {0, NVTX_PAYLOAD_ENTRY_TYPE_DOUBLE, "load", NULL, 0, offsetof(job, load), NULL, NULL},
+};
+
+/* A message field pointing at the program's own memory: refused for now
+ * (docs/record.md). */
+typedef struct note {
+    const char* text;
+} note;
+
+static const nvtxPayloadSchemaEntry_t note_entries[] = {
+    {NVTX_PAYLOAD_ENTRY_FLAG_EVENT_MESSAGE | NVTX_PAYLOAD_ENTRY_FLAG_POINTER |
+         NVTX_PAYLOAD_ENTRY_FLAG_ARRAY_ZERO_TERMINATED | NVTX_PAYLOAD_ENTRY_FLAG_DEEP_COPY,
+     NVTX_PAYLOAD_ENTRY_TYPE_CHAR, "text", NULL, 0, 0, NULL, NULL},
+};
+
+static uint64_t register_schema(nvtxDomainHandle_t domain, const char* name,
+                                const nvtxPayloadSchemaEntry_t* entries, size_t count,
+                                size_t size) {
+    nvtxPayloadSchemaAttr_t attr;
+    memset(&attr, 0, sizeof attr);
+    attr.fieldMask = NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_NAME | NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_TYPE |
+                     NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_ENTRIES |
+                     NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_NUM_ENTRIES |
+                     NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_STATIC_SIZE;
+    attr.name = name;
+    attr.type = NVTX_PAYLOAD_SCHEMA_TYPE_STATIC;
+    attr.entries = entries;
+    attr.numEntries = count;
+    attr.payloadStaticSize = size;
+    return nvtxPayloadSchemaRegister(domain, &attr);
+}
+
+static int payload(void) {
+    nvtxDomainHandle_t domain = nvtxDomainCreateA("jobs");
+    job j = {3, 0.5};
+    note n = {"a note"};
+    nvtxPayloadData_t data;
+    nvtxRangeId_t id;
+    uint64_t schema = register_schema(domain, "job", job_entries, 2, sizeof(job));
+    uint64_t note_schema = register_schema(domain, "note", note_entries, 1, sizeof(note));
+    uint64_t bad = register_schema(domain, "empty", job_entries, 0, 0); /* does not validate */
+    if (schema == 0 || note_schema == 0)
+        return 4;
+    data.schemaId = schema;
+    data.size = sizeof j;
+    data.payload = &j;
+    nvtxMarkPayload(domain, &data, 1);
+    j.rank = 4;
+    nvtxRangePushPayload(domain, &data, 1);
+    nvtxRangePopPayload(domain, NULL, 0);
+    j.rank = 5;
+    id = nvtxRangeStartPayload(domain, &data, 1);
+    nvtxRangeEndPayload(domain, id, NULL, 0);
+    data.schemaId = 0x100000123ull; /* never registered */
+    nvtxMarkPayload(domain, &data, 1);
+    data.schemaId = note_schema;
+    data.size = sizeof n;
+    data.payload = &n;
+    nvtxMarkPayload(domain, &data, 1);
+    return bad == 0 ? 0 : 5;
+}
+
 static void* exiting(void* arg) {
     (void)arg;
     nvtxMarkA("thread exits the process");
@@ -177,6 +254,8 @@ int main(int argc, char** argv) {
             nvtxMarkA("before the kill");
         raise(SIGKILL);
     }
+    if (strcmp(mode, "payload") == 0)
+        return payload();
     if (strcmp(mode, "names") == 0) {
         long n = argc > 2 ? atol(argv[2]) : 1000000, i;
         nvtxDomainHandle_t domain = nvtxDomainCreateA("names");

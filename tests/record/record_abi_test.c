@@ -8,6 +8,7 @@
  */
 #include <check.h>
 #include <nvtx3/nvToolsExt.h>
+#include <nvtx3/nvToolsExtPayload.h>
 #include <stddef.h>
 
 #include "nvtx_inject_abi.h"
@@ -90,6 +91,34 @@ START_TEST(callback_ids) {
 }
 END_TEST
 
+START_TEST(extension_modules) {
+    ck_assert_uint_eq(sizeof(rec_nvtx_ext_module_info), sizeof(nvtxExtModuleInfo_t));
+    ck_assert_uint_eq(offsetof(rec_nvtx_ext_module_info, module_id),
+                      offsetof(nvtxExtModuleInfo_t, moduleId));
+    ck_assert_uint_eq(offsetof(rec_nvtx_ext_module_info, compat_id),
+                      offsetof(nvtxExtModuleInfo_t, compatId));
+    ck_assert_uint_eq(offsetof(rec_nvtx_ext_module_info, segments_count),
+                      offsetof(nvtxExtModuleInfo_t, segmentsCount));
+    ck_assert_uint_eq(offsetof(rec_nvtx_ext_module_info, segments),
+                      offsetof(nvtxExtModuleInfo_t, segments));
+    ck_assert_uint_eq(sizeof(rec_nvtx_ext_segment), sizeof(nvtxExtModuleSegment_t));
+    ck_assert_uint_eq(offsetof(rec_nvtx_ext_segment, slot_count),
+                      offsetof(nvtxExtModuleSegment_t, slotCount));
+    ck_assert_uint_eq(offsetof(rec_nvtx_ext_segment, function_slots),
+                      offsetof(nvtxExtModuleSegment_t, functionSlots));
+    ck_assert_int_eq(REC_NVTX_PAYLOAD_MODULE_ID, NVTX_EXT_PAYLOAD_MODULEID);
+    ck_assert_int_eq(REC_NVTX_PAYLOAD_COMPAT_ID, NVTX_EXT_PAYLOAD_COMPATID);
+    ck_assert_int_eq(REC_NVTX_PAYLOAD_SchemaRegister, NVTX3EXT_CBID_nvtxPayloadSchemaRegister);
+    ck_assert_int_eq(REC_NVTX_PAYLOAD_EnumRegister, NVTX3EXT_CBID_nvtxPayloadEnumRegister);
+    ck_assert_int_eq(REC_NVTX_PAYLOAD_MarkPayload, NVTX3EXT_CBID_nvtxMarkPayload);
+    ck_assert_int_eq(REC_NVTX_PAYLOAD_RangePushPayload, NVTX3EXT_CBID_nvtxRangePushPayload);
+    ck_assert_int_eq(REC_NVTX_PAYLOAD_RangePopPayload, NVTX3EXT_CBID_nvtxRangePopPayload);
+    ck_assert_int_eq(REC_NVTX_PAYLOAD_RangeStartPayload, NVTX3EXT_CBID_nvtxRangeStartPayload);
+    ck_assert_int_eq(REC_NVTX_PAYLOAD_RangeEndPayload, NVTX3EXT_CBID_nvtxRangeEndPayload);
+    ck_assert_int_eq(REC_NVTX_PAYLOAD_DomainIsEnabled, NVTX3EXT_CBID_nvtxDomainIsEnabled);
+}
+END_TEST
+
 START_TEST(export_tables) {
     ck_assert_uint_eq(sizeof(rec_nvtx_export_callbacks), sizeof(NvtxExportTableCallbacks));
     ck_assert_uint_eq(offsetof(rec_nvtx_export_callbacks, get_module_function_table),
@@ -110,6 +139,7 @@ int main(void) {
     tcase_add_test(tc, constants);
     tcase_add_test(tc, callback_ids);
     tcase_add_test(tc, export_tables);
+    tcase_add_test(tc, extension_modules);
     suite_add_tcase(s, tc);
     return tu_run_suite(s);
 }

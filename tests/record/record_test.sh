@@ -100,6 +100,25 @@ check "basic: categories 7 (io) and 3 (compute, domain dom) are named" \
     bash -c "grep -q '^category domain=\"\" id=7 name=\"io\"' '$w/basic.txt' &&
              grep -q '^category domain=\"dom\" id=3 name=\"compute\"' '$w/basic.txt'"
 
+# ---- the payload extension (nvToolsExtPayload.h) -----------------------------
+"$record" --quiet -o "$w/payload.nvtxw" "$program" payload 2>"$w/payload.err"
+check "payload: exit status 0 (schemas registered, the bad one refused)" [ $? -eq 0 ]
+to_json "$w/payload.nvtxw" "$w/payload.json"
+check_json "payload: a mark, a push/pop and a start/end range with the schema's fields" \
+    "$w/payload.json" '
+got = summary(ev)
+want = sorted([
+    ("thread %s [jobs]" % ev[0]["row"].split()[1], "i", "job", "jobs", "{\"load\": 0.5, \"rank\": 3}"),
+    ("thread %s [jobs]" % ev[0]["row"].split()[1], "X", "job", "jobs", "{\"load\": 0.5, \"rank\": 4}"),
+    ("thread %s [jobs]" % ev[0]["row"].split()[1], "b", "job", "jobs", "{\"load\": 0.5, \"rank\": 5}"),
+    ("thread %s [jobs]" % ev[0]["row"].split()[1], "e", "job", "jobs", "{}"),
+])
+assert got == want, got
+'
+check "payload: the schema that does not validate, the unknown schema and the foreign pointer are counted" \
+    bash -c "grep -q '3 NVTX calls not recorded: 3 events libnvtxw refused' '$w/payload.err' &&
+             grep -q 'cannot register schema \"empty\"' '$w/payload.err'"
+
 # ---- the C++ wrapper (nvtx3.hpp) -------------------------------------------
 cpp_program=$PWD/$top_builddir/tests/record/nvtx_cpp_program
 [ -x "$cpp_program" ] || cpp_program=$top_builddir/tests/record/nvtx_cpp_program

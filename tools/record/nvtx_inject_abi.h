@@ -131,4 +131,38 @@ typedef struct rec_nvtx_export_version {
     void (*set_injection_nvtx_version)(uint32_t version);
 } rec_nvtx_export_version;
 
+/* Extension modules (nvtxExtTypes.h): NVTX loads the same library and
+ * calls its InitializeInjectionNvtxExtension once per module; the tool
+ * stores its functions in the module's slots (slot CBID of a segment). */
+typedef struct rec_nvtx_ext_segment {
+    size_t segment_id;
+    size_t slot_count;
+    intptr_t* function_slots;
+} rec_nvtx_ext_segment;
+
+typedef struct rec_nvtx_ext_module_info {
+    uint16_t nvtx_version;
+    uint16_t struct_size;
+    uint16_t module_id;
+    uint16_t compat_id;
+    size_t segments_count;
+    rec_nvtx_ext_segment* segments;
+    intptr_t (*get_export_function)(uint32_t export_function_id);
+    const void* ext_info;
+} rec_nvtx_ext_module_info;
+
+/* The payload extension's module (nvToolsExtPayload.h) and its slots
+ * (NVTX3EXT_CBID_*). */
+enum { REC_NVTX_PAYLOAD_MODULE_ID = 2, REC_NVTX_PAYLOAD_COMPAT_ID = 0x0104 };
+enum {
+    REC_NVTX_PAYLOAD_SchemaRegister = 0,
+    REC_NVTX_PAYLOAD_EnumRegister = 1,
+    REC_NVTX_PAYLOAD_MarkPayload = 2,
+    REC_NVTX_PAYLOAD_RangePushPayload = 3,
+    REC_NVTX_PAYLOAD_RangePopPayload = 4,
+    REC_NVTX_PAYLOAD_RangeStartPayload = 5,
+    REC_NVTX_PAYLOAD_RangeEndPayload = 6,
+    REC_NVTX_PAYLOAD_DomainIsEnabled = 7
+};
+
 #endif /* NVTXW_TOOLS_RECORD_NVTX_INJECT_ABI_H */

@@ -37,7 +37,13 @@ typedef struct rec_attr {
     nvtxStringHandle_t registered; /* 0: none */
     char wide[256];                /* a converted wide message, when it fits */
     char* heap;                    /* when it does not */
+    /* the payload extension's payloads (nvtxMarkPayload...), after ours */
+    const nvtxPayloadData_t* extra;
+    size_t extra_count;
 } rec_attr;
+
+/* Payloads of one payload-extension call, at most (more: misuse). */
+#define REC_MAX_EXTRA_PAYLOADS 61
 
 enum { KIND_MARK, KIND_PUSH, KIND_START };
 
@@ -81,6 +87,8 @@ static void attr_init(rec_attr* a) {
     a->length = 0;
     a->registered = 0;
     a->heap = NULL;
+    a->extra = NULL;
+    a->extra_count = 0;
 }
 
 static void attr_text(rec_attr* a, const char* text) {
@@ -142,12 +150,12 @@ static int attr_from_nvtx(rec_attr* a, const rec_nvtx_event_attributes* e) {
     return 0;
 }
 
-/* Writes `count` payloads: the first, then the message when it is text,
- * then the value. */
+/* Writes the event's payloads: the first, then the message when it is
+ * text, then the value, then the payload extension's. */
 static void write_event(rec_stream* s, const rec_domain* d, const rec_attr* a, const void* head,
                         size_t head_size, uint64_t head_schema) {
-    nvtxPayloadData_t payloads[3];
-    size_t n = 0;
+    nvtxPayloadData_t payloads[3 + REC_MAX_EXTRA_PAYLOADS];
+    size_t n = 0, i;
     payloads[n++] = (nvtxPayloadData_t){head_schema, head_size, head};
     if (a->text != NULL)
         payloads[n++] = a->length != 0
@@ -157,6 +165,8 @@ static void write_event(rec_stream* s, const rec_domain* d, const rec_attr* a, c
         payloads[n++] =
             (nvtxPayloadData_t){d->value_schema[a->value_type],
                                 a->value_type >= REC_NVTX_PAYLOAD_UINT32 ? 4u : 8u, a->value};
+    for (i = 0; i < a->extra_count; i++)
+        payloads[n++] = a->extra[i];
     nvtxwResultCode_t status = s->writer.iface->EventWrite(s->writer.stream, payloads, n);
     if (status != NVTXW_RESULT_SUCCESS)
         rec_refused(status);
@@ -166,7 +176,9 @@ static void write_event(rec_stream* s, const rec_domain* d, const rec_attr* a, c
 static void write_begin(rec_stream* s, const rec_domain* d, int kind, int64_t ts, const rec_attr* a,
                         nvtxRangeId_t id) {
     const nvtxwEventHelperSchemaIds_t* ids = &d->ids;
-    int text = a->text != NULL;
+    /* the UTF-8 forms, unless the message is a registered string: an
+     * event without a message then has no message field at all */
+    int text = a->registered == 0;
     if (kind == KIND_START) {
         nvtxwRangeIdEventRegStringPayload_t p;
         memset(&p, 0, sizeof p);
@@ -192,10 +204,17 @@ static void write_begin(rec_stream* s, const rec_domain* d, int kind, int64_t ts
 
 static void attr_done(rec_attr* a) { free(a->heap); }
 
-/* An end half (pop, range end): one payload. */
-static void write_end(rec_stream* s, uint64_t schema, const void* data, size_t size) {
-    nvtxPayloadData_t payload = {schema, size, data};
-    nvtxwResultCode_t status = s->writer.iface->EventWrite(s->writer.stream, &payload, 1);
+/* An end half (pop, range end): its payload, then the payload
+ * extension's (`extra`, at most REC_MAX_EXTRA_PAYLOADS). */
+static void write_end(rec_stream* s, uint64_t schema, const void* data, size_t size,
+                      const nvtxPayloadData_t* extra, size_t extra_count) {
+    nvtxPayloadData_t payloads[1 + REC_MAX_EXTRA_PAYLOADS];
+    nvtxwResultCode_t status;
+    size_t i;
+    payloads[0] = (nvtxPayloadData_t){schema, size, data};
+    for (i = 0; i < extra_count; i++)
+        payloads[1 + i] = extra[i];
+    status = s->writer.iface->EventWrite(s->writer.stream, payloads, 1 + extra_count);
     if (status != NVTXW_RESULT_SUCCESS)
         rec_refused(status);
 }
@@ -225,7 +244,7 @@ static int push(nvtxDomainHandle_t domain, rec_attr* a, uint64_t raw) {
     return level;
 }
 
-static int pop(nvtxDomainHandle_t domain) {
+static int pop(nvtxDomainHandle_t domain, const nvtxPayloadData_t* extra, size_t extra_count) {
     uint64_t raw = rec_clock_raw();
     rec_domain* d = rec_domain_of(domain);
     rec_thread* t = NULL;
@@ -238,7 +257,7 @@ static int pop(nvtxDomainHandle_t domain) {
         return -1;
     }
     p.timestamp = rec_clock_ns(t, raw);
-    write_end(s, d->ids.rangePop, &p, sizeof p);
+    write_end(s, d->ids.rangePop, &p, sizeof p, extra, extra_count);
     s->depth--;
     return s->depth < INT32_MAX ? (int)s->depth : INT32_MAX;
 }
@@ -259,7 +278,8 @@ static nvtxRangeId_t start(nvtxDomainHandle_t domain, rec_attr* a, uint64_t raw)
     return id;
 }
 
-static void end(nvtxDomainHandle_t domain, nvtxRangeId_t id) {
+static void end(nvtxDomainHandle_t domain, nvtxRangeId_t id, const nvtxPayloadData_t* extra,
+                size_t extra_count) {
     uint64_t raw = rec_clock_raw();
     rec_domain* d = rec_domain_of(domain);
     rec_thread* t = NULL;
@@ -275,7 +295,7 @@ static void end(nvtxDomainHandle_t domain, nvtxRangeId_t id) {
     }
     p.rangeId = id;
     p.timestamp = rec_clock_ns(t, raw);
-    write_end(s, d->ids.rangeEnd, &p, sizeof p);
+    write_end(s, d->ids.rangeEnd, &p, sizeof p, extra, extra_count);
 }
 
 /* The attributes of an Ex call; NULL when NVTX would not have built them. */
@@ -331,7 +351,7 @@ static nvtxRangeId_t RangeStartW(const wchar_t* message) {
     uint64_t raw = rec_clock_raw();
     return start(NULL, wide_attr(&a, message), raw);
 }
-static void RangeEnd(nvtxRangeId_t id) { end(NULL, id); }
+static void RangeEnd(nvtxRangeId_t id) { end(NULL, id, NULL, 0); }
 static int RangePushEx(const rec_nvtx_event_attributes* e) {
     rec_attr a;
     uint64_t raw = rec_clock_raw();
@@ -347,7 +367,7 @@ static int RangePushW(const wchar_t* message) {
     uint64_t raw = rec_clock_raw();
     return push(NULL, wide_attr(&a, message), raw);
 }
-static int RangePop(void) { return pop(NULL); }
+static int RangePop(void) { return pop(NULL, NULL, 0); }
 
 static void name_category(nvtxDomainHandle_t domain, uint32_t category, const char* name) {
     rec_domain* d = rec_domain_of(domain);
@@ -402,13 +422,15 @@ static nvtxRangeId_t DomainRangeStartEx(nvtxDomainHandle_t domain,
     uint64_t raw = rec_clock_raw();
     return ex_attr(&a, e) != NULL ? start(domain, &a, raw) : 0;
 }
-static void DomainRangeEnd(nvtxDomainHandle_t domain, nvtxRangeId_t id) { end(domain, id); }
+static void DomainRangeEnd(nvtxDomainHandle_t domain, nvtxRangeId_t id) {
+    end(domain, id, NULL, 0);
+}
 static int DomainRangePushEx(nvtxDomainHandle_t domain, const rec_nvtx_event_attributes* e) {
     rec_attr a;
     uint64_t raw = rec_clock_raw();
     return ex_attr(&a, e) != NULL ? push(domain, &a, raw) : -1;
 }
-static int DomainRangePop(nvtxDomainHandle_t domain) { return pop(domain); }
+static int DomainRangePop(nvtxDomainHandle_t domain) { return pop(domain, NULL, 0); }
 static void DomainNameCategoryA(nvtxDomainHandle_t domain, uint32_t category, const char* name) {
     name_category(domain, category, name);
 }
@@ -459,6 +481,99 @@ static nvtxDomainHandle_t DomainCreateW(const wchar_t* name) {
 /* A domain stays: its events are in the report already. */
 static void DomainDestroy(nvtxDomainHandle_t domain) { (void)domain; }
 static void Initialize(const void* reserved) { (void)reserved; }
+
+/* payload extension (nvToolsExtPayload.h): schemas and enums are
+ * registered in the domain as NVTXW registers them (the same structs);
+ * an event is the helper schemas' payload (its time, no message) and then
+ * the program's payloads, which libnvtxw checks against their schemas and
+ * copies deep during the call (a payload that does not validate is
+ * refused: counted, the event dropped). */
+static int extra_attr(rec_attr* a, const nvtxPayloadData_t* payloads, size_t count) {
+    attr_init(a);
+    if ((payloads == NULL && count != 0) || count > REC_MAX_EXTRA_PAYLOADS) {
+        rec_misuse(REC_MISUSE_BAD_ATTRIBUTES);
+        return -1;
+    }
+    a->extra = payloads;
+    a->extra_count = count;
+    return 0;
+}
+
+static uint64_t register_in(nvtxDomainHandle_t domain, const void* attr, int is_enum) {
+    rec_domain* d = rec_domain_of(domain);
+    nvtxwResultCode_t status;
+    uint64_t id = 0;
+    if (d == NULL || attr == NULL || !atomic_load(&rec.active))
+        return 0;
+    pthread_mutex_lock(&rec.lock);
+    status = is_enum ? rec.iface->EnumRegister(d->handle, attr, &id)
+                     : rec.iface->SchemaRegister(d->handle, attr, &id);
+    pthread_mutex_unlock(&rec.lock);
+    if (status != NVTXW_RESULT_SUCCESS) {
+        rec_refused(status);
+        return 0;
+    }
+    return id;
+}
+
+static uint64_t PayloadSchemaRegister(nvtxDomainHandle_t domain,
+                                      const nvtxPayloadSchemaAttr_t* attr) {
+    return register_in(domain, attr, 0);
+}
+static uint64_t PayloadEnumRegister(nvtxDomainHandle_t domain, const nvtxPayloadEnumAttr_t* attr) {
+    return register_in(domain, attr, 1);
+}
+static void MarkPayload(nvtxDomainHandle_t domain, const nvtxPayloadData_t* payloads,
+                        size_t count) {
+    rec_attr a;
+    uint64_t raw = rec_clock_raw();
+    if (extra_attr(&a, payloads, count) == 0)
+        mark(domain, &a, raw);
+}
+static int RangePushPayload(nvtxDomainHandle_t domain, const nvtxPayloadData_t* payloads,
+                            size_t count) {
+    rec_attr a;
+    uint64_t raw = rec_clock_raw();
+    return extra_attr(&a, payloads, count) == 0 ? push(domain, &a, raw) : -1;
+}
+static int RangePopPayload(nvtxDomainHandle_t domain, const nvtxPayloadData_t* payloads,
+                           size_t count) {
+    rec_attr a;
+    return extra_attr(&a, payloads, count) == 0 ? pop(domain, payloads, count) : -1;
+}
+static nvtxRangeId_t RangeStartPayload(nvtxDomainHandle_t domain, const nvtxPayloadData_t* payloads,
+                                       size_t count) {
+    rec_attr a;
+    uint64_t raw = rec_clock_raw();
+    return extra_attr(&a, payloads, count) == 0 ? start(domain, &a, raw) : 0;
+}
+static void RangeEndPayload(nvtxDomainHandle_t domain, nvtxRangeId_t id,
+                            const nvtxPayloadData_t* payloads, size_t count) {
+    rec_attr a;
+    if (extra_attr(&a, payloads, count) == 0)
+        end(domain, id, payloads, count);
+}
+static uint8_t DomainIsEnabled(nvtxDomainHandle_t domain) {
+    (void)domain;
+    return atomic_load(&rec.active) && !atomic_load(&rec.stopped);
+}
+
+#define SLOT(slots, count, id, fn)                                                                 \
+    do {                                                                                           \
+        if ((size_t)(id) < (count))                                                                \
+            (slots)[id] = (intptr_t)(fn);                                                          \
+    } while (0)
+
+void rec_fill_payload(intptr_t* slots, size_t count) {
+    SLOT(slots, count, REC_NVTX_PAYLOAD_SchemaRegister, PayloadSchemaRegister);
+    SLOT(slots, count, REC_NVTX_PAYLOAD_EnumRegister, PayloadEnumRegister);
+    SLOT(slots, count, REC_NVTX_PAYLOAD_MarkPayload, MarkPayload);
+    SLOT(slots, count, REC_NVTX_PAYLOAD_RangePushPayload, RangePushPayload);
+    SLOT(slots, count, REC_NVTX_PAYLOAD_RangePopPayload, RangePopPayload);
+    SLOT(slots, count, REC_NVTX_PAYLOAD_RangeStartPayload, RangeStartPayload);
+    SLOT(slots, count, REC_NVTX_PAYLOAD_RangeEndPayload, RangeEndPayload);
+    SLOT(slots, count, REC_NVTX_PAYLOAD_DomainIsEnabled, DomainIsEnabled);
+}
 
 #define SET(table, size, id, fn)                                                                   \
     do {                                                                                           \

@@ -34,6 +34,21 @@ static void at_exit(void) { rec_session_end(); }
 __attribute__((destructor)) static void unloaded(void) { rec_session_end(); }
 
 NVTXW_API int InitializeInjectionNvtx2(rec_nvtx_get_export_table get_export_table);
+NVTXW_API int InitializeInjectionNvtxExtension(rec_nvtx_ext_module_info* info);
+
+/* NVTX's extension modules, once each after the core: the payload
+ * extension is recorded; others (counters) are refused, and NVTX makes
+ * their calls no-ops. */
+NVTXW_API int InitializeInjectionNvtxExtension(rec_nvtx_ext_module_info* info) {
+    size_t s;
+    if (info == NULL || info->module_id != REC_NVTX_PAYLOAD_MODULE_ID ||
+        info->compat_id != REC_NVTX_PAYLOAD_COMPAT_ID || !atomic_load(&rec.active))
+        return 0;
+    for (s = 0; s < info->segments_count; s++)
+        if (info->segments[s].segment_id == 0 && info->segments[s].function_slots != NULL)
+            rec_fill_payload(info->segments[s].function_slots, info->segments[s].slot_count);
+    return 1;
+}
 
 NVTXW_API int InitializeInjectionNvtx2(rec_nvtx_get_export_table get_export_table) {
     const rec_nvtx_export_callbacks* callbacks;

@@ -136,5 +136,8 @@ size_t rec_wide_to_utf8(const wchar_t* text, char* out, size_t size);
 /* Fills the callback tables; rec_inject.c. */
 void rec_fill_core(rec_nvtx_table table, unsigned size);
 void rec_fill_core2(rec_nvtx_table table, unsigned size);
+/* Fills the payload extension's slots (rec_inject.c calls it from
+ * InitializeInjectionNvtxExtension). */
+void rec_fill_payload(intptr_t* slots, size_t count);
 
 #endif /* NVTXW_TOOLS_RECORD_REC_INTERNAL_H */
