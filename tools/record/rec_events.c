@@ -488,15 +488,23 @@ static void Initialize(const void* reserved) { (void)reserved; }
  * the program's payloads, which libnvtxw checks against their schemas and
  * copies deep during the call (a payload that does not validate is
  * refused: counted, the event dropped). */
-static int extra_attr(rec_attr* a, const nvtxPayloadData_t* payloads, size_t count) {
+/* Whether a payload-extension call's payloads can be written (counted as
+ * misuse when not). */
+static int extra_ok(const nvtxPayloadData_t* payloads, size_t count) {
+    if ((payloads != NULL || count == 0) && count <= REC_MAX_EXTRA_PAYLOADS)
+        return 1;
+    rec_misuse(REC_MISUSE_BAD_ATTRIBUTES);
+    return 0;
+}
+
+/* The attributes of a begin half or a mark: no message, the payloads. */
+static rec_attr* extra_attr(rec_attr* a, const nvtxPayloadData_t* payloads, size_t count) {
+    if (!extra_ok(payloads, count))
+        return NULL;
     attr_init(a);
-    if ((payloads == NULL && count != 0) || count > REC_MAX_EXTRA_PAYLOADS) {
-        rec_misuse(REC_MISUSE_BAD_ATTRIBUTES);
-        return -1;
-    }
     a->extra = payloads;
     a->extra_count = count;
-    return 0;
+    return a;
 }
 
 static uint64_t register_in(nvtxDomainHandle_t domain, const void* attr, int is_enum) {
@@ -527,30 +535,28 @@ static void MarkPayload(nvtxDomainHandle_t domain, const nvtxPayloadData_t* payl
                         size_t count) {
     rec_attr a;
     uint64_t raw = rec_clock_raw();
-    if (extra_attr(&a, payloads, count) == 0)
+    if (extra_attr(&a, payloads, count) != NULL)
         mark(domain, &a, raw);
 }
 static int RangePushPayload(nvtxDomainHandle_t domain, const nvtxPayloadData_t* payloads,
                             size_t count) {
     rec_attr a;
     uint64_t raw = rec_clock_raw();
-    return extra_attr(&a, payloads, count) == 0 ? push(domain, &a, raw) : -1;
+    return extra_attr(&a, payloads, count) != NULL ? push(domain, &a, raw) : -1;
 }
 static int RangePopPayload(nvtxDomainHandle_t domain, const nvtxPayloadData_t* payloads,
                            size_t count) {
-    rec_attr a;
-    return extra_attr(&a, payloads, count) == 0 ? pop(domain, payloads, count) : -1;
+    return extra_ok(payloads, count) ? pop(domain, payloads, count) : -1;
 }
 static nvtxRangeId_t RangeStartPayload(nvtxDomainHandle_t domain, const nvtxPayloadData_t* payloads,
                                        size_t count) {
     rec_attr a;
     uint64_t raw = rec_clock_raw();
-    return extra_attr(&a, payloads, count) == 0 ? start(domain, &a, raw) : 0;
+    return extra_attr(&a, payloads, count) != NULL ? start(domain, &a, raw) : 0;
 }
 static void RangeEndPayload(nvtxDomainHandle_t domain, nvtxRangeId_t id,
                             const nvtxPayloadData_t* payloads, size_t count) {
-    rec_attr a;
-    if (extra_attr(&a, payloads, count) == 0)
+    if (extra_ok(payloads, count))
         end(domain, id, payloads, count);
 }
 static uint8_t DomainIsEnabled(nvtxDomainHandle_t domain) {
