@@ -8,8 +8,8 @@ EXTRA_DIST += bench/write_bench.c bench/README.md bench/otf2_import_bench.sh \
 EXTRA_DIST += bench/record_bench.sh
 EXTRA_DIST += bench/chrome_in_bench.sh bench/chrome_trace_gen.py bench/perfetto_bench.sh \
 	bench/converters_bench.sh
-EXTRA_PROGRAMS = bench/write_bench bench/otf2_count
-CLEANFILES += bench/write_bench$(EXEEXT) bench/otf2_count$(EXEEXT)
+EXTRA_PROGRAMS = bench/write_bench bench/otf2_count bench/line_handoff
+CLEANFILES += bench/write_bench$(EXEEXT) bench/otf2_count$(EXEEXT) bench/line_handoff$(EXEEXT)
 bench_write_bench_SOURCES = bench/write_bench.c bench/write_bench.h \
 	bench/write_bench_nvtxw.c bench/write_bench_otf2.c
 bench_write_bench_CFLAGS = $(AM_CFLAGS) $(OTF2_CFLAGS)
@@ -19,6 +19,10 @@ bench_write_bench_LDADD = libnvtxw/libnvtxw.la $(OTF2_LIBS)
 bench_otf2_count_SOURCES = bench/otf2_count.c
 bench_otf2_count_CFLAGS = $(AM_CFLAGS) $(OTF2_CFLAGS)
 bench_otf2_count_LDADD = $(OTF2_LIBS)
+
+# The cost of handing 64-byte records to another thread (bench/README.md,
+# "Handing the calls to another thread, tried"), printed by bench-record.
+bench_line_handoff_SOURCES = bench/line_handoff.c
 
 # Options go through BENCH_FLAGS, e.g. `make bench BENCH_FLAGS="-n 1000000"`.
 BENCH_FLAGS =
@@ -86,7 +90,8 @@ bench-synthetic: tools/replay/nvtxw-replay$(EXEEXT)
 # ns per NVTX call of a tight loop, with nvtxw-record against without a tool.
 # It needs the nvtx3 headers (the annotated test program).
 if HAVE_NVTX3
-BENCH_RECORD_DEPS = tests/record/nvtx_program$(EXEEXT) tools/record/nvtxw-record$(EXEEXT)
+BENCH_RECORD_DEPS = tests/record/nvtx_program$(EXEEXT) tools/record/nvtxw-record$(EXEEXT) \
+	bench/line_handoff$(EXEEXT)
 BENCH_RECORD = top_builddir=. bash $(srcdir)/bench/record_bench.sh
 else
 BENCH_RECORD_DEPS =

@@ -6,7 +6,8 @@
 # REPEAT (default 3) wall times, the whole run counted (start-up, and the
 # report written at exit). Prints the nanoseconds per NVTX call against the
 # 30 ns target, the report's bytes per call, and the memory per recorded
-# thread (`threads 64` against `threads 1`, peak RSS from GNU time).
+# thread (`threads 64` against `threads 1`, peak RSS from GNU time), then
+# bench/line_handoff's cost of handing a 64-byte record to another thread.
 # `make bench-record` runs it from the build tree.
 set -eu
 build=${top_builddir:-.}
@@ -46,3 +47,5 @@ awk -v b="$best_base" -v r="$best_rec" -v calls=$((2 * pairs)) -v bytes="$bytes"
     printf "record   report %d bytes, %.2f bytes per call\n", bytes, bytes / calls
     printf "record   peak RSS 1 thread %.1f MiB, 64 threads %.1f MiB: %.0f KiB per recorded thread\n", rss1 / 1024, rss64 / 1024, (rss64 - rss1) / 63
 }'
+# the floor under queueing the calls for another thread to encode
+[ ! -x "$build/bench/line_handoff" ] || "$build/bench/line_handoff"

@@ -5,7 +5,10 @@
  * clock_gettime costs about 26 ns on these VMs, rdtsc about 11, and every
  * NVTX call takes one. So where the TSC is invariant (CPUID 0x80000007
  * EDX bit 8) and the kernel itself keeps CLOCK_MONOTONIC on it (its
- * clocksource is "tsc"), a call reads the TSC and converts the ticks with
+ * clocksource is "tsc", or a hypervisor's clock that is the TSC scaled:
+ * "kvm-clock", "hyperv_clocksource_tsc_page", "xen"; a kernel that found
+ * the TSC unstable falls back to "hpet" or "acpi_pm"), a call reads the
+ * TSC and converts the ticks with
  * a line through two (TSC, CLOCK_MONOTONIC) points: the first taken when
  * the session begins, the other 2 ms later at first and then, per thread,
  * again every REC_CLOCK_RESYNC_NS, so the line's slope comes from an ever
@@ -61,16 +64,24 @@ static int tsc_invariant(void) {
     return (d >> 8) & 1;
 }
 
-/* The kernel keeps CLOCK_MONOTONIC on the TSC: it trusts it too. */
+/* The kernel keeps CLOCK_MONOTONIC on the TSC, directly or through a
+ * hypervisor's clock read from it: it trusts the TSC too. */
 static int kernel_uses_tsc(void) {
-    char source[32] = "";
+    static const char* const tsc_based[] = {"tsc", "kvm-clock", "hyperv_clocksource_tsc_page",
+                                            "xen"};
+    char source[64] = "";
+    size_t i;
     FILE* f = fopen("/sys/devices/system/clocksource/clocksource0/current_clocksource", "r");
     if (f == NULL)
         return 0;
     if (fgets(source, sizeof source, f) == NULL)
         source[0] = '\0';
     fclose(f);
-    return strncmp(source, "tsc", 3) == 0 && (source[3] == '\n' || source[3] == '\0');
+    source[strcspn(source, "\n")] = '\0';
+    for (i = 0; i < sizeof tsc_based / sizeof tsc_based[0]; i++)
+        if (strcmp(source, tsc_based[i]) == 0)
+            return 1;
+    return 0;
 }
 
 /* A (TSC, CLOCK_MONOTONIC) point: the tightest of a few reads between two
@@ -129,17 +140,28 @@ int64_t rec_clock_ns(rec_thread* t, uint64_t raw) {
     if (!clock_state.tsc)
         return (int64_t)raw;
 #ifdef REC_HAVE_TSC
-    if (t->ns_per_tick == 0 || raw >= t->next_sync) {
+    if (t->tick_mult == 0 || raw >= t->next_sync) {
         uint64_t tsc;
         int64_t mono;
+        double ns_per_tick;
         read_point(&tsc, &mono);
-        t->ns_per_tick = tsc > clock_state.tsc0 + clock_state.resync_ticks
-                             ? (double)(mono - clock_state.mono0) / (double)(tsc - clock_state.tsc0)
-                             : clock_state.ns_per_tick0;
+        ns_per_tick = tsc > clock_state.tsc0 + clock_state.resync_ticks
+                          ? (double)(mono - clock_state.mono0) / (double)(tsc - clock_state.tsc0)
+                          : clock_state.ns_per_tick0;
+        /* the line, evaluated at this point once, and its slope in fixed
+         * point, so a call costs an integer multiply of the few ticks
+         * since (exact to 2^-32 ns a tick) */
+        t->base_tsc = tsc;
+        t->base_ns =
+            clock_state.mono0 + (int64_t)((double)(int64_t)(tsc - clock_state.tsc0) * ns_per_tick);
+        t->tick_mult = (uint64_t)(ns_per_tick * 4294967296.0);
         t->next_sync = tsc + clock_state.resync_ticks;
     }
+    ns = t->base_ns +
+         (int64_t)(((__int128)(int64_t)(raw - t->base_tsc) * (__int128)t->tick_mult) >> 32);
+#else
+    ns = (int64_t)raw;
 #endif
-    ns = clock_state.mono0 + (int64_t)((double)(int64_t)(raw - clock_state.tsc0) * t->ns_per_tick);
     if (ns < t->last_ns)
         ns = t->last_ns;
     t->last_ns = ns;

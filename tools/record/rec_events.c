@@ -202,7 +202,10 @@ static void write_begin(rec_stream* s, const rec_domain* d, int kind, int64_t ts
     }
 }
 
-static void attr_done(rec_attr* a) { free(a->heap); }
+static void attr_done(rec_attr* a) {
+    if (a->heap != NULL)
+        free(a->heap);
+}
 
 /* An end half (pop, range end): its payload, then the payload
  * extension's (`extra`, at most REC_MAX_EXTRA_PAYLOADS). */

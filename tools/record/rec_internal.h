@@ -55,7 +55,11 @@ typedef struct rec_thread {
     pid_t tid;
     uint32_t index; /* order of the threads' first events, from 0 */
     uint64_t ranges_started;
-    double ns_per_tick;  /* the thread's TSC line (rec_clock.c); 0: none yet */
+    /* the thread's TSC line (rec_clock.c): its value at base_tsc, and
+     * its slope in ns per tick times 2^32 (0: none yet) */
+    uint64_t base_tsc;
+    int64_t base_ns;
+    uint64_t tick_mult;
     uint64_t next_sync;  /* TSC of its next point */
     int64_t last_ns;     /* its latest timestamp: they never go back */
     rec_stream* streams; /* by domain index */
