@@ -28,6 +28,12 @@
  *                            not validate, a payload of a schema never
  *                            registered and one whose message points at
  *                            the program's memory (all three refused)
+ *   nvtx_program counters    the counters extension: int64, double, uint8
+ *                            (static ID) and a counter group {int32, float}
+ *                            sampled by value, by sample, without value
+ *                            and in a batch; then values their types cannot
+ *                            hold, a sample of the wrong size and a counter
+ *                            never registered (all four dropped, counted)
  *   nvtx_program names N     N marks and N push/pops, each of its own name,
  *                            and N registered strings
  *   nvtx_program clock N     N marks 10 ms apart, each between two reads
@@ -36,6 +42,7 @@
  */
 #define _GNU_SOURCE
 #include <nvtx3/nvToolsExt.h>
+#include <nvtx3/nvToolsExtCounters.h>
 #include <nvtx3/nvToolsExtPayload.h>
 #include <pthread.h>
 #include <signal.h>
@@ -230,6 +237,72 @@ static int payload(void) {
     return bad == 0 ? 0 : 5;
 }
 
+typedef struct pair {
+    int32_t count;
+    float ratio;
+} pair;
+
+static const nvtxPayloadSchemaEntry_t pair_entries[] = {
+    {0, NVTX_PAYLOAD_ENTRY_TYPE_INT32, "count", NULL, 0, offsetof(pair, count), NULL, NULL},
+    {0, NVTX_PAYLOAD_ENTRY_TYPE_FLOAT, "ratio", NULL, 0, offsetof(pair, ratio), NULL, NULL},
+};
+
+static uint64_t register_counter(nvtxDomainHandle_t domain, const char* name, uint64_t type,
+                                 uint64_t id) {
+    nvtxCounterAttr_t attr;
+    memset(&attr, 0, sizeof attr);
+    attr.structSize = sizeof attr;
+    attr.schemaId = type;
+    attr.name = name;
+    attr.scopeId = NVTX_SCOPE_NONE;
+    attr.counterId = id;
+    return nvtxCounterRegister(domain, &attr);
+}
+
+static int counters(void) {
+    nvtxDomainHandle_t domain = nvtxDomainCreateA("metrics");
+    uint64_t group = register_schema(domain, "pair", pair_entries, 2, sizeof(pair));
+    uint64_t bytes = register_counter(domain, "bytes", NVTX_PAYLOAD_ENTRY_TYPE_INT64, 0);
+    uint64_t load = register_counter(domain, "load", NVTX_PAYLOAD_ENTRY_TYPE_DOUBLE, 0);
+    uint64_t level = register_counter(domain, "level", NVTX_PAYLOAD_ENTRY_TYPE_UINT8,
+                                      NVTX_COUNTER_ID_STATIC_START + 5);
+    uint64_t pairs = register_counter(domain, "pairs", group, 0);
+    pair p = {4, 1.5f};
+    int64_t values[3] = {400, 500, 600}, times[3];
+    struct timespec now;
+    nvtxCounterBatch_t batch;
+    int i;
+    if (group == 0 || bytes == 0 || load == 0 || pairs == 0 ||
+        level != NVTX_COUNTER_ID_STATIC_START + 5)
+        return 6;
+    nvtxCounterSampleInt64(domain, bytes, 100);
+    nvtxCounterSampleInt64(domain, bytes, 200);
+    nvtxCounterSampleNoValue(domain, bytes, NVTX_COUNTER_SAMPLE_UNCHANGED);
+    nvtxCounterSampleInt64(domain, bytes, 300);
+    nvtxCounterSampleFloat64(domain, load, 0.25);
+    nvtxCounterSampleInt64(domain, load, 2);
+    nvtxCounterSampleInt64(domain, level, 7);
+    nvtxCounterSampleFloat64(domain, level, 9.75);
+    nvtxCounterSample(domain, pairs, &p, sizeof p);
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    for (i = 0; i < 3; i++)
+        times[i] = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec + i * 1000;
+    memset(&batch, 0, sizeof batch);
+    batch.counterId = bytes;
+    batch.counters = values;
+    batch.countersSize = sizeof values;
+    batch.timestamps = times;
+    batch.timestampsSize = sizeof times;
+    nvtxCounterBatchSubmit(domain, &batch);
+    /* dropped and counted: values the type cannot hold, a sample of the
+     * wrong size, a counter never registered */
+    nvtxCounterSampleInt64(domain, level, 300);
+    nvtxCounterSampleFloat64(domain, level, strtod("nan", NULL));
+    nvtxCounterSample(domain, pairs, &p, 3);
+    nvtxCounterSampleInt64(domain, NVTX_COUNTER_ID_STATIC_START + 77, 1);
+    return 0;
+}
+
 static void* exiting(void* arg) {
     (void)arg;
     nvtxMarkA("thread exits the process");
@@ -256,6 +329,8 @@ int main(int argc, char** argv) {
     }
     if (strcmp(mode, "payload") == 0)
         return payload();
+    if (strcmp(mode, "counters") == 0)
+        return counters();
     if (strcmp(mode, "names") == 0) {
         long n = argc > 2 ? atol(argv[2]) : 1000000, i;
         nvtxDomainHandle_t domain = nvtxDomainCreateA("names");

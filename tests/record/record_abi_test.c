@@ -2,12 +2,14 @@
  * tests/record/record_abi_test.c - tools/record/nvtx_inject_abi.h against
  * NVIDIA's own nvtx3 headers, byte for byte: the event attribute struct
  * (every field's offset and size), the callback modules and IDs the
- * recorder fills, the export table IDs and structs, the message, color and
- * payload type values. A difference would make libnvtxw-inject.so read an
- * annotated program's calls wrongly.
+ * recorder fills (core, payload and counters extensions), the export
+ * table IDs and structs, the message, color and payload type values. A
+ * difference would make libnvtxw-inject.so read an annotated program's
+ * calls wrongly.
  */
 #include <check.h>
 #include <nvtx3/nvToolsExt.h>
+#include <nvtx3/nvToolsExtCounters.h>
 #include <nvtx3/nvToolsExtPayload.h>
 #include <stddef.h>
 
@@ -119,6 +121,22 @@ START_TEST(extension_modules) {
 }
 END_TEST
 
+/* The counters extension's slots; its structs are NVTXW's own, passed to
+ * libnvtxw unchanged (checked against NVIDIA's in tests/unit/abi_test.c). */
+START_TEST(counters_module) {
+    ck_assert_int_eq(REC_NVTX_COUNTERS_MODULE_ID, NVTX_EXT_COUNTERS_MODULEID);
+    ck_assert_int_eq(REC_NVTX_COUNTERS_COMPAT_ID, NVTX_EXT_COUNTERS_COMPATID);
+    ck_assert_int_eq(REC_NVTX_COUNTERS_CounterRegister, NVTX3EXT_CBID_nvtxCounterRegister);
+    ck_assert_int_eq(REC_NVTX_COUNTERS_CounterSampleInt64, NVTX3EXT_CBID_nvtxCounterSampleInt64);
+    ck_assert_int_eq(REC_NVTX_COUNTERS_CounterSampleFloat64,
+                     NVTX3EXT_CBID_nvtxCounterSampleFloat64);
+    ck_assert_int_eq(REC_NVTX_COUNTERS_CounterSample, NVTX3EXT_CBID_nvtxCounterSample);
+    ck_assert_int_eq(REC_NVTX_COUNTERS_CounterSampleNoValue,
+                     NVTX3EXT_CBID_nvtxCounterSampleNoValue);
+    ck_assert_int_eq(REC_NVTX_COUNTERS_CounterBatchSubmit, NVTX3EXT_CBID_nvtxCounterBatchSubmit);
+}
+END_TEST
+
 START_TEST(export_tables) {
     ck_assert_uint_eq(sizeof(rec_nvtx_export_callbacks), sizeof(NvtxExportTableCallbacks));
     ck_assert_uint_eq(offsetof(rec_nvtx_export_callbacks, get_module_function_table),
@@ -140,6 +158,7 @@ int main(void) {
     tcase_add_test(tc, callback_ids);
     tcase_add_test(tc, export_tables);
     tcase_add_test(tc, extension_modules);
+    tcase_add_test(tc, counters_module);
     suite_add_tcase(s, tc);
     return tu_run_suite(s);
 }

@@ -119,6 +119,32 @@ check "payload: the schema that does not validate, the unknown schema and the fo
     bash -c "grep -q '3 NVTX calls not recorded: 3 events libnvtxw refused' '$w/payload.err' &&
              grep -q 'cannot register schema \"empty\"' '$w/payload.err'"
 
+# ---- the counters extension (nvToolsExtCounters.h) ---------------------------
+"$record" --quiet -o "$w/counters.nvtxw" "$program" counters 2>"$w/counters.err"
+check "counters: exit status 0 (dynamic and static IDs handed out as registered)" [ $? -eq 0 ]
+to_json "$w/counters.nvtxw" "$w/counters.json"
+check_json "counters: every sample in order, by value converted to its counter's type, by sample, in a batch" \
+    "$w/counters.json" '
+got = [(e["name"], json.dumps(e["args"], sort_keys=True)) for e in ev if e["ph"] == "C"]
+want = [("bytes", "{\"value\": 100}"), ("bytes", "{\"value\": 200}"),
+        ("bytes", "{\"value\": 300}"), ("load", "{\"value\": 0.25}"),
+        ("load", "{\"value\": 2.0}"), ("level", "{\"value\": 7}"),
+        ("level", "{\"value\": 9}"), ("pairs", "{\"count\": 4, \"ratio\": 1.5}"),
+        ("bytes", "{\"value\": 400}"), ("bytes", "{\"value\": 500}"),
+        ("bytes", "{\"value\": 600}")]
+assert got == want, got
+assert len(set(e["row"] for e in ev)) == 1 and ev[0]["row"].endswith(" [metrics]"), ev[0]["row"]
+times = [e["ts"] for e in ev if e["ph"] == "C"]
+assert all(abs(times[-3 + k] - times[-3] - k) < 1e-6 for k in (1, 2)), times  # the batch: its own times, 1 us apart
+'
+"$replay" "$w/counters.nvtxw" -o "$w/counters.txt" 2>/dev/null
+check "counters: the types as registered (uint8 with its static ID) and the sample without value" \
+    bash -c "grep -q '^counter domain=\"metrics\" id=16777221 name=\"level\" schema=12 .* sample_size=1' '$w/counters.txt' &&
+             grep -q '^counter_no_value .* reason=1' '$w/counters.txt'"
+check "counters: values the type cannot hold, a wrong-size sample and an unknown counter are counted" \
+    bash -c "grep -q '4 NVTX calls not recorded: 2 events libnvtxw refused; 2 counter samples whose value' '$w/counters.err' &&
+             grep -q 'counter \"pairs\" takes 8-byte samples, got data of 3 bytes' '$w/counters.err'"
+
 # ---- the C++ wrapper (nvtx3.hpp) -------------------------------------------
 cpp_program=$PWD/$top_builddir/tests/record/nvtx_cpp_program
 [ -x "$cpp_program" ] || cpp_program=$top_builddir/tests/record/nvtx_cpp_program

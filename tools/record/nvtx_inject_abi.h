@@ -165,4 +165,15 @@ enum {
     REC_NVTX_PAYLOAD_DomainIsEnabled = 7
 };
 
+/* The counters extension's module (nvToolsExtCounters.h) and its slots. */
+enum { REC_NVTX_COUNTERS_MODULE_ID = 4, REC_NVTX_COUNTERS_COMPAT_ID = 0x0102 };
+enum {
+    REC_NVTX_COUNTERS_CounterRegister = 0,
+    REC_NVTX_COUNTERS_CounterSampleInt64 = 1,
+    REC_NVTX_COUNTERS_CounterSampleFloat64 = 2,
+    REC_NVTX_COUNTERS_CounterSample = 3,
+    REC_NVTX_COUNTERS_CounterSampleNoValue = 4,
+    REC_NVTX_COUNTERS_CounterBatchSubmit = 5
+};
+
 #endif /* NVTXW_TOOLS_RECORD_NVTX_INJECT_ABI_H */

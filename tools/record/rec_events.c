@@ -567,21 +567,15 @@ static uint8_t DomainIsEnabled(nvtxDomainHandle_t domain) {
     return atomic_load(&rec.active) && !atomic_load(&rec.stopped);
 }
 
-#define SLOT(slots, count, id, fn)                                                                 \
-    do {                                                                                           \
-        if ((size_t)(id) < (count))                                                                \
-            (slots)[id] = (intptr_t)(fn);                                                          \
-    } while (0)
-
 void rec_fill_payload(intptr_t* slots, size_t count) {
-    SLOT(slots, count, REC_NVTX_PAYLOAD_SchemaRegister, PayloadSchemaRegister);
-    SLOT(slots, count, REC_NVTX_PAYLOAD_EnumRegister, PayloadEnumRegister);
-    SLOT(slots, count, REC_NVTX_PAYLOAD_MarkPayload, MarkPayload);
-    SLOT(slots, count, REC_NVTX_PAYLOAD_RangePushPayload, RangePushPayload);
-    SLOT(slots, count, REC_NVTX_PAYLOAD_RangePopPayload, RangePopPayload);
-    SLOT(slots, count, REC_NVTX_PAYLOAD_RangeStartPayload, RangeStartPayload);
-    SLOT(slots, count, REC_NVTX_PAYLOAD_RangeEndPayload, RangeEndPayload);
-    SLOT(slots, count, REC_NVTX_PAYLOAD_DomainIsEnabled, DomainIsEnabled);
+    REC_SLOT(slots, count, REC_NVTX_PAYLOAD_SchemaRegister, PayloadSchemaRegister);
+    REC_SLOT(slots, count, REC_NVTX_PAYLOAD_EnumRegister, PayloadEnumRegister);
+    REC_SLOT(slots, count, REC_NVTX_PAYLOAD_MarkPayload, MarkPayload);
+    REC_SLOT(slots, count, REC_NVTX_PAYLOAD_RangePushPayload, RangePushPayload);
+    REC_SLOT(slots, count, REC_NVTX_PAYLOAD_RangePopPayload, RangePopPayload);
+    REC_SLOT(slots, count, REC_NVTX_PAYLOAD_RangeStartPayload, RangeStartPayload);
+    REC_SLOT(slots, count, REC_NVTX_PAYLOAD_RangeEndPayload, RangeEndPayload);
+    REC_SLOT(slots, count, REC_NVTX_PAYLOAD_DomainIsEnabled, DomainIsEnabled);
 }
 
 #define SET(table, size, id, fn)                                                                   \

@@ -36,17 +36,26 @@ __attribute__((destructor)) static void unloaded(void) { rec_session_end(); }
 NVTXW_API int InitializeInjectionNvtx2(rec_nvtx_get_export_table get_export_table);
 NVTXW_API int InitializeInjectionNvtxExtension(rec_nvtx_ext_module_info* info);
 
-/* NVTX's extension modules, once each after the core: the payload
- * extension is recorded; others (counters) are refused, and NVTX makes
- * their calls no-ops. */
+/* NVTX's extension modules, once each after the core: the payload and
+ * counters extensions are recorded; others (the memory extension) and
+ * versions of these this library does not know are refused, and NVTX
+ * makes their calls no-ops. */
 NVTXW_API int InitializeInjectionNvtxExtension(rec_nvtx_ext_module_info* info) {
+    void (*fill)(intptr_t*, size_t);
     size_t s;
-    if (info == NULL || info->module_id != REC_NVTX_PAYLOAD_MODULE_ID ||
-        info->compat_id != REC_NVTX_PAYLOAD_COMPAT_ID || !atomic_load(&rec.active))
+    if (info == NULL || !atomic_load(&rec.active))
+        return 0;
+    if (info->module_id == REC_NVTX_PAYLOAD_MODULE_ID &&
+        info->compat_id == REC_NVTX_PAYLOAD_COMPAT_ID)
+        fill = rec_fill_payload;
+    else if (info->module_id == REC_NVTX_COUNTERS_MODULE_ID &&
+             info->compat_id == REC_NVTX_COUNTERS_COMPAT_ID)
+        fill = rec_fill_counters;
+    else
         return 0;
     for (s = 0; s < info->segments_count; s++)
         if (info->segments[s].segment_id == 0 && info->segments[s].function_slots != NULL)
-            rec_fill_payload(info->segments[s].function_slots, info->segments[s].slot_count);
+            fill(info->segments[s].function_slots, info->segments[s].slot_count);
     return 1;
 }
 

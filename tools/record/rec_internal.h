@@ -6,7 +6,9 @@
  *   rec_inject.c   InitializeInjectionNvtx2: fills NVTX's callback tables
  *   rec_session.c  the session: config from the environment, domains,
  *                  per-thread streams, the end at exit, the misuse counts
- *   rec_events.c   the NVTX calls: marks, ranges, names
+ *   rec_events.c   the NVTX calls: marks, ranges, names, the payload
+ *                  extension
+ *   rec_counters.c the counters extension
  *   rec_clock.c    timestamps: CLOCK_MONOTONIC, read from the TSC where
  *                  that is exact
  *
@@ -72,9 +74,10 @@ enum {
     REC_MISUSE_UNKNOWN_RANGE,
     REC_MISUSE_UNKNOWN_DOMAIN,
     REC_MISUSE_BAD_ATTRIBUTES,
-    REC_MISUSE_REFUSED,   /* a write libnvtxw refused (its first message is kept) */
-    REC_MISUSE_NO_STREAM, /* a thread's stream could not be opened */
-    REC_MISUSE_STOPPED,   /* calls after a write failed (disk full): recording stopped */
+    REC_MISUSE_REFUSED,       /* a write libnvtxw refused (its first message is kept) */
+    REC_MISUSE_NO_STREAM,     /* a thread's stream could not be opened */
+    REC_MISUSE_STOPPED,       /* calls after a write failed (disk full): recording stopped */
+    REC_MISUSE_COUNTER_VALUE, /* a value its counter's type cannot hold */
     REC_MISUSE_KINDS
 };
 
@@ -143,5 +146,15 @@ void rec_fill_core2(rec_nvtx_table table, unsigned size);
 /* Fills the payload extension's slots (rec_inject.c calls it from
  * InitializeInjectionNvtxExtension). */
 void rec_fill_payload(intptr_t* slots, size_t count);
+
+/* rec_counters.c: fills the counters extension's slots. */
+void rec_fill_counters(intptr_t* slots, size_t count);
+
+/* Stores `fn` in an extension module's slot `id`, when the module has it. */
+#define REC_SLOT(slots, count, id, fn)                                                             \
+    do {                                                                                           \
+        if ((size_t)(id) < (count))                                                                \
+            (slots)[id] = (intptr_t)(fn);                                                          \
+    } while (0)
 
 #endif /* NVTXW_TOOLS_RECORD_REC_INTERNAL_H */

@@ -424,6 +424,7 @@ static const char* const misuse_words[REC_MISUSE_KINDS] = {
     "events libnvtxw refused",
     "events of threads whose stream could not be opened",
     "calls after a write failed and the recording stopped",
+    "counter samples whose value the counter's type cannot hold",
 };
 
 /* What could not be recorded, on stderr. */
