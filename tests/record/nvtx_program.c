@@ -34,6 +34,11 @@
  *                            and in a batch; then values their types cannot
  *                            hold, a sample of the wrong size and a counter
  *                            never registered (all four dropped, counted)
+ *   nvtx_program sync        the sync module: a lock held 1 ms, a failed
+ *                            try, a semaphore posted by another thread, an
+ *                            immediate try; then a release with nothing
+ *                            held and an object never created (counted);
+ *                            two named resources (ASCII and wide)
  *   nvtx_program names N     N marks and N push/pops, each of its own name,
  *                            and N registered strings
  *   nvtx_program clock N     N marks 10 ms apart, each between two reads
@@ -44,6 +49,7 @@
 #include <nvtx3/nvToolsExt.h>
 #include <nvtx3/nvToolsExtCounters.h>
 #include <nvtx3/nvToolsExtPayload.h>
+#include <nvtx3/nvToolsExtSync.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stddef.h>
@@ -303,6 +309,65 @@ static int counters(void) {
     return 0;
 }
 
+static nvtxSyncUser_t sync_object(nvtxDomainHandle_t domain, int wide, const void* name) {
+    nvtxSyncUserAttributes_t attr;
+    memset(&attr, 0, sizeof attr);
+    attr.version = NVTX_VERSION;
+    attr.size = NVTX_SYNCUSER_ATTRIB_STRUCT_SIZE;
+    attr.messageType = wide ? NVTX_MESSAGE_TYPE_UNICODE : NVTX_MESSAGE_TYPE_ASCII;
+    if (wide)
+        attr.message.unicode = name;
+    else
+        attr.message.ascii = name;
+    return nvtxDomainSyncUserCreate(domain, &attr);
+}
+
+static void* post(void* semaphore) {
+    nvtxDomainSyncUserReleasing(semaphore);
+    return NULL;
+}
+
+static int sync_mode(void) {
+    nvtxDomainHandle_t domain = nvtxDomainCreateA("locks");
+    nvtxSyncUser_t lock = sync_object(domain, 0, "queue lock");
+    nvtxSyncUser_t semaphore = sync_object(domain, 1, L"s\u00e9maphore");
+    struct timespec ms = {0, 1000000};
+    nvtxResourceAttributes_t resource;
+    pthread_t poster;
+    if (lock == NULL || semaphore == NULL)
+        return 7;
+    nvtxDomainSyncUserAcquireStart(lock);
+    nvtxDomainSyncUserAcquireSuccess(lock);
+    nanosleep(&ms, NULL);
+    nvtxDomainSyncUserReleasing(lock);
+    nvtxDomainSyncUserAcquireStart(lock);
+    nvtxDomainSyncUserAcquireFailed(lock);
+    nvtxDomainSyncUserAcquireStart(semaphore);
+    nvtxDomainSyncUserAcquireSuccess(semaphore);
+    pthread_create(&poster, NULL, post, semaphore);
+    pthread_join(poster, NULL);
+    nvtxDomainSyncUserAcquireSuccess(lock); /* a try that succeeds at once */
+    nvtxDomainSyncUserReleasing(lock);
+    /* counted: a release with nothing held, an object never created */
+    nvtxDomainSyncUserReleasing(lock);
+    nvtxDomainSyncUserAcquireStart((nvtxSyncUser_t)(uintptr_t)0x12345);
+    nvtxDomainSyncUserDestroy(lock);
+    nvtxDomainSyncUserDestroy(semaphore);
+    memset(&resource, 0, sizeof resource);
+    resource.version = NVTX_VERSION;
+    resource.size = NVTX_RESOURCE_ATTRIB_STRUCT_SIZE;
+    resource.identifierType = NVTX_RESOURCE_TYPE_GENERIC_POINTER;
+    resource.identifier.pValue = &resource;
+    resource.messageType = NVTX_MESSAGE_TYPE_ASCII;
+    resource.message.ascii = "config block";
+    nvtxDomainResourceDestroy(nvtxDomainResourceCreate(domain, &resource));
+    resource.identifierType = NVTX_RESOURCE_TYPE_GENERIC_HANDLE;
+    resource.identifier.ullValue = 42;
+    resource.messageType = NVTX_MESSAGE_TYPE_UNICODE;
+    resource.message.unicode = L"handle \u00e9";
+    return nvtxDomainResourceCreate(domain, &resource) != NULL ? 0 : 8;
+}
+
 static void* exiting(void* arg) {
     (void)arg;
     nvtxMarkA("thread exits the process");
@@ -331,6 +396,8 @@ int main(int argc, char** argv) {
         return payload();
     if (strcmp(mode, "counters") == 0)
         return counters();
+    if (strcmp(mode, "sync") == 0)
+        return sync_mode();
     if (strcmp(mode, "names") == 0) {
         long n = argc > 2 ? atol(argv[2]) : 1000000, i;
         nvtxDomainHandle_t domain = nvtxDomainCreateA("names");

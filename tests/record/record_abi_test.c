@@ -2,15 +2,16 @@
  * tests/record/record_abi_test.c - tools/record/nvtx_inject_abi.h against
  * NVIDIA's own nvtx3 headers, byte for byte: the event attribute struct
  * (every field's offset and size), the callback modules and IDs the
- * recorder fills (core, payload and counters extensions), the export
- * table IDs and structs, the message, color and payload type values. A
- * difference would make libnvtxw-inject.so read an annotated program's
- * calls wrongly.
+ * recorder fills (core, sync, payload and counters extensions), the sync
+ * object attributes, the export table IDs and structs, the message, color
+ * and payload type values. A difference would make libnvtxw-inject.so
+ * read an annotated program's calls wrongly.
  */
 #include <check.h>
 #include <nvtx3/nvToolsExt.h>
 #include <nvtx3/nvToolsExtCounters.h>
 #include <nvtx3/nvToolsExtPayload.h>
+#include <nvtx3/nvToolsExtSync.h>
 #include <stddef.h>
 
 #include "nvtx_inject_abi.h"
@@ -121,6 +122,28 @@ START_TEST(extension_modules) {
 }
 END_TEST
 
+/* The sync module: its callbacks and the attributes that name an object. */
+START_TEST(sync_module) {
+    ck_assert_uint_eq(sizeof(rec_nvtx_sync_attributes), sizeof(nvtxSyncUserAttributes_t));
+    ck_assert_uint_eq(sizeof(rec_nvtx_sync_attributes), NVTX_SYNCUSER_ATTRIB_STRUCT_SIZE);
+    SAME_FIELD(rec_nvtx_sync_attributes, nvtxSyncUserAttributes_t, version, version);
+    SAME_FIELD(rec_nvtx_sync_attributes, nvtxSyncUserAttributes_t, size, size);
+    SAME_FIELD(rec_nvtx_sync_attributes, nvtxSyncUserAttributes_t, message_type, messageType);
+    SAME_FIELD(rec_nvtx_sync_attributes, nvtxSyncUserAttributes_t, message, message);
+    ck_assert_int_eq(REC_NVTX_SYNC_DomainSyncUserCreate, NVTX_CBID_SYNC_DomainSyncUserCreate);
+    ck_assert_int_eq(REC_NVTX_SYNC_DomainSyncUserDestroy, NVTX_CBID_SYNC_DomainSyncUserDestroy);
+    ck_assert_int_eq(REC_NVTX_SYNC_DomainSyncUserAcquireStart,
+                     NVTX_CBID_SYNC_DomainSyncUserAcquireStart);
+    ck_assert_int_eq(REC_NVTX_SYNC_DomainSyncUserAcquireFailed,
+                     NVTX_CBID_SYNC_DomainSyncUserAcquireFailed);
+    ck_assert_int_eq(REC_NVTX_SYNC_DomainSyncUserAcquireSuccess,
+                     NVTX_CBID_SYNC_DomainSyncUserAcquireSuccess);
+    ck_assert_int_eq(REC_NVTX_SYNC_DomainSyncUserReleasing, NVTX_CBID_SYNC_DomainSyncUserReleasing);
+    ck_assert_int_eq(REC_NVTX_CORE2_DomainResourceCreate, NVTX_CBID_CORE2_DomainResourceCreate);
+    ck_assert_int_eq(REC_NVTX_CORE2_DomainResourceDestroy, NVTX_CBID_CORE2_DomainResourceDestroy);
+}
+END_TEST
+
 /* The counters extension's slots; its structs are NVTXW's own, passed to
  * libnvtxw unchanged (checked against NVIDIA's in tests/unit/abi_test.c). */
 START_TEST(counters_module) {
@@ -159,6 +182,7 @@ int main(void) {
     tcase_add_test(tc, export_tables);
     tcase_add_test(tc, extension_modules);
     tcase_add_test(tc, counters_module);
+    tcase_add_test(tc, sync_module);
     suite_add_tcase(s, tc);
     return tu_run_suite(s);
 }

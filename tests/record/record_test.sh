@@ -145,6 +145,35 @@ check "counters: values the type cannot hold, a wrong-size sample and an unknown
     bash -c "grep -q '4 NVTX calls not recorded: 2 events libnvtxw refused; 2 counter samples whose value' '$w/counters.err' &&
              grep -q 'counter \"pairs\" takes 8-byte samples, got data of 3 bytes' '$w/counters.err'"
 
+# ---- the sync module (nvToolsExtSync.h) and resource naming ------------------
+"$record" --quiet -o "$w/sync.nvtxw" "$program" sync 2>"$w/sync.err"
+check "sync: exit status 0 (objects and resources created)" [ $? -eq 0 ]
+to_json "$w/sync.nvtxw" "$w/sync.json"
+check_json "sync: the waits, the holds and the failed try as ranges and a mark named after each object" \
+    "$w/sync.json" '
+main = [(e["ph"], e["name"], e["cat"], e.get("args", {}).get("sync", "")) for e in ev if e["tid"] == ev[0]["tid"]]
+want = [("b", "queue lock", "locks", "acquire"), ("e", "queue lock", "locks", ""),
+        ("b", "queue lock", "locks", "held"), ("e", "queue lock", "locks", ""),
+        ("b", "queue lock", "locks", "acquire"), ("e", "queue lock", "locks", ""),
+        ("i", "queue lock", "locks", "acquire failed"),
+        ("b", "s\u00e9maphore", "locks", "acquire"), ("e", "s\u00e9maphore", "locks", ""),
+        ("b", "s\u00e9maphore", "locks", "held"),
+        ("b", "queue lock", "locks", "held"), ("e", "queue lock", "locks", "")]
+assert main == want, main
+others = [e for e in ev if e["tid"] != ev[0]["tid"]]
+held = [e for e in ev if e["ph"] == "b" and e["args"].get("sync") == "held"]
+assert len(others) == 1 and others[0]["ph"] == "e" and others[0]["id"] == held[1]["id"], others  # posted by the other thread
+hold = [e["ts"] for e in ev if e.get("id") == held[0]["id"]]
+assert len(hold) == 2 and hold[1] - hold[0] >= 1000, hold  # held across the 1 ms sleep
+'
+"$replay" "$w/sync.nvtxw" -o "$w/sync.txt" 2>/dev/null
+check "sync: the state enum and the named resources (the wide name as UTF-8)" \
+    bash -c "grep -q '^enum domain=\"locks\" .* name=\"nvtx sync state\" size=4 values=3' '$w/sync.txt' &&
+             grep -q '^resource domain=\"locks\" type=0x10001 id=0x[0-9a-f]* message=\"config block\"' '$w/sync.txt' &&
+             grep -q '^resource domain=\"locks\" type=0x10002 id=0x2a message=\"handle $(printf '\303\251')\"' '$w/sync.txt'"
+check "sync: a release with nothing held and an object never created are counted" \
+    grep -q '2 NVTX calls not recorded: 1 calls on a sync object this process never created; 1 sync releases with no hold to end;' "$w/sync.err"
+
 # ---- the C++ wrapper (nvtx3.hpp) -------------------------------------------
 cpp_program=$PWD/$top_builddir/tests/record/nvtx_cpp_program
 [ -x "$cpp_program" ] || cpp_program=$top_builddir/tests/record/nvtx_cpp_program

@@ -10,6 +10,7 @@ tools_record_libnvtxw_inject_la_SOURCES = \
 	tools/record/rec_session.c \
 	tools/record/rec_events.c \
 	tools/record/rec_counters.c \
+	tools/record/rec_sync.c \
 	tools/record/rec_clock.c
 tools_record_libnvtxw_inject_la_CPPFLAGS = $(TOOL_CPPFLAGS)
 tools_record_libnvtxw_inject_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden

@@ -112,6 +112,29 @@ enum {
     REC_NVTX_CORE2_Initialize = 15
 };
 
+/* The sync module's callbacks (NVTX_CBID_SYNC_*). */
+enum {
+    REC_NVTX_SYNC_DomainSyncUserCreate = 1,
+    REC_NVTX_SYNC_DomainSyncUserDestroy = 2,
+    REC_NVTX_SYNC_DomainSyncUserAcquireStart = 3,
+    REC_NVTX_SYNC_DomainSyncUserAcquireFailed = 4,
+    REC_NVTX_SYNC_DomainSyncUserAcquireSuccess = 5,
+    REC_NVTX_SYNC_DomainSyncUserReleasing = 6
+};
+
+/* nvtxSyncUserAttributes_t (nvToolsExtSync.h): how a user sync object is
+ * named. */
+typedef struct rec_nvtx_sync_attributes {
+    uint16_t version;
+    uint16_t size;
+    int32_t message_type; /* REC_NVTX_MESSAGE_* */
+    union {
+        const char* ascii;
+        const wchar_t* unicode;
+        nvtxStringHandle_t registered;
+    } message;
+} rec_nvtx_sync_attributes;
+
 typedef void (*rec_nvtx_fn)(void);    /* NvtxFunctionPointer: cast before calling */
 typedef rec_nvtx_fn** rec_nvtx_table; /* NvtxFunctionTable */
 

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "nvtxw/helpers.h"
+#include "nvtxw/resource.h"
 #include "rec_internal.h"
 
 /* The event's attributes, whatever form they came in. */
@@ -282,8 +283,7 @@ static nvtxRangeId_t start(nvtxDomainHandle_t domain, rec_attr* a, uint64_t raw)
 }
 
 static void end(nvtxDomainHandle_t domain, nvtxRangeId_t id, const nvtxPayloadData_t* extra,
-                size_t extra_count) {
-    uint64_t raw = rec_clock_raw();
+                size_t extra_count, uint64_t raw) {
     rec_domain* d = rec_domain_of(domain);
     rec_thread* t = NULL;
     rec_stream* s = d != NULL ? rec_stream_of(d, &t) : NULL;
@@ -299,6 +299,30 @@ static void end(nvtxDomainHandle_t domain, nvtxRangeId_t id, const nvtxPayloadDa
     p.rangeId = id;
     p.timestamp = rec_clock_ns(t, raw);
     write_end(s, d->ids.rangeEnd, &p, sizeof p, extra, extra_count);
+}
+
+/* ---- for the other modules (rec_sync.c) ---------------------------------- */
+
+nvtxRangeId_t rec_named_event(rec_domain* d, int range, const char* text,
+                              nvtxStringHandle_t registered, const nvtxPayloadData_t* extra,
+                              uint64_t raw) {
+    nvtxDomainHandle_t handle = (nvtxDomainHandle_t)(uintptr_t)d->index;
+    rec_attr a;
+    attr_init(&a);
+    if (registered != NULL)
+        a.registered = registered;
+    else
+        attr_text(&a, text);
+    a.extra = extra;
+    a.extra_count = extra != NULL;
+    if (range)
+        return start(handle, &a, raw);
+    mark(handle, &a, raw);
+    return 0;
+}
+
+void rec_named_end(rec_domain* d, nvtxRangeId_t id, uint64_t raw) {
+    end((nvtxDomainHandle_t)(uintptr_t)d->index, id, NULL, 0, raw);
 }
 
 /* The attributes of an Ex call; NULL when NVTX would not have built them. */
@@ -354,7 +378,7 @@ static nvtxRangeId_t RangeStartW(const wchar_t* message) {
     uint64_t raw = rec_clock_raw();
     return start(NULL, wide_attr(&a, message), raw);
 }
-static void RangeEnd(nvtxRangeId_t id) { end(NULL, id, NULL, 0); }
+static void RangeEnd(nvtxRangeId_t id) { end(NULL, id, NULL, 0, rec_clock_raw()); }
 static int RangePushEx(const rec_nvtx_event_attributes* e) {
     rec_attr a;
     uint64_t raw = rec_clock_raw();
@@ -426,7 +450,7 @@ static nvtxRangeId_t DomainRangeStartEx(nvtxDomainHandle_t domain,
     return ex_attr(&a, e) != NULL ? start(domain, &a, raw) : 0;
 }
 static void DomainRangeEnd(nvtxDomainHandle_t domain, nvtxRangeId_t id) {
-    end(domain, id, NULL, 0);
+    end(domain, id, NULL, 0, rec_clock_raw());
 }
 static int DomainRangePushEx(nvtxDomainHandle_t domain, const rec_nvtx_event_attributes* e) {
     rec_attr a;
@@ -481,6 +505,45 @@ static nvtxDomainHandle_t DomainCreateW(const wchar_t* name) {
     attr_done(&a);
     return handle;
 }
+/* nvtxDomainResourceCreate: the resource's name registered in the domain
+ * (NVTXW's ResourceRegister takes the same struct, nvtxw/resource.h; a
+ * wide name goes as its UTF-8). The handle (NVTX's nvtxResourceHandle_t)
+ * only has to be told apart from NULL: NVTX hands it back to
+ * ResourceDestroy, and a name, once given, stays. */
+static void* DomainResourceCreate(nvtxDomainHandle_t domain,
+                                  const nvtxw_resource_attributes_t* attr) {
+    static _Atomic uintptr_t resources;
+    rec_domain* d = rec_domain_of(domain);
+    nvtxw_resource_attributes_t copy;
+    nvtxwResultCode_t status;
+    rec_attr a;
+    if (d == NULL || !atomic_load(&rec.active))
+        return NULL;
+    if (attr == NULL) {
+        rec_misuse(REC_MISUSE_BAD_ATTRIBUTES);
+        return NULL;
+    }
+    attr_init(&a);
+    if (attr->size >= sizeof copy && attr->messageType == NVTXW_MESSAGE_TYPE_UNICODE) {
+        copy = *attr;
+        attr_wide(&a, attr->message.unicode);
+        copy.messageType = NVTXW_MESSAGE_TYPE_ASCII;
+        copy.message.ascii = a.text;
+        attr = &copy;
+    }
+    pthread_mutex_lock(&rec.lock);
+    status = rec.iface->ResourceRegister(d->handle, (const nvtxResourceAttributes_t*)attr);
+    pthread_mutex_unlock(&rec.lock);
+    attr_done(&a);
+    if (status != NVTXW_RESULT_SUCCESS) {
+        rec_refused(status);
+        return NULL;
+    }
+    return (void*)(atomic_fetch_add(&resources, 1) + 1);
+}
+
+static void DomainResourceDestroy(void* resource) { (void)resource; }
+
 /* A domain stays: its events are in the report already. */
 static void DomainDestroy(nvtxDomainHandle_t domain) { (void)domain; }
 static void Initialize(const void* reserved) { (void)reserved; }
@@ -559,8 +622,9 @@ static nvtxRangeId_t RangeStartPayload(nvtxDomainHandle_t domain, const nvtxPayl
 }
 static void RangeEndPayload(nvtxDomainHandle_t domain, nvtxRangeId_t id,
                             const nvtxPayloadData_t* payloads, size_t count) {
+    uint64_t raw = rec_clock_raw();
     if (extra_ok(payloads, count))
-        end(domain, id, payloads, count);
+        end(domain, id, payloads, count, raw);
 }
 static uint8_t DomainIsEnabled(nvtxDomainHandle_t domain) {
     (void)domain;
@@ -578,42 +642,38 @@ void rec_fill_payload(intptr_t* slots, size_t count) {
     REC_SLOT(slots, count, REC_NVTX_PAYLOAD_DomainIsEnabled, DomainIsEnabled);
 }
 
-#define SET(table, size, id, fn)                                                                   \
-    do {                                                                                           \
-        if ((unsigned)(id) <= (size) && (table)[id] != NULL)                                       \
-            *(table)[id] = (rec_nvtx_fn)(fn);                                                      \
-    } while (0)
-
 void rec_fill_core(rec_nvtx_table table, unsigned size) {
-    SET(table, size, REC_NVTX_CORE_MarkEx, MarkEx);
-    SET(table, size, REC_NVTX_CORE_MarkA, MarkA);
-    SET(table, size, REC_NVTX_CORE_MarkW, MarkW);
-    SET(table, size, REC_NVTX_CORE_RangeStartEx, RangeStartEx);
-    SET(table, size, REC_NVTX_CORE_RangeStartA, RangeStartA);
-    SET(table, size, REC_NVTX_CORE_RangeStartW, RangeStartW);
-    SET(table, size, REC_NVTX_CORE_RangeEnd, RangeEnd);
-    SET(table, size, REC_NVTX_CORE_RangePushEx, RangePushEx);
-    SET(table, size, REC_NVTX_CORE_RangePushA, RangePushA);
-    SET(table, size, REC_NVTX_CORE_RangePushW, RangePushW);
-    SET(table, size, REC_NVTX_CORE_RangePop, RangePop);
-    SET(table, size, REC_NVTX_CORE_NameCategoryA, NameCategoryA);
-    SET(table, size, REC_NVTX_CORE_NameCategoryW, NameCategoryW);
-    SET(table, size, REC_NVTX_CORE_NameOsThreadA, NameOsThreadA);
-    SET(table, size, REC_NVTX_CORE_NameOsThreadW, NameOsThreadW);
+    REC_SET(table, size, REC_NVTX_CORE_MarkEx, MarkEx);
+    REC_SET(table, size, REC_NVTX_CORE_MarkA, MarkA);
+    REC_SET(table, size, REC_NVTX_CORE_MarkW, MarkW);
+    REC_SET(table, size, REC_NVTX_CORE_RangeStartEx, RangeStartEx);
+    REC_SET(table, size, REC_NVTX_CORE_RangeStartA, RangeStartA);
+    REC_SET(table, size, REC_NVTX_CORE_RangeStartW, RangeStartW);
+    REC_SET(table, size, REC_NVTX_CORE_RangeEnd, RangeEnd);
+    REC_SET(table, size, REC_NVTX_CORE_RangePushEx, RangePushEx);
+    REC_SET(table, size, REC_NVTX_CORE_RangePushA, RangePushA);
+    REC_SET(table, size, REC_NVTX_CORE_RangePushW, RangePushW);
+    REC_SET(table, size, REC_NVTX_CORE_RangePop, RangePop);
+    REC_SET(table, size, REC_NVTX_CORE_NameCategoryA, NameCategoryA);
+    REC_SET(table, size, REC_NVTX_CORE_NameCategoryW, NameCategoryW);
+    REC_SET(table, size, REC_NVTX_CORE_NameOsThreadA, NameOsThreadA);
+    REC_SET(table, size, REC_NVTX_CORE_NameOsThreadW, NameOsThreadW);
 }
 
 void rec_fill_core2(rec_nvtx_table table, unsigned size) {
-    SET(table, size, REC_NVTX_CORE2_DomainMarkEx, DomainMarkEx);
-    SET(table, size, REC_NVTX_CORE2_DomainRangeStartEx, DomainRangeStartEx);
-    SET(table, size, REC_NVTX_CORE2_DomainRangeEnd, DomainRangeEnd);
-    SET(table, size, REC_NVTX_CORE2_DomainRangePushEx, DomainRangePushEx);
-    SET(table, size, REC_NVTX_CORE2_DomainRangePop, DomainRangePop);
-    SET(table, size, REC_NVTX_CORE2_DomainNameCategoryA, DomainNameCategoryA);
-    SET(table, size, REC_NVTX_CORE2_DomainNameCategoryW, DomainNameCategoryW);
-    SET(table, size, REC_NVTX_CORE2_DomainRegisterStringA, DomainRegisterStringA);
-    SET(table, size, REC_NVTX_CORE2_DomainRegisterStringW, DomainRegisterStringW);
-    SET(table, size, REC_NVTX_CORE2_DomainCreateA, DomainCreateA);
-    SET(table, size, REC_NVTX_CORE2_DomainCreateW, DomainCreateW);
-    SET(table, size, REC_NVTX_CORE2_DomainDestroy, DomainDestroy);
-    SET(table, size, REC_NVTX_CORE2_Initialize, Initialize);
+    REC_SET(table, size, REC_NVTX_CORE2_DomainMarkEx, DomainMarkEx);
+    REC_SET(table, size, REC_NVTX_CORE2_DomainRangeStartEx, DomainRangeStartEx);
+    REC_SET(table, size, REC_NVTX_CORE2_DomainRangeEnd, DomainRangeEnd);
+    REC_SET(table, size, REC_NVTX_CORE2_DomainRangePushEx, DomainRangePushEx);
+    REC_SET(table, size, REC_NVTX_CORE2_DomainRangePop, DomainRangePop);
+    REC_SET(table, size, REC_NVTX_CORE2_DomainResourceCreate, DomainResourceCreate);
+    REC_SET(table, size, REC_NVTX_CORE2_DomainResourceDestroy, DomainResourceDestroy);
+    REC_SET(table, size, REC_NVTX_CORE2_DomainNameCategoryA, DomainNameCategoryA);
+    REC_SET(table, size, REC_NVTX_CORE2_DomainNameCategoryW, DomainNameCategoryW);
+    REC_SET(table, size, REC_NVTX_CORE2_DomainRegisterStringA, DomainRegisterStringA);
+    REC_SET(table, size, REC_NVTX_CORE2_DomainRegisterStringW, DomainRegisterStringW);
+    REC_SET(table, size, REC_NVTX_CORE2_DomainCreateA, DomainCreateA);
+    REC_SET(table, size, REC_NVTX_CORE2_DomainCreateW, DomainCreateW);
+    REC_SET(table, size, REC_NVTX_CORE2_DomainDestroy, DomainDestroy);
+    REC_SET(table, size, REC_NVTX_CORE2_Initialize, Initialize);
 }

@@ -79,5 +79,6 @@ NVTXW_API int InitializeInjectionNvtx2(rec_nvtx_get_export_table get_export_tabl
     atexit(at_exit);
     fill_module(callbacks, REC_NVTX_MODULE_CORE, rec_fill_core);
     fill_module(callbacks, REC_NVTX_MODULE_CORE2, rec_fill_core2);
+    fill_module(callbacks, REC_NVTX_MODULE_SYNC, rec_fill_sync);
     return 1;
 }

@@ -9,6 +9,7 @@
  *   rec_events.c   the NVTX calls: marks, ranges, names, the payload
  *                  extension
  *   rec_counters.c the counters extension
+ *   rec_sync.c     the sync module: user sync objects as ranges
  *   rec_clock.c    timestamps: CLOCK_MONOTONIC, read from the TSC where
  *                  that is exact
  *
@@ -42,7 +43,8 @@ typedef struct rec_domain {
     uint64_t value_schema[REC_NVTX_PAYLOAD_TYPES]; /* one field "payload" of each type */
     uint64_t time_domain;                          /* CLOCK_MONOTONIC */
     uint64_t process_scope;                        /* "COMM[PID]" */
-    char* name;                                    /* NULL: NVTX's default domain */
+    uint64_t sync_schema; /* "nvtx sync" (rec_sync.c), 0 until needed (under lock) */
+    char* name;           /* NULL: NVTX's default domain */
     uint32_t index;
 } rec_domain;
 
@@ -78,6 +80,8 @@ enum {
     REC_MISUSE_NO_STREAM,     /* a thread's stream could not be opened */
     REC_MISUSE_STOPPED,       /* calls after a write failed (disk full): recording stopped */
     REC_MISUSE_COUNTER_VALUE, /* a value its counter's type cannot hold */
+    REC_MISUSE_UNKNOWN_SYNC,  /* a sync object handle this library did not hand out */
+    REC_MISUSE_SYNC_ORDER,    /* a sync release with no hold to end */
     REC_MISUSE_KINDS
 };
 
@@ -147,8 +151,28 @@ void rec_fill_core2(rec_nvtx_table table, unsigned size);
  * InitializeInjectionNvtxExtension). */
 void rec_fill_payload(intptr_t* slots, size_t count);
 
+/* A mark (`range` 0) or the begin of a start/end range in domain `d` on
+ * the calling thread, at clock reading `raw`: its message `text` (UTF-8)
+ * or `registered`, and `extra` (one payload-extension payload, or NULL);
+ * the range's ID, 0 for a mark or when nothing is recorded. */
+nvtxRangeId_t rec_named_event(rec_domain* d, int range, const char* text,
+                              nvtxStringHandle_t registered, const nvtxPayloadData_t* extra,
+                              uint64_t raw);
+/* The end of a range rec_named_event began (from any thread). */
+void rec_named_end(rec_domain* d, nvtxRangeId_t id, uint64_t raw);
+
 /* rec_counters.c: fills the counters extension's slots. */
 void rec_fill_counters(intptr_t* slots, size_t count);
+
+/* rec_sync.c: fills the sync module's callback table. */
+void rec_fill_sync(rec_nvtx_table table, unsigned size);
+
+/* Stores `fn` in a callback table's entry `id`, when the table has it. */
+#define REC_SET(table, size, id, fn)                                                               \
+    do {                                                                                           \
+        if ((unsigned)(id) <= (size) && (table)[id] != NULL)                                       \
+            *(table)[id] = (rec_nvtx_fn)(fn);                                                      \
+    } while (0)
 
 /* Stores `fn` in an extension module's slot `id`, when the module has it. */
 #define REC_SLOT(slots, count, id, fn)                                                             \

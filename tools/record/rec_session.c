@@ -425,6 +425,8 @@ static const char* const misuse_words[REC_MISUSE_KINDS] = {
     "events of threads whose stream could not be opened",
     "calls after a write failed and the recording stopped",
     "counter samples whose value the counter's type cannot hold",
+    "calls on a sync object this process never created",
+    "sync releases with no hold to end",
 };
 
 /* What could not be recorded, on stderr. */
