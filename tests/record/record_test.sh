@@ -100,6 +100,19 @@ check "basic: categories 7 (io) and 3 (compute, domain dom) are named" \
     bash -c "grep -q '^category domain=\"\" id=7 name=\"io\"' '$w/basic.txt' &&
              grep -q '^category domain=\"dom\" id=3 name=\"compute\"' '$w/basic.txt'"
 
+# ---- --stats: the report's tables after the run -------------------------------
+"$record" --quiet --stats -o "$w/stats.nvtxw" "$program" basic >"$w/stats.out" 2>"$w/stats.err"
+check "--stats: exit status 0, the report kept" bash -c "[ $? -eq 0 ] && [ -s '$w/stats.nvtxw' ]"
+check "--stats: the range summary on standard output, one row per range name" \
+    bash -c "grep -q 'NVTX Range Summary' '$w/stats.out' &&
+             grep -Eq '^ +[0-9.]+ +[0-9]+ +1 .* PushPop +outer\$' '$w/stats.out' &&
+             grep -Eq '^ +[0-9.]+ +[0-9]+ +1 .* StartEnd +async\$' '$w/stats.out'"
+"$record" --quiet --stats=csv -o "$w/stats2.nvtxw" "$program" basic >"$w/stats.csv" 2>/dev/null
+check "--stats=csv: the same table as CSV" grep -q '^[0-9.]*,[0-9]*,1,.*,PushPop,outer' "$w/stats.csv"
+"$record" --quiet --stats -o "$w/stats.json" "$program" basic >/dev/null 2>"$w/stats-json.err"
+check "--stats with an output that is not a report is a usage error (2), the program not run" \
+    bash -c "[ $? -eq 2 ] && [ ! -e '$w/stats.json' ] && grep -q 'must be a report' '$w/stats-json.err'"
+
 # ---- the payload extension (nvToolsExtPayload.h) -----------------------------
 "$record" --quiet -o "$w/payload.nvtxw" "$program" payload 2>"$w/payload.err"
 check "payload: exit status 0 (schemas registered, the bad one refused)" [ $? -eq 0 ]

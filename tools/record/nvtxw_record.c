@@ -3,7 +3,7 @@
  * injection set to libnvtxw-inject.so, so that its NVTX annotations are
  * recorded into a report (or any file sink) without Nsight Systems.
  *
- *   nvtxw-record [-o OUT] [--to SINK] [--quiet] [--] PROGRAM [ARGS...]
+ *   nvtxw-record [-o OUT] [--to SINK] [--stats[=FMT]] [--quiet] [--] PROGRAM [ARGS...]
  *
  * The program runs as a child with NVTX_INJECTION64_PATH and the
  * recorder's variables (rec_session.c) in its environment; its exit
@@ -15,7 +15,9 @@
  * in a status file (NVTXW_RECORD_STATUS) whether it began, ended or
  * failed; a failed one (a full disk) makes the status 1 when the program's
  * was 0. Exit status 125 for our own
- * errors before the program ran, 127 when it cannot be run.
+ * errors before the program ran, 127 when it cannot be run. With --stats
+ * the report, once written, is read back into the stats sink on standard
+ * output (nsys's --stats=true).
  */
 #define _GNU_SOURCE
 #include "config.h"
@@ -43,11 +45,12 @@
 #endif
 
 static const char usage_text[] =
-    "Usage: " TOOL " [-o OUT] [--to SINK] [--quiet] [--] PROGRAM [ARGS...]\n"
+    "Usage: " TOOL " [-o OUT] [--to SINK] [--stats[=FORMAT]] [--quiet] [--] PROGRAM [ARGS...]\n"
     "\n"
     "Runs PROGRAM with NVTX's injection set to libnvtxw-inject.so: its NVTX marks,\n"
-    "ranges, domains, categories, registered strings and thread names are\n"
-    "recorded, each thread on its own stream, and written to OUT when it exits.\n"
+    "ranges, domains, categories, registered strings, thread names, payloads,\n"
+    "counters, sync objects and resources are recorded, each thread on its own\n"
+    "stream, and written to OUT when it exits.\n"
     "The exit status is PROGRAM's (128 + N when signal N killed it).\n"
     "\n"
     "Options: -o, --output OUT  the report or file to write (default: PROGRAM's\n"
@@ -56,6 +59,9 @@ static const char usage_text[] =
     "                           .sqlite .csv .jsonl)\n"
     "         --to SINK         report, perfetto, json, stats, text, sqlite or\n"
     "                           capture, whatever OUT's extension\n"
+    "         --stats[=FORMAT]  then print the report's range statistics on standard\n"
+    "                           output (text, csv or json; default text); OUT must\n"
+    "                           be a report\n"
     "         --quiet           no message when the report is written\n"
     "         -h, --help        this text\n"
     "\n"
@@ -67,6 +73,7 @@ static const char usage_text[] =
 typedef struct options {
     const char* output;
     const char* sink;
+    const char* stats; /* --stats: the format, else NULL */
     int quiet;
     char** program; /* PROGRAM ARGS..., NULL-terminated */
 } options;
@@ -92,6 +99,13 @@ static int parse(int argc, char** argv, options* o) {
             exit(tool_finish_stdout(TOOL, 0));
         } else if (strcmp(a, "--quiet") == 0) {
             o->quiet = 1;
+        } else if (strcmp(a, "--stats") == 0) {
+            o->stats = "text";
+        } else if (strncmp(a, "--stats=", 8) == 0) {
+            o->stats = a + 8;
+            if (strcmp(o->stats, "text") != 0 && strcmp(o->stats, "csv") != 0 &&
+                strcmp(o->stats, "json") != 0)
+                return usage_error("unknown --stats format (text, csv or json)", o->stats);
         } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0 || strcmp(a, "--to") == 0) {
             if (i + 1 == argc)
                 return usage_error("option needs a value", a);
@@ -334,8 +348,31 @@ static int finish(const options* o, const char* output, const char* sink, file_i
     return code;
 }
 
+/* --stats: the report read back into the stats sink, on standard output;
+ * 0 or -1 (said on stderr). */
+static int print_stats(const char* report, const char* format) {
+    const nvtxwInterface_t* iface = NULL;
+    nvtxw_reader_t* reader = NULL;
+    char config[64];
+    nvtxwResultCode_t result;
+    snprintf(config, sizeof config, "Sink=stats|Output=-|StatsFormat=%s", format);
+    fflush(stdout);
+    if (nvtxwGetInterface(NVTXW_INTERFACE_VERSION, (const void**)&iface) != 0 ||
+        nvtxw_reader_open(report, NULL, &reader) != NVTXW_RESULT_SUCCESS) {
+        fprintf(stderr, "%s: error: cannot read %s for its statistics: %s\n", TOOL, report,
+                nvtxw_last_error());
+        return -1;
+    }
+    result = nvtxw_reader_replay(reader, iface, config, NULL);
+    if (result != NVTXW_RESULT_SUCCESS)
+        fprintf(stderr, "%s: error: cannot print the statistics of %s: %s\n", TOOL, report,
+                nvtxw_last_error());
+    nvtxw_reader_close(reader);
+    return result == NVTXW_RESULT_SUCCESS ? 0 : -1;
+}
+
 int main(int argc, char** argv) {
-    options o = {NULL, NULL, 0, NULL};
+    options o = {NULL, NULL, NULL, 0, NULL};
     char output[PATH_MAX], library[PATH_MAX], found[PATH_MAX], given[PATH_MAX];
     const char* env_library = getenv("NVTXW_INJECT_LIBRARY");
     const char* sink;
@@ -354,6 +391,9 @@ int main(int argc, char** argv) {
                            o.sink != NULL ? o.sink : o.output);
     if (!tool_config_value_ok(o.output) || absolute(o.output, output, sizeof output) != 0)
         return usage_error("output path cannot be used", o.output);
+    if (o.stats != NULL && strcmp(sink, "report") != 0)
+        return usage_error("--stats reads the report back, so OUT must be a report (.nvtxw)",
+                           o.output);
     snprintf(found, sizeof found, "%s",
              env_library != NULL && env_library[0] != '\0' ? env_library
                                                            : NVTXW_INJECT_DIR
@@ -371,5 +411,9 @@ int main(int argc, char** argv) {
     status = run(o.program, library, output, sink);
     if (status < 0)
         return STATUS_OURS;
-    return finish(&o, output, sink, before, status);
+    status = finish(&o, output, sink, before, status);
+    if (o.stats != NULL && identify(output).exists && print_stats(output, o.stats) != 0 &&
+        status == 0)
+        status = 1;
+    return tool_finish_stdout(TOOL, status);
 }
