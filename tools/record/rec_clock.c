@@ -28,21 +28,20 @@
 #include <string.h>
 #include <time.h>
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
-#include <x86intrin.h>
-#define REC_HAVE_TSC 1
-#endif
-
 #include "rec_internal.h"
+
+#ifdef REC_HAVE_TSC
+#include <cpuid.h>
+#endif
 
 /* A thread takes a new point this often. */
 #define REC_CLOCK_RESYNC_NS 50000000
 /* The first line's baseline. */
 #define REC_CLOCK_CALIBRATE_NS 2000000
 
+int rec_clock_tsc;
+
 static struct {
-    int tsc; /* 1: timestamps from the TSC */
     uint64_t tsc0;
     int64_t mono0;
     double ns_per_tick0;   /* from the calibration */
@@ -104,7 +103,7 @@ static void read_point(uint64_t* tsc, int64_t* mono) {
 
 const char* rec_clock_init(void) {
     const char* wanted = getenv("NVTXW_RECORD_CLOCK");
-    clock_state.tsc = 0;
+    rec_clock_tsc = 0;
     if (wanted != NULL && strcmp(wanted, "monotonic") == 0)
         return "monotonic";
 #ifdef REC_HAVE_TSC
@@ -119,7 +118,7 @@ const char* rec_clock_init(void) {
             clock_state.ns_per_tick0 =
                 (double)(mono1 - clock_state.mono0) / (double)(tsc1 - clock_state.tsc0);
             clock_state.resync_ticks = (uint64_t)(REC_CLOCK_RESYNC_NS / clock_state.ns_per_tick0);
-            clock_state.tsc = 1;
+            rec_clock_tsc = 1;
             return "tsc";
         }
     }
@@ -127,43 +126,26 @@ const char* rec_clock_init(void) {
     return "monotonic";
 }
 
-uint64_t rec_clock_raw(void) {
+/* The thread's line again: a new point, and the line through it and the
+ * session's first (the calibration's slope until the baseline is long). */
+void rec_clock_resync(rec_thread* t) {
 #ifdef REC_HAVE_TSC
-    if (clock_state.tsc)
-        return __rdtsc();
-#endif
-    return (uint64_t)monotonic_ns();
-}
-
-int64_t rec_clock_ns(rec_thread* t, uint64_t raw) {
-    int64_t ns;
-    if (!clock_state.tsc)
-        return (int64_t)raw;
-#ifdef REC_HAVE_TSC
-    if (t->tick_mult == 0 || raw >= t->next_sync) {
-        uint64_t tsc;
-        int64_t mono;
-        double ns_per_tick;
-        read_point(&tsc, &mono);
-        ns_per_tick = tsc > clock_state.tsc0 + clock_state.resync_ticks
-                          ? (double)(mono - clock_state.mono0) / (double)(tsc - clock_state.tsc0)
-                          : clock_state.ns_per_tick0;
-        /* the line, evaluated at this point once, and its slope in fixed
-         * point, so a call costs an integer multiply of the few ticks
-         * since (exact to 2^-32 ns a tick) */
-        t->base_tsc = tsc;
-        t->base_ns =
-            clock_state.mono0 + (int64_t)((double)(int64_t)(tsc - clock_state.tsc0) * ns_per_tick);
-        t->tick_mult = (uint64_t)(ns_per_tick * 4294967296.0);
-        t->next_sync = tsc + clock_state.resync_ticks;
-    }
-    ns = t->base_ns +
-         (int64_t)(((__int128)(int64_t)(raw - t->base_tsc) * (__int128)t->tick_mult) >> 32);
+    uint64_t tsc;
+    int64_t mono;
+    double ns_per_tick;
+    read_point(&tsc, &mono);
+    ns_per_tick = tsc > clock_state.tsc0 + clock_state.resync_ticks
+                      ? (double)(mono - clock_state.mono0) / (double)(tsc - clock_state.tsc0)
+                      : clock_state.ns_per_tick0;
+    /* the line, evaluated at this point once, and its slope in fixed
+     * point, so a call costs an integer multiply of the few ticks since
+     * (exact to 2^-32 ns a tick) */
+    t->base_tsc = tsc;
+    t->base_ns =
+        clock_state.mono0 + (int64_t)((double)(int64_t)(tsc - clock_state.tsc0) * ns_per_tick);
+    t->tick_mult = (uint64_t)(ns_per_tick * 4294967296.0);
+    t->next_sync = tsc + clock_state.resync_ticks;
 #else
-    ns = (int64_t)raw;
+    (void)t;
 #endif
-    if (ns < t->last_ns)
-        ns = t->last_ns;
-    t->last_ns = ns;
-    return ns;
 }

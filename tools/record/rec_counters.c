@@ -21,6 +21,7 @@
  * What NVTXW refuses (an unknown counter ID, a sample of the wrong size, a
  * batch that does not fit its counter) is counted like any refused write.
  */
+#define _GNU_SOURCE /* clock_gettime in rec_internal.h */
 #include "config.h"
 
 #include <string.h>

@@ -19,6 +19,7 @@
  * handle or attributes NVTX would not have built are counted and dropped
  * (rec_session.c prints the counts at exit).
  */
+#define _GNU_SOURCE /* clock_gettime in rec_internal.h */
 #include "config.h"
 
 #include <stdlib.h>

@@ -11,6 +11,7 @@
  * for a process that leaves without running its atexit handlers through
  * the usual path (the first of the two does it).
  */
+#define _GNU_SOURCE /* clock_gettime in rec_internal.h */
 #include "config.h"
 
 #include <stdio.h>

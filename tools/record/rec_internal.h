@@ -27,7 +27,13 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 #include <wchar.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#define REC_HAVE_TSC 1
+#endif
 
 #include "nvtx_inject_abi.h"
 #include "nvtxw/abi.h"
@@ -116,10 +122,26 @@ rec_domain* rec_domain_of(nvtxDomainHandle_t handle);
 /* nvtxDomainCreate: the handle of the domain of that name (the same one for
  * a name given again); NULL when none can be made. */
 nvtxDomainHandle_t rec_domain_create(const char* name);
+/* rec_stream_of's way when the stream is not open yet, or nothing is
+ * recorded: the same contract. */
+rec_stream* rec_stream_open(rec_domain* domain, rec_thread** thread);
+/* The calling thread's rec_thread (pthread_getspecific), NULL before its
+ * first event. */
+extern pthread_key_t rec_thread_key;
+
 /* The calling thread's stream in `domain`, opened at its first use, and
- * the thread in *thread; NULL when nothing is recorded (no session, or the
- * stream cannot be opened). */
-rec_stream* rec_stream_of(rec_domain* domain, rec_thread** thread);
+ * the thread in *thread; NULL when nothing is recorded (no session, the
+ * recording stopped, or the stream cannot be opened). */
+static inline rec_stream* rec_stream_of(rec_domain* domain, rec_thread** thread) {
+    rec_thread* t;
+    if (!atomic_load_explicit(&rec.active, memory_order_relaxed) ||
+        atomic_load_explicit(&rec.stopped, memory_order_relaxed) ||
+        (t = pthread_getspecific(rec_thread_key)) == NULL || domain->index >= t->stream_capacity ||
+        t->streams[domain->index].writer.stream == NULL)
+        return rec_stream_open(domain, thread);
+    *thread = t;
+    return &t->streams[domain->index];
+}
 /* The calling thread's state; NULL when out of memory. */
 rec_thread* rec_thread_self(void);
 /* nvtxNameOsThread: the name of the streams of thread `tid` opened later. */
@@ -130,15 +152,41 @@ void rec_misuse(int kind);
  * stops the recording: the program goes on, later calls cost a branch. */
 void rec_refused(nvtxwResultCode_t status);
 
-/* rec_clock.c */
+/* rec_clock.c; the two calls of every event are inline here (so the
+ * library's files define _GNU_SOURCE first: clock_gettime). */
 /* Chooses the clock (NVTXW_RECORD_CLOCK, the TSC's and the kernel's
  * clocksource) and calibrates it: "tsc" or "monotonic". Before any event. */
 const char* rec_clock_init(void);
+extern int rec_clock_tsc; /* 1: timestamps from the TSC */
+/* A new point of thread t's TSC line. */
+void rec_clock_resync(rec_thread* t);
+
 /* The clock as read at the call: TSC ticks or CLOCK_MONOTONIC ns. */
-uint64_t rec_clock_raw(void);
+static inline uint64_t rec_clock_raw(void) {
+    struct timespec ts;
+#ifdef REC_HAVE_TSC
+    if (rec_clock_tsc)
+        return __rdtsc();
+#endif
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 /* `raw` as CLOCK_MONOTONIC nanoseconds on thread `t` (never before its
  * previous timestamp when read from the TSC). */
-int64_t rec_clock_ns(rec_thread* t, uint64_t raw);
+static inline int64_t rec_clock_ns(rec_thread* t, uint64_t raw) {
+    int64_t ns;
+    if (!rec_clock_tsc)
+        return (int64_t)raw;
+    if (t->tick_mult == 0 || raw >= t->next_sync)
+        rec_clock_resync(t);
+    ns = t->base_ns +
+         (int64_t)(((__int128)(int64_t)(raw - t->base_tsc) * (__int128)t->tick_mult) >> 32);
+    if (ns < t->last_ns)
+        ns = t->last_ns;
+    t->last_ns = ns;
+    return ns;
+}
 
 /* rec_events.c */
 /* UTF-8 of a wide string into `out` (NUL-terminated, cut at a character

@@ -43,7 +43,7 @@ rec_state rec = {.lock = PTHREAD_MUTEX_INITIALIZER};
  * tracer crashes on it when a thread other than main calls exit(); the
  * key costs the same few nanoseconds. Its destructor closes the thread's
  * streams. */
-static pthread_key_t thread_key;
+pthread_key_t rec_thread_key;
 
 /* Names given by nvtxNameOsThread, by TID (under rec.lock). */
 typedef struct thread_name {
@@ -200,14 +200,14 @@ void rec_thread_name(uint32_t tid, const char* name) {
 }
 
 rec_thread* rec_thread_self(void) {
-    rec_thread* t = pthread_getspecific(thread_key);
+    rec_thread* t = pthread_getspecific(rec_thread_key);
     if (t != NULL)
         return t;
     if ((t = calloc(1, sizeof *t)) == NULL)
         return NULL;
     t->tid = gettid();
     t->index = atomic_fetch_add(&rec.thread_count, 1);
-    if (pthread_setspecific(thread_key, t) != 0) {
+    if (pthread_setspecific(rec_thread_key, t) != 0) {
         free(t);
         return NULL;
     }
@@ -253,7 +253,7 @@ static void stream_open(rec_thread* t, rec_domain* d, rec_stream* s) {
     nvtxwEventWriterInit(&s->writer, rec.iface, stream, &d->ids);
 }
 
-rec_stream* rec_stream_of(rec_domain* d, rec_thread** thread) {
+rec_stream* rec_stream_open(rec_domain* d, rec_thread** thread) {
     rec_thread* t;
     rec_stream* s;
     if (!atomic_load_explicit(&rec.active, memory_order_relaxed) || (t = rec_thread_self()) == NULL)
@@ -399,7 +399,7 @@ int rec_session_begin(void) {
         return -1;
     }
     free(config);
-    pthread_key_create(&thread_key, thread_exit);
+    pthread_key_create(&rec_thread_key, thread_exit);
     pthread_atfork(NULL, NULL, forked_child);
     atomic_store(&rec.active, 1);
     pthread_mutex_lock(&rec.lock);
