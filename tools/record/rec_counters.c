@@ -206,27 +206,37 @@ static uint64_t CounterRegister(nvtxDomainHandle_t domain, const nvtxCounterAttr
     return id;
 }
 
-/* The calling thread's stream for a sample in `domain`, *d and *t set;
- * NULL when nothing is recorded. */
-static rec_stream* sample_stream(nvtxDomainHandle_t domain, rec_domain** d, rec_thread** t) {
-    *d = rec_domain_of(domain);
-    return *d != NULL ? rec_stream_of(*d, t) : NULL;
-}
-
-static void sample_value(nvtxDomainHandle_t domain, uint64_t id, int is_float, int64_t i, double f,
-                         uint64_t raw) {
-    rec_domain* d;
+/* Writes one sample on the calling thread's stream in `domain`, at clock
+ * reading `raw`: `value` (size bytes) with `reason` -1, else a sample
+ * without value of that reason; a refusal is counted. */
+static void sample_write(nvtxDomainHandle_t domain, uint64_t id, const void* value, size_t size,
+                         int reason, uint64_t raw) {
+    rec_domain* d = rec_domain_of(domain);
     rec_thread* t = NULL;
-    rec_stream* s = sample_stream(domain, &d, &t);
-    unsigned char sample[8];
-    size_t size = 8;
-    uint32_t type;
+    rec_stream* s = d != NULL ? rec_stream_of(d, &t) : NULL;
     nvtxwResultCode_t status;
     if (s == NULL)
         return;
+    status = reason < 0
+                 ? rec.iface->CounterWrite(s->writer.stream, rec_clock_ns(t, raw), id, value, size)
+                 : rec.iface->CounterNoValueWrite(s->writer.stream, rec_clock_ns(t, raw), id,
+                                                  (uint8_t)reason);
+    if (status != NVTXW_RESULT_SUCCESS)
+        rec_refused(status);
+}
+
+/* A value converted to the counter's number type (REC_COUNTER_UNKNOWN or
+ * a group: its 8 bytes as they are). */
+static void sample_value(nvtxDomainHandle_t domain, uint64_t id, int is_float, int64_t i, double f,
+                         uint64_t raw) {
+    rec_domain* d = rec_domain_of(domain);
+    unsigned char sample[8];
+    size_t size = 8;
+    uint32_t type;
+    if (d == NULL || !atomic_load_explicit(&rec.active, memory_order_relaxed))
+        return;
     type = counter_type(d->index, id);
     if (type == REC_COUNTER_UNKNOWN || type == 0) {
-        /* a counter group, or one NVTXW knows better: the value's bytes */
         if (is_float)
             memcpy(sample, &f, 8);
         else
@@ -235,9 +245,7 @@ static void sample_value(nvtxDomainHandle_t domain, uint64_t id, int is_float, i
         rec_misuse(REC_MISUSE_COUNTER_VALUE);
         return;
     }
-    status = rec.iface->CounterWrite(s->writer.stream, rec_clock_ns(t, raw), id, sample, size);
-    if (status != NVTXW_RESULT_SUCCESS)
-        rec_refused(status);
+    sample_write(domain, id, sample, size, -1, raw);
 }
 
 static void CounterSampleInt64(nvtxDomainHandle_t domain, uint64_t id, int64_t value) {
@@ -249,37 +257,19 @@ static void CounterSampleFloat64(nvtxDomainHandle_t domain, uint64_t id, double 
 }
 
 static void CounterSample(nvtxDomainHandle_t domain, uint64_t id, const void* value, size_t size) {
-    uint64_t raw = rec_clock_raw();
-    rec_domain* d;
-    rec_thread* t = NULL;
-    rec_stream* s = sample_stream(domain, &d, &t);
-    nvtxwResultCode_t status;
-    if (s == NULL)
-        return;
-    status = rec.iface->CounterWrite(s->writer.stream, rec_clock_ns(t, raw), id, value, size);
-    if (status != NVTXW_RESULT_SUCCESS)
-        rec_refused(status);
+    sample_write(domain, id, value, size, -1, rec_clock_raw());
 }
 
 static void CounterSampleNoValue(nvtxDomainHandle_t domain, uint64_t id, uint8_t reason) {
-    uint64_t raw = rec_clock_raw();
-    rec_domain* d;
-    rec_thread* t = NULL;
-    rec_stream* s = sample_stream(domain, &d, &t);
-    nvtxwResultCode_t status;
-    if (s == NULL)
-        return;
-    status = rec.iface->CounterNoValueWrite(s->writer.stream, rec_clock_ns(t, raw), id, reason);
-    if (status != NVTXW_RESULT_SUCCESS)
-        rec_refused(status);
+    sample_write(domain, id, NULL, 0, reason, rec_clock_raw());
 }
 
 /* The batch carries its own timestamps (the program's clock, which NVTX
  * says its time semantics name): passed as they are. */
 static void CounterBatchSubmit(nvtxDomainHandle_t domain, const nvtxCounterBatch_t* batch) {
-    rec_domain* d;
+    rec_domain* d = rec_domain_of(domain);
     rec_thread* t = NULL;
-    rec_stream* s = sample_stream(domain, &d, &t);
+    rec_stream* s = d != NULL ? rec_stream_of(d, &t) : NULL;
     nvtxwResultCode_t status;
     if (s == NULL)
         return;

@@ -232,13 +232,22 @@ static void acquire_end(rec_sync* o, uint32_t thread, uint64_t raw) {
     span_remove(o, i);
 }
 
+/* The object of `handle`, locked, and the calling thread's index in
+ * *thread; NULL when nothing is recorded (or the handle is unknown). */
+static rec_sync* sync_enter(void* handle, uint32_t* thread) {
+    rec_sync* o = sync_of(handle);
+    if (o == NULL || (*thread = thread_index()) == UINT32_MAX)
+        return NULL;
+    pthread_mutex_lock(&o->lock);
+    return o;
+}
+
 static void AcquireStart(void* handle) {
     uint64_t raw = rec_clock_raw();
-    rec_sync* o = sync_of(handle);
     uint32_t thread;
-    if (o == NULL || (thread = thread_index()) == UINT32_MAX)
+    rec_sync* o = sync_enter(handle, &thread);
+    if (o == NULL)
         return;
-    pthread_mutex_lock(&o->lock);
     acquire_end(o, thread, raw);
     span_add(o, thread, SYNC_ACQUIRE, sync_event(o, 1, SYNC_ACQUIRE, raw));
     pthread_mutex_unlock(&o->lock);
@@ -246,11 +255,10 @@ static void AcquireStart(void* handle) {
 
 static void AcquireSuccess(void* handle) {
     uint64_t raw = rec_clock_raw();
-    rec_sync* o = sync_of(handle);
     uint32_t thread;
-    if (o == NULL || (thread = thread_index()) == UINT32_MAX)
+    rec_sync* o = sync_enter(handle, &thread);
+    if (o == NULL)
         return;
-    pthread_mutex_lock(&o->lock);
     acquire_end(o, thread, raw); /* a try that succeeds at once has none */
     span_add(o, thread, SYNC_HELD, sync_event(o, 1, SYNC_HELD, raw));
     pthread_mutex_unlock(&o->lock);
@@ -258,11 +266,10 @@ static void AcquireSuccess(void* handle) {
 
 static void AcquireFailed(void* handle) {
     uint64_t raw = rec_clock_raw();
-    rec_sync* o = sync_of(handle);
     uint32_t thread;
-    if (o == NULL || (thread = thread_index()) == UINT32_MAX)
+    rec_sync* o = sync_enter(handle, &thread);
+    if (o == NULL)
         return;
-    pthread_mutex_lock(&o->lock);
     acquire_end(o, thread, raw);
     sync_event(o, 0, SYNC_ACQUIRE_FAILED, raw);
     pthread_mutex_unlock(&o->lock);
@@ -270,12 +277,11 @@ static void AcquireFailed(void* handle) {
 
 static void Releasing(void* handle) {
     uint64_t raw = rec_clock_raw();
-    rec_sync* o = sync_of(handle);
     uint32_t thread;
+    rec_sync* o = sync_enter(handle, &thread);
     long i;
-    if (o == NULL || (thread = thread_index()) == UINT32_MAX)
+    if (o == NULL)
         return;
-    pthread_mutex_lock(&o->lock);
     if ((i = span_find(o, thread, SYNC_HELD)) < 0)
         i = span_find(o, UINT32_MAX, SYNC_HELD);
     if (i >= 0) {
