@@ -242,38 +242,27 @@ static rec_sync* sync_enter(void* handle, uint32_t* thread) {
     return o;
 }
 
-static void AcquireStart(void* handle) {
+/* An acquire's step on the calling thread: its open acquire (if any)
+ * ends, and `next` begins (SYNC_ACQUIRE or SYNC_HELD: a range; a success
+ * without an acquire start, a try that succeeds at once, has none to end)
+ * or is marked (SYNC_ACQUIRE_FAILED). */
+static void acquire_step(void* handle, int next) {
     uint64_t raw = rec_clock_raw();
     uint32_t thread;
     rec_sync* o = sync_enter(handle, &thread);
     if (o == NULL)
         return;
     acquire_end(o, thread, raw);
-    span_add(o, thread, SYNC_ACQUIRE, sync_event(o, 1, SYNC_ACQUIRE, raw));
+    if (next == SYNC_ACQUIRE_FAILED)
+        sync_event(o, 0, next, raw);
+    else
+        span_add(o, thread, next, sync_event(o, 1, next, raw));
     pthread_mutex_unlock(&o->lock);
 }
 
-static void AcquireSuccess(void* handle) {
-    uint64_t raw = rec_clock_raw();
-    uint32_t thread;
-    rec_sync* o = sync_enter(handle, &thread);
-    if (o == NULL)
-        return;
-    acquire_end(o, thread, raw); /* a try that succeeds at once has none */
-    span_add(o, thread, SYNC_HELD, sync_event(o, 1, SYNC_HELD, raw));
-    pthread_mutex_unlock(&o->lock);
-}
-
-static void AcquireFailed(void* handle) {
-    uint64_t raw = rec_clock_raw();
-    uint32_t thread;
-    rec_sync* o = sync_enter(handle, &thread);
-    if (o == NULL)
-        return;
-    acquire_end(o, thread, raw);
-    sync_event(o, 0, SYNC_ACQUIRE_FAILED, raw);
-    pthread_mutex_unlock(&o->lock);
-}
+static void AcquireStart(void* handle) { acquire_step(handle, SYNC_ACQUIRE); }
+static void AcquireSuccess(void* handle) { acquire_step(handle, SYNC_HELD); }
+static void AcquireFailed(void* handle) { acquire_step(handle, SYNC_ACQUIRE_FAILED); }
 
 static void Releasing(void* handle) {
     uint64_t raw = rec_clock_raw();
