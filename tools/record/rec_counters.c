@@ -113,9 +113,9 @@ static int number_kind(uint32_t type) {
     }
 }
 
-/* Stores the low `size` bytes' worth of `v` as the integer type of that
- * size (v is in its range). */
-static void store_integer(unsigned char* out, size_t size, int is_signed, uint64_t v) {
+/* Stores `v` as the integer type of `size` bytes (v is in that type's
+ * range; a signed value's two's complement low bytes are the value). */
+static void store_integer(unsigned char* out, size_t size, uint64_t v) {
     if (size == 1) {
         uint8_t x = (uint8_t)v;
         memcpy(out, &x, 1);
@@ -128,7 +128,6 @@ static void store_integer(unsigned char* out, size_t size, int is_signed, uint64
     } else {
         memcpy(out, &v, 8);
     }
-    (void)is_signed; /* two's complement: the low bytes are the value */
 }
 
 /* A value (`is_float`: `f`, else `i`) as a sample of number type `type`
@@ -165,7 +164,7 @@ static size_t value_sample(uint32_t type, int is_float, int64_t i, double f, uns
                 (v < -(int64_t)(1ull << (8 * size - 1)) || v >= (int64_t)(1ull << (8 * size - 1))))
                 return 0;
         }
-        store_integer(out, size, 1, (uint64_t)v);
+        store_integer(out, size, (uint64_t)v);
         return size;
     }
     {
@@ -181,7 +180,7 @@ static size_t value_sample(uint32_t type, int is_float, int64_t i, double f, uns
                 return 0;
             v = (uint64_t)i;
         }
-        store_integer(out, size, 0, v);
+        store_integer(out, size, v);
         return size;
     }
 }
