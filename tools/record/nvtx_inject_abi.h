@@ -24,6 +24,13 @@
 
 #include "nvtxw/nvtx_types.h"
 
+/* nvtxMessageValue_t: an attribute struct's message, as message_type says. */
+typedef union rec_nvtx_message {
+    const char* ascii;
+    const wchar_t* unicode;
+    nvtxStringHandle_t registered;
+} rec_nvtx_message;
+
 /* nvtxEventAttributes_v2 (nvToolsExt.h), 48 bytes. `size` says which
  * fields a producer filled: older ones may pass a shorter struct. */
 typedef struct rec_nvtx_event_attributes {
@@ -43,11 +50,7 @@ typedef struct rec_nvtx_event_attributes {
         float f32;
     } payload;
     int32_t message_type; /* REC_NVTX_MESSAGE_* */
-    union {
-        const char* ascii;
-        const wchar_t* unicode;
-        nvtxStringHandle_t registered;
-    } message;
+    rec_nvtx_message message;
 } rec_nvtx_event_attributes;
 
 enum { REC_NVTX_COLOR_UNKNOWN = 0, REC_NVTX_COLOR_ARGB = 1 };
@@ -128,11 +131,7 @@ typedef struct rec_nvtx_sync_attributes {
     uint16_t version;
     uint16_t size;
     int32_t message_type; /* REC_NVTX_MESSAGE_* */
-    union {
-        const char* ascii;
-        const wchar_t* unicode;
-        nvtxStringHandle_t registered;
-    } message;
+    rec_nvtx_message message;
 } rec_nvtx_sync_attributes;
 
 typedef void (*rec_nvtx_fn)(void);    /* NvtxFunctionPointer: cast before calling */

@@ -205,12 +205,12 @@ static uint64_t CounterRegister(nvtxDomainHandle_t domain, const nvtxCounterAttr
     return id;
 }
 
-/* Writes one sample on the calling thread's stream in `domain`, at clock
+/* Writes one sample on the calling thread's stream in domain `d` (NULL:
+ * an unknown handle, counted already: nothing), at clock
  * reading `raw`: `value` (size bytes) with `reason` -1, else a sample
  * without value of that reason; a refusal is counted. */
-static void sample_write(nvtxDomainHandle_t domain, uint64_t id, const void* value, size_t size,
-                         int reason, uint64_t raw) {
-    rec_domain* d = rec_domain_of(domain);
+static void sample_write(rec_domain* d, uint64_t id, const void* value, size_t size, int reason,
+                         uint64_t raw) {
     rec_thread* t = NULL;
     rec_stream* s = d != NULL ? rec_stream_of(d, &t) : NULL;
     nvtxwResultCode_t status;
@@ -244,7 +244,7 @@ static void sample_value(nvtxDomainHandle_t domain, uint64_t id, int is_float, i
         rec_misuse(REC_MISUSE_COUNTER_VALUE);
         return;
     }
-    sample_write(domain, id, sample, size, -1, raw);
+    sample_write(d, id, sample, size, -1, raw);
 }
 
 static void CounterSampleInt64(nvtxDomainHandle_t domain, uint64_t id, int64_t value) {
@@ -256,11 +256,13 @@ static void CounterSampleFloat64(nvtxDomainHandle_t domain, uint64_t id, double 
 }
 
 static void CounterSample(nvtxDomainHandle_t domain, uint64_t id, const void* value, size_t size) {
-    sample_write(domain, id, value, size, -1, rec_clock_raw());
+    uint64_t raw = rec_clock_raw();
+    sample_write(rec_domain_of(domain), id, value, size, -1, raw);
 }
 
 static void CounterSampleNoValue(nvtxDomainHandle_t domain, uint64_t id, uint8_t reason) {
-    sample_write(domain, id, NULL, 0, reason, rec_clock_raw());
+    uint64_t raw = rec_clock_raw();
+    sample_write(rec_domain_of(domain), id, NULL, 0, reason, raw);
 }
 
 /* The batch carries its own timestamps (the program's clock, which NVTX
