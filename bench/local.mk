@@ -46,6 +46,7 @@ bench: bench/write_bench$(EXEEXT) tests/unit/chrome_test$(EXEEXT) tests/unit/sql
 	$(BENCH_CONVERTERS)
 	$(BENCH_OTF2_IMPORT)
 	$(BENCH_RECORD)
+	$(BENCH_MPI_IN_BENCH)
 bench-otf2-import: $(BENCH_OTF2_IMPORT_DEPS)
 	$(BENCH_OTF2_IMPORT)
 else
@@ -55,48 +56,27 @@ bench bench-otf2-import:
 endif
 .PHONY: bench bench-otf2-import
 
-# Sink=perfetto against Sink=json on the same reports (bench/README.md):
-# bytes and events/s; sizes and repeats with PERFETTO_BENCH_FLAGS, e.g.
-# `make bench-perfetto PERFETTO_BENCH_FLAGS="EVENTS=3000000 REPEAT=5"`.
-PERFETTO_BENCH_FLAGS =
-BENCH_PERFETTO = top_builddir=. $(PERFETTO_BENCH_FLAGS) bash $(srcdir)/bench/perfetto_bench.sh
-bench-perfetto: tools/replay/nvtxw-replay$(EXEEXT)
-	$(BENCH_PERFETTO)
-.PHONY: bench-perfetto
-
-# The converters and outputs against the parser they stand on (bench/README.md,
-# "Converters against their parser"): Chrome trace and capture input against
-# yajl's json_verify, JSON and SQLite export; the trace's size in
-# NVTXW_CONVERTERS_BENCH_MB (default 200), repeats in REPEAT (default 3).
-BENCH_CONVERTERS = top_builddir=. top_srcdir=$(srcdir) bash $(srcdir)/bench/converters_bench.sh
-bench-converters: tools/replay/nvtxw-replay$(EXEEXT)
-	$(BENCH_CONVERTERS)
-.PHONY: bench-converters
-
-# The Chrome trace input of nvtxw-replay (bench/README.md): MB/s and peak RSS
-# for generated PyTorch-style traces; sizes in NVTXW_CHROME_IN_BENCH_MB.
-bench-chrome-in: tools/replay/nvtxw-replay$(EXEEXT)
-	top_builddir=. top_srcdir=$(srcdir) bash $(srcdir)/bench/chrome_in_bench.sh
-.PHONY: bench-chrome-in
-# Flat memory of nvtxw-replay --synthetic (bench/README.md): peak RSS of
-# events=LARGE over events=SMALL per generator, e.g.
-# `make bench-synthetic SYNTHETIC_BENCH_FLAGS="LARGE=100000000"`. Needs no OTF2.
-SYNTHETIC_BENCH_FLAGS =
-bench-synthetic: tools/replay/nvtxw-replay$(EXEEXT)
-	top_builddir=. $(SYNTHETIC_BENCH_FLAGS) bash $(srcdir)/bench/synthetic_mem_bench.sh
-.PHONY: bench-synthetic
-
-# The recorder's cost on the calling thread (bench/README.md, docs/record.md):
-# ns per NVTX call of a tight loop, with nvtxw-record against without a tool.
-# It needs the nvtx3 headers (the annotated test program).
-if HAVE_NVTX3
-BENCH_RECORD_DEPS = tests/record/nvtx_program$(EXEEXT) tools/record/nvtxw-record$(EXEEXT) \
-	bench/line_handoff$(EXEEXT)
-BENCH_RECORD = top_builddir=. bash $(srcdir)/bench/record_bench.sh
+# The --mpi import against one process (bench/README.md, "MPI import"); run
+# by `make bench` when configure found MPI (BENCH_MPI_IN_BENCH). Environment,
+# e.g. `make bench-mpi NVTXW_MPI_BENCH_EVENTS=4000000`.
+EXTRA_DIST += bench/mpi_import_bench.sh
+BENCH_MPI = top_builddir=. top_srcdir=$(srcdir) NVTXW_MPIRUN="$(MPIRUN)" \
+	bash $(srcdir)/bench/mpi_import_bench.sh
+if HAVE_MPI
+BENCH_MPI_IN_BENCH = $(BENCH_MPI)
+if HAVE_OTF2
+bench-mpi: tests/gen/nvtxw-otf2-gen$(EXEEXT) tools/otf2-import/nvtxw-otf2-import$(EXEEXT) \
+	tools/replay/nvtxw-replay$(EXEEXT)
+	$(BENCH_MPI)
 else
-BENCH_RECORD_DEPS =
-BENCH_RECORD = @echo "bench: the recorder's cost is not measured: this build has no NVIDIA nvtx3 headers (install the CUDA toolkit or configure --with-nvtx3=DIR)"
+bench-mpi:
+	@echo "bench-mpi: needs OTF2 (configure --with-otf2)" >&2
+	@exit 1
 endif
-bench-record: $(BENCH_RECORD_DEPS)
-	$(BENCH_RECORD)
-.PHONY: bench-record
+else
+BENCH_MPI_IN_BENCH = @echo "bench: no MPI (configure --with-mpi): the --mpi figures are not measured"
+bench-mpi:
+	@echo "bench-mpi: needs MPI (configure --with-mpi; Debian: openmpi-bin libopenmpi-dev)" >&2
+	@exit 1
+endif
+.PHONY: bench-mpi

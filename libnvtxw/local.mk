@@ -25,6 +25,7 @@ nvtxwinclude_HEADERS = \
 	libnvtxw/include/nvtxw/reader.h \
 	libnvtxw/include/nvtxw/resource.h \
 	libnvtxw/include/nvtxw/schema_yaml.h \
+	libnvtxw/include/nvtxw/share.h \
 	libnvtxw/include/nvtxw/tasks.h
 
 include libnvtxw/common/local.mk

@@ -5,7 +5,7 @@
 # Debian packages the build and the test suite need.
 NVTXW_DEPS="gcc g++ make autoconf automake libtool pkg-config libzstd-dev libxxhash-dev libyaml-dev libyajl-dev check
 libopen-trace-format2-dev otf2-tools python3-otf2 python3-yaml libsqlite3-dev sqlite3 python3 clang clang-format
-libclang-rt-14-dev protobuf-compiler python3-protobuf python3-zstandard"
+libclang-rt-14-dev protobuf-compiler python3-protobuf python3-zstandard openmpi-bin libopenmpi-dev"
 
 nvtxw_die() {
     echo "$(basename "$0"): error: $*" >&2

@@ -22,6 +22,7 @@ include tests/unit/local.mk
 include tests/cli/local.mk
 include tests/gen/local.mk
 include tests/otf2/local.mk
+include tests/mpi/local.mk
 include tests/perfetto/local.mk
 include tests/layout/local.mk
 

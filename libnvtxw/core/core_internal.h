@@ -42,6 +42,7 @@ struct core_session {
     char* name;
     core_config config;
     char* config_values[CORE_CONFIG_KEYS]; /* strings the config points into */
+    nvtxwShare_t share;                    /* SessionBeginShared's (config.share points here) */
     char* config_raw;                      /* the config string as given */
     sink* out;
     _Atomic nvtxwResultCode_t fault; /* non-zero: faulty, calls return this */
@@ -160,6 +161,8 @@ nvtxwResultCode_t core_fast_plan_add(core_domain* domain, const nvtxw_schema_t* 
 /* The function-table members, one file each concern. */
 nvtxwResultCode_t core_session_begin(const nvtxwSessionAttributes_t* attr,
                                      nvtxwSessionHandle_t* out);
+nvtxwResultCode_t core_session_begin_shared(const nvtxwSessionAttributes_t* attr,
+                                            const nvtxwShare_t* share, nvtxwSessionHandle_t* out);
 nvtxwResultCode_t core_session_end(nvtxwSessionHandle_t session);
 nvtxwResultCode_t core_domain_register(nvtxwSessionHandle_t session,
                                        const nvtxwDomainAttributes_t* attr,

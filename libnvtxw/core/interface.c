@@ -52,6 +52,7 @@ static const nvtxwExtensionInterface_v1_t core_extension = {
     sizeof(nvtxwExtensionInterface_v1_t),
     core_scope_release,
     core_stream_flush,
+    core_session_begin_shared,
 };
 
 nvtxwResultCode_t nvtxwGetInterface(nvtxwInterfaceVersion_t version, const void** ifaceOut) {

@@ -251,8 +251,56 @@ static nvtxwResultCode_t session_create_sink(core_session* session) {
                          : "");
 }
 
-nvtxwResultCode_t core_session_begin(const nvtxwSessionAttributes_t* attr,
-                                     nvtxwSessionHandle_t* out) {
+/* A shared session's ranks agree before any creates its sink: when the
+ * config string failed on one (it is the same on all, but memory is not),
+ * every rank fails. The sink must take a share. */
+static nvtxwResultCode_t session_agree_on_config(core_session* session, nvtxwResultCode_t status) {
+    const nvtxwShare_t* share = session->config.share;
+    const sink_ops* ops;
+    uint64_t failed[1];
+    if (status == NVTXW_RESULT_SUCCESS && (ops = sink_find(session->config.sink)) != NULL &&
+        !ops->takes_share)
+        status = error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                           "cannot begin shared session: Sink=%s cannot be written by several "
+                           "processes (only Sink=report can)",
+                           session->config.sink);
+    failed[0] = status == NVTXW_RESULT_SUCCESS ? 0 : UINT64_MAX - share->rank;
+    if (share->reduceMax(share->context, failed, 1) != 0)
+        return status != NVTXW_RESULT_SUCCESS
+                   ? status
+                   : error_set(NVTXW_RESULT_FAILED,
+                               "cannot begin shared session: the share's reduceMax failed");
+    if (failed[0] != 0 && status == NVTXW_RESULT_SUCCESS)
+        status = error_set(NVTXW_RESULT_FAILED,
+                           "cannot begin shared session: rank %llu could not (its message says "
+                           "why)",
+                           (unsigned long long)(UINT64_MAX - failed[0]));
+    return status;
+}
+
+/* The share's own fields; checked before the ranks meet, so a refusal
+ * leaves no rank waiting in a callback. */
+static nvtxwResultCode_t check_share(const nvtxwShare_t* share) {
+    if (share == NULL)
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT, "cannot begin shared session: share is "
+                                                        "NULL");
+    if (struct_size_problem(share->structSize, sizeof *share) != NULL)
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                         "cannot begin shared session: share->structSize=%zu, expected %zu to %u",
+                         share->structSize, sizeof *share, STRUCT_SIZE_MAX);
+    if (share->ranks == 0 || share->rank >= share->ranks)
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                         "cannot begin shared session: share->rank=%u of ranks=%u", share->rank,
+                         share->ranks);
+    if (share->reserve == NULL || share->broadcast == NULL || share->gather == NULL ||
+        share->reduceMax == NULL)
+        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
+                         "cannot begin shared session: a callback of the share is NULL");
+    return NVTXW_RESULT_SUCCESS;
+}
+
+static nvtxwResultCode_t session_begin(const nvtxwSessionAttributes_t* attr,
+                                       const nvtxwShare_t* share, nvtxwSessionHandle_t* out) {
     core_session* session;
     nvtxwResultCode_t status;
     if (attr == NULL || out == NULL)
@@ -270,13 +318,18 @@ nvtxwResultCode_t core_session_begin(const nvtxwSessionAttributes_t* attr,
     session->name = utf8_dup_repaired(attr->name ? attr->name : "");
     status = session->name ? session_parse_config(session, attr->configString)
                            : error_oom("the session name");
+    if (share != NULL) {
+        session->share = *share;
+        session->config.share = &session->share;
+        status = session_agree_on_config(session, status);
+    }
     if (status == NVTXW_RESULT_SUCCESS)
         status = session_create_sink(session);
     if (status == NVTXW_RESULT_SUCCESS &&
         (session->handle = handle_insert(&core_sessions, session)) == 0)
         status = error_oom("a session handle");
     if (status != NVTXW_RESULT_SUCCESS) {
-        if (session->out != NULL)
+        if (session->out != NULL) /* a shared sink's ranks meet again in it */
             session->out->ops->destroy(session->out, 1);
         session_free(session);
         return status;
@@ -284,6 +337,17 @@ nvtxwResultCode_t core_session_begin(const nvtxwSessionAttributes_t* attr,
     core_session_leave(session); /* others may enter it from here on */
     *out = (nvtxwSessionHandle_t)(uintptr_t)session->handle;
     return NVTXW_RESULT_SUCCESS;
+}
+
+nvtxwResultCode_t core_session_begin(const nvtxwSessionAttributes_t* attr,
+                                     nvtxwSessionHandle_t* out) {
+    return session_begin(attr, NULL, out);
+}
+
+nvtxwResultCode_t core_session_begin_shared(const nvtxwSessionAttributes_t* attr,
+                                            const nvtxwShare_t* share, nvtxwSessionHandle_t* out) {
+    nvtxwResultCode_t status = check_share(share);
+    return status == NVTXW_RESULT_SUCCESS ? session_begin(attr, share, out) : status;
 }
 
 /* Waits for the registration in progress on each domain (they hold the

@@ -40,6 +40,7 @@
 #include "nvtxw/abi.h"
 #include "nvtxw/loader.h"
 #include "nvtxw/payload.h"
+#include "nvtxw/share.h"
 
 typedef struct core_session core_session;
 typedef struct core_domain core_domain;
@@ -219,6 +220,9 @@ typedef struct core_config {
      * first line of that library's config string. NULL when absent. */
     const char* backend;
     const char* backend_config;
+    /* SessionBeginShared's share (nvtxw/share.h), NULL otherwise; only a
+     * sink with takes_share gets one. */
+    const nvtxwShare_t* share;
 } core_config;
 
 /* A sink's own yes/no key (docs/config.md: yes/no, true/false, on/off,
@@ -331,6 +335,9 @@ typedef struct sink sink;
 
 typedef struct sink_ops {
     const char* name;
+    /* Takes SessionBeginShared's share (config->share): create and destroy
+     * are then collective over its ranks (nvtxw/share.h). */
+    int takes_share;
     /* Creates the sink's state for one session; *out receives it. */
     nvtxwResultCode_t (*create)(const core_config* config, const char* session_name, sink** out);
     /* Flushes and closes everything; also called on a faulty session, with

@@ -45,6 +45,7 @@
 #include <stdint.h>
 
 #include "nvtxw/abi.h"
+#include "nvtxw/share.h"
 
 /* Format version written by this library. The major version changes only
  * for incompatible changes; readers refuse files with a newer major. */
@@ -94,6 +95,26 @@ void container_options_init(container_options* opts);
  * The writer owns the temp file until finish or abort.
  */
 container_writer_t* container_writer_create(const char* final_path, const container_options* opts);
+
+/*
+ * One file written by several processes (nvtxw/share.h; the protocol is in
+ * docs/report-format.md, "Writing one report from several processes").
+ * Collective: every rank calls it with the same final_path and options.
+ * Rank 0 creates the file as container_writer_create does and sends its
+ * temporary name to the others, which open it; then every rank writes its
+ * encoders' chunks into extents reserved through share->reserve, and
+ * container_writer_finish / _abort, also collective, end it: rank 0 writes
+ * the index of every rank's chunks and commits, or removes the file when
+ * any rank failed or aborted. `agreement` is a value every rank must pass
+ * alike (a hash of what they must agree on); finish fails on every rank
+ * when they differ. Returns NULL on every rank when any rank failed.
+ */
+container_writer_t* container_writer_create_shared(const char* final_path,
+                                                   const container_options* opts,
+                                                   const nvtxwShare_t* share);
+
+/* The value shared ranks compare at finish (container_writer_create_shared). */
+void container_writer_set_agreement(container_writer_t* writer, uint64_t agreement);
 
 /* Name of the temporary file being written; borrowed, valid until finish/abort. */
 const char* container_writer_temp_path(const container_writer_t* writer);

@@ -45,6 +45,7 @@
 #include "config.h"
 
 #include <string.h>
+#define XXH_STATIC_LINKING_ONLY /* XXH3_state_t on the stack */
 #include <xxhash.h>
 
 #include "common/error_internal.h"
@@ -76,6 +77,16 @@ uint64_t container_get_u64(const unsigned char* p) {
 }
 
 uint64_t container_checksum(const void* data, size_t size) { return XXH3_64bits(data, size); }
+
+uint64_t container_zero_checksum(uint64_t size) {
+    static const unsigned char zeros[4096];
+    XXH3_state_t state;
+    XXH3_64bits_reset(&state);
+    for (; size > sizeof zeros; size -= sizeof zeros)
+        XXH3_64bits_update(&state, zeros, sizeof zeros);
+    XXH3_64bits_update(&state, zeros, (size_t)size);
+    return XXH3_64bits_digest(&state);
+}
 
 size_t container_file_header_size(size_t name_size) {
     return (size_t)container_align(LAYOUT_FILE_FIXED + name_size) + 8;

@@ -23,6 +23,7 @@
 #define LAYOUT_TRAILER_MAGIC "NVTXWEND"
 #define LAYOUT_INDEX_ENTRY 48
 #define LAYOUT_KIND_INDEX 0xFFFFFFFFu
+#define LAYOUT_KIND_PADDING 0xFFFFFFFEu /* the unused tail of a shared writer's extent */
 #define LAYOUT_ALIGN 8
 
 /* Rounds up to the chunk alignment (8 bytes). */
@@ -68,6 +69,8 @@ uint32_t container_get_u32(const unsigned char* p);
 uint64_t container_get_u64(const unsigned char* p);
 
 uint64_t container_checksum(const void* data, size_t size);
+/* The checksum of `size` zero bytes (a padding chunk's payload). */
+uint64_t container_zero_checksum(uint64_t size);
 
 /* File header: encodes into out (capacity >= container_file_header_size). */
 size_t container_file_header_size(size_t name_size);

@@ -35,60 +35,8 @@
 #include "common/error_internal.h"
 #include "common/output_file.h"
 #include "format/container_layout.h"
+#include "format/container_writer_internal.h"
 #include "nvtxw/error.h"
-
-/* The chunks one encoder wrote, in write order. */
-typedef struct index_segment {
-    container_chunk_info* entries;
-    size_t count;
-    size_t capacity;
-    struct index_segment* next;
-} index_segment;
-
-/* A zstd context and the buffer a chunk is framed in. Encoders borrow one
- * per chunk (a chunk is one whole zstd frame: no history between chunks),
- * so an open stream holds none: a context holds its workspace, 0.6 MiB at
- * level 1 once it has compressed a 256 KiB chunk, 1 MiB at level 3, and
- * the buffer 256 KiB; with one per encoder, a process of 9 threads
- * converted with every stream open spent 5.4 MB on contexts. */
-typedef struct compression_slot {
-    ZSTD_CCtx* cctx;
-    int level;             /* the context's compression level */
-    unsigned char* buffer; /* chunk header + zstd frame + padding */
-    size_t capacity;
-} compression_slot;
-
-/* Slots kept for reuse: at least as many as threads compress at once
- * (compression threads, or writers compressing on their own); more are
- * freed when given back. */
-#define WRITER_SPARE_SLOTS 16
-
-struct container_writer {
-    int fd;
-    output_file out;      /* out.path: the report's name; out.written: the file being written */
-    _Atomic uint64_t end; /* next free file offset: the only shared write-path state */
-    atomic_int fault;     /* 0, or the result code of the first failed write */
-    pthread_mutex_t lock; /* fault_message, closed, segments, live_encoders */
-    char fault_message[NVTXW_ERROR_MAX];
-    /* The chunks of destroyed encoders: their entries are moved here, so a
-     * closed stream costs its entries (48 bytes a chunk), not a segment
-     * with room to grow (100,000 one-chunk streams held 300 MB of it) */
-    index_segment closed;
-    index_segment* segments; /* of destroyed encoders whose entries found no room in `closed` */
-    /* Slots not lent out, NULL where empty: taken by exchange, given back by
-     * compare-exchange into an empty place, so no slot is ever held twice.
-     * Reused rather than made per chunk or stream: a new context and its
-     * workspace cost about 10 us (100,000 one-event streams into a report:
-     * 2.5 -> 1.55 s). */
-    _Atomic(compression_slot*) spare[WRITER_SPARE_SLOTS];
-    size_t live_encoders;
-};
-
-struct container_encoder {
-    container_writer_t* writer;
-    int level;
-    index_segment* index;
-};
 
 void container_options_init(container_options* opts) { memset(opts, 0, sizeof *opts); }
 
@@ -98,7 +46,7 @@ const char* container_writer_temp_path(const container_writer_t* writer) {
 
 /* Returns the saved error of a faulty writer (setting this thread's message
  * to it), or NVTXW_RESULT_SUCCESS. */
-static nvtxwResultCode_t writer_check_fault(container_writer_t* w) {
+nvtxwResultCode_t writer_check_fault(container_writer_t* w) {
     nvtxwResultCode_t code = atomic_load_explicit(&w->fault, memory_order_acquire);
     if (code == NVTXW_RESULT_SUCCESS)
         return code;
@@ -109,7 +57,7 @@ static nvtxwResultCode_t writer_check_fault(container_writer_t* w) {
 }
 
 /* Makes the writer faulty with this thread's current message (first fault wins). */
-static nvtxwResultCode_t writer_set_fault(container_writer_t* w, nvtxwResultCode_t code) {
+nvtxwResultCode_t writer_set_fault(container_writer_t* w, nvtxwResultCode_t code) {
     pthread_mutex_lock(&w->lock);
     if (atomic_load_explicit(&w->fault, memory_order_relaxed) == NVTXW_RESULT_SUCCESS) {
         snprintf(w->fault_message, sizeof w->fault_message, "%s", nvtxw_last_error());
@@ -120,8 +68,8 @@ static nvtxwResultCode_t writer_set_fault(container_writer_t* w, nvtxwResultCode
 }
 
 /* Writes at a reserved offset; on failure sets the message and the fault. */
-static nvtxwResultCode_t writer_pwrite(container_writer_t* w, const void* data, size_t size,
-                                       uint64_t offset, const char* what) {
+nvtxwResultCode_t writer_pwrite(container_writer_t* w, const void* data, size_t size,
+                                uint64_t offset, const char* what) {
     char buf[128];
     int err = container_pwrite_all(w->fd, data, size, offset);
     if (err == 0)
@@ -136,8 +84,7 @@ static nvtxwResultCode_t writer_pwrite(container_writer_t* w, const void* data, 
 
 /* Creates the file the report is written to (output_file.h): a temporary
  * name next to the report, or the report's own name in place. */
-static nvtxwResultCode_t writer_open_output(container_writer_t* w, const char* final_path,
-                                            int mode) {
+nvtxwResultCode_t writer_open_output(container_writer_t* w, const char* final_path, int mode) {
     char buf[128];
     int err;
     w->fd = output_file_open(&w->out, final_path, mode, O_RDWR);
@@ -177,7 +124,7 @@ static void fill_uuid(uint8_t uuid[16]) {
     uuid[8] = (uint8_t)((uuid[8] & 0x3F) | 0x80);
 }
 
-static nvtxwResultCode_t writer_write_header(container_writer_t* w, const container_options* o) {
+nvtxwResultCode_t writer_write_header(container_writer_t* w, const container_options* o) {
     container_file_info info;
     size_t name_size = o->session_name ? strlen(o->session_name) : 0;
     unsigned char* header;
@@ -198,7 +145,9 @@ static nvtxwResultCode_t writer_write_header(container_writer_t* w, const contai
     if (header == NULL)
         return error_oom("the report file header");
     container_encode_file_header(header, &info, name_size);
-    status = writer_pwrite(w, header, size, 0, "report file header");
+    status = w->shared ? share_reserve_header(w, size) : NVTXW_RESULT_SUCCESS;
+    if (status == NVTXW_RESULT_SUCCESS)
+        status = writer_pwrite(w, header, size, 0, "report file header");
     atomic_init(&w->end, size);
     nvtxw_free(header);
     return status;
@@ -212,7 +161,7 @@ static void slot_free(compression_slot* slot) {
     nvtxw_free(slot);
 }
 
-static void writer_free(container_writer_t* w) {
+void writer_free(container_writer_t* w) {
     index_segment* s = w->segments;
     nvtxw_free(w->closed.entries);
     for (unsigned i = 0; i < WRITER_SPARE_SLOTS; i++)
@@ -225,6 +174,7 @@ static void writer_free(container_writer_t* w) {
     }
     if (w->fd >= 0)
         close(w->fd);
+    pthread_mutex_destroy(&w->share_lock);
     pthread_mutex_destroy(&w->lock);
     output_file_free(&w->out);
     nvtxw_free(w);
@@ -241,6 +191,20 @@ static nvtxwResultCode_t writer_check_args(const char* final_path, const contain
     return NVTXW_RESULT_SUCCESS;
 }
 
+container_writer_t* writer_alloc(void) {
+    container_writer_t* w = nvtxw_calloc(1, sizeof *w);
+    if (w == NULL) {
+        error_oom("a report writer");
+        return NULL;
+    }
+    w->fd = -1;
+    pthread_mutex_init(&w->lock, NULL);
+    pthread_mutex_init(&w->share_lock, NULL);
+    for (unsigned i = 0; i < WRITER_SPARE_SLOTS; i++)
+        atomic_init(&w->spare[i], NULL);
+    return w;
+}
+
 container_writer_t* container_writer_create(const char* final_path, const container_options* opts) {
     container_options defaults;
     container_writer_t* w;
@@ -250,15 +214,8 @@ container_writer_t* container_writer_create(const char* final_path, const contai
     }
     if (writer_check_args(final_path, opts) != NVTXW_RESULT_SUCCESS)
         return NULL;
-    w = nvtxw_calloc(1, sizeof *w);
-    if (w == NULL) {
-        error_oom("a report writer");
+    if ((w = writer_alloc()) == NULL)
         return NULL;
-    }
-    w->fd = -1;
-    pthread_mutex_init(&w->lock, NULL);
-    for (unsigned i = 0; i < WRITER_SPARE_SLOTS; i++)
-        atomic_init(&w->spare[i], NULL);
     if (writer_open_output(w, final_path, opts->overwrite) != NVTXW_RESULT_SUCCESS)
         goto error;
     if (writer_write_header(w, opts) != NVTXW_RESULT_SUCCESS)
@@ -354,6 +311,8 @@ void container_encoder_destroy(container_encoder_t* encoder) {
         return;
     w = encoder->writer;
     s = encoder->index;
+    if (w->shared)
+        share_pad_tail(encoder); /* a failure makes the writer faulty */
     pthread_mutex_lock(&w->lock);
     if (s->count > 0 && segment_fit(&w->closed, s->count) == 0) {
         memcpy(w->closed.entries + w->closed.count, s->entries, s->count * sizeof *s->entries);
@@ -431,7 +390,12 @@ static nvtxwResultCode_t encoder_emit(container_encoder_t* e, const container_ch
         return NVTXW_RESULT_FAILED;
     status = slot_frame(slot, meta, data, size, info, &span);
     if (status == NVTXW_RESULT_SUCCESS) {
-        info->offset = atomic_fetch_add_explicit(&e->writer->end, span, memory_order_relaxed);
+        if (e->writer->shared)
+            status = share_place(e, span, &info->offset);
+        else
+            info->offset = atomic_fetch_add_explicit(&e->writer->end, span, memory_order_relaxed);
+    }
+    if (status == NVTXW_RESULT_SUCCESS) {
         status = writer_pwrite(e->writer, slot->buffer, (size_t)span, info->offset, "report chunk");
     }
     slot_give_back(e->writer, slot);
@@ -470,7 +434,7 @@ static int entry_compare(const void* a, const void* b) {
 }
 
 /* The serialized footer index (sorted entries); *count entries. */
-static unsigned char* writer_build_index(container_writer_t* w, size_t* count) {
+unsigned char* writer_build_index(container_writer_t* w, size_t* count) {
     container_chunk_info* all;
     unsigned char* out = NULL;
     size_t n = w->closed.count;
@@ -505,7 +469,7 @@ static unsigned char* writer_build_index(container_writer_t* w, size_t* count) {
 }
 
 /* Writes the index chunk and the trailer at the end of the file. */
-static nvtxwResultCode_t writer_write_footer(container_writer_t* w) {
+nvtxwResultCode_t writer_write_footer(container_writer_t* w) {
     container_chunk_meta meta = {LAYOUT_KIND_INDEX, 0, 0, 0, 0};
     container_chunk_info info;
     container_encoder_t* e = NULL;
@@ -575,7 +539,6 @@ static nvtxwResultCode_t writer_commit(container_writer_t* w) {
 
 nvtxwResultCode_t container_writer_finish(container_writer_t* writer) {
     nvtxwResultCode_t status;
-    char buf[128];
     size_t live;
     if (writer == NULL)
         return NVTXW_RESULT_SUCCESS;
@@ -589,29 +552,41 @@ nvtxwResultCode_t container_writer_finish(container_writer_t* writer) {
     status = writer_check_fault(writer);
     if (status != NVTXW_RESULT_SUCCESS)
         goto error;
+    if (writer->shared)
+        return share_finish(writer, NVTXW_RESULT_SUCCESS);
     status = writer_write_footer(writer);
-    if (status != NVTXW_RESULT_SUCCESS)
-        goto error;
-    if (fsync(writer->fd) != 0) {
-        int err = errno;
-        status = error_set(NVTXW_RESULT_FAILED, "cannot finish report: fsync \"%s\": %s",
-                           writer->out.written, container_strerror(err, buf, sizeof buf));
-        goto error;
+    if (status == NVTXW_RESULT_SUCCESS)
+        status = writer_sync_and_commit(writer);
+    if (status == NVTXW_RESULT_SUCCESS) {
+        writer_free(writer);
+        return NVTXW_RESULT_SUCCESS;
     }
-    status = writer_commit(writer);
-    if (status != NVTXW_RESULT_SUCCESS)
-        goto error;
-    sync_parent_directory(writer->out.path);
-    writer_free(writer);
-    return NVTXW_RESULT_SUCCESS;
 error:
     container_writer_abort(writer);
+    return status;
+}
+
+nvtxwResultCode_t writer_sync_and_commit(container_writer_t* w) {
+    nvtxwResultCode_t status;
+    char buf[128];
+    if (fsync(w->fd) != 0) {
+        int err = errno;
+        return error_set(NVTXW_RESULT_FAILED, "cannot finish report: fsync \"%s\": %s",
+                         w->out.written, container_strerror(err, buf, sizeof buf));
+    }
+    status = writer_commit(w);
+    if (status == NVTXW_RESULT_SUCCESS)
+        sync_parent_directory(w->out.path);
     return status;
 }
 
 void container_writer_abort(container_writer_t* writer) {
     if (writer == NULL)
         return;
+    if (writer->shared) {
+        share_finish(writer, NVTXW_RESULT_FAILED);
+        return;
+    }
     output_file_discard(&writer->out);
     writer_free(writer);
 }

@@ -6,7 +6,9 @@ libnvtxw_libnvtxw_la_SOURCES += \
 	libnvtxw/format/container_layout.h \
 	libnvtxw/format/container_layout.c \
 	libnvtxw/format/container_io.c \
+	libnvtxw/format/container_writer_internal.h \
 	libnvtxw/format/container_writer.c \
+	libnvtxw/format/container_share.c \
 	libnvtxw/format/container_reader_internal.h \
 	libnvtxw/format/container_reader.c \
 	libnvtxw/format/container_scan.c

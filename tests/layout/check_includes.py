@@ -52,6 +52,8 @@ REPLAY_INTERFACE = "tools/replay/replay_input.h"
 # Headers of third-party libraries and the folders they may appear in.
 THIRD_PARTY = {
     "otf2/": ("tools/otf2-import/",),
+    # the tools' --mpi mode: the share's callbacks (tools/common/tool_mpi.c)
+    "mpi.h": ("tools/common/tool_mpi.c",),
     "sqlite3.h": ("libnvtxw/sink/sqlite/",),
     "sqlite3ext.h": ("libnvtxw/sink/sqlite/",),
     # the report's chunks; Perfetto's zstd_compressed_packets

@@ -7,7 +7,8 @@ check_PROGRAMS += tests/unit/container_test
 TESTS += tests/unit/container_test
 tests_unit_container_test_SOURCES = tests/unit/container_test.c \
 	libnvtxw/format/container_layout.c libnvtxw/format/container_io.c \
-	libnvtxw/format/container_writer.c libnvtxw/format/container_reader.c \
+	libnvtxw/format/container_writer.c libnvtxw/format/container_share.c \
+	libnvtxw/format/container_reader.c \
 	libnvtxw/format/container_scan.c libnvtxw/common/alloc.c libnvtxw/common/error.c \
 	libnvtxw/common/output_file.c
 tests_unit_container_test_CFLAGS = $(TEST_CFLAGS) $(ZSTD_CFLAGS) $(XXHASH_CFLAGS)

@@ -14,6 +14,7 @@ include tests/unit/perfetto.mk
 include tests/unit/stats.mk
 include tests/unit/forward.mk
 include tests/unit/merge.mk
+include tests/unit/share.mk
 include tests/unit/sqlite.mk
 include tests/unit/tasks.mk
 

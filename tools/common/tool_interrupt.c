@@ -51,6 +51,15 @@ void tool_interrupt_install(const char* tool) {
     sigaction(SIGTERM, &action, NULL);
 }
 
+void tool_interrupt_done(void) {
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(SIGINT, &dfl, NULL);
+    sigaction(SIGTERM, &dfl, NULL);
+}
+
 int tool_interrupted(void) { return atomic_load(&stop_signal); }
 
 int tool_interrupt_status(int status) {

@@ -22,6 +22,11 @@
  * Call first thing in main. */
 void tool_interrupt_install(const char* tool);
 
+/* The run is over and its files are settled: SIGINT and SIGTERM end the
+ * process at once, silently (--mpi: mpirun ends the ranks still in
+ * MPI_Finalize when one has exited with a failure). */
+void tool_interrupt_done(void);
+
 /* The signal that asked the run to stop (SIGINT, SIGTERM), or 0. */
 int tool_interrupted(void);
 

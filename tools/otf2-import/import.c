@@ -20,6 +20,7 @@
 #include "tool_alloc.h"
 #include "tool_memory.h"
 #include "tool_progress.h"
+#include "tool_share.h"
 
 /* A clear reason why `path` is not an archive anchor, or NULL if it may be. */
 static const char* anchor_problem(const char* path) {
@@ -157,12 +158,54 @@ static int rank_groups(importer* im, location_order* order) {
     return 0;
 }
 
+/* --mpi: the rank that converts each location (import_split_locations
+ * over the listed ones; UINT32_MAX for the others). NULL when out of
+ * memory. */
+static uint32_t* split_locations(importer* im) {
+    def_table* locs = &im->defs.locations;
+    uint32_t* owner = nvtxw_malloc((locs->count + 1) * sizeof *owner);
+    uint64_t* events = nvtxw_malloc((locs->count + 1) * sizeof *events);
+    size_t* listed = nvtxw_malloc((locs->count + 1) * sizeof *listed);
+    uint32_t* listed_owner = nvtxw_malloc((locs->count + 1) * sizeof *listed_owner);
+    size_t n = 0;
+    if (owner != NULL && events != NULL && listed != NULL && listed_owner != NULL) {
+        for (size_t i = 0; i < locs->count; i++) {
+            location_def* l = def_table_at(locs, i);
+            owner[i] = UINT32_MAX;
+            if (im->opts.locations == NULL || location_listed(im->opts.locations, l->id)) {
+                events[n] = l->events;
+                listed[n++] = i;
+            }
+        }
+    }
+    if (owner == NULL || events == NULL || listed == NULL || listed_owner == NULL ||
+        import_split_locations(events, n, im->opts.share->ranks, listed_owner) != 0) {
+        nvtxw_free(owner);
+        owner = NULL;
+    } else {
+        for (size_t k = 0; k < n; k++)
+            owner[listed[k]] = listed_owner[k];
+    }
+    nvtxw_free(events);
+    nvtxw_free(listed);
+    nvtxw_free(listed_owner);
+    return owner;
+}
+
+/* Whether this run converts listed location `i`, the `listed`-th listed. */
+static int converts(const importer* im, const uint32_t* owner, size_t i, size_t listed) {
+    if (owner != NULL)
+        return owner[i] == im->opts.share->rank;
+    return listed % im->opts.parts == im->opts.part - 1;
+}
+
 static int select_locations(importer* im) {
     def_table* locs = &im->defs.locations;
     location_order order;
     size_t n = 0;
+    uint32_t* owner = NULL;
     im->selected = nvtxw_malloc(locs->count * sizeof *im->selected);
-    if (im->selected == NULL) {
+    if (im->selected == NULL || (im->opts.share != NULL && (owner = split_locations(im)) == NULL)) {
         import_error("out of memory");
         return -1;
     }
@@ -171,15 +214,17 @@ static int select_locations(importer* im) {
         location_def* l = def_table_at(locs, i);
         if (im->opts.locations != NULL && !location_listed(im->opts.locations, l->id))
             continue;
-        if (listed++ % im->opts.parts != im->opts.part - 1)
+        if (!converts(im, owner, i, listed++))
             continue;
         if (OTF2_Reader_SelectLocation(im->reader, l->id) != OTF2_SUCCESS) {
             import_error("cannot select location %" PRIu64, l->id);
+            nvtxw_free(owner);
             return -1;
         }
         im->selected[n++] = i;
         im->events_total += l->events;
     }
+    nvtxw_free(owner);
     im->selected_count = n;
     order.im = im;
     order.largest_first = im->opts.threads > 1;
@@ -214,15 +259,40 @@ static int open_files(importer* im) {
     return 0;
 }
 
+/* Begins the session (--mpi: with every rank, SessionBeginShared, which
+ * succeeds on every rank or on none). */
 static int begin_session(importer* im) {
     nvtxwSessionAttributes_t attr = {sizeof attr, im->opts.archive, im->opts.config};
-    if (layouts_load(&im->layouts) != NVTXW_RESULT_SUCCESS)
-        return -1;
-    if (im->t->SessionBegin(&attr, &im->session) != NVTXW_RESULT_SUCCESS) {
+    nvtxwResultCode_t rc;
+    if (im->opts.share != NULL)
+        rc = im->ext->SessionBeginShared(&attr, im->opts.share, &im->session);
+    else
+        rc = im->t->SessionBegin(&attr, &im->session);
+    if (rc != NVTXW_RESULT_SUCCESS) {
+        im->session = NULL;
         import_error("cannot begin the session: %s", nvtxw_last_error());
         return -1;
     }
-    return register_all(im) == NVTXW_RESULT_SUCCESS ? 0 : -1;
+    return 0;
+}
+
+/* --mpi: every rank opens every listed location's stream, in the
+ * archive's order, so that all make the same registrations. */
+static int open_shared_streams(importer* im) {
+    def_table* locs = &im->defs.locations;
+    im->shared_streams = nvtxw_calloc(locs->count + 1, sizeof *im->shared_streams);
+    if (im->shared_streams == NULL) {
+        import_error("out of memory");
+        return -1;
+    }
+    for (size_t i = 0; i < locs->count; i++) {
+        location_def* l = def_table_at(locs, i);
+        if (im->opts.locations != NULL && !location_listed(im->opts.locations, l->id))
+            continue;
+        if (import_open_stream(im, i, &im->shared_streams[i]) != 0)
+            return -1;
+    }
+    return 0;
 }
 
 /* ---- the run ------------------------------------------------------------------ */
@@ -264,6 +334,7 @@ static void importer_free(importer* im) {
     layouts_free(&im->layouts);
     defs_free(&im->defs);
     nvtxw_free(im->selected);
+    nvtxw_free(im->shared_streams);
     task_set_free(&im->found);
     nvtxw_free(im->task_keys);
     nvtxw_free(im->task_scopes);
@@ -278,22 +349,28 @@ static void importer_free(importer* im) {
 
 /* Tasks must be registered before any event of theirs (tasks.c): when a
  * registration may not overlap another worker's writes (several workers
- * into Backend=), a prescan collects them when the archive can hold any. */
-static int prepare_tasks(importer* im) {
-    if (im->opts.threads == 1 || im->opts.registrations_during_writes) {
+ * into Backend=), a prescan collects them when the archive can hold any.
+ * --mpi: always the prescan, and its findings exchanged (collective: every
+ * rank comes here, `status` saying whether it failed before). */
+static int prepare_tasks(importer* im, int status) {
+    if (im->opts.share == NULL && (im->opts.threads == 1 || im->opts.registrations_during_writes)) {
         /* one worker (a registration cannot overlap another thread's
          * writes), or a sink that allows it: tasks are registered when
          * first seen (tasks.c) */
         im->lazy_tasks = 1;
-        return group_tasks_init(im);
+        return status != 0 ? -1 : group_tasks_init(im);
     }
     if (!tasks_possible(&im->defs))
-        return 0;
+        return status;
     im->prescanned = 1;
-    if (run_workers(im, prescan_worker, "tasks") != 0) {
+    if (status == 0 && run_workers(im, prescan_worker, "tasks") != 0) {
         import_error("%s", im->error);
-        return -1;
+        status = -1;
     }
+    if (im->opts.share != NULL)
+        status = exchange_tasks(im, status);
+    if (status != 0)
+        return -1;
     return register_tasks(im) == NVTXW_RESULT_SUCCESS ? 0 : -1;
 }
 
@@ -307,20 +384,51 @@ static void init_locks(importer* im) {
     pthread_rwlockattr_destroy(&attr);
 }
 
+/* --mpi: whether every rank got this far (collective). A rank that did
+ * not fail itself says which one did. */
+static int agree(importer* im, int status) {
+    uint64_t failed;
+    if (im->opts.share == NULL)
+        return status;
+    failed = tool_share_failed_rank(im->opts.share, status != 0);
+    if (failed != 0 && status == 0)
+        import_error("rank %" PRIu64 " failed (its message says why)", failed - 1);
+    return failed != 0 ? -1 : 0;
+}
+
+/* Everything before the workers. --mpi: every collective is reached by
+ * every rank whatever failed before it, and every rank's outcome is
+ * agreed before the session begins and before the workers start. */
+static int prepare(importer* im) {
+    int status = open_archive(im) != 0 || defs_read(im->reader, &im->defs, im->opts.archive) != 0 ||
+                         select_locations(im) != 0 || open_files(im) != 0 ||
+                         layouts_load(&im->layouts) != NVTXW_RESULT_SUCCESS
+                     ? -1
+                     : 0;
+    if (agree(im, status) != 0 || begin_session(im) != 0)
+        return -1;
+    status = register_all(im) == NVTXW_RESULT_SUCCESS ? 0 : -1;
+    status = prepare_tasks(im, status);
+    if (agree(im, status) != 0)
+        return -1;
+    if (im->opts.share != NULL && open_shared_streams(im) != 0)
+        return -1;
+    return choose_turns(im);
+}
+
 int import_run(importer* im) {
     int status = 0;
     init_locks(im);
     import_otf2_errors_install();
     im->t = im->opts.iface;
     im->ext = im->opts.ext;
-    if (open_archive(im) != 0 || defs_read(im->reader, &im->defs, im->opts.archive) != 0 ||
-        select_locations(im) != 0 || open_files(im) != 0 || begin_session(im) != 0 ||
-        prepare_tasks(im) != 0 || choose_turns(im) != 0) {
+    if (prepare(im) != 0) {
         snprintf(im->error, sizeof im->error, "%s", import_last_error());
         status = 1;
     } else if (run_workers(im, location_worker, "events") != 0) {
         status = 1;
     }
+    /* --mpi: collective; every rank that began the session ends it */
     if (im->session != NULL && im->t->SessionEnd(im->session) != NVTXW_RESULT_SUCCESS &&
         status == 0) {
         snprintf(im->error, sizeof im->error, "cannot end the session: %s", nvtxw_last_error());

@@ -18,6 +18,7 @@ tools_otf2_import_nvtxw_otf2_import_SOURCES = \
 	tools/otf2-import/register_scopes.c \
 	tools/otf2-import/task_set.c \
 	tools/otf2-import/slices.c \
+	tools/otf2-import/mpi_split.c \
 	tools/otf2-import/tasks.c \
 	tools/otf2-import/import.c \
 	tools/otf2-import/worker.c \
@@ -37,12 +38,21 @@ tools_otf2_import_nvtxw_otf2_import_SOURCES = \
 	tools/common/tool_progress.c \
 	tools/common/tool_progress.h \
 	tools/common/tool_memory.c \
-	tools/common/tool_memory.h
+	tools/common/tool_memory.h \
+	tools/common/tool_share.c \
+	tools/common/tool_share.h \
+	tools/common/tool_mpi.h
 nodist_tools_otf2_import_nvtxw_otf2_import_SOURCES = tools/otf2-import/otf2_events_yaml.inc
 tools_otf2_import_nvtxw_otf2_import_CPPFLAGS = $(TOOL_CPPFLAGS) -D_POSIX_C_SOURCE=200809L \
 	-I$(top_builddir)/tools/otf2-import
 tools_otf2_import_nvtxw_otf2_import_CFLAGS = $(AM_CFLAGS) $(OTF2_CFLAGS)
 tools_otf2_import_nvtxw_otf2_import_LDADD = libnvtxw/libnvtxw.la $(OTF2_LIBS)
+if HAVE_MPI
+# --mpi: the share's callbacks over MPI (tools/common/tool_mpi.c)
+tools_otf2_import_nvtxw_otf2_import_SOURCES += tools/common/tool_mpi.c
+tools_otf2_import_nvtxw_otf2_import_CFLAGS += $(MPI_CFLAGS)
+tools_otf2_import_nvtxw_otf2_import_LDADD += $(MPI_LIBS)
+endif
 BUILT_SOURCES += tools/otf2-import/otf2_events_yaml.inc
 CLEANFILES += tools/otf2-import/otf2_events_yaml.inc
 

@@ -3,6 +3,7 @@
  *
  *   nvtxw-otf2-import ARCHIVE/traces.otf2 -o OUT [--to SINK | --stats[=FMT] | --backend LIB]
  *                     [--threads N] [--part I/N] [--locations LIST] [--keep-going] [--quiet]
+ *   mpirun -np N nvtxw-otf2-import --mpi ARCHIVE/traces.otf2 -o OUT.nvtxw [options]
  *
  * Thin: parses the arguments, picks the sink and the output file, and calls
  * import_run (import.c) with libnvtxw's own function table. Exit status:
@@ -27,6 +28,10 @@
 #include "tool_interrupt.h"
 #include "tool_memory.h"
 #include "tool_output.h"
+#include "tool_share.h"
+#ifdef HAVE_MPI
+#include "tool_mpi.h"
+#endif
 
 static const char usage_text[] =
     "Usage: " TOOL " ARCHIVE/traces.otf2 -o OUT [options]\n"
@@ -54,6 +59,8 @@ static const char usage_text[] =
     "         --part I/N           convert part I of N, 1-based (1/4 .. 4/4: every\n"
     "                              Nth location from the I-th); nvtxw-replay merges\n"
     "                              the parts\n"
+    "         --mpi                started by mpirun: the job's ranks convert shares of\n"
+    "                              the locations (balanced by events) into one report\n"
     "         --locations LIST     only these location IDs (e.g. 0,4,10-19)\n"
     "         --keep-going         keep what is readable of a damaged location and go on\n"
     "         -q, --quiet          no progress bar and no summary\n"
@@ -71,9 +78,15 @@ typedef struct cli {
     int force; /* --force: the output may be the anchor file */
     int quiet;
     const char* compression; /* --compression, checked; NULL: the sink's default */
+    int mpi;                 /* --mpi */
 } cli;
 
+/* --mpi: usage errors, the same on every rank, are printed by rank 0. */
+static int quiet_usage;
+
 static int usage_error(const char* fmt, const char* detail) {
+    if (quiet_usage)
+        return 2;
     fprintf(stderr, TOOL ": error: ");
     fprintf(stderr, fmt, detail);
     fprintf(stderr, "\nTry '" TOOL " --help'.\n");
@@ -148,6 +161,8 @@ static int parse_flag(cli* c, const char* a) {
         c->quiet = 1;
     else if (!strcmp(a, "--keep-going"))
         c->opts.keep_going = 1;
+    else if (!strcmp(a, "--mpi"))
+        c->mpi = 1;
     else if (!strcmp(a, "--allow-relative-backend"))
         c->allow_relative_backend = 1;
     else if (!strcmp(a, "--force"))
@@ -222,6 +237,13 @@ static int parse(int argc, char** argv, cli* c) {
         return usage_error("%s", "no archive given");
     if ((status = choose_sink(c)) >= 0)
         return status;
+    if (c->mpi && strcmp(c->sink, "report") != 0)
+        return usage_error("--mpi writes one report (-o OUT.nvtxw), not the %s sink; convert "
+                           "the report to other outputs with nvtxw-replay",
+                           c->backend ? "backend" : c->sink);
+    if (c->mpi && c->opts.parts != 1)
+        return usage_error("%s", "--mpi and --part exclude each other: the ranks share the "
+                                 "locations among themselves");
     if (!c->force && tool_same_file(c->output, c->opts.archive))
         return usage_error("the output '%s' is the archive's anchor file and would be replaced "
                            "(--force replaces it)",
@@ -244,8 +266,9 @@ static int check_backend(cli* c, char* resolved) {
     return 0;
 }
 
-static void print_summary(const importer* im, const cli* c, double seconds) {
-    uint64_t events = atomic_load(&im->events_done);
+/* What the run skipped or could not read (always said; --mpi: by each rank
+ * of its own locations). */
+static void print_notes(const importer* im) {
     for (int k = 0; k < EK_COUNT; k++) {
         uint64_t n = atomic_load(&im->skipped[k]);
         if (n != 0)
@@ -278,6 +301,11 @@ static void print_summary(const importer* im, const cli* c, double seconds) {
                 TOOL ": %" PRIu64 " location%s incomplete, %" PRIu64 " declared event%s not read\n",
                 im->incomplete_locations, im->incomplete_locations == 1 ? "" : "s",
                 im->unread_events, im->unread_events == 1 ? "" : "s");
+}
+
+static void print_summary(const importer* im, const cli* c, double seconds) {
+    uint64_t events = atomic_load(&im->events_done);
+    print_notes(im);
     /* -> OUT, the backend, or OUT through the backend (its Output=) */
     int named = strcmp(c->output, "-") != 0 || c->backend == NULL;
     if (!c->quiet)
@@ -329,6 +357,89 @@ static int convert(cli* c, importer* im) {
     return to_file ? tool_output_end(&out, status) : status;
 }
 
+/* --mpi: rank 0 chooses the file the ranks write (the tool's temporary);
+ * every rank gets its name, "" when rank 0 could not create it. */
+static int share_output(cli* c, const nvtxwShare_t* share, tool_output* out, char* path,
+                        size_t size) {
+    int begun = share->rank == 0 && tool_output_begin(out, TOOL, c->output) == 0;
+    path[0] = '\0';
+    if (begun)
+        snprintf(path, size, "%s", out->write_path);
+    if (share->broadcast(share->context, path, size) != 0)
+        path[0] = '\0';
+    return begun;
+}
+
+/* A message that only says another rank failed: that rank prints why. */
+static int names_another_rank(const char* message) {
+    return strstr(message, "(its message says why)") != NULL;
+}
+
+/* --mpi: the ranks convert their shares into one report, then agree on
+ * the outcome: rank 0 renames the report into place only when every rank
+ * succeeded. Every rank returns the same status. */
+static int convert_shared(cli* c, importer* im, const nvtxwShare_t* share) {
+    char config[PATH_MAX * 2 + 128], path[sizeof((tool_output*)0)->write_path];
+    tool_output out;
+    const void* iface = NULL;
+    const void* ext = NULL;
+    struct timespec t0, t1;
+    int status, begun = share_output(c, share, &out, path, sizeof path);
+    uint64_t failed, events;
+    unsigned char final = 0;
+    if (path[0] == '\0') /* rank 0 said why */
+        return begun ? tool_output_end(&out, 1) : 1;
+    snprintf(config, sizeof config, "Sink=report|Output=%s|Overwrite=in-place%s%s", path,
+             c->compression ? "|Compression=" : "", c->compression ? c->compression : "");
+    nvtxwGetInterface(NVTXW_INTERFACE_VERSION, &iface);
+    nvtxwGetInterface(NVTXW_EXTENSION_INTERFACE_VERSION, &ext);
+    c->opts.ext = ext;
+    c->opts.config = config;
+    c->opts.iface = tool_interruptible(iface, 0);
+    c->opts.share = share;
+    c->opts.registrations_during_writes = 0; /* every rank registers alike, up front */
+    c->opts.progress = !c->quiet && share->rank == 0 && isatty(STDERR_FILENO);
+    c->opts.progress_output = path;
+    im->opts = c->opts;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    status = import_run(im);
+    if (status != 0 && !names_another_rank(im->error))
+        fprintf(stderr, TOOL ": rank %u of %u: error: %s\n", share->rank, share->ranks, im->error);
+    else if (status == 0)
+        print_notes(im);
+    failed = tool_share_failed_rank(share, status != 0);
+    events = tool_share_sum_on_root(share, atomic_load(&im->events_done));
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (share->rank == 0) {
+        if (failed != 0) /* also when rank 0 is the one: the file is gone all the same */
+            fprintf(stderr, TOOL ": error: rank %" PRIu64 " failed; %s not written\n", failed - 1,
+                    c->output);
+        final = (unsigned char)tool_output_end(&out, failed != 0);
+        if (final == 0 && !c->quiet)
+            fprintf(
+                stderr, TOOL ": %" PRIu64 " events on %u ranks in %.2f s (%.2f M events/s) -> %s\n",
+                events, share->ranks,
+                (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9,
+                events / ((double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9) / 1e6,
+                c->output);
+    }
+    /* the rename is rank 0's: its outcome is everyone's */
+    if (share->broadcast(share->context, &final, 1) != 0)
+        final = 1;
+    return final != 0 ? 1 : 0;
+}
+
+/* Whether the command line asks for --mpi (MPI starts before parsing). */
+static int wants_mpi(int argc, char** argv) {
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--mpi"))
+            return 1;
+        if (takes_value(argv[i]))
+            i++;
+    }
+    return 0;
+}
+
 /* Under an address-space limit (ulimit -v): one malloc arena, and no more
  * reading threads than the limit holds (IMPORT_BASE_MEMORY for the process
  * and its session, IMPORT_THREAD_MEMORY per thread: measured 20 and 6 MiB
@@ -357,6 +468,9 @@ static int run(int argc, char** argv) {
     cli c;
     char backend_path[PATH_MAX];
     int status;
+#ifdef HAVE_MPI
+    tool_mpi* mpi = NULL;
+#endif
 #ifdef __GLIBC__
     /* OTF2 allocates a chunk-sized buffer for every definition and event
      * reader it opens (256 KiB to 4 MiB for definitions, 1 MiB for events
@@ -375,14 +489,37 @@ static int run(int argc, char** argv) {
     /* A report's default level (1) is the library's: the import is bound by
      * compression, and level 1 keeps reports small. */
     c.opts.part = c.opts.parts = 1;
-    if ((status = parse(argc, argv, &c)) >= 0)
-        return status;
-    fit_threads(&c);
-    if ((status = check_backend(&c, backend_path)) != 0)
-        return status;
-    status = convert(&c, &im);
-    nvtxwFinalize();
-    return tool_interrupt_status(status);
+    if (wants_mpi(argc, argv)) {
+#ifdef HAVE_MPI
+        if ((mpi = tool_mpi_start(TOOL, &argc, &argv)) == NULL)
+            return 1;
+        quiet_usage = tool_mpi_share(mpi)->rank != 0;
+#else
+        return usage_error("%s", "--mpi: this " TOOL " was built without MPI (configure "
+                                 "--with-mpi)");
+#endif
+    }
+    status = parse(argc, argv, &c); /* -1: go on; else the exit status (--help: 0) */
+    if (status < 0) {
+        fit_threads(&c);
+        status = check_backend(&c, backend_path);
+        status = status == 0 ? -1 : status;
+    }
+    if (status < 0) {
+#ifdef HAVE_MPI
+        status = mpi != NULL ? convert_shared(&c, &im, tool_mpi_share(mpi)) : convert(&c, &im);
+#else
+        status = convert(&c, &im);
+#endif
+        nvtxwFinalize();
+        status = tool_interrupt_status(status);
+    }
+#ifdef HAVE_MPI
+    if (mpi != NULL)
+        tool_interrupt_done();
+    tool_mpi_stop(mpi);
+#endif
+    return status;
 }
 
 int main(int argc, char** argv) {

@@ -291,6 +291,12 @@ typedef struct import_options {
      * NVTXW's rule): tasks are then registered at first sight on any number
      * of workers, without the prescan (tasks.c). */
     int registrations_during_writes;
+    /* --mpi: this rank's share (nvtxw/share.h), NULL in one process. The
+     * ranks convert disjoint shares of the locations, balanced by their
+     * event counts, into one report: every rank makes the same
+     * registrations (all locations' streams opened up front, the tasks
+     * every rank's prescan found), and fails when any rank fails. */
+    const nvtxwShare_t* share;
 } import_options;
 
 typedef enum event_kind {
@@ -370,6 +376,9 @@ typedef struct importer {
     uint32_t paradigm_category[256];
     size_t* selected; /* location indexes of this run */
     size_t selected_count;
+    /* --mpi: every listed location's stream, by location index (NULL for
+     * those not listed), opened by every rank before the workers start */
+    nvtxwStreamHandle_t* shared_streams;
     pthread_mutex_t lock; /* the first failure, --keep-going counts, the prescan's task set */
     /* Workers hold `gate` for reading while they write events and take it
      * for writing around StreamOpen/StreamClose: NVTXW producers must not
@@ -437,6 +446,22 @@ typedef struct importer {
 
 /* Runs the whole import; 0 success, 1 failure (message in im->error). */
 int import_run(importer* im);
+
+/* worker.c: opens location `index`'s stream (holding the gate). 0, or -1
+ * with the error set. */
+int import_open_stream(importer* im, size_t index, nvtxwStreamHandle_t* stream);
+
+/* mpi_split.c (--mpi): which rank converts each of the `count` locations
+ * whose event counts are `events`: the largest first, each to the rank
+ * with the fewest events so far (ties: the lowest rank), so the ranks'
+ * events differ by at most one location's. owner[i] for location i. 0, or
+ * -1 when out of memory. */
+int import_split_locations(const uint64_t* events, size_t count, uint32_t ranks, uint32_t* owner);
+
+/* tasks.c (--mpi): every rank's prescan findings on every rank, so that
+ * all register the same tasks. Collective; `status` is this rank's so
+ * far (0 or -1): when any rank failed, every rank returns -1. */
+int exchange_tasks(importer* im, int status);
 
 /* register.c: every registration before the workers start. */
 nvtxwResultCode_t register_all(importer* im);

@@ -48,6 +48,7 @@
 
 #include "otf2_import.h"
 #include "tool_alloc.h"
+#include "tool_share.h"
 
 /* ---- the prescan ------------------------------------------------------------ */
 
@@ -233,6 +234,76 @@ static int sort_found(importer* im, size_t** order) {
     }
     im->task_count = found->count;
     return 0;
+}
+
+/* ---- --mpi: every rank's tasks on every rank ---------------------------------- */
+
+/* A task as it travels: team u32, creator u64, generation u64, parent
+ * scope u64, in the host's byte order (the ranks run one build). */
+#define TASK_WIRE 28
+
+static unsigned char* tasks_to_wire(const task_set* found) {
+    unsigned char* out = nvtxw_malloc(found->count * TASK_WIRE + 1);
+    if (out == NULL)
+        return NULL;
+    for (size_t i = 0; i < found->count; i++) {
+        unsigned char* p = out + i * TASK_WIRE;
+        memcpy(p, &found->keys[i].team, 4);
+        memcpy(p + 4, &found->keys[i].creator, 8);
+        memcpy(p + 12, &found->keys[i].generation, 8);
+        memcpy(p + 20, &found->values[i], 8);
+    }
+    return out;
+}
+
+/* Adds every task of `wire` not yet found (the first rank's parent wins,
+ * on every rank alike). */
+static int tasks_from_wire(task_set* found, const unsigned char* wire, size_t size) {
+    for (size_t at = 0; at + TASK_WIRE <= size; at += TASK_WIRE) {
+        task_key key;
+        uint64_t parent;
+        size_t index;
+        memcpy(&key.team, wire + at, 4);
+        memcpy(&key.creator, wire + at + 4, 8);
+        memcpy(&key.generation, wire + at + 12, 8);
+        memcpy(&parent, wire + at + 20, 8);
+        if (!task_set_find(found, &key, &index) && task_set_add(found, &key, parent) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+int exchange_tasks(importer* im, int status) {
+    const nvtxwShare_t* share = im->opts.share;
+    unsigned char* mine = NULL;
+    void* all = NULL;
+    size_t all_size = 0;
+    uint64_t failed;
+    if (status == 0 && (mine = tasks_to_wire(&im->found)) == NULL) {
+        import_error("out of memory sending the tasks found to the other ranks");
+        status = -1;
+    }
+    failed = tool_share_failed_rank(share, status != 0);
+    if (failed == 0) {
+        if (tool_share_all_gather(share, mine, im->found.count * TASK_WIRE, &all, &all_size) != 0) {
+            import_error("cannot exchange the tasks found with the other ranks");
+            status = -1;
+        } else {
+            task_set_free(&im->found);
+            memset(&im->found, 0, sizeof im->found);
+            if (tasks_from_wire(&im->found, all, all_size) != 0) {
+                import_error("out of memory merging the tasks of every rank");
+                status = -1;
+            }
+        }
+        /* a rank that failed here fails the agreement after this */
+    } else if (status == 0) {
+        import_error("rank %" PRIu64 " failed (its message says why)", failed - 1);
+        status = -1;
+    }
+    free(all);
+    nvtxw_free(mine);
+    return status;
 }
 
 /* Registers every task the prescan found, in key order, then keeps only

@@ -22,14 +22,12 @@ static void location_file(const importer* im, uint64_t id, const char* ext, char
     import_archive_file(im->opts.archive, suffix, out, size);
 }
 
-/* Opens the location's stream and writes the OTF2 clock's conversion to
- * nanoseconds on it, holding the gate for writing. */
-static int open_stream(loc_ctx* c) {
-    importer* im = c->im;
+int import_open_stream(importer* im, size_t index, nvtxwStreamHandle_t* stream) {
+    const location_def* loc = def_table_at(&im->defs.locations, index);
     nvtxwStreamAttributes_t attr = {sizeof attr,
-                                    c->loc->stream_name,
+                                    loc->stream_name,
                                     im->domain,
-                                    IMPORT_SCOPE_LOCATION_BASE + c->index,
+                                    IMPORT_SCOPE_LOCATION_BASE + index,
                                     IMPORT_TIME_DOMAIN_NS,
                                     0,
                                     0,
@@ -37,14 +35,33 @@ static int open_stream(loc_ctx* c) {
                                     0};
     nvtxwResultCode_t rc;
     pthread_rwlock_wrlock(&im->gate);
-    rc = im->t->StreamOpen(im->session, &attr, &c->stream);
-    if (rc == NVTXW_RESULT_SUCCESS && im->defs.global_offset <= INT64_MAX)
+    rc = im->t->StreamOpen(im->session, &attr, stream);
+    pthread_rwlock_unlock(&im->gate);
+    if (rc != NVTXW_RESULT_SUCCESS) {
+        import_error("cannot open stream \"%s\": %s", attr.name, nvtxw_last_error());
+        return -1;
+    }
+    return 0;
+}
+
+/* Opens the location's stream (--mpi: takes the one opened up front) and
+ * writes the OTF2 clock's conversion to nanoseconds on it, holding the
+ * gate for writing. */
+static int open_stream(loc_ctx* c) {
+    importer* im = c->im;
+    nvtxwResultCode_t rc = NVTXW_RESULT_SUCCESS;
+    if (im->shared_streams != NULL)
+        c->stream = im->shared_streams[c->index];
+    else if (import_open_stream(im, c->index, &c->stream) != 0)
+        return -1;
+    pthread_rwlock_wrlock(&im->gate);
+    if (im->defs.global_offset <= INT64_MAX)
         rc = im->t->TimestampConversionFactorWrite(
             c->stream, IMPORT_TIME_DOMAIN_TICKS, IMPORT_TIME_DOMAIN_NS,
             1e9 / (double)im->defs.timer_resolution, (int64_t)im->defs.global_offset, 0);
     pthread_rwlock_unlock(&im->gate);
     if (rc != NVTXW_RESULT_SUCCESS) {
-        import_error("cannot open stream \"%s\" with its clock conversion: %s", attr.name,
+        import_error("cannot write the clock conversion of stream \"%s\": %s", c->loc->stream_name,
                      nvtxw_last_error());
         return -1;
     }
@@ -57,6 +74,8 @@ static int close_stream(loc_ctx* c) {
         return 0;
     pthread_rwlock_wrlock(&c->im->gate);
     rc = c->im->t->StreamClose(c->stream);
+    if (c->im->shared_streams != NULL)
+        c->im->shared_streams[c->index] = NULL;
     pthread_rwlock_unlock(&c->im->gate);
     c->stream = NULL;
     if (rc != NVTXW_RESULT_SUCCESS && !c->failed) {

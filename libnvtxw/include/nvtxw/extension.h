@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "nvtxw/abi.h"
+#include "nvtxw/share.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -70,6 +71,21 @@ typedef struct nvtxwExtensionInterface_v1_t {
      * the call changes only memory.
      */
     nvtxwResultCode_t (*StreamFlush)(nvtxwStreamHandle_t stream);
+
+    /*
+     * SessionBegin for one of several processes that write one report
+     * together (the ranks of an MPI job): `share` says which rank this is
+     * and how to reach the others (nvtxw/share.h, which states the
+     * contract: every rank makes the same registrations; begin and end are
+     * collective). Every rank passes the same attributes; only Sink=report
+     * takes a share. It fails on every rank when it fails on one (except
+     * when `share` itself is invalid, which is refused before the ranks
+     * meet). SessionEnd of such a session is collective too: it returns
+     * success on every rank or on none.
+     */
+    nvtxwResultCode_t (*SessionBeginShared)(const nvtxwSessionAttributes_t* attr,
+                                            const nvtxwShare_t* share,
+                                            nvtxwSessionHandle_t* sessionOut);
 } nvtxwExtensionInterface_v1_t;
 
 typedef nvtxwExtensionInterface_v1_t nvtxwExtensionInterface_t;

@@ -18,6 +18,7 @@
 #include "nvtxw/reader.h"
 #include "nvtxw/resource.h"
 #include "nvtxw/schema_yaml.h"
+#include "nvtxw/share.h"
 #include "nvtxw/tasks.h"
 
 #endif /* NVTXW_NVTXW_H */

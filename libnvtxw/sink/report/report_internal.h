@@ -144,6 +144,15 @@ typedef struct report_sink {
     strbuf reg;
     uint32_t reg_records;
     _Atomic int reg_pending; /* reg holds records not yet written */
+    /* A shared report (nvtxw/share.h): a rank other than 0 writes no
+     * registration chunk (rank 0's log holds them all); every rank hashes
+     * its registration records, which SessionEnd compares across ranks.
+     * Stream-close records are left out: each rank closes its streams when
+     * it is done with them, and the log's closes say nothing by their
+     * order. */
+    int reg_discard;
+    uint64_t reg_hash;
+    size_t reg_hash_stop; /* the record's bytes from here on are not hashed (0: all are) */
     /* Index markers (report_reg_begin_at): the registration chunk being
      * filled (counted from 1), and the chunk of the last marker for domain
      * records, stream-open records and each domain's strings. */

@@ -16,8 +16,11 @@
 nvtxwResultCode_t report_domain(sink* s, const core_domain* domain) {
     report_sink* rs = (report_sink*)s;
     size_t start = report_reg_begin_at(rs, REC_DOMAIN, 0, domain->index);
-    return report_reg_finish(
-        rs, rec_str(&rs->reg, domain->name) || rec_uvar(&rs->reg, domain->serial), start);
+    int status = rec_str(&rs->reg, domain->name);
+    /* the serial is the process's own (its string handles' high bits, which
+     * readers ignore): ranks of a shared report may differ in it */
+    rs->reg_hash_stop = rs->reg.length;
+    return report_reg_finish(rs, status || rec_uvar(&rs->reg, domain->serial), start);
 }
 
 nvtxwResultCode_t report_category(sink* s, const core_domain* domain, uint32_t category,

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <wchar.h>
+#include <xxhash.h>
 
 #include "common/alloc.h"
 #include "common/error_internal.h"
@@ -27,6 +28,13 @@ nvtxwResultCode_t report_flush_registrations(report_sink* rs) {
     nvtxwResultCode_t status;
     if (rs->reg.length == 0)
         return NVTXW_RESULT_SUCCESS;
+    if (rs->reg_discard) { /* rank 0 writes them */
+        strbuf_clear(&rs->reg);
+        rs->reg_records = 0;
+        rs->reg_chunk++;
+        atomic_store_explicit(&rs->reg_pending, 0, memory_order_release);
+        return NVTXW_RESULT_SUCCESS;
+    }
     memset(&meta, 0, sizeof meta);
     meta.kind = REPORT_CHUNK_REGISTRATIONS;
     meta.record_count = rs->reg_records;
@@ -55,11 +63,16 @@ nvtxwResultCode_t report_sync_registrations(report_sink* rs) {
  * flush concurrently, hence the mutex. */
 static nvtxwResultCode_t reg_end(report_sink* rs, int build_status, size_t record_start) {
     nvtxwResultCode_t status = NVTXW_RESULT_SUCCESS;
+    size_t hash_end = rs->reg_hash_stop > record_start ? rs->reg_hash_stop : rs->reg.length;
+    rs->reg_hash_stop = 0;
     if (build_status != 0) {
         rs->reg.length = record_start;
         return error_oom("a registration record");
     }
     rs->reg_records++;
+    if (rs->reg.data[record_start] != REC_STREAM_CLOSE)
+        rs->reg_hash = XXH3_64bits_withSeed(rs->reg.data + record_start, hash_end - record_start,
+                                            rs->reg_hash);
     atomic_store_explicit(&rs->reg_pending, 1, memory_order_release);
     if (rs->reg.length >= REPORT_REG_CHUNK_TARGET)
         status = report_flush_registrations(rs);
@@ -151,7 +164,12 @@ static nvtxwResultCode_t report_open(report_sink* rs, const core_config* config,
     container_options_init(&options);
     options.overwrite = config->overwrite;
     options.session_name = session_name;
-    rs->writer = container_writer_create(rs->path, &options);
+    if (config->share != NULL) {
+        rs->writer = container_writer_create_shared(rs->path, &options, config->share);
+        rs->reg_discard = config->share->rank != 0;
+    } else {
+        rs->writer = container_writer_create(rs->path, &options);
+    }
     if (rs->writer == NULL)
         return NVTXW_RESULT_FAILED;
     rs->reg_encoder = container_encoder_create(rs->writer, rs->compression);
@@ -207,6 +225,7 @@ static nvtxwResultCode_t report_destroy(sink* s, int faulty) {
     offload_pool_stop(&rs->compressors); /* every stream is closed and drained */
     status = faulty ? NVTXW_RESULT_FAILED : report_flush_registrations(rs);
     container_encoder_destroy(rs->reg_encoder);
+    container_writer_set_agreement(rs->writer, rs->reg_hash);
     if (status == NVTXW_RESULT_SUCCESS)
         status = container_writer_finish(rs->writer);
     else
@@ -217,6 +236,7 @@ static nvtxwResultCode_t report_destroy(sink* s, int faulty) {
 
 const sink_ops sink_report_ops = {
     .name = "report",
+    .takes_share = 1,
     .create = report_create,
     .destroy = report_destroy,
     .domain_register = report_domain,
