@@ -357,6 +357,7 @@ static int convert(cli* c, importer* im) {
     return to_file ? tool_output_end(&out, status) : status;
 }
 
+#ifdef HAVE_MPI
 /* --mpi: rank 0 chooses the file the ranks write (the tool's temporary);
  * every rank gets its name, "" when rank 0 could not create it. */
 static int share_output(cli* c, const nvtxwShare_t* share, tool_output* out, char* path,
@@ -428,6 +429,7 @@ static int convert_shared(cli* c, importer* im, const nvtxwShare_t* share) {
         final = 1;
     return final != 0 ? 1 : 0;
 }
+#endif /* HAVE_MPI */
 
 /* Whether the command line asks for --mpi (MPI starts before parsing). */
 static int wants_mpi(int argc, char** argv) {
