@@ -3,6 +3,7 @@ libnvtxw_libnvtxw_la_SOURCES += \
 	libnvtxw/common/alloc.c \
 	libnvtxw/common/alloc.h \
 	libnvtxw/common/compiler.h \
+	libnvtxw/common/share_agree.h \
 	libnvtxw/common/error.c \
 	libnvtxw/common/error_internal.h \
 	libnvtxw/common/handles.c \

@@ -18,6 +18,7 @@
 #include "common/alloc.h"
 #include "common/error_internal.h"
 #include "common/output_file.h"
+#include "common/share_agree.h"
 #include "common/struct_size.h"
 #include "common/utf8.h"
 #include "core/core_internal.h"
@@ -257,24 +258,21 @@ static nvtxwResultCode_t session_create_sink(core_session* session) {
 static nvtxwResultCode_t session_agree_on_config(core_session* session, nvtxwResultCode_t status) {
     const nvtxwShare_t* share = session->config.share;
     const sink_ops* ops;
-    uint64_t failed[1];
+    uint64_t values[1], failed;
     if (status == NVTXW_RESULT_SUCCESS && (ops = sink_find(session->config.sink)) != NULL &&
         !ops->takes_share)
         status = error_set(NVTXW_RESULT_INVALID_ARGUMENT,
                            "cannot begin shared session: Sink=%s cannot be written by several "
                            "processes (only Sink=report can)",
                            session->config.sink);
-    failed[0] = status == NVTXW_RESULT_SUCCESS ? 0 : UINT64_MAX - share->rank;
-    if (share->reduceMax(share->context, failed, 1) != 0)
-        return status != NVTXW_RESULT_SUCCESS
-                   ? status
-                   : error_set(NVTXW_RESULT_FAILED,
-                               "cannot begin shared session: the share's reduceMax failed");
-    if (failed[0] != 0 && status == NVTXW_RESULT_SUCCESS)
+    failed = share_failed_rank(share, status != NVTXW_RESULT_SUCCESS, values, 1);
+    if (failed != 0 && status == NVTXW_RESULT_SUCCESS)
         status = error_set(NVTXW_RESULT_FAILED,
-                           "cannot begin shared session: rank %llu could not (its message says "
-                           "why)",
-                           (unsigned long long)(UINT64_MAX - failed[0]));
+                           failed == UINT64_MAX
+                               ? "cannot begin shared session: the share's reduceMax failed"
+                               : "cannot begin shared session: rank %llu could not (its message "
+                                 "says why)",
+                           (unsigned long long)(failed - 1));
     return status;
 }
 

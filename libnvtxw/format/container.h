@@ -99,7 +99,9 @@ container_writer_t* container_writer_create(const char* final_path, const contai
 /*
  * One file written by several processes (nvtxw/share.h; the protocol is in
  * docs/report-format.md, "Writing one report from several processes").
- * Collective: every rank calls it with the same final_path and options.
+ * Collective: every rank calls it with the same final_path and options,
+ * and a share the core has checked (SessionBeginShared: fields and
+ * callbacks valid).
  * Rank 0 creates the file as container_writer_create does and sends its
  * temporary name to the others, which open it; then every rank writes its
  * encoders' chunks into extents reserved through share->reserve, and

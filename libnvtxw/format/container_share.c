@@ -34,7 +34,7 @@
 
 #include "common/alloc.h"
 #include "common/error_internal.h"
-#include "common/struct_size.h"
+#include "common/share_agree.h"
 #include "format/container_layout.h"
 #include "format/container_writer_internal.h"
 
@@ -174,32 +174,6 @@ static nvtxwResultCode_t open_contributor(container_writer_t* w, const char* fin
     return NVTXW_RESULT_SUCCESS;
 }
 
-static nvtxwResultCode_t check_share(const nvtxwShare_t* share) {
-    if (share == NULL || struct_size_problem(share->structSize, sizeof *share) != NULL ||
-        share->ranks == 0 || share->rank >= share->ranks || share->reserve == NULL ||
-        share->broadcast == NULL || share->gather == NULL || share->reduceMax == NULL)
-        return error_set(NVTXW_RESULT_INVALID_ARGUMENT,
-                         "cannot create shared report: the share is %s",
-                         share == NULL ? "NULL"
-                         : struct_size_problem(share->structSize, sizeof *share) != NULL
-                             ? "of an unknown structSize"
-                         : share->ranks == 0 || share->rank >= share->ranks
-                             ? "not a rank of its ranks (rank >= ranks)"
-                             : "missing a callback");
-    return NVTXW_RESULT_SUCCESS;
-}
-
-/* Every rank's outcome, through one all-reduce of values[0, count) (the
- * others are the caller's): 0 when every rank succeeded, the lowest failed
- * rank + 1, or UINT64_MAX when the reduction itself failed. */
-static uint64_t failed_rank(const nvtxwShare_t* share, nvtxwResultCode_t status, uint64_t* values,
-                            size_t count) {
-    values[0] = status == NVTXW_RESULT_SUCCESS ? 0 : UINT64_MAX - share->rank;
-    if (share->reduceMax(share->context, values, count) != 0)
-        return UINT64_MAX;
-    return values[0] == 0 ? 0 : UINT64_MAX - values[0] + 1;
-}
-
 /* The creation's collectives: rank 0's outcome in `name`, then everyone's.
  * Run by every rank, also one that could not allocate its writer (w NULL). */
 static nvtxwResultCode_t create_collectives(container_writer_t* w, const nvtxwShare_t* share,
@@ -215,7 +189,7 @@ static nvtxwResultCode_t create_collectives(container_writer_t* w, const nvtxwSh
                            final_path, share->rank, share->ranks);
     if (status == NVTXW_RESULT_SUCCESS && share->rank != 0)
         status = open_contributor(w, final_path, name);
-    failed = failed_rank(share, status, values, 1);
+    failed = share_failed_rank(share, status != NVTXW_RESULT_SUCCESS, values, 1);
     if (failed != 0 && status == NVTXW_RESULT_SUCCESS)
         status = error_set(NVTXW_RESULT_FAILED,
                            failed == UINT64_MAX
@@ -233,8 +207,6 @@ container_writer_t* container_writer_create_shared(const char* final_path,
     container_writer_t* w;
     char name[SHARE_NAME_MAX] = "";
     nvtxwResultCode_t status = NVTXW_RESULT_SUCCESS;
-    if (check_share(share) != NVTXW_RESULT_SUCCESS)
-        return NULL; /* refused before any collective: no rank waits */
     if (opts == NULL) {
         container_options_init(&defaults);
         opts = &defaults;
@@ -359,7 +331,7 @@ static nvtxwResultCode_t gather_and_commit(container_writer_t* w, const unsigned
     return status;
 }
 
-/* Whether the ranks agree, after failed_rank's reduction of
+/* Whether the ranks agree, after share_failed_rank's reduction of
  * {status, agreement, ~agreement}: the largest of a and of ~a are a and ~a
  * on a rank only when every rank has the same a. */
 static int agreed(const container_writer_t* w, const uint64_t* values) {
@@ -381,7 +353,7 @@ nvtxwResultCode_t share_finish(container_writer_t* w, nvtxwResultCode_t status) 
         status = NVTXW_RESULT_FAILED;
     values[1] = w->agreement;
     values[2] = ~w->agreement;
-    failed = failed_rank(&w->share, status, values, 3);
+    failed = share_failed_rank(&w->share, status != NVTXW_RESULT_SUCCESS, values, 3);
     if (failed == 0 && agreed(w, values))
         status = gather_and_commit(w, mine, size);
     else if (failed == 0)
